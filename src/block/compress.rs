@@ -1,0 +1,424 @@
+//! The fast compressor: output byte-identical to liblz4 1.10 `LZ4_compress_fast` (64-bit,
+//! little-endian build) at every acceleration.
+//!
+//! # The algorithm
+//!
+//! A single-probe hash table maps a hash of the next 4 (or 5) bytes to the last position that
+//! had it. The parse walks the input looking for a position whose table candidate starts with the
+//! same 4 bytes:
+//!
+//! - **Table type.** Inputs under [`U16_TABLE_LIMIT`] (65,547) bytes use 8192 `u16` slots and a
+//!   multiplicative hash of the 4-byte little-endian word; larger inputs use 4096 `u32` slots and
+//!   a hash of the low 5 bytes of the 8-byte word, and skip candidates more than 65,535 back.
+//!   Both tables start zeroed, and a zero slot is a real candidate: position 0.
+//! - **Skipping.** The search advances by `step`, which starts at 1 and becomes
+//!   `attempts >> 6`, with the attempt counter starting at `acceleration << 6` for each new
+//!   search: the longer nothing matches, the faster it skips. Each probe stores its own position
+//!   in the table before comparing.
+//! - **Catch-up.** A found match is extended backwards while the bytes before both ends agree
+//!   (not before the pending literals, not before position 0).
+//! - **After a match**, the position two bytes before its end is inserted, and the end position
+//!   itself is probed at once: a hit there becomes a sequence with no literals.
+//! - **End of block.** Matches stop [`LASTLITERALS`] bytes before the end, no match starts in the
+//!   last [`MFLIMIT`] bytes, and inputs under 13 bytes are one literal run: the margins the
+//!   decoders rely on.
+//!
+//! Output is written with exact capacity checks, so a destination smaller than
+//! [`compress_bound`](super::compress_bound) either receives the same bytes or gets
+//! [`Error::OutputTooSmall`], and nothing past its end is touched.
+
+#![forbid(unsafe_code)]
+
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::{
+    compress_bound, LASTLITERALS, MAX_INPUT_SIZE, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK,
+};
+use crate::Error;
+
+/// Inputs shorter than this use the `u16` table (liblz4's `LZ4_64Klimit` = 64 KiB + MFLIMIT - 1).
+pub(crate) const U16_TABLE_LIMIT: usize = 65536 + MFLIMIT - 1;
+/// Inputs shorter than this are emitted as literals only (liblz4's `LZ4_minLength`).
+pub(crate) const MIN_COMPRESSIBLE: usize = MFLIMIT + 1;
+/// The largest offset a match may have.
+pub(crate) const MAX_DISTANCE: usize = 65535;
+/// liblz4's `LZ4_ACCELERATION_MAX`: larger accelerations are clamped to it.
+pub const ACCELERATION_MAX: u32 = 65537;
+/// The attempt counter's shift (liblz4's `LZ4_skipTrigger`).
+const SKIP_TRIGGER: u32 = 6;
+
+const U16_TABLE_SLOTS: usize = 8192;
+const U32_TABLE_SLOTS: usize = 4096;
+
+#[inline(always)]
+fn read_u32(src: &[u8], pos: usize) -> u32 {
+    let bytes: [u8; 4] = src[pos..pos + 4].try_into().unwrap_or([0; 4]);
+    u32::from_le_bytes(bytes)
+}
+
+#[inline(always)]
+fn read_u64(src: &[u8], pos: usize) -> u64 {
+    let bytes: [u8; 8] = src[pos..pos + 8].try_into().unwrap_or([0; 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// A position table of one of liblz4's two layouts.
+trait PositionTable {
+    /// Whether candidates further than [`MAX_DISTANCE`] back must be skipped (the `u16` table is
+    /// only used on inputs short enough that no candidate can be).
+    const CHECK_DISTANCE: bool;
+    fn hash(src: &[u8], pos: usize) -> usize;
+    fn get(&self, hash: usize) -> usize;
+    fn put(&mut self, hash: usize, pos: usize);
+    fn reset(&mut self);
+}
+
+/// 8192 `u16` slots, hashed on the 4-byte word (inputs under 65,547 bytes).
+struct U16Table([u16; U16_TABLE_SLOTS]);
+
+/// 4096 `u32` slots, hashed on the low 5 bytes of the 8-byte word.
+struct U32Table([u32; U32_TABLE_SLOTS]);
+
+impl U16Table {
+    fn new() -> Self {
+        Self([0; U16_TABLE_SLOTS])
+    }
+}
+
+impl U32Table {
+    fn new() -> Self {
+        Self([0; U32_TABLE_SLOTS])
+    }
+}
+
+impl PositionTable for U16Table {
+    const CHECK_DISTANCE: bool = false;
+
+    #[inline(always)]
+    fn hash(src: &[u8], pos: usize) -> usize {
+        (read_u32(src, pos).wrapping_mul(2_654_435_761) >> 19) as usize
+    }
+    #[inline(always)]
+    fn get(&self, hash: usize) -> usize {
+        usize::from(self.0[hash & (U16_TABLE_SLOTS - 1)])
+    }
+    #[inline(always)]
+    fn put(&mut self, hash: usize, pos: usize) {
+        debug_assert!(pos < U16_TABLE_LIMIT);
+        self.0[hash & (U16_TABLE_SLOTS - 1)] = pos as u16;
+    }
+    fn reset(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+impl PositionTable for U32Table {
+    const CHECK_DISTANCE: bool = true;
+
+    #[inline(always)]
+    fn hash(src: &[u8], pos: usize) -> usize {
+        ((read_u64(src, pos) << 24).wrapping_mul(889_523_592_379) >> 52) as usize
+    }
+    #[inline(always)]
+    fn get(&self, hash: usize) -> usize {
+        self.0[hash & (U32_TABLE_SLOTS - 1)] as usize
+    }
+    #[inline(always)]
+    fn put(&mut self, hash: usize, pos: usize) {
+        debug_assert!(pos <= MAX_INPUT_SIZE);
+        self.0[hash & (U32_TABLE_SLOTS - 1)] = pos as u32;
+    }
+    fn reset(&mut self) {
+        self.0.fill(0);
+    }
+}
+
+/// Reusable compressor state: the position tables, so that compressing many blocks allocates
+/// nothing per call.
+///
+/// Each call starts from a cleared table, so a reused `Compressor` produces exactly the bytes of
+/// a fresh one (and of liblz4's `LZ4_compress_fast`).
+///
+/// ```
+/// let mut compressor = lz4_simd::block::Compressor::new();
+/// let mut out = vec![0u8; lz4_simd::block::compress_bound(1000)];
+/// for chunk in [&[7u8; 1000][..], &[9u8; 1000][..]] {
+///     let n = compressor.compress_into(chunk, &mut out, 1).unwrap();
+///     assert_eq!(&out[..n], &lz4_simd::block::compress(chunk)[..]);
+/// }
+/// ```
+pub struct Compressor {
+    small: Box<U16Table>,
+    large: Box<U32Table>,
+}
+
+impl Default for Compressor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl core::fmt::Debug for Compressor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Compressor").finish_non_exhaustive()
+    }
+}
+
+impl Compressor {
+    /// A compressor with its tables allocated (32 KiB on the heap).
+    pub fn new() -> Self {
+        Self {
+            small: Box::new(U16Table::new()),
+            large: Box::new(U32Table::new()),
+        }
+    }
+
+    /// Compresses `src` into `dst` at the given acceleration (clamped to `1..=65537`), returning
+    /// the compressed length. See [`compress_into`](super::compress_into).
+    pub fn compress_into(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        acceleration: u32,
+    ) -> Result<usize, Error> {
+        check_input_size(src)?;
+        let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
+        if src.len() < U16_TABLE_LIMIT {
+            self.small.reset();
+            compress_with(&mut *self.small, src, dst, acceleration)
+        } else {
+            self.large.reset();
+            compress_with(&mut *self.large, src, dst, acceleration)
+        }
+    }
+
+    /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)).
+    pub fn compress(&mut self, src: &[u8], acceleration: u32) -> Vec<u8> {
+        let mut out = vec![0u8; compress_bound(src.len())];
+        match self.compress_into(src, &mut out, acceleration) {
+            Ok(len) => {
+                out.truncate(len);
+                out
+            }
+            // Only an input above MAX_INPUT_SIZE fails with a bound-sized buffer.
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
+fn check_input_size(src: &[u8]) -> Result<(), Error> {
+    if src.len() > MAX_INPUT_SIZE {
+        return Err(Error::InputTooLarge {
+            len: src.len(),
+            max: MAX_INPUT_SIZE,
+        });
+    }
+    Ok(())
+}
+
+/// One-shot compression with a fresh table on the stack (16 KiB), as `LZ4_compress_fast` does.
+pub(crate) fn compress_once(src: &[u8], dst: &mut [u8], acceleration: u32) -> Result<usize, Error> {
+    check_input_size(src)?;
+    let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
+    if src.len() < U16_TABLE_LIMIT {
+        compress_with(&mut U16Table::new(), src, dst, acceleration)
+    } else {
+        compress_with(&mut U32Table::new(), src, dst, acceleration)
+    }
+}
+
+/// Output cursor with exact capacity checks.
+struct Output<'a> {
+    dst: &'a mut [u8],
+    pos: usize,
+}
+
+impl Output<'_> {
+    #[inline(always)]
+    fn ensure(&self, len: usize) -> Result<(), Error> {
+        if len > self.dst.len() - self.pos {
+            Err(Error::OutputTooSmall {
+                capacity: self.dst.len(),
+                needed: self.pos + len,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Number of extension bytes a length of `len` (beyond the nibble's 15) takes.
+    #[inline(always)]
+    fn extension_bytes(len: usize, mask: usize) -> usize {
+        if len >= mask {
+            (len - mask) / 255 + 1
+        } else {
+            0
+        }
+    }
+
+    #[inline(always)]
+    fn write_extension(&mut self, mut len: usize) {
+        while len >= 255 {
+            self.dst[self.pos] = 255;
+            self.pos += 1;
+            len -= 255;
+        }
+        self.dst[self.pos] = len as u8;
+        self.pos += 1;
+    }
+
+    /// Writes one sequence: `literals`, then a match of `MINMATCH + match_code` bytes at `offset`.
+    #[inline(always)]
+    fn sequence(&mut self, literals: &[u8], offset: usize, match_code: usize) -> Result<(), Error> {
+        let literal_len = literals.len();
+        let total = 1
+            + Self::extension_bytes(literal_len, RUN_MASK)
+            + literal_len
+            + 2
+            + Self::extension_bytes(match_code, ML_MASK);
+        // Leave room for at least the final (possibly empty) literal run's token.
+        self.ensure(total + 1)?;
+        let token_pos = self.pos;
+        self.pos += 1;
+        let literal_nibble = if literal_len >= RUN_MASK {
+            self.write_extension(literal_len - RUN_MASK);
+            RUN_MASK
+        } else {
+            literal_len
+        };
+        self.dst[self.pos..self.pos + literal_len].copy_from_slice(literals);
+        self.pos += literal_len;
+        self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        self.pos += 2;
+        let match_nibble = if match_code >= ML_MASK {
+            self.write_extension(match_code - ML_MASK);
+            ML_MASK
+        } else {
+            match_code
+        };
+        self.dst[token_pos] = ((literal_nibble << 4) | match_nibble) as u8;
+        Ok(())
+    }
+
+    /// Writes the final literal-only sequence.
+    #[inline]
+    fn last_literals(&mut self, literals: &[u8]) -> Result<(), Error> {
+        let literal_len = literals.len();
+        self.ensure(1 + Self::extension_bytes(literal_len, RUN_MASK) + literal_len)?;
+        if literal_len >= RUN_MASK {
+            self.dst[self.pos] = (RUN_MASK << 4) as u8;
+            self.pos += 1;
+            self.write_extension(literal_len - RUN_MASK);
+        } else {
+            self.dst[self.pos] = (literal_len << 4) as u8;
+            self.pos += 1;
+        }
+        self.dst[self.pos..self.pos + literal_len].copy_from_slice(literals);
+        self.pos += literal_len;
+        Ok(())
+    }
+}
+
+/// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit` (`b < a`).
+#[inline(always)]
+fn count_common(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
+    let start = a;
+    while a + 8 <= limit {
+        let diff = read_u64(src, a) ^ read_u64(src, b);
+        if diff != 0 {
+            return a - start + (diff.trailing_zeros() / 8) as usize;
+        }
+        a += 8;
+        b += 8;
+    }
+    while a < limit && src[a] == src[b] {
+        a += 1;
+        b += 1;
+    }
+    a - start
+}
+
+/// The parse, generic over the table layout. `acceleration` is already clamped.
+fn compress_with<T: PositionTable>(
+    table: &mut T,
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<usize, Error> {
+    let len = src.len();
+    let mut out = Output { dst, pos: 0 };
+    let mut anchor = 0usize;
+
+    if len >= MIN_COMPRESSIBLE {
+        // No match may start at or after this position (the last MFLIMIT bytes), and the search
+        // stops once its probe position passes it.
+        let match_start_limit = len - MFLIMIT + 1;
+        // Matches end at least LASTLITERALS bytes before the end.
+        let match_end_limit = len - LASTLITERALS;
+
+        table.put(T::hash(src, 0), 0);
+        let mut ip = 1usize;
+        let mut forward_hash = T::hash(src, ip);
+
+        'search: loop {
+            // Find a match: probe at `ip`, prefetching the hash of the next probe position.
+            let mut forward_ip = ip;
+            let mut step = 1usize;
+            let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
+            let mut candidate;
+            loop {
+                let hash = forward_hash;
+                ip = forward_ip;
+                forward_ip += step;
+                step = attempts >> SKIP_TRIGGER;
+                attempts += 1;
+                if forward_ip > match_start_limit {
+                    break 'search;
+                }
+                candidate = table.get(hash);
+                forward_hash = T::hash(src, forward_ip);
+                table.put(hash, ip);
+                if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
+                    continue;
+                }
+                if read_u32(src, candidate) == read_u32(src, ip) {
+                    break;
+                }
+            }
+
+            // Catch up: extend the match backwards over equal bytes.
+            while ip > anchor && candidate > 0 && src[ip - 1] == src[candidate - 1] {
+                ip -= 1;
+                candidate -= 1;
+            }
+
+            // Emit sequences as long as the position right after a match matches too.
+            loop {
+                let match_code =
+                    count_common(src, ip + MINMATCH, candidate + MINMATCH, match_end_limit);
+                out.sequence(&src[anchor..ip], ip - candidate, match_code)?;
+                ip += MINMATCH + match_code;
+                anchor = ip;
+                if ip >= match_start_limit {
+                    break 'search;
+                }
+                table.put(T::hash(src, ip - 2), ip - 2);
+                let hash = T::hash(src, ip);
+                candidate = table.get(hash);
+                table.put(hash, ip);
+                let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
+                if !(in_range && read_u32(src, candidate) == read_u32(src, ip)) {
+                    break;
+                }
+            }
+
+            ip += 1;
+            forward_hash = T::hash(src, ip);
+        }
+    }
+
+    out.last_literals(&src[anchor..])?;
+    Ok(out.pos)
+}

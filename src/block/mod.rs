@@ -1,0 +1,199 @@
+//! The LZ4 block format: compression (liblz4-identical) and decompression.
+//!
+//! A block is a series of *sequences*. Each sequence is a token byte (high nibble: literal
+//! length, low nibble: match length − 4, each 15 meaning "more follows"), the literal-length
+//! extension (bytes of 255 then a final byte below 255, all added), the literals, a 2-byte
+//! little-endian match offset, and the match-length extension. The last sequence stops after its
+//! literals.
+//!
+//! # What the decoder accepts
+//!
+//! A block is accepted exactly when all of these hold:
+//!
+//! 1. The input is not empty (the empty block is the single byte `00`).
+//! 2. Every length extension is complete, and every length fits in `usize` (checked additions,
+//!    so the rule holds on 32-bit targets too).
+//! 3. Every literal run lies within the input; every non-final sequence has its complete 2-byte
+//!    offset after its literals.
+//! 4. No offset is 0. (liblz4 accepts offset 0 and writes zeros, or leaves stale bytes in its
+//!    partial decoder; we reject it.)
+//! 5. No offset reaches before the start of the output.
+//! 6. No literal run or match writes past the output capacity (`dst.len()` or `max_out`).
+//! 7. The last sequence is literals only and the input ends exactly after them: a block that ends
+//!    right after a match is rejected. The match nibble of the last token is ignored (liblz4 does
+//!    the same).
+//!
+//! Nothing else is checked. In particular the verdict does not depend on spare output capacity:
+//! liblz4 enforces the format's end-of-block margins (last 5 bytes literals, last match starting at
+//! least 12 bytes before the end) against the size of the output *buffer*, so a block lacking them
+//! decodes into a large buffer and fails into an exact-size one. We decode such blocks whatever the
+//! buffer size. Every block that liblz4's `LZ4_decompress_safe` accepts and that has no offset 0,
+//! we accept with identical output; a block we accept that liblz4 rejects lacks those margins.
+//!
+//! Errors name what was wrong and the input offset (and output position) where it was found; see
+//! [`Error`].
+//!
+//! # Compression
+//!
+//! [`compress_fast`] produces the bytes of liblz4 1.10's `LZ4_compress_fast` exactly; see the
+//! `compress` module's documentation for the decisions that make that so. [`Compressor`] keeps the
+//! hash tables between calls so hot paths allocate nothing.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::Error;
+
+mod compress;
+mod reference;
+
+pub use compress::{Compressor, ACCELERATION_MAX};
+
+/// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
+pub const MINMATCH: usize = 4;
+/// The last 5 bytes of a block are always literals (spec: "End of block conditions").
+pub const LASTLITERALS: usize = 5;
+/// The last match must start at least 12 bytes before the end of the block (spec: "End of
+/// block conditions").
+pub const MFLIMIT: usize = 12;
+/// The largest input a block may hold (liblz4's `LZ4_MAX_INPUT_SIZE`).
+pub const MAX_INPUT_SIZE: usize = 0x7E00_0000;
+/// A literal-length nibble of 15 is followed by an extension.
+pub(crate) const RUN_MASK: usize = 15;
+/// A match-length nibble of 15 is followed by an extension.
+pub(crate) const ML_MASK: usize = 15;
+/// Each compressed byte yields at most this many decompressed bytes (a length-extension byte of
+/// 255). Used to refuse size prefixes no block could honour before allocating for them.
+pub(crate) const MAX_EXPANSION: usize = 255;
+
+/// The largest compressed size of an input of `len` bytes: `len + len / 255 + 16`.
+///
+/// Returns 0 for inputs above [`MAX_INPUT_SIZE`], as liblz4 does.
+#[inline]
+pub const fn compress_bound(len: usize) -> usize {
+    if len > MAX_INPUT_SIZE {
+        0
+    } else {
+        len + len / 255 + 16
+    }
+}
+
+/// Compresses `src` at acceleration 1 (liblz4's default). Same bytes as `LZ4_compress_default`.
+///
+/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec` (liblz4 returns 0 for them); use
+/// [`compress_into`] to get an [`Error`] instead.
+///
+/// ```
+/// let block = lz4_simd::block::compress(b"abcabcabcabcabcabcabcabc-end!");
+/// assert_eq!(block, [0x3f, 0x61, 0x62, 0x63, 0x03, 0x00, 0x02, 0x50, 0x2d, 0x65, 0x6e, 0x64, 0x21]);
+/// ```
+pub fn compress(src: &[u8]) -> Vec<u8> {
+    compress_fast(src, 1)
+}
+
+/// Compresses `src` at the given acceleration: larger is faster and compresses less. Values below
+/// 1 count as 1 and values above [`ACCELERATION_MAX`] as that. The output is byte-identical to
+/// liblz4 1.10's `LZ4_compress_fast(src, dst, len, bound, acceleration)`.
+///
+/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`; use [`compress_into`] to get an error.
+pub fn compress_fast(src: &[u8], acceleration: u32) -> Vec<u8> {
+    let mut out = vec![0u8; compress_bound(src.len())];
+    match compress::compress_once(src, &mut out, acceleration) {
+        Ok(len) => {
+            out.truncate(len);
+            out
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Compresses `src` into `dst`, returning the compressed length.
+///
+/// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
+/// [`MAX_INPUT_SIZE`]). With a smaller `dst` it either writes the same bytes as into a large
+/// buffer or returns [`Error::OutputTooSmall`]; it never writes past `dst`.
+pub fn compress_into(src: &[u8], dst: &mut [u8], acceleration: u32) -> Result<usize, Error> {
+    compress::compress_once(src, dst, acceleration)
+}
+
+/// Compresses `src` at acceleration 1 behind a 4-byte little-endian prefix holding `src.len()`:
+/// the size-prepended convention of python-lz4's `lz4.block.compress` and lz4_flex.
+///
+/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`.
+pub fn compress_prepend_size(src: &[u8]) -> Vec<u8> {
+    if src.len() > MAX_INPUT_SIZE {
+        return Vec::new();
+    }
+    let mut out = vec![0u8; 4 + compress_bound(src.len())];
+    out[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
+    match compress::compress_once(src, &mut out[4..], 1) {
+        Ok(len) => {
+            out.truncate(4 + len);
+            out
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Decompresses the block `src` into `dst`, returning the number of bytes written.
+///
+/// `dst.len()` is the output cap: a block that would decode to more is an error. Bytes of `dst`
+/// past the returned length are left untouched. See the module documentation for the rules.
+pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+    reference::decode(src, dst, 0)
+}
+
+/// Decompresses the block `src` into a new `Vec` of at most `max_out` bytes.
+///
+/// The allocation is bounded by `max_out` and by what `src` can possibly decode to (255 bytes per
+/// input byte), never by anything the block claims.
+pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+    let cap = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
+    // A zeroed allocation: large ones come from fresh (already zero) pages, so only the bytes the
+    // decoder writes are touched.
+    let mut out = vec![0u8; cap];
+    let len = reference::decode(src, &mut out, 0)?;
+    out.truncate(len);
+    Ok(out)
+}
+
+/// Decompresses a block behind a 4-byte little-endian size prefix (see
+/// [`compress_prepend_size`]).
+///
+/// The prefix is checked against `max_out` and against what the block could possibly decode to
+/// *before* anything is allocated, and the block must decode to exactly the declared size.
+pub fn decompress_size_prepended(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+    let (declared, block) = read_size_prefix(src, max_out)?;
+    let mut out = vec![0u8; declared];
+    let len = reference::decode(block, &mut out, 0)?;
+    if len != declared {
+        return Err(Error::SizeMismatch {
+            declared,
+            actual: len,
+        });
+    }
+    Ok(out)
+}
+
+/// Splits a size-prepended block into its declared size and the block, validating the size
+/// before anything is allocated for it.
+fn read_size_prefix(src: &[u8], max_out: usize) -> Result<(usize, &[u8]), Error> {
+    let Some((prefix, block)) = src.split_first_chunk::<4>() else {
+        return Err(Error::TruncatedSizePrefix { len: src.len() });
+    };
+    let declared64 = u64::from(u32::from_le_bytes(*prefix));
+    let declared = usize::try_from(declared64).unwrap_or(usize::MAX);
+    if declared > max_out {
+        return Err(Error::SizePrefixTooLarge {
+            declared: declared64,
+            max_out,
+        });
+    }
+    if declared > block.len().saturating_mul(MAX_EXPANSION) {
+        return Err(Error::SizePrefixImpossible {
+            declared: declared64,
+            compressed_len: block.len(),
+        });
+    }
+    Ok((declared, block))
+}

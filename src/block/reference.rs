@@ -1,0 +1,161 @@
+//! The scalar reference decoder: the oracle every faster decode path is tested against.
+//!
+//! It is safe Rust and reads like the format: a block is a series of sequences, each a token, an
+//! optional literal-length extension, the literals, then (except in the last sequence) a 2-byte
+//! little-endian offset and an optional match-length extension. The rules it enforces are the
+//! ones listed in the [`block`](super) module documentation; every check compares a length with
+//! the space that is left instead of forming `position + length`, so no arithmetic can wrap.
+//!
+//! Copies are slice copies: literals with `copy_from_slice`, matches whose source and destination
+//! do not overlap (`offset >= match_len`) with `copy_within`. An overlapping match (`offset <
+//! match_len`) repeats the `offset` bytes before it, so it is copied in doubling chunks: after the
+//! first `offset` bytes are written, the next `2 * offset` can be copied from the match start, and
+//! so on, each chunk a non-overlapping copy. Offset 1 (a run of one byte) is a `fill`.
+
+#![forbid(unsafe_code)]
+
+use super::{MINMATCH, ML_MASK, RUN_MASK};
+use crate::Error;
+
+/// Decodes the block `src` into `dst[out_start..]`, where `dst[..out_start]` is history that
+/// matches may reference (the prefix of a linked block, or nothing). Returns the output position
+/// after the last decoded byte.
+///
+/// The verdict depends only on `src`, `out_start` and `dst.len()` as the output cap: never on
+/// the bytes already in `dst[out_start..]`.
+pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usize, Error> {
+    debug_assert!(out_start <= dst.len());
+    if src.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    let mut ip = 0usize;
+    let mut op = out_start;
+    loop {
+        // Invariant: ip < src.len() here (checked at the end of the previous sequence).
+        let token_pos = ip;
+        let token = src[ip];
+        ip += 1;
+
+        // Literals.
+        let mut literal_len = usize::from(token >> 4);
+        if literal_len == RUN_MASK {
+            literal_len = read_length_extension(src, &mut ip, literal_len, token_pos)?;
+        }
+        let available = src.len() - ip;
+        if literal_len > available {
+            return Err(Error::LiteralsPastInput {
+                input_pos: ip,
+                literal_len,
+                available,
+            });
+        }
+        if literal_len > dst.len() - op {
+            return Err(Error::LiteralsOverflowOutput {
+                input_pos: token_pos,
+                output_pos: op - out_start,
+                literal_len,
+                capacity: dst.len() - out_start,
+            });
+        }
+        dst[op..op + literal_len].copy_from_slice(&src[ip..ip + literal_len]);
+        ip += literal_len;
+        op += literal_len;
+
+        // The last sequence: literals only, and the input ends exactly after them. (Its token's
+        // match nibble is ignored, as liblz4 does.)
+        if ip == src.len() {
+            return Ok(op);
+        }
+
+        // Match.
+        if src.len() - ip < 2 {
+            return Err(Error::TruncatedOffset { input_pos: ip });
+        }
+        let offset = usize::from(u16::from_le_bytes([src[ip], src[ip + 1]]));
+        if offset == 0 {
+            return Err(Error::OffsetZero { input_pos: ip });
+        }
+        if offset > op {
+            return Err(Error::OffsetBeforeStart {
+                input_pos: ip,
+                offset,
+                output_pos: op - out_start,
+            });
+        }
+        ip += 2;
+        let mut match_len = usize::from(token & ML_MASK as u8);
+        if match_len == ML_MASK {
+            match_len = read_length_extension(src, &mut ip, match_len, token_pos)?;
+        }
+        match_len = match_len
+            .checked_add(MINMATCH)
+            .ok_or(Error::LengthOverflow {
+                input_pos: token_pos,
+            })?;
+        if match_len > dst.len() - op {
+            return Err(Error::MatchOverflowsOutput {
+                input_pos: token_pos,
+                output_pos: op - out_start,
+                match_len,
+                capacity: dst.len() - out_start,
+            });
+        }
+        copy_match(dst, op, offset, match_len);
+        op += match_len;
+
+        if ip == src.len() {
+            return Err(Error::MissingLastLiterals { input_pos: ip });
+        }
+    }
+}
+
+/// Reads the `255, 255, ..., r` extension of a length whose nibble was 15, adding it to `base`.
+#[inline]
+fn read_length_extension(
+    src: &[u8],
+    ip: &mut usize,
+    base: usize,
+    token_pos: usize,
+) -> Result<usize, Error> {
+    let mut len = base;
+    loop {
+        let Some(&byte) = src.get(*ip) else {
+            return Err(Error::TruncatedLength {
+                input_pos: token_pos,
+            });
+        };
+        *ip += 1;
+        len = len
+            .checked_add(usize::from(byte))
+            .ok_or(Error::LengthOverflow {
+                input_pos: token_pos,
+            })?;
+        if byte != 255 {
+            return Ok(len);
+        }
+    }
+}
+
+/// Writes `match_len` bytes at `dst[op..]`, each a copy of the byte `offset` positions before it.
+/// The caller has checked `1 <= offset <= op` and `match_len <= dst.len() - op`.
+#[inline]
+fn copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
+    let start = op - offset;
+    if offset >= match_len {
+        dst.copy_within(start..start + match_len, op);
+    } else if offset == 1 {
+        let byte = dst[start];
+        dst[op..op + match_len].fill(byte);
+    } else {
+        // Overlapping: the output repeats the `offset`-byte pattern. Copying from `start` a chunk
+        // as long as what lies between `start` and the write position (always a whole number of
+        // periods) keeps the pattern's phase, and that chunk never overlaps its destination.
+        let end = op + match_len;
+        let mut pos = op;
+        while pos < end {
+            let chunk = (pos - start).min(end - pos);
+            dst.copy_within(start..start + chunk, pos);
+            pos += chunk;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! # lz4-simd
+//!
+//! An implementation of the [LZ4] compression format built for hot storage paths: a fast
+//! compressor whose output is byte-identical to liblz4's `LZ4_compress_fast` at every
+//! acceleration, and a decoder that no hostile input can crash, make read or write outside its
+//! slices, or make allocate beyond the caller's cap.
+//!
+//! [LZ4]: https://github.com/lz4/lz4/blob/dev/doc/lz4_Block_format.md
+//!
+//! ```
+//! let data = b"hello hello hello hello, lz4-simd says hello".repeat(10);
+//! let block = lz4_simd::block::compress(&data);
+//! let back = lz4_simd::block::decompress(&block, data.len()).unwrap();
+//! assert_eq!(back, data);
+//! ```
+//!
+//! ## Safety model
+//!
+//! - The block decoder's reference path ([`block`]'s scalar decoder) is safe Rust and is the
+//!   oracle every faster path is tested against.
+//! - Every use of `unsafe` lives behind the cargo feature `unsafe` (on by default). With the
+//!   feature off the crate is `#![forbid(unsafe_code)]`, and every API still works, on the safe
+//!   paths.
+//! - Bad input gets an [`Error`] naming what was wrong and at which input offset, never a panic.
+//!   No allocation is sized from a length field in untrusted data beyond the caller's cap.
+//!
+//! ## Features
+//! - `std` (default): `std::error::Error` for [`Error`]. Without it the crate is `no_std` + `alloc`.
+//! - `unsafe` (default): the fast paths that need `unsafe`.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod block;
+mod error;
+
+pub use error::Error;
