@@ -33,9 +33,7 @@ use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{
-    compress_bound, LASTLITERALS, MAX_INPUT_SIZE, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK,
-};
+use super::{compress_bound, LASTLITERALS, MAX_INPUT_SIZE, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
 
 /// Inputs shorter than this use the `u16` table (liblz4's `LZ4_64Klimit` = 64 KiB + MFLIMIT - 1).

@@ -137,8 +137,10 @@ pub fn compress_prepend_size(src: &[u8]) -> Vec<u8> {
 
 /// Decompresses the block `src` into `dst`, returning the number of bytes written.
 ///
-/// `dst.len()` is the output cap: a block that would decode to more is an error. Bytes of `dst`
-/// past the returned length are left untouched. See the module documentation for the rules.
+/// `dst.len()` is the output cap: a block that would decode to more is an error. Nothing outside
+/// `dst` is ever read or written; bytes of `dst` past the returned length may be overwritten (the
+/// fast loop copies in fixed-size chunks), and after an error the contents of `dst` are
+/// unspecified. See the module documentation for the rules.
 pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     reference::decode(src, dst, 0)
 }

@@ -25,15 +25,29 @@ use crate::Error;
 /// the bytes already in `dst[out_start..]`.
 pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
+    let (ip, op) = fast_sequences(src, dst, out_start);
+    decode_careful(src, dst, out_start, ip, op)
+}
+
+/// The careful loop: decodes from the token at `src[ip]`, writing at `dst[op]`, checking
+/// everything and writing exactly the decoded bytes. `decode_careful(src, dst, s, 0, s)` alone is
+/// a complete decoder; [`decode`] runs [`fast_sequences`] first and hands over where it stopped.
+pub(crate) fn decode_careful(
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+    mut ip: usize,
+    mut op: usize,
+) -> Result<usize, Error> {
     if src.is_empty() {
         return Err(Error::EmptyInput);
     }
-    let mut ip = 0usize;
-    let mut op = out_start;
     loop {
-        // Invariant: ip < src.len() here (checked at the end of the previous sequence).
         let token_pos = ip;
-        let token = src[ip];
+        let Some(&token) = src.get(ip) else {
+            // Only reachable after a match (an empty input was rejected above).
+            return Err(Error::MissingLastLiterals { input_pos: ip });
+        };
         ip += 1;
 
         // Literals.
@@ -102,9 +116,204 @@ pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usi
         }
         copy_match(dst, op, offset, match_len);
         op += match_len;
+    }
+}
 
-        if ip == src.len() {
-            return Err(Error::MissingLastLiterals { input_pos: ip });
+/// Wild copies write up to this many bytes past the end of a literal run or match (rounded up to
+/// whole 16- or 8-byte chunks); the fast loop only takes a sequence when both slices have that
+/// much room beyond it.
+const WILD_SLACK: usize = 16;
+/// Input the fast loop requires after a literal run: the 2-byte offset plus a wild 16-byte read
+/// of the literals. It also proves the sequence is not the block's last.
+const FAST_INPUT_TAIL: usize = 2 + WILD_SLACK;
+/// Input the short-sequence path needs from its token: the token, a wild 16-byte literal read
+/// (literal length <= 14) and the offset after it, plus one byte so more input follows.
+const SHORT_INPUT: usize = 1 + 16 + 2 + 1;
+/// Output the short-sequence path needs: up to 14 literals plus three 8-byte match chunks.
+const SHORT_OUTPUT: usize = 14 + 24;
+
+/// The fast loop: decodes sequences while both slices have room for fixed-size ("wild") copies
+/// that may run up to [`WILD_SLACK`] bytes past a sequence's end, and stops, *before* consuming
+/// it, at the first sequence that is invalid, is the last one, or lacks that room. It returns the
+/// (token position, output position) to resume from; [`decode_careful`] then decodes the rest and
+/// reports any error, so verdicts are exactly the careful loop's.
+///
+/// Wild copies may scribble over `dst` past the final output length (never past `dst.len()`);
+/// every byte before the returned position is final.
+#[inline]
+fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize) {
+    let mut ip = 0usize;
+    let mut op = out_start;
+    loop {
+        // The common short sequence: literal nibble < 15, match nibble < 15, offset >= 8. A
+        // fixed window of input holds the token, up to 14 literals and the offset; fixed-size
+        // copies move 16 literal bytes and 24 match bytes. Every access is a checked `get`, so
+        // a sequence that does not fit falls through to the general path below.
+        if let Some(window) = src.get(ip..).and_then(<[u8]>::first_chunk::<SHORT_INPUT>) {
+            let token = window[0];
+            let literal_len = usize::from(token >> 4);
+            let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
+            if literal_len < RUN_MASK && match_len < ML_MASK + MINMATCH {
+                let offset = usize::from(u16::from_le_bytes([
+                    window[1 + literal_len],
+                    window[2 + literal_len],
+                ]));
+                let match_pos = op + literal_len;
+                if offset >= 8 && offset <= match_pos && dst.len() - op >= SHORT_OUTPUT {
+                    let literals: &[u8; 16] = window[1..].first_chunk().unwrap_or(&[0; 16]);
+                    if let Some(out) = dst.get_mut(op..).and_then(<[u8]>::first_chunk_mut::<16>) {
+                        *out = *literals;
+                    }
+                    copy_short_match(dst, match_pos, offset);
+                    ip += 1 + literal_len + 2;
+                    op = match_pos + match_len;
+                    continue;
+                }
+            }
+        }
+
+        let token_pos = ip;
+        let Some(&token) = src.get(ip) else {
+            return (token_pos, op);
+        };
+        let mut cursor = ip + 1;
+
+        let mut literal_len = usize::from(token >> 4);
+        if literal_len == RUN_MASK {
+            match read_length_extension(src, &mut cursor, literal_len, token_pos) {
+                Ok(len) => literal_len = len,
+                Err(_) => return (token_pos, op),
+            }
+        }
+        // Room for the wild literal copy and the offset (which also means more input follows:
+        // this is not the last sequence), and for the wild literal write.
+        if src.len() - cursor < literal_len.saturating_add(FAST_INPUT_TAIL)
+            || dst.len() - op < literal_len.saturating_add(WILD_SLACK)
+        {
+            return (token_pos, op);
+        }
+        let literal_end = op + literal_len;
+        let offset = usize::from(u16::from_le_bytes([
+            src[cursor + literal_len],
+            src[cursor + literal_len + 1],
+        ]));
+        if offset == 0 || offset > literal_end {
+            return (token_pos, op);
+        }
+        let mut match_cursor = cursor + literal_len + 2;
+        let mut match_len = usize::from(token & ML_MASK as u8);
+        if match_len == ML_MASK {
+            match read_length_extension(src, &mut match_cursor, match_len, token_pos) {
+                Ok(len) => match_len = len,
+                Err(_) => return (token_pos, op),
+            }
+        }
+        // MINMATCH + WILD_SLACK: room for the wild match write past the match's end.
+        if dst.len() - literal_end < match_len.saturating_add(MINMATCH + WILD_SLACK) {
+            return (token_pos, op);
+        }
+        let match_len = match_len + MINMATCH;
+
+        // Everything is validated: copy.
+        wild_copy_16(&src[cursor..], &mut dst[op..], literal_len);
+        wild_copy_match(dst, literal_end, offset, match_len);
+        ip = match_cursor;
+        op = literal_end + match_len;
+    }
+}
+
+/// Writes a match of at most 18 bytes at `dst[match_pos..]` from `offset >= 8` bytes back, as
+/// 24 bytes. The caller guarantees `8 <= offset <= match_pos` and 24 bytes of room.
+#[inline(always)]
+fn copy_short_match(dst: &mut [u8], match_pos: usize, offset: usize) {
+    debug_assert!(offset >= 8 && offset <= match_pos && dst.len() - match_pos >= 24);
+    let from = match_pos - offset;
+    if offset >= 24 {
+        // Source and destination do not overlap: one 24-byte read, one write.
+        let Some(bytes) = dst.get(from..).and_then(<[u8]>::first_chunk::<24>) else {
+            return;
+        };
+        let bytes = *bytes;
+        if let Some(out) = dst
+            .get_mut(match_pos..)
+            .and_then(<[u8]>::first_chunk_mut::<24>)
+        {
+            *out = bytes;
+        }
+    } else {
+        // 8-byte chunks, each read entirely before the position it is written to.
+        for chunk in 0..3 {
+            let Some(bytes) = dst
+                .get(from + 8 * chunk..)
+                .and_then(<[u8]>::first_chunk::<8>)
+            else {
+                return;
+            };
+            let bytes = *bytes;
+            if let Some(out) = dst
+                .get_mut(match_pos + 8 * chunk..)
+                .and_then(<[u8]>::first_chunk_mut::<8>)
+            {
+                *out = bytes;
+            }
+        }
+    }
+}
+
+/// Copies `len` bytes from `src` to `dst` in whole 16-byte chunks (so up to 15 bytes more).
+/// The caller guarantees both slices hold `len` rounded up to a multiple of 16.
+#[inline(always)]
+fn wild_copy_16(src: &[u8], dst: &mut [u8], len: usize) {
+    let mut pos = 0;
+    loop {
+        let chunk: [u8; 16] = src[pos..pos + 16].try_into().unwrap_or([0; 16]);
+        dst[pos..pos + 16].copy_from_slice(&chunk);
+        pos += 16;
+        if pos >= len {
+            break;
+        }
+    }
+}
+
+/// Writes a match of `match_len` bytes at `dst[op..]` from `offset` bytes back, in whole chunks
+/// (up to 15 bytes past its end). The caller guarantees `1 <= offset <= op` and
+/// `dst.len() - op >= match_len + WILD_SLACK`.
+#[inline(always)]
+fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
+    debug_assert!(offset >= 1 && offset <= op && dst.len() - op >= match_len + WILD_SLACK);
+    let end = op + match_len;
+    if offset >= 16 {
+        // Each 16-byte chunk read lies entirely before the position it is written to.
+        let mut pos = op;
+        while pos < end {
+            let chunk: [u8; 16] = dst[pos - offset..pos - offset + 16]
+                .try_into()
+                .unwrap_or([0; 16]);
+            dst[pos..pos + 16].copy_from_slice(&chunk);
+            pos += 16;
+        }
+    } else if offset >= 8 {
+        let mut pos = op;
+        while pos < end {
+            let chunk: [u8; 8] = dst[pos - offset..pos - offset + 8]
+                .try_into()
+                .unwrap_or([0; 8]);
+            dst[pos..pos + 8].copy_from_slice(&chunk);
+            pos += 8;
+        }
+    } else {
+        // Offsets 1-7: write the first 8 bytes one by one, then copy 8-byte chunks from `lag`
+        // back, the smallest multiple of the offset that is at least 8, so every chunk read is
+        // already final and the pattern's phase is kept.
+        for pos in op..op + 8 {
+            dst[pos] = dst[pos - offset];
+        }
+        let lag = offset * 8usize.div_ceil(offset);
+        let mut pos = op + 8;
+        while pos < end {
+            let chunk: [u8; 8] = dst[pos - lag..pos - lag + 8].try_into().unwrap_or([0; 8]);
+            dst[pos..pos + 8].copy_from_slice(&chunk);
+            pos += 8;
         }
     }
 }
@@ -156,6 +365,98 @@ fn copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
             let chunk = (pos - start).min(end - pos);
             dst.copy_within(start..start + chunk, pos);
             pos += chunk;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast loop against the careful loop alone: same verdict, same output, on valid blocks
+    //! of every shape the fast paths distinguish and on corrupted ones.
+    use super::{decode, decode_careful};
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    fn both(src: &[u8], cap: usize) {
+        let mut fast_out = vec![0xAAu8; cap];
+        let mut careful_out = vec![0x55u8; cap];
+        let fast = decode(src, &mut fast_out, 0);
+        let careful = decode_careful(src, &mut careful_out, 0, 0, 0);
+        assert_eq!(fast, careful, "verdicts differ for {src:02x?}");
+        if let Ok(len) = careful {
+            assert_eq!(fast_out[..len], careful_out[..len]);
+        }
+    }
+
+    /// Builds a block from (literal bytes, offset, match length) sequences plus final literals.
+    fn block(sequences: &[(&[u8], u16, usize)], last: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut push_len = |out: &mut Vec<u8>, mut len: usize| {
+            while len >= 255 {
+                out.push(255);
+                len -= 255;
+            }
+            out.push(len as u8);
+        };
+        for &(literals, offset, match_len) in sequences {
+            let ml = match_len - 4;
+            out.push(((literals.len().min(15) << 4) | ml.min(15)) as u8);
+            if literals.len() >= 15 {
+                push_len(&mut out, literals.len() - 15);
+            }
+            out.extend_from_slice(literals);
+            out.extend_from_slice(&offset.to_le_bytes());
+            if ml >= 15 {
+                push_len(&mut out, ml - 15);
+            }
+        }
+        out.push((last.len().min(15) << 4) as u8);
+        if last.len() >= 15 {
+            push_len(&mut out, last.len() - 15);
+        }
+        out.extend_from_slice(last);
+        out
+    }
+
+    #[test]
+    fn every_offset_and_length_shape() {
+        let text: Vec<u8> = (0..300u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for offset in 1..=40u16 {
+            for match_len in (4..=40).chain([100, 270, 271, 600]) {
+                for literal_len in [0usize, 1, 7, 14, 15, 16, 40, 270] {
+                    let head = &text[..literal_len.max(offset as usize)];
+                    let seqs = [
+                        (head, offset, match_len),
+                        (&text[..literal_len], offset, match_len),
+                    ];
+                    let src = block(&seqs, &text[..20]);
+                    let total = 2 * match_len + head.len() + literal_len + 20;
+                    for cap in [total, total + 1, total + 64, total - 1] {
+                        both(&src, cap);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn corrupted_blocks() {
+        let text: Vec<u8> = (0..2000u32)
+            .map(|i| b"the quick brown fox "[(i % 20) as usize] ^ (i / 97) as u8)
+            .collect();
+        let src = crate::block::compress(&text);
+        let mut state = 0x1234_5678_9abc_def0u64;
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut bad = src.clone();
+            let pos = (state % bad.len() as u64) as usize;
+            bad[pos] = (state >> 32) as u8;
+            let cut = ((state >> 40) as usize) % (bad.len() + 1);
+            both(&bad, text.len());
+            both(&bad[..cut], text.len());
+            both(&bad, text.len() + 100);
         }
     }
 }
