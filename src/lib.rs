@@ -40,3 +40,8 @@ pub mod block;
 mod error;
 
 pub use error::Error;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
