@@ -267,9 +267,60 @@ impl Output<'_> {
         self.pos += 1;
     }
 
-    /// Writes one sequence: `literals`, then a match of `MINMATCH + match_code` bytes at `offset`.
+    /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
+    /// `MINMATCH + match_code` bytes at `offset`.
+    ///
+    /// With `EXACT` false the caller guarantees `dst` holds at least
+    /// [`compress_bound`](super::compress_bound) of the input, so no room is checked: a sequence
+    /// never produces more than `literal_len / 255` bytes beyond the input it consumes, the final
+    /// literal run at most `len / 255 + 2`, so the whole block stays 14 bytes under the bound, more
+    /// than the 7 bytes a whole-chunk literal copy may write past the literals. (Slice indexing
+    /// still checks every write.) Literals are read in whole 8-byte chunks: `ip <= src.len() -
+    /// MFLIMIT`, so they stay inside `src`.
     #[inline(always)]
-    fn sequence(&mut self, literals: &[u8], offset: usize, match_code: usize) -> Result<(), Error> {
+    fn sequence<const EXACT: bool>(
+        &mut self,
+        src: &[u8],
+        anchor: usize,
+        ip: usize,
+        offset: usize,
+        match_code: usize,
+    ) -> Result<(), Error> {
+        debug_assert!(ip + MFLIMIT <= src.len());
+        if EXACT {
+            return self.sequence_exact(&src[anchor..ip], offset, match_code);
+        }
+        let literal_len = ip - anchor;
+        self.dst[self.pos] = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
+        self.pos += 1;
+        if literal_len >= RUN_MASK {
+            self.write_extension(literal_len - RUN_MASK);
+        }
+        let mut copied = 0;
+        while copied < literal_len {
+            let chunk: [u8; 8] = src[anchor + copied..anchor + copied + 8]
+                .try_into()
+                .unwrap_or([0; 8]);
+            self.dst[self.pos + copied..self.pos + copied + 8].copy_from_slice(&chunk);
+            copied += 8;
+        }
+        self.pos += literal_len;
+        self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        self.pos += 2;
+        if match_code >= ML_MASK {
+            self.write_extension(match_code - ML_MASK);
+        }
+        Ok(())
+    }
+
+    /// [`sequence`](Self::sequence) with exact size accounting, for a `dst` smaller than the
+    /// bound.
+    fn sequence_exact(
+        &mut self,
+        literals: &[u8],
+        offset: usize,
+        match_code: usize,
+    ) -> Result<(), Error> {
         let literal_len = literals.len();
         let total = 1
             + Self::extension_bytes(literal_len, RUN_MASK)
@@ -278,25 +329,18 @@ impl Output<'_> {
             + Self::extension_bytes(match_code, ML_MASK);
         // Leave room for at least the final (possibly empty) literal run's token.
         self.ensure(total + 1)?;
-        let token_pos = self.pos;
+        self.dst[self.pos] = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
         self.pos += 1;
-        let literal_nibble = if literal_len >= RUN_MASK {
+        if literal_len >= RUN_MASK {
             self.write_extension(literal_len - RUN_MASK);
-            RUN_MASK
-        } else {
-            literal_len
-        };
+        }
         self.dst[self.pos..self.pos + literal_len].copy_from_slice(literals);
         self.pos += literal_len;
         self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
         self.pos += 2;
-        let match_nibble = if match_code >= ML_MASK {
+        if match_code >= ML_MASK {
             self.write_extension(match_code - ML_MASK);
-            ML_MASK
-        } else {
-            match_code
-        };
-        self.dst[token_pos] = ((literal_nibble << 4) | match_nibble) as u8;
+        }
         Ok(())
     }
 
@@ -321,25 +365,45 @@ impl Output<'_> {
 
 /// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit` (`b < a`).
 #[inline(always)]
-fn count_common(src: &[u8], mut a: usize, mut b: usize, limit: usize) -> usize {
-    let start = a;
-    while a + 8 <= limit {
-        let diff = read_u64(src, a) ^ read_u64(src, b);
+fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    debug_assert!(b < a && a <= limit && limit <= src.len());
+    let ahead = &src[a..limit];
+    let behind = &src[b..b + ahead.len()];
+    let mut count = 0;
+    for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
+        let y = u64::from_le_bytes(y.try_into().unwrap_or([0; 8]));
+        let diff = x ^ y;
         if diff != 0 {
-            return a - start + (diff.trailing_zeros() / 8) as usize;
+            return count + (diff.trailing_zeros() / 8) as usize;
         }
-        a += 8;
-        b += 8;
+        count += 8;
     }
-    while a < limit && src[a] == src[b] {
-        a += 1;
-        b += 1;
-    }
-    a - start
+    count
+        + ahead[count..]
+            .iter()
+            .zip(&behind[count..])
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
-/// The parse, generic over the table layout. `acceleration` is already clamped.
+/// Compresses with a cleared `table`; `acceleration` is already clamped.
 fn compress_with<T: PositionTable>(
+    table: &mut T,
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<usize, Error> {
+    if dst.len() >= compress_bound(src.len()) {
+        parse::<T, false>(table, src, dst, acceleration)
+    } else {
+        parse::<T, true>(table, src, dst, acceleration)
+    }
+}
+
+/// The parse, generic over the table layout, and over whether output room must be checked
+/// (`EXACT`, for a `dst` smaller than the bound).
+fn parse<T: PositionTable, const EXACT: bool>(
     table: &mut T,
     src: &[u8],
     dst: &mut [u8],
@@ -396,7 +460,7 @@ fn compress_with<T: PositionTable>(
             loop {
                 let match_code =
                     count_common(src, ip + MINMATCH, candidate + MINMATCH, match_end_limit);
-                out.sequence(&src[anchor..ip], ip - candidate, match_code)?;
+                out.sequence::<EXACT>(src, anchor, ip, ip - candidate, match_code)?;
                 ip += MINMATCH + match_code;
                 anchor = ip;
                 if ip >= match_start_limit {
