@@ -32,6 +32,8 @@ pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usi
 /// The careful loop: decodes from the token at `src[ip]`, writing at `dst[op]`, checking
 /// everything and writing exactly the decoded bytes. `decode_careful(src, dst, s, 0, s)` alone is
 /// a complete decoder; [`decode`] runs [`fast_sequences`] first and hands over where it stopped.
+/// (Not inlined: it runs once per block, and keeping it apart leaves the fast loop its registers.)
+#[inline(never)]
 pub(crate) fn decode_careful(
     src: &[u8],
     dst: &mut [u8],
@@ -146,10 +148,11 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
     let mut op = out_start;
     loop {
         // The common short sequence: literal nibble < 15, match nibble < 15, offset >= 8. A
-        // fixed window of input holds the token, up to 14 literals and the offset; fixed-size
-        // copies move 16 literal bytes and 24 match bytes. Every access is a checked `get`, so
-        // a sequence that does not fit falls through to the general path below.
-        if let Some(window) = src.get(ip..).and_then(<[u8]>::first_chunk::<SHORT_INPUT>) {
+        // fixed window of input holds the token, up to 14 literals and the offset; a fixed window
+        // of output takes 16 literal bytes and 24 match bytes. Every access is checked (`get`,
+        // `split_at_mut_checked`), so a sequence that does not fit falls through to the general
+        // path below, and within the fixed windows the compiler needs no further checks.
+        if let Some(window) = src.get(ip..ip + SHORT_INPUT) {
             let token = window[0];
             let literal_len = usize::from(token >> 4);
             let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
@@ -159,15 +162,27 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
                     window[2 + literal_len],
                 ]));
                 let match_pos = op + literal_len;
-                if offset >= 8 && offset <= match_pos && dst.len() - op >= SHORT_OUTPUT {
-                    let literals: &[u8; 16] = window[1..].first_chunk().unwrap_or(&[0; 16]);
-                    if let Some(out) = dst.get_mut(op..).and_then(<[u8]>::first_chunk_mut::<16>) {
-                        *out = *literals;
+                if offset >= 8 && offset <= match_pos {
+                    if let Some((history, future)) = dst.split_at_mut_checked(op) {
+                        if let Some(future) = future.get_mut(..SHORT_OUTPUT) {
+                            future[..16].copy_from_slice(&window[1..17]);
+                            if offset >= literal_len + 24 {
+                                // The 24 source bytes all lie before `op`.
+                                let from = match_pos - offset;
+                                if let Some(source) = history.get(from..from + 24) {
+                                    future[literal_len..literal_len + 24].copy_from_slice(source);
+                                    ip += 1 + literal_len + 2;
+                                    op = match_pos + match_len;
+                                    continue;
+                                }
+                            } else {
+                                copy_short_match(dst, match_pos, offset);
+                                ip += 1 + literal_len + 2;
+                                op = match_pos + match_len;
+                                continue;
+                            }
+                        }
                     }
-                    copy_short_match(dst, match_pos, offset);
-                    ip += 1 + literal_len + 2;
-                    op = match_pos + match_len;
-                    continue;
                 }
             }
         }
@@ -223,39 +238,26 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
 }
 
 /// Writes a match of at most 18 bytes at `dst[match_pos..]` from `offset >= 8` bytes back, as
-/// 24 bytes. The caller guarantees `8 <= offset <= match_pos` and 24 bytes of room.
+/// three 8-byte chunks, each read entirely before the position it is written to (the source may
+/// overlap the literals just written or the match itself). The caller guarantees
+/// `8 <= offset <= match_pos` and 24 bytes of room.
 #[inline(always)]
 fn copy_short_match(dst: &mut [u8], match_pos: usize, offset: usize) {
     debug_assert!(offset >= 8 && offset <= match_pos && dst.len() - match_pos >= 24);
     let from = match_pos - offset;
-    if offset >= 24 {
-        // Source and destination do not overlap: one 24-byte read, one write.
-        let Some(bytes) = dst.get(from..).and_then(<[u8]>::first_chunk::<24>) else {
+    for chunk in 0..3 {
+        let Some(bytes) = dst
+            .get(from + 8 * chunk..)
+            .and_then(<[u8]>::first_chunk::<8>)
+        else {
             return;
         };
         let bytes = *bytes;
         if let Some(out) = dst
-            .get_mut(match_pos..)
-            .and_then(<[u8]>::first_chunk_mut::<24>)
+            .get_mut(match_pos + 8 * chunk..)
+            .and_then(<[u8]>::first_chunk_mut::<8>)
         {
             *out = bytes;
-        }
-    } else {
-        // 8-byte chunks, each read entirely before the position it is written to.
-        for chunk in 0..3 {
-            let Some(bytes) = dst
-                .get(from + 8 * chunk..)
-                .and_then(<[u8]>::first_chunk::<8>)
-            else {
-                return;
-            };
-            let bytes = *bytes;
-            if let Some(out) = dst
-                .get_mut(match_pos + 8 * chunk..)
-                .and_then(<[u8]>::first_chunk_mut::<8>)
-            {
-                *out = bytes;
-            }
         }
     }
 }
