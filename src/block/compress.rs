@@ -367,6 +367,20 @@ impl Output<'_> {
 #[inline(always)]
 fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     debug_assert!(b < a && a <= limit && limit <= src.len());
+    // Most matches are short: settle them with one word compare before setting up the loop.
+    if limit - a >= 8 {
+        let diff = read_u64(src, a) ^ read_u64(src, b);
+        if diff != 0 {
+            return (diff.trailing_zeros() / 8) as usize;
+        }
+        return 8 + count_common_long(src, a + 8, b + 8, limit);
+    }
+    count_common_long(src, a, b, limit)
+}
+
+/// [`count_common`] past its first word.
+#[inline]
+fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     let ahead = &src[a..limit];
     let behind = &src[b..b + ahead.len()];
     let mut count = 0;

@@ -156,6 +156,10 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     let mut out = vec![0u8; cap];
     let len = reference::decode(src, &mut out, 0)?;
     out.truncate(len);
+    // Do not hand back a large reservation the block did not need.
+    if out.capacity() - len > len / 4 + 4096 {
+        out.shrink_to_fit();
+    }
     Ok(out)
 }
 
