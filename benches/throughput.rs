@@ -1,1 +1,430 @@
-fn main() {}
+//! Block compression and decompression throughput: lz4-simd against liblz4 (through `lz4-sys`)
+//! and lz4_flex, on the Silesia files when `../shared/corpus` (or `LZ4_SIMD_CORPUS`) holds them,
+//! otherwise on generated data.
+//!
+//! Each file (its first 4 MiB) is cut into 64 KiB chunks, each an independent block, and one
+//! iteration compresses or decompresses every chunk. Throughput is reported in uncompressed bytes
+//! per second, so rows of a group compare directly. Every codec writes into buffers allocated
+//! before the measurement; every decoder decodes the chunks liblz4 compressed (at acceleration 1)
+//! into exact-size buffers. `memcpy` (copying the uncompressed chunks) is the decompression
+//! ceiling.
+//!
+//! Bench IDs are `<group>/<codec>/<file>`, e.g. `decompress/lz4-simd-scalar/dickens`. lz4_flex
+//! runs with its default features (its safe encoder and decoder); its compressor does not aim at
+//! liblz4-identical output.
+//!
+//! Run: `cargo bench --bench throughput` (add a filter such as `-- decompress/` to run a subset).
+
+use std::hint::black_box;
+use std::os::raw::{c_char, c_int};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use lz4_simd::block;
+
+const CHUNK: usize = 64 * 1024;
+const FILE_CAP: usize = 4 * 1024 * 1024;
+
+/// One input file, cut into chunks, with liblz4's compressed form of each chunk.
+struct Sample {
+    name: String,
+    chunks: Vec<Vec<u8>>,
+    compressed: Vec<Vec<u8>>,
+}
+
+impl Sample {
+    fn new(name: String, mut data: Vec<u8>) -> Self {
+        data.truncate(FILE_CAP);
+        let chunks: Vec<Vec<u8>> = data.chunks(CHUNK).map(<[u8]>::to_vec).collect();
+        let compressed = chunks.iter().map(|c| liblz4_compress(c)).collect();
+        Sample {
+            name,
+            chunks,
+            compressed,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.chunks.iter().map(Vec::len).sum()
+    }
+
+    fn compressed_len(&self) -> usize {
+        self.compressed.iter().map(Vec::len).sum()
+    }
+}
+
+fn liblz4_compress_into(src: &[u8], dst: &mut [u8]) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4 writes at most `dst.len()`.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_fast(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+            1,
+        )
+    };
+    assert!(n > 0, "liblz4 failed to compress");
+    n as usize
+}
+
+fn liblz4_compress(src: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; block::compress_bound(src.len())];
+    let n = liblz4_compress_into(src, &mut out);
+    out.truncate(n);
+    out
+}
+
+fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4's safe decoder stays
+    // within both.
+    let n = unsafe {
+        lz4_sys::LZ4_decompress_safe(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+        )
+    };
+    assert!(n >= 0, "liblz4 rejected a block");
+    n as usize
+}
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("LZ4_SIMD_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
+}
+
+/// The Silesia files found as `*.zip` in the corpus folder, as (name, bytes).
+fn load_corpus() -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut zips: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "zip"))
+        .collect();
+    zips.sort();
+    let mut files = Vec::new();
+    for path in zips {
+        let file = std::fs::File::open(&path).expect("open corpus zip");
+        let mut archive = zip::ZipArchive::new(file).expect("read corpus zip");
+        for i in 0..archive.len() {
+            let mut entry = archive.by_index(i).expect("zip entry");
+            if entry.is_dir() {
+                continue;
+            }
+            let name = entry
+                .name()
+                .expect("zip entry name")
+                .rsplit('/')
+                .next()
+                .unwrap_or("corpus")
+                .to_string();
+            let mut data = Vec::new();
+            // Only the first FILE_CAP bytes are benchmarked.
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(&mut entry, FILE_CAP as u64),
+                &mut data,
+            )
+            .expect("unzip corpus entry");
+            files.push((name, data));
+        }
+    }
+    files
+}
+
+/// xorshift64*: deterministic generated data without another dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "this",
+    "are",
+    "or",
+    "his",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "had",
+    "they",
+    "you",
+    "were",
+    "their",
+    "one",
+    "all",
+    "we",
+    "can",
+    "her",
+    "has",
+    "there",
+    "been",
+    "if",
+    "more",
+    "when",
+    "will",
+    "would",
+    "who",
+    "so",
+    "no",
+    "compression",
+    "block",
+    "stream",
+    "window",
+    "literal",
+    "offset",
+    "sequence",
+    "buffer",
+    "decoder",
+    "throughput",
+];
+
+/// Generated samples for when the corpus is absent: text-like, log lines, runs, random.
+fn generated_samples(len: usize) -> Vec<(String, Vec<u8>)> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+
+    let mut text = Vec::with_capacity(len + 64);
+    while text.len() < len {
+        let sentence_len = 5 + rng.below(15);
+        for i in 0..sentence_len {
+            let word = WORDS[rng.below(WORDS.len() as u64) as usize];
+            if i == 0 {
+                text.push(word.as_bytes()[0].to_ascii_uppercase());
+                text.extend_from_slice(&word.as_bytes()[1..]);
+            } else {
+                text.push(b' ');
+                text.extend_from_slice(word.as_bytes());
+            }
+        }
+        text.extend_from_slice(if rng.below(8) == 0 { b".\n" } else { b". " });
+    }
+    text.truncate(len);
+
+    let mut logs = Vec::with_capacity(len + 160);
+    let mut tick = 0u64;
+    while logs.len() < len {
+        tick += 1 + rng.below(40);
+        let level = ["INFO ", "INFO ", "INFO ", "DEBUG", "WARN "][rng.below(5) as usize];
+        let line = format!(
+            "2026-12-02T{:02}:{:02}:{:02}.{:03}Z {level} store::flush: segment {} flushed ({} bytes) to shard {}\n",
+            (tick / 3_600_000) % 24,
+            (tick / 60_000) % 60,
+            (tick / 1000) % 60,
+            tick % 1000,
+            tick / 7,
+            rng.below(1 << 20),
+            rng.below(16)
+        );
+        logs.extend_from_slice(line.as_bytes());
+    }
+    logs.truncate(len);
+
+    let mut runs = Vec::with_capacity(len);
+    while runs.len() < len {
+        let byte = rng.next() as u8;
+        let run = (1 + rng.below(200) as usize).min(len - runs.len());
+        runs.extend(std::iter::repeat_n(byte, run));
+    }
+
+    let random: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+
+    vec![
+        ("text".to_string(), text),
+        ("logs".to_string(), logs),
+        ("runs".to_string(), runs),
+        ("random".to_string(), random),
+    ]
+}
+
+fn samples() -> Vec<Sample> {
+    let mut files = load_corpus();
+    if files.is_empty() {
+        eprintln!(
+            "NOTICE: no Silesia corpus in {}; benchmarking generated data instead",
+            corpus_dir().display()
+        );
+        files = generated_samples(FILE_CAP);
+    }
+    files
+        .into_iter()
+        .map(|(name, data)| Sample::new(name, data))
+        .collect()
+}
+
+/// Checks once, before measuring, that every codec round-trips every chunk.
+fn verify(sample: &Sample) {
+    let mut compressor = block::Compressor::new();
+    let mut scratch = vec![0u8; block::compress_bound(CHUNK)];
+    for (chunk, compressed) in sample.chunks.iter().zip(&sample.compressed) {
+        let n = compressor.compress_into(chunk, &mut scratch, 1).unwrap();
+        assert_eq!(
+            &scratch[..n],
+            &compressed[..],
+            "lz4-simd differs from liblz4"
+        );
+        let mut out = vec![0u8; chunk.len()];
+        assert_eq!(
+            block::decompress_into(compressed, &mut out),
+            Ok(chunk.len())
+        );
+        assert_eq!(&out, chunk);
+        out.fill(0);
+        assert_eq!(
+            lz4_flex::block::decompress_into(compressed, &mut out).unwrap(),
+            chunk.len()
+        );
+        assert_eq!(&out, chunk);
+    }
+}
+
+fn bench_compress(c: &mut Criterion, samples: &[Sample]) {
+    let mut group = c.benchmark_group("compress");
+    // lz4_flex refuses a destination smaller than its own (larger) worst-case bound.
+    let dst_len = block::compress_bound(CHUNK).max(lz4_flex::block::get_maximum_output_size(CHUNK));
+    let mut dst = vec![0u8; dst_len];
+    let mut compressor = block::Compressor::new();
+    for sample in samples {
+        group.throughput(Throughput::Bytes(sample.len() as u64));
+        group.bench_function(BenchmarkId::new("lz4-simd", &sample.name), |b| {
+            b.iter(|| {
+                let mut total = 0;
+                for chunk in &sample.chunks {
+                    total += compressor
+                        .compress_into(black_box(chunk), &mut dst, 1)
+                        .unwrap();
+                }
+                total
+            })
+        });
+        group.bench_function(BenchmarkId::new("liblz4", &sample.name), |b| {
+            b.iter(|| {
+                let mut total = 0;
+                for chunk in &sample.chunks {
+                    total += liblz4_compress_into(black_box(chunk), &mut dst);
+                }
+                total
+            })
+        });
+        group.bench_function(BenchmarkId::new("lz4_flex", &sample.name), |b| {
+            b.iter(|| {
+                let mut total = 0;
+                for chunk in &sample.chunks {
+                    total += lz4_flex::block::compress_into(black_box(chunk), &mut dst).unwrap();
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_decompress(c: &mut Criterion, samples: &[Sample]) {
+    let mut group = c.benchmark_group("decompress");
+    for sample in samples {
+        let mut outputs: Vec<Vec<u8>> = sample.chunks.iter().map(|c| vec![0u8; c.len()]).collect();
+        group.throughput(Throughput::Bytes(sample.len() as u64));
+        group.bench_function(BenchmarkId::new("lz4-simd-scalar", &sample.name), |b| {
+            b.iter(|| {
+                let mut total = 0;
+                for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
+                    total += block::decompress_into(black_box(src), dst).unwrap();
+                }
+                total
+            })
+        });
+        group.bench_function(BenchmarkId::new("liblz4", &sample.name), |b| {
+            b.iter(|| {
+                let mut total = 0;
+                for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
+                    total += liblz4_decompress_into(black_box(src), dst);
+                }
+                total
+            })
+        });
+        group.bench_function(BenchmarkId::new("lz4_flex", &sample.name), |b| {
+            b.iter(|| {
+                let mut total = 0;
+                for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
+                    total += lz4_flex::block::decompress_into(black_box(src), dst).unwrap();
+                }
+                total
+            })
+        });
+        group.bench_function(BenchmarkId::new("memcpy", &sample.name), |b| {
+            b.iter(|| {
+                for (src, dst) in sample.chunks.iter().zip(outputs.iter_mut()) {
+                    dst.copy_from_slice(black_box(src));
+                }
+                black_box(&mut outputs);
+            })
+        });
+    }
+    group.finish();
+}
+
+fn throughput(c: &mut Criterion) {
+    let samples = samples();
+    for sample in &samples {
+        verify(sample);
+        eprintln!(
+            "{}: {} bytes in {} chunks, liblz4 ratio {:.3}",
+            sample.name,
+            sample.len(),
+            sample.chunks.len(),
+            sample.len() as f64 / sample.compressed_len() as f64
+        );
+    }
+    bench_compress(c, &samples);
+    bench_decompress(c, &samples);
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = throughput
+}
+criterion_main!(benches);

@@ -393,7 +393,7 @@ mod tests {
     /// Builds a block from (literal bytes, offset, match length) sequences plus final literals.
     fn block(sequences: &[(&[u8], u16, usize)], last: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        let mut push_len = |out: &mut Vec<u8>, mut len: usize| {
+        let push_len = |out: &mut Vec<u8>, mut len: usize| {
             while len >= 255 {
                 out.push(255);
                 len -= 255;
