@@ -119,6 +119,17 @@ pub enum Error {
         /// Compressed bytes after the prefix.
         compressed_len: usize,
     },
+    /// A decode kernel was forced that this CPU (or build) cannot run.
+    KernelUnavailable {
+        /// The kernel's name.
+        kernel: &'static str,
+    },
+    /// A kernel name that names no kernel (`LZ4_SIMD_KERNEL` or [`Kernel`](crate::Kernel)'s
+    /// `FromStr`).
+    UnknownKernel {
+        /// The name given.
+        name: alloc::string::String,
+    },
     /// The block decoded to a different size than its prefix declared.
     SizeMismatch {
         /// The declared decompressed size.
@@ -187,6 +198,14 @@ impl fmt::Display for Error {
             Error::SizePrefixImpossible { declared, compressed_len } => write!(
                 f,
                 "size prefix declares {declared} decompressed bytes, more than {compressed_len} compressed bytes can produce (at most 255 per byte); is this really a size-prefixed block?"
+            ),
+            Error::KernelUnavailable { kernel } => write!(
+                f,
+                "the {kernel} decode kernel is not available on this CPU or in this build (see Kernel::available)"
+            ),
+            Error::UnknownKernel { ref name } => write!(
+                f,
+                "unknown decode kernel {name:?} (expected one of scalar, sse2, avx2, neon)"
             ),
             Error::SizeMismatch { declared, actual } => write!(
                 f,

@@ -21,6 +21,9 @@
 //! - Every use of `unsafe` lives behind the cargo feature `unsafe` (on by default). With the
 //!   feature off the crate is `#![forbid(unsafe_code)]`, and every API still works, on the safe
 //!   paths.
+//! - The SIMD decode kernels ([`Kernel`]) share one fast loop that checks every sequence before
+//!   it copies anything and hands the block's end (and anything suspicious) to the reference
+//!   decoder's careful loop, so their verdicts and output are the reference decoder's.
 //! - Bad input gets an [`Error`] naming what was wrong and at which input offset, never a panic.
 //!   No allocation is sized from a length field in untrusted data beyond the caller's cap.
 //!
@@ -38,8 +41,10 @@ extern crate alloc;
 
 pub mod block;
 mod error;
+mod kernel;
 
 pub use error::Error;
+pub use kernel::{Kernel, KERNEL_ENV};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

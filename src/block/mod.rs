@@ -42,10 +42,13 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::Error;
+use crate::kernel::KernelToken;
+use crate::{Error, Kernel};
 
 mod compress;
-mod reference;
+#[cfg(feature = "unsafe")]
+pub(crate) mod fast_decode;
+pub(crate) mod reference;
 
 pub use compress::{Compressor, ACCELERATION_MAX};
 
@@ -142,7 +145,15 @@ pub fn compress_prepend_size(src: &[u8]) -> Vec<u8> {
 /// fast loop copies in fixed-size chunks), and after an error the contents of `dst` are
 /// unspecified. See the module documentation for the rules.
 pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    reference::decode(src, dst, 0)
+    KernelToken::detected().decode(src, dst, 0)
+}
+
+/// [`decompress_into`] with a chosen decode kernel, for tests, benchmarks and debugging.
+///
+/// Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run. Every kernel
+/// gives the same verdict and output as [`Kernel::Scalar`].
+pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+    kernel.require()?.decode(src, dst, 0)
 }
 
 /// Decompresses the block `src` into a new `Vec` of at most `max_out` bytes.
@@ -154,7 +165,7 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     // A zeroed allocation: large ones come from fresh (already zero) pages, so only the bytes the
     // decoder writes are touched.
     let mut out = vec![0u8; cap];
-    let len = reference::decode(src, &mut out, 0)?;
+    let len = KernelToken::detected().decode(src, &mut out, 0)?;
     out.truncate(len);
     // Do not hand back a large reservation the block did not need.
     if out.capacity() - len > len / 4 + 4096 {
@@ -171,7 +182,7 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
 pub fn decompress_size_prepended(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     let (declared, block) = read_size_prefix(src, max_out)?;
     let mut out = vec![0u8; declared];
-    let len = reference::decode(block, &mut out, 0)?;
+    let len = KernelToken::detected().decode(block, &mut out, 0)?;
     if len != declared {
         return Err(Error::SizeMismatch {
             declared,

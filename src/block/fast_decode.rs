@@ -1,0 +1,197 @@
+//! The one fast decode loop, generic over a [`CopyKernel`], and the kernel entry points.
+//!
+//! The loop decodes sequences while both buffers have room for the kernel's wide ("wild")
+//! copies: literals and matches are moved in whole `WIDTH`-byte chunks that may run past their
+//! logical end, but never past the slices. Valid blocks end with at least 5 literals and their
+//! last match starts at least 12 bytes before the end, which is what leaves that room for all but
+//! the last few sequences. Each sequence is fully checked *before* it is consumed: a truncated
+//! length, an offset of 0 or reaching before the output, or a sequence without the room makes the
+//! loop stop at that sequence's token and hand over to the reference decoder's careful loop
+//! ([`reference::decode_careful`]), which decodes the rest exactly and reports any error. So the
+//! verdict and the output are the reference decoder's by construction; the fast loop only decides
+//! how fast the valid prefix is produced.
+//!
+//! Overlapping matches (offset < `WIDTH`) go to the kernel's `replicate`; others are copied in
+//! `WIDTH` chunks, each chunk's source lying entirely before its destination.
+
+use super::reference;
+use super::{MINMATCH, ML_MASK, RUN_MASK};
+use crate::kernel::CopyKernel;
+use crate::Error;
+
+/// Reads a length extension (`255, ..., r`) at `src[*cursor..]`, or `None` if the input ends
+/// inside it or the sum overflows.
+#[inline(always)]
+fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> {
+    let mut len = base;
+    loop {
+        let byte = *src.get(*cursor)?;
+        *cursor += 1;
+        len = len.checked_add(usize::from(byte))?;
+        if byte != 255 {
+            return Some(len);
+        }
+    }
+}
+
+/// Decodes as many sequences of `src` as can be decoded with wide copies into `dst`, starting at
+/// output position `out_start` (`dst[..out_start]` is history). Returns the (input, output)
+/// positions of the first sequence it did not decode.
+///
+/// # Safety
+///
+/// The CPU must support `K`'s instructions (the caller holds the kernel's token).
+#[inline(always)]
+unsafe fn fast_sequences<K: CopyKernel>(
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+) -> (usize, usize) {
+    let width = K::WIDTH;
+    let src_ptr = src.as_ptr();
+    let dst_ptr = dst.as_mut_ptr();
+    let src_len = src.len();
+    let dst_len = dst.len();
+    let mut ip = 0usize;
+    let mut op = out_start;
+    loop {
+        // Invariants: ip <= src_len, op <= dst_len.
+        let Some(&token) = src.get(ip) else {
+            return (ip, op);
+        };
+        let mut cursor = ip + 1;
+        let mut literal_len = usize::from(token >> 4);
+        if literal_len == RUN_MASK {
+            match read_extension(src, &mut cursor, literal_len) {
+                Some(len) => literal_len = len,
+                None => return (ip, op),
+            }
+        }
+        // Room to read the literals in whole chunks (which also covers the 2-byte offset, so this
+        // is not the last sequence) and to write them in whole chunks.
+        if src_len - cursor < literal_len.saturating_add(width)
+            || dst_len - op < literal_len.saturating_add(width)
+        {
+            return (ip, op);
+        }
+        let mut copied = 0;
+        loop {
+            // SAFETY: copied < literal_len + 1 rounds to at most literal_len + width - 1 bytes past
+            // `cursor` / `op`, within both slices by the check above; K's features are present
+            // (this function's contract).
+            unsafe { K::copy_wide(src_ptr.add(cursor + copied), dst_ptr.add(op + copied)) };
+            copied += width;
+            if copied >= literal_len {
+                break;
+            }
+        }
+        let offset_pos = cursor + literal_len;
+        let offset = usize::from(u16::from_le_bytes([src[offset_pos], src[offset_pos + 1]]));
+        let match_pos = op + literal_len;
+        if offset == 0 || offset > match_pos {
+            return (ip, op);
+        }
+        let mut match_cursor = offset_pos + 2;
+        let mut match_len = usize::from(token & ML_MASK as u8);
+        if match_len == ML_MASK {
+            match read_extension(src, &mut match_cursor, match_len) {
+                Some(len) => match_len = len,
+                None => return (ip, op),
+            }
+        }
+        if dst_len - match_pos < match_len.saturating_add(MINMATCH + width) {
+            return (ip, op);
+        }
+        let match_len = match_len + MINMATCH;
+        if offset >= width {
+            let mut copied = 0;
+            loop {
+                // SAFETY: the source chunk starts `offset >= width` bytes before its destination,
+                // so it is finished output inside `dst` (offset <= match_pos); the destination
+                // ends before match_pos + match_len + width <= dst_len (checked above).
+                unsafe {
+                    K::copy_wide(
+                        dst_ptr.add(match_pos + copied - offset),
+                        dst_ptr.add(match_pos + copied),
+                    )
+                };
+                copied += width;
+                if copied >= match_len {
+                    break;
+                }
+            }
+        } else {
+            // SAFETY: 1 <= offset <= match_pos, and dst_len - match_pos >= match_len + width
+            // (checked above): the range replicate may touch lies in `dst`.
+            unsafe { K::replicate(dst_ptr.add(match_pos), offset, match_len) };
+        }
+        ip = match_cursor;
+        op = match_pos + match_len;
+    }
+}
+
+/// Decodes `src` into `dst[out_start..]` with kernel `K`'s fast loop, then the careful loop.
+///
+/// # Safety
+///
+/// The CPU must support `K`'s instructions.
+#[inline(always)]
+unsafe fn decode_with<K: CopyKernel>(
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+) -> Result<usize, Error> {
+    // SAFETY: forwarded contract.
+    let (ip, op) = unsafe { fast_sequences::<K>(src, dst, out_start) };
+    reference::decode_careful(src, dst, out_start, ip, op)
+}
+
+/// The SSE2 kernel's entry point.
+///
+/// # Safety
+///
+/// None beyond x86_64 itself (SSE2 is baseline); `unsafe` for symmetry with the other entries.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+pub(crate) unsafe fn decode_sse2(
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+) -> Result<usize, Error> {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe { decode_with::<crate::kernel::x86::Sse2>(src, dst, out_start) }
+}
+
+/// The AVX2 kernel's entry point.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn decode_avx2(
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract: AVX2 (and so SSSE3) is present.
+    unsafe { decode_with::<crate::kernel::x86::Avx2>(src, dst, out_start) }
+}
+
+/// The NEON kernel's entry point.
+///
+/// # Safety
+///
+/// The CPU must support NEON (baseline on aarch64).
+#[cfg(target_arch = "aarch64")]
+#[inline(never)]
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn decode_neon(
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract.
+    unsafe { decode_with::<crate::kernel::neon::Neon>(src, dst, out_start) }
+}

@@ -1,0 +1,42 @@
+//! aarch64 NEON copy kernel: 16-byte copies, `vqtbl1q_u8` pattern replication.
+
+use core::arch::aarch64::{vld1q_u8, vqtbl1q_u8, vst1q_u8};
+
+use super::copy::CopyKernel;
+use super::tables::{PATTERN, STEP};
+
+/// NEON: 16-byte wild copies, table-lookup replication.
+pub(crate) struct Neon;
+
+// SAFETY: the methods use NEON instructions; the fast loop instantiates them only in
+// `decode_neon`, which carries `#[target_feature(enable = "neon")]` and is reached only through a
+// token proving NEON is present.
+unsafe impl CopyKernel for Neon {
+    const WIDTH: usize = 16;
+
+    #[inline(always)]
+    unsafe fn copy_wide(src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller guarantees 16 readable / writable bytes; vld1q/vst1q are unaligned.
+        unsafe { vst1q_u8(dst, vld1q_u8(src)) }
+    }
+
+    #[inline(always)]
+    unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
+        debug_assert!((1..16).contains(&offset) && len >= 4);
+        // SAFETY: the 16-byte load at `dst - offset` ends before `dst + 16`, inside the caller's
+        // range; only lanes below `offset` are used.
+        let pattern = unsafe {
+            vqtbl1q_u8(
+                vld1q_u8(dst.sub(offset)),
+                vld1q_u8(PATTERN[offset].as_ptr()),
+            )
+        };
+        let step = usize::from(STEP[offset]);
+        let mut pos = 0;
+        while pos < len {
+            // SAFETY: pos < len, so the store ends before dst + len + 16.
+            unsafe { vst1q_u8(dst.add(pos), pattern) };
+            pos += step;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! Offset → shuffle tables for pattern replication.
+//!
+//! A match whose offset is smaller than the copy width overlaps itself: its output repeats the
+//! `offset` bytes before it. A byte shuffle (`pshufb`, `vqtbl1q_u8`) of the 16 bytes starting at
+//! the match source with `PATTERN[offset]` (lane `i` takes byte `i % offset`) yields 16 bytes of
+//! that repetition; storing it at steps of `STEP[offset]` (the largest multiple of `offset` that
+//! is at most 16) keeps the pattern's phase from one store to the next.
+
+#![forbid(unsafe_code)]
+
+/// `PATTERN[offset][i] = i % offset` for offsets 1..16 (row 0 is unused).
+pub(crate) static PATTERN: [[u8; 16]; 16] = {
+    let mut table = [[0u8; 16]; 16];
+    let mut offset = 1;
+    while offset < 16 {
+        let mut i = 0;
+        while i < 16 {
+            table[offset][i] = (i % offset) as u8;
+            i += 1;
+        }
+        offset += 1;
+    }
+    table
+};
+
+/// `STEP[offset]`: the largest multiple of `offset` that is at most 16 (row 0 is unused).
+pub(crate) static STEP: [u8; 16] = {
+    let mut table = [0u8; 16];
+    let mut offset = 1;
+    while offset < 16 {
+        table[offset] = (16 - 16 % offset) as u8;
+        offset += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::{PATTERN, STEP};
+
+    #[test]
+    fn tables_repeat_the_pattern() {
+        for offset in 1..16 {
+            let step = usize::from(STEP[offset]);
+            assert_eq!(step % offset, 0);
+            assert!(step <= 16 && step + offset > 16);
+            for (i, &lane) in PATTERN[offset].iter().enumerate() {
+                assert_eq!(usize::from(lane), i % offset);
+            }
+        }
+    }
+}
