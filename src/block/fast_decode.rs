@@ -19,6 +19,13 @@ use super::{MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::CopyKernel;
 use crate::Error;
 
+/// Input room the short-sequence shortcut needs from its token: the token, a 16-byte literal read
+/// and, after at most 14 literals, the 2-byte offset. A last sequence (literals only, at most 14 of
+/// them) never has that much input left, so the shortcut never takes one.
+const SHORT_SRC_ROOM: usize = 1 + 16 + 2;
+/// Output room the shortcut needs: up to 14 literals (written as 16) and a match written as 32.
+const SHORT_DST_ROOM: usize = 14 + 32;
+
 /// Reads a length extension (`255, ..., r`) at `src[*cursor..]`, or `None` if the input ends
 /// inside it or the sum overflows.
 #[inline(always)]
@@ -54,8 +61,47 @@ unsafe fn fast_sequences<K: CopyKernel>(
     let dst_len = dst.len();
     let mut ip = 0usize;
     let mut op = out_start;
+    // The short-sequence shortcut runs while `ip <= short_src_end` and `op <= short_dst_end`.
+    let short_src_end = src_len.checked_sub(SHORT_SRC_ROOM);
+    let short_dst_end = dst_len.checked_sub(SHORT_DST_ROOM);
     loop {
         // Invariants: ip <= src_len, op <= dst_len.
+
+        // The common short sequence (literal nibble < 15, match nibble < 15, 16 <= offset): one
+        // 16-byte literal copy and two 16-byte match copies, with one room check per buffer.
+        if let (Some(src_end), Some(dst_end)) = (short_src_end, short_dst_end) {
+            if ip <= src_end && op <= dst_end {
+                // SAFETY: ip <= src_len - SHORT_SRC_ROOM: the token, 16 literal bytes and the
+                // offset after at most 14 literals are all inside `src`.
+                let token = unsafe { *src_ptr.add(ip) };
+                let literal_len = usize::from(token >> 4);
+                let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
+                if literal_len < RUN_MASK && match_len < ML_MASK + MINMATCH {
+                    // SAFETY: as above (offset at ip + 1 + literal_len <= ip + 15, 2 bytes).
+                    let offset = usize::from(u16::from_le_bytes(unsafe {
+                        src_ptr.add(ip + 1 + literal_len).cast::<[u8; 2]>().read()
+                    }));
+                    let match_pos = op + literal_len;
+                    if offset >= 16 && offset <= match_pos {
+                        // SAFETY: op <= dst_len - SHORT_DST_ROOM: 16 literal bytes at op and 32
+                        // match bytes at match_pos <= op + 14 fit in `dst`; the match source
+                        // starts offset >= 16 bytes back inside `dst`, so the first 16 bytes read
+                        // are finished output and the second 16 end at or before match_pos + 16,
+                        // which the first copy finished. K's features: this function's contract.
+                        unsafe {
+                            K::copy16(src_ptr.add(ip + 1), dst_ptr.add(op));
+                            let from = dst_ptr.add(match_pos - offset);
+                            K::copy16(from, dst_ptr.add(match_pos));
+                            K::copy16(from.add(16), dst_ptr.add(match_pos + 16));
+                        }
+                        ip += 1 + literal_len + 2;
+                        op = match_pos + match_len;
+                        continue;
+                    }
+                }
+            }
+        }
+
         let Some(&token) = src.get(ip) else {
             return (ip, op);
         };
@@ -86,7 +132,10 @@ unsafe fn fast_sequences<K: CopyKernel>(
             }
         }
         let offset_pos = cursor + literal_len;
-        let offset = usize::from(u16::from_le_bytes([src[offset_pos], src[offset_pos + 1]]));
+        // SAFETY: src_len - cursor >= literal_len + width (checked above) and width >= 2.
+        let offset = usize::from(u16::from_le_bytes(unsafe {
+            src_ptr.add(offset_pos).cast::<[u8; 2]>().read()
+        }));
         let match_pos = op + literal_len;
         if offset == 0 || offset > match_pos {
             return (ip, op);
@@ -99,29 +148,31 @@ unsafe fn fast_sequences<K: CopyKernel>(
                 None => return (ip, op),
             }
         }
-        if dst_len - match_pos < match_len.saturating_add(MINMATCH + width) {
+        // Room for the match written in whole double chunks.
+        if dst_len - match_pos < match_len.saturating_add(MINMATCH + 2 * width) {
             return (ip, op);
         }
         let match_len = match_len + MINMATCH;
         if offset >= width {
             let mut copied = 0;
             loop {
-                // SAFETY: the source chunk starts `offset >= width` bytes before its destination,
-                // so it is finished output inside `dst` (offset <= match_pos); the destination
-                // ends before match_pos + match_len + width <= dst_len (checked above).
+                // SAFETY: each chunk's source starts `offset >= width` bytes before its
+                // destination, so it is output finished by earlier chunks (the second chunk's
+                // source ends where the first chunk's destination ends), inside `dst` (offset <=
+                // match_pos); destinations end before match_pos + match_len + 2 * width <= dst_len
+                // (checked above).
                 unsafe {
-                    K::copy_wide(
-                        dst_ptr.add(match_pos + copied - offset),
-                        dst_ptr.add(match_pos + copied),
-                    )
-                };
-                copied += width;
+                    let to = dst_ptr.add(match_pos + copied);
+                    K::copy_wide(to.sub(offset), to);
+                    K::copy_wide(to.add(width).sub(offset), to.add(width));
+                }
+                copied += 2 * width;
                 if copied >= match_len {
                     break;
                 }
             }
         } else {
-            // SAFETY: 1 <= offset <= match_pos, and dst_len - match_pos >= match_len + width
+            // SAFETY: 1 <= offset <= match_pos, and dst_len - match_pos >= match_len + 2 * width
             // (checked above): the range replicate may touch lies in `dst`.
             unsafe { K::replicate(dst_ptr.add(match_pos), offset, match_len) };
         }

@@ -25,6 +25,13 @@ pub(crate) unsafe trait CopyKernel {
     /// `src` must be valid for reads and `dst` for writes of `WIDTH` bytes, both initialised.
     unsafe fn copy_wide(src: *const u8, dst: *mut u8);
 
+    /// Copies 16 bytes from `src` to `dst`, all loads before all stores.
+    ///
+    /// # Safety
+    ///
+    /// `src` must be valid for reads and `dst` for writes of 16 bytes, both initialised.
+    unsafe fn copy16(src: *const u8, dst: *mut u8);
+
     /// Writes `len` bytes at `dst`, each a copy of the byte `offset` positions before it (the
     /// output of an overlapping match), for `1 <= offset < WIDTH` and `len >= 4`. May write up to
     /// `WIDTH - 1` bytes past `dst + len`, and may read up to 16 bytes from `dst - offset`.

@@ -21,6 +21,12 @@ unsafe impl CopyKernel for Neon {
     }
 
     #[inline(always)]
+    unsafe fn copy16(src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller guarantees 16 readable / writable bytes.
+        unsafe { vst1q_u8(dst, vld1q_u8(src)) }
+    }
+
+    #[inline(always)]
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
         debug_assert!((1..16).contains(&offset) && len >= 4);
         // SAFETY: the 16-byte load at `dst - offset` ends before `dst + 16`, inside the caller's

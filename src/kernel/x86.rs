@@ -72,6 +72,17 @@ unsafe impl CopyKernel for Sse2 {
     }
 
     #[inline(always)]
+    unsafe fn copy16(src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller guarantees 16 readable / writable bytes; loadu/storeu are unaligned.
+        unsafe {
+            _mm_storeu_si128(
+                dst.cast::<__m128i>(),
+                _mm_loadu_si128(src.cast::<__m128i>()),
+            )
+        }
+    }
+
+    #[inline(always)]
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
         // SAFETY: forwarded contract (writes at most 7 bytes past len < WIDTH).
         unsafe { replicate_by_words(dst, offset, len) }
@@ -94,6 +105,17 @@ unsafe impl CopyKernel for Avx2 {
             _mm256_storeu_si256(
                 dst.cast::<__m256i>(),
                 _mm256_loadu_si256(src.cast::<__m256i>()),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn copy16(src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller guarantees 16 readable / writable bytes; loadu/storeu are unaligned.
+        unsafe {
+            _mm_storeu_si128(
+                dst.cast::<__m128i>(),
+                _mm_loadu_si128(src.cast::<__m128i>()),
             )
         }
     }
