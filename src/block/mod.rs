@@ -28,7 +28,9 @@
 //! least 12 bytes before the end) against the size of the output *buffer*, so a block lacking them
 //! decodes into a large buffer and fails into an exact-size one. We decode such blocks whatever the
 //! buffer size. Every block that liblz4's `LZ4_decompress_safe` accepts and that has no offset 0,
-//! we accept with identical output; a block we accept that liblz4 rejects lacks those margins.
+//! we accept with identical output; a block we accept that liblz4 rejects lacks those margins
+//! (or is decoded into a zero-capacity buffer, where liblz4 rejects every block but `00`, even
+//! a lone token such as `0F` that decodes to nothing).
 //!
 //! Errors name what was wrong and the input offset (and output position) where it was found; see
 //! [`Error`].

@@ -30,6 +30,7 @@ use crate::Error;
 mod copy;
 #[cfg(all(feature = "unsafe", target_arch = "aarch64"))]
 pub(crate) mod neon;
+#[cfg(feature = "unsafe")]
 mod tables;
 #[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
 pub(crate) mod x86;
