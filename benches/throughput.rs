@@ -9,7 +9,8 @@
 //! into exact-size buffers. `memcpy` (copying the uncompressed chunks) is the decompression
 //! ceiling.
 //!
-//! Bench IDs are `<group>/<codec>/<file>`, e.g. `decompress/lz4-simd-scalar/dickens`. lz4_flex
+//! Bench IDs are `<group>/<codec>/<file>`, e.g. `decompress/avx2/dickens` (one decode row per
+//! available kernel: `scalar`, `sse2`, `avx2`, `neon`). lz4_flex
 //! runs with its default features (its safe encoder and decoder); its compressor does not aim at
 //! liblz4-identical output.
 //!
@@ -360,15 +361,18 @@ fn bench_decompress(c: &mut Criterion, samples: &[Sample]) {
     for sample in samples {
         let mut outputs: Vec<Vec<u8>> = sample.chunks.iter().map(|c| vec![0u8; c.len()]).collect();
         group.throughput(Throughput::Bytes(sample.len() as u64));
-        group.bench_function(BenchmarkId::new("lz4-simd-scalar", &sample.name), |b| {
-            b.iter(|| {
-                let mut total = 0;
-                for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
-                    total += block::decompress_into(black_box(src), dst).unwrap();
-                }
-                total
-            })
-        });
+        // One row per decode kernel this CPU can run (`decompress/avx2/dickens`, ...).
+        for kernel in lz4_simd::Kernel::available() {
+            group.bench_function(BenchmarkId::new(kernel.name(), &sample.name), |b| {
+                b.iter(|| {
+                    let mut total = 0;
+                    for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
+                        total += block::decompress_into_with(kernel, black_box(src), dst).unwrap();
+                    }
+                    total
+                })
+            });
+        }
         group.bench_function(BenchmarkId::new("liblz4", &sample.name), |b| {
             b.iter(|| {
                 let mut total = 0;
