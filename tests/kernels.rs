@@ -7,8 +7,8 @@
 //!   `Error` value) and output on Silesia chunks (64 KiB and 4 MiB; ours, liblz4 fast and HC 3, 9,
 //!   12), on hand-built blocks sweeping offsets 1-70 x match lengths x literal lengths x the
 //!   distance of the last match from the block end (0-64, margins violated included), copy-width
-//!   boundaries (15-17, 31-33, 63-65), long runs, random valid blocks, and hostile blocks (mutated
-//!   valid blocks, every truncation).
+//!   boundaries (15-17, 31-33, 63-65), long runs, random valid blocks, every `dst` size from 0 to
+//!   the decoded size + 64, and hostile blocks (mutated valid blocks, every truncation).
 //! - Every decode runs on a `src` that is a slice of a larger buffer and into a `dst` that is a
 //!   slice of a larger buffer: the bytes around `dst` must stay untouched, and different bytes
 //!   around `src` and different prior contents of `dst` must not change the result.
@@ -34,6 +34,8 @@ const REQUIRE_ENV: &str = "LZ4_SIMD_REQUIRE_KERNELS";
 const EXPECT_ENV: &str = "LZ4_SIMD_TEST_EXPECT_KERNEL";
 const CHILD_TEST: &str = "kernel_env_child";
 const CHILD_MARKER: &str = "kernel_env_child: detect() =";
+/// Optional command (with arguments) that runs the test binary for `kernel_env_override`.
+const RUNNER_ENV: &str = "LZ4_SIMD_TEST_RUNNER";
 /// Bytes around `src` and `dst` in their backing buffers.
 const GUARD: usize = 64;
 
@@ -99,7 +101,11 @@ fn required_kernels_are_available() {
 fn kernel_api() {
     let available = kernels();
     assert_eq!(Kernel::ALL.last(), Some(&Kernel::Scalar));
-    assert_eq!(available.last(), Some(&Kernel::Scalar), "Scalar must be last");
+    assert_eq!(
+        available.last(),
+        Some(&Kernel::Scalar),
+        "Scalar must be last"
+    );
     let in_preference_order: Vec<Kernel> = Kernel::ALL
         .into_iter()
         .filter(|k| k.is_available())
@@ -121,7 +127,11 @@ fn kernel_api() {
             assert!(!Kernel::Sse2.is_available() && !Kernel::Avx2.is_available());
         }
     } else {
-        assert_eq!(available, [Kernel::Scalar], "no SIMD kernel without `unsafe`");
+        assert_eq!(
+            available,
+            [Kernel::Scalar],
+            "no SIMD kernel without `unsafe`"
+        );
     }
 
     let mut names: Vec<&str> = Kernel::ALL.iter().map(|k| k.name()).collect();
@@ -134,7 +144,13 @@ fn kernel_api() {
         let mixed: String = name
             .chars()
             .enumerate()
-            .map(|(i, c)| if i % 2 == 0 { c.to_ascii_uppercase() } else { c })
+            .map(|(i, c)| {
+                if i % 2 == 0 {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            })
             .collect();
         for spelling in [
             name.to_string(),
@@ -145,7 +161,17 @@ fn kernel_api() {
             assert_eq!(spelling.parse::<Kernel>(), Ok(kernel), "{spelling:?}");
         }
     }
-    for bad in ["bogus", "", "  ", "avx", "avx2x", "sse 2", "avx-2", "scalar,avx2", "x86"] {
+    for bad in [
+        "bogus",
+        "",
+        "  ",
+        "avx",
+        "avx2x",
+        "sse 2",
+        "avx-2",
+        "scalar,avx2",
+        "x86",
+    ] {
         assert_eq!(
             bad.parse::<Kernel>(),
             Err(Error::UnknownKernel {
@@ -253,8 +279,19 @@ fn kernel_env_override() {
     let upper = best.name().to_ascii_uppercase();
     cases.push((Some(upper), best, false));
     cases.push((Some("bogus".to_string()), best, true));
+    // Under a cross runner (qemu-user without binfmt_misc) the binary cannot be spawned directly:
+    // LZ4_SIMD_TEST_RUNNER, e.g. "qemu-aarch64-static -L /usr/aarch64-linux-gnu", prefixes it.
+    let runner = std::env::var(RUNNER_ENV).unwrap_or_default();
+    let runner: Vec<&str> = runner.split_whitespace().collect();
     for (value, expected, notice) in cases {
-        let mut command = Command::new(&exe);
+        let mut command = match runner.split_first() {
+            Some((program, args)) => {
+                let mut command = Command::new(program);
+                command.args(args).arg(&exe);
+                command
+            }
+            None => Command::new(&exe),
+        };
         command
             .args(["--exact", CHILD_TEST, "--nocapture", "--test-threads=1"])
             .env(EXPECT_ENV, expected.name());
@@ -262,7 +299,12 @@ fn kernel_env_override() {
             Some(value) => command.env(KERNEL_ENV, value),
             None => command.env_remove(KERNEL_ENV),
         };
-        let output = command.output().expect("run the test binary");
+        let output = command.output().unwrap_or_else(|err| {
+            panic!(
+                "cannot run {} ({err}); under a cross runner set {RUNNER_ENV}",
+                exe.display()
+            )
+        });
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         let context = format!(
@@ -413,7 +455,14 @@ fn reproducer(src: &[u8], cap: usize) -> String {
 }
 
 /// Panics unless `got` equals the scalar reference's `expected`, naming the first difference.
-fn assert_same(setup: Setup, src: &[u8], cap: usize, front: usize, expected: &Outcome, got: &Outcome) {
+fn assert_same(
+    setup: Setup,
+    src: &[u8],
+    cap: usize,
+    front: usize,
+    expected: &Outcome,
+    got: &Outcome,
+) {
     if got == expected {
         return;
     }
@@ -478,7 +527,14 @@ fn compare(kernels: &[Kernel], src: &[u8], cap: usize, front: usize, thorough: b
 }
 
 /// `compare`, plus: the reference decodes `src` to exactly `decoded` (when `cap` allows).
-fn check_valid(kernels: &[Kernel], src: &[u8], decoded: &[u8], cap: usize, front: usize, thorough: bool) {
+fn check_valid(
+    kernels: &[Kernel],
+    src: &[u8],
+    decoded: &[u8],
+    cap: usize,
+    front: usize,
+    thorough: bool,
+) {
     let (result, output) = compare(kernels, src, cap, front, thorough);
     if cap >= decoded.len() {
         assert!(
@@ -648,7 +704,11 @@ fn sweep_block(
 ) -> (Vec<u8>, Vec<u8>) {
     let (literal_len, offset, match_len) = test_sequence;
     let mut builder = BlockBuilder::default();
-    builder.sequence(&rng.bytes(history_len - 4), 1 + rng.below(history_len as u64 - 4) as usize, 4);
+    builder.sequence(
+        &rng.bytes(history_len - 4),
+        1 + rng.below(history_len as u64 - 4) as usize,
+        4,
+    );
     for _ in 0..repeat {
         builder.sequence(&rng.bytes(literal_len), offset, match_len);
     }
@@ -767,7 +827,9 @@ fn sweep_long_runs() {
     let mut rng = Rng::new(4);
     let mut offsets: Vec<usize> = (1..=8).collect();
     offsets.extend([9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 70]);
-    let match_lengths = [1000, 1001, 1002, 1003, 1024, 1031, 1032, 1033, 1055, 4099, 65_539];
+    let match_lengths = [
+        1000, 1001, 1002, 1003, 1024, 1031, 1032, 1033, 1055, 4099, 65_539,
+    ];
     let mut point = 0usize;
     for &offset in &offsets {
         for match_len in match_lengths {
@@ -820,7 +882,12 @@ fn random_len(rng: &mut Rng) -> usize {
 fn random_block(rng: &mut Rng, max_sequences: u64) -> (Vec<u8>, Vec<u8>) {
     let mut builder = BlockBuilder::default();
     for _ in 0..rng.below(max_sequences + 1) {
-        let mut literal_len = random_len(rng);
+        // Sequences without literals are common in real blocks (a match right after a match).
+        let mut literal_len = if rng.below(4) == 0 {
+            0
+        } else {
+            random_len(rng)
+        };
         if builder.decoded.len() + literal_len == 0 {
             literal_len = 1;
         }
@@ -859,10 +926,50 @@ fn random_valid_blocks() {
         }
         for (i, cap) in caps.into_iter().enumerate() {
             tally.checks += 1;
-            check_valid(&kernels, &src, &decoded, cap, (round + i) % 64, i == 0 || i == 3);
+            check_valid(
+                &kernels,
+                &src,
+                &decoded,
+                cap,
+                (round + i) % 64,
+                i == 0 || i == 3,
+            );
         }
     }
     tally.print("random valid blocks", started);
+}
+
+#[test]
+fn every_capacity() {
+    // Blocks decoded into every dst size from 0 to their size + 64: a too-small dst must stop the
+    // fast loop before any wide copy reaches past it, and give the reference's error. Valid
+    // blocks, and the same blocks corrupted once (so the fast loop also meets a too-small dst at
+    // sequences a valid block would not let it reach, e.g. a first token without literals).
+    let kernels = kernels();
+    let started = std::time::Instant::now();
+    let mut tally = Tally::default();
+    let mut rng = Rng::new(9);
+    let mut round = 0usize;
+    let mut mutant_rejects = 0u64;
+    while tally.blocks < if DEBUG { 160 } else { 2000 } {
+        round += 1;
+        let (src, decoded) = random_block(&mut rng, 1 + round as u64 % 8);
+        let n = decoded.len();
+        if n > 1500 {
+            continue;
+        }
+        let mutant = mutate(&mut rng, &src);
+        tally.blocks += 2;
+        for cap in 0..=n + 64 {
+            tally.checks += 2;
+            let front = (round + cap) % 64;
+            check_valid(&kernels, &src, &decoded, cap, front, cap % 16 == 0);
+            let (result, _) = compare(&kernels, &mutant, cap, front, cap % 16 == 8);
+            mutant_rejects += u64::from(result.is_err());
+        }
+    }
+    eprintln!("every capacity: {mutant_rejects} corrupted-block decodes rejected");
+    tally.print("every capacity", started);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -987,14 +1094,20 @@ fn mutate(rng: &mut Rng, src: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The capacities a hostile block is decoded at: the original's size exact and oversized, and,
-/// when the reference accepts the block at a large capacity, its own size -1, exact and
-/// oversized.
+/// The capacities a hostile block is decoded at: the original's size halved, exact and
+/// oversized, and, when the reference accepts the block at a large capacity, its own size a
+/// third, -1, exact and oversized.
 fn hostile_caps(src: &[u8], original_len: usize) -> Vec<usize> {
-    let mut caps = vec![original_len, original_len + 1, original_len + 7, original_len + 64];
+    let mut caps = vec![
+        original_len / 2,
+        original_len,
+        original_len + 1,
+        original_len + 7,
+        original_len + 64,
+    ];
     let big = (src.len() * 255).min(1 << 20);
     if let (Ok(n), _) = decode(REFERENCE, src, big, 0) {
-        caps.extend([n.saturating_sub(1), n, n + 1, n + 7, n + 64]);
+        caps.extend([n / 3, n.saturating_sub(1), n, n + 1, n + 7, n + 64]);
     }
     caps.sort_unstable();
     caps.dedup();
@@ -1026,7 +1139,10 @@ fn hostile_mutations() {
         }
     }
     eprintln!("hostile mutations: {rejected} of the capacity checks rejected");
-    assert!(rejected > tally.checks / 10, "mutations should mostly break blocks");
+    assert!(
+        rejected > tally.checks / 10,
+        "mutations should mostly break blocks"
+    );
     tally.print("hostile mutations", started);
 }
 

@@ -214,3 +214,51 @@ pub fn compress_input(data: &[u8], mode: u8) -> std::borrow::Cow<'_, [u8]> {
         _ => std::borrow::Cow::Borrowed(data),
     }
 }
+
+/// The decode targets' input header (the layout `decode_block` reads): one selector byte whose
+/// top two bits pick a capacity range and whose low six bits say where `dst` starts in its guard
+/// buffer, then 1-3 capacity bytes. Returns `(capacity, front)`.
+pub fn capacity_and_front(bytes: &mut Bytes<'_>) -> (usize, usize) {
+    let selector = bytes.u8();
+    let cap = match selector >> 6 {
+        0 => usize::from(bytes.u8()),
+        1 => usize::from(bytes.u16() & 0x0FFF),
+        2 => usize::from(bytes.u16()),
+        _ => (usize::from(bytes.u16()) | usize::from(bytes.u8()) << 16) % MAX_CAP,
+    };
+    (cap, usize::from(selector & 0x3F))
+}
+
+/// Bytes of guard buffer after `dst` that a decode must leave untouched.
+pub const DST_GUARD: usize = 64;
+
+/// Decodes `src` with `kernel` into `dst = buf[front..front + cap]` of a buffer filled with
+/// `fill`, asserts that nothing outside `dst` changed and that the returned length is at most
+/// `cap`, and returns the verdict and the decoded bytes (empty on error).
+pub fn decode_guarded_with(
+    kernel: lz4_simd::Kernel,
+    src: &[u8],
+    cap: usize,
+    front: usize,
+    fill: u8,
+) -> (Result<usize, lz4_simd::Error>, Vec<u8>) {
+    let mut buf = vec![fill; front + cap + DST_GUARD];
+    let result = lz4_simd::block::decompress_into_with(kernel, src, &mut buf[front..front + cap]);
+    assert!(
+        buf[..front].iter().all(|&b| b == fill),
+        "{kernel}: wrote before dst (front {front}, cap {cap})"
+    );
+    if let Some(at) = buf[front + cap..].iter().position(|&b| b != fill) {
+        panic!("{kernel}: wrote {at} bytes past the end of dst (cap {cap}); result {result:?}");
+    }
+    match result {
+        Ok(len) => {
+            assert!(
+                len <= cap,
+                "{kernel}: returned length {len} > capacity {cap}"
+            );
+            (result, buf[front..front + len].to_vec())
+        }
+        Err(_) => (result, Vec::new()),
+    }
+}
