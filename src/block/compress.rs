@@ -270,7 +270,8 @@ impl Output<'_> {
     /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
     /// `MINMATCH + match_code` bytes at `offset`.
     ///
-    /// With `EXACT` false the caller guarantees `dst` holds at least
+    /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
+    /// literals are copied exactly. Without it the caller guarantees `dst` holds at least
     /// [`compress_bound`](super::compress_bound) of the input, so no room is checked: a sequence
     /// never produces more than `literal_len / 255` bytes beyond the input it consumes, the final
     /// literal run at most `len / 255 + 2`, so the whole block stays 14 bytes under the bound, more
@@ -287,54 +288,33 @@ impl Output<'_> {
         match_code: usize,
     ) -> Result<(), Error> {
         debug_assert!(ip + MFLIMIT <= src.len());
-        if EXACT {
-            return self.sequence_exact(&src[anchor..ip], offset, match_code);
-        }
         let literal_len = ip - anchor;
+        if EXACT {
+            let total = 1
+                + Self::extension_bytes(literal_len, RUN_MASK)
+                + literal_len
+                + 2
+                + Self::extension_bytes(match_code, ML_MASK);
+            // Leave room for at least the final (possibly empty) literal run's token.
+            self.ensure(total + 1)?;
+        }
         self.dst[self.pos] = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
         self.pos += 1;
         if literal_len >= RUN_MASK {
             self.write_extension(literal_len - RUN_MASK);
         }
-        let mut copied = 0;
-        while copied < literal_len {
-            let chunk: [u8; 8] = src[anchor + copied..anchor + copied + 8]
-                .try_into()
-                .unwrap_or([0; 8]);
-            self.dst[self.pos + copied..self.pos + copied + 8].copy_from_slice(&chunk);
-            copied += 8;
+        if EXACT {
+            self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
+        } else {
+            let mut copied = 0;
+            while copied < literal_len {
+                let chunk: [u8; 8] = src[anchor + copied..anchor + copied + 8]
+                    .try_into()
+                    .unwrap_or([0; 8]);
+                self.dst[self.pos + copied..self.pos + copied + 8].copy_from_slice(&chunk);
+                copied += 8;
+            }
         }
-        self.pos += literal_len;
-        self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
-        self.pos += 2;
-        if match_code >= ML_MASK {
-            self.write_extension(match_code - ML_MASK);
-        }
-        Ok(())
-    }
-
-    /// [`sequence`](Self::sequence) with exact size accounting, for a `dst` smaller than the
-    /// bound.
-    fn sequence_exact(
-        &mut self,
-        literals: &[u8],
-        offset: usize,
-        match_code: usize,
-    ) -> Result<(), Error> {
-        let literal_len = literals.len();
-        let total = 1
-            + Self::extension_bytes(literal_len, RUN_MASK)
-            + literal_len
-            + 2
-            + Self::extension_bytes(match_code, ML_MASK);
-        // Leave room for at least the final (possibly empty) literal run's token.
-        self.ensure(total + 1)?;
-        self.dst[self.pos] = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
-        self.pos += 1;
-        if literal_len >= RUN_MASK {
-            self.write_extension(literal_len - RUN_MASK);
-        }
-        self.dst[self.pos..self.pos + literal_len].copy_from_slice(literals);
         self.pos += literal_len;
         self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
         self.pos += 2;

@@ -24,6 +24,23 @@ unsafe fn copy8(src: *const u8, dst: *mut u8) {
     }
 }
 
+/// Copies 16 bytes with one unaligned SSE2 load and store.
+///
+/// # Safety
+///
+/// `src` valid for reads and `dst` for writes of 16 bytes.
+#[inline(always)]
+unsafe fn copy16_sse2(src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller guarantees both ranges; loadu/storeu take unaligned addresses; SSE2 is
+    // x86_64 baseline.
+    unsafe {
+        _mm_storeu_si128(
+            dst.cast::<__m128i>(),
+            _mm_loadu_si128(src.cast::<__m128i>()),
+        )
+    }
+}
+
 /// Replication with 8-byte copies, for kernels without a byte shuffle. Offsets below 8: the first
 /// 8 bytes one by one, then 8-byte copies from `lag` back, `lag` being the smallest multiple of the
 /// offset that is at least 8 (so every copy reads finished bytes and keeps the phase); offsets
@@ -62,24 +79,14 @@ unsafe impl CopyKernel for Sse2 {
 
     #[inline(always)]
     unsafe fn copy_wide(src: *const u8, dst: *mut u8) {
-        // SAFETY: the caller guarantees 16 readable / writable bytes; loadu/storeu are unaligned.
-        unsafe {
-            _mm_storeu_si128(
-                dst.cast::<__m128i>(),
-                _mm_loadu_si128(src.cast::<__m128i>()),
-            )
-        }
+        // SAFETY: forwarded contract.
+        unsafe { copy16_sse2(src, dst) }
     }
 
     #[inline(always)]
     unsafe fn copy16(src: *const u8, dst: *mut u8) {
-        // SAFETY: the caller guarantees 16 readable / writable bytes; loadu/storeu are unaligned.
-        unsafe {
-            _mm_storeu_si128(
-                dst.cast::<__m128i>(),
-                _mm_loadu_si128(src.cast::<__m128i>()),
-            )
-        }
+        // SAFETY: forwarded contract.
+        unsafe { copy16_sse2(src, dst) }
     }
 
     #[inline(always)]
@@ -111,13 +118,8 @@ unsafe impl CopyKernel for Avx2 {
 
     #[inline(always)]
     unsafe fn copy16(src: *const u8, dst: *mut u8) {
-        // SAFETY: the caller guarantees 16 readable / writable bytes; loadu/storeu are unaligned.
-        unsafe {
-            _mm_storeu_si128(
-                dst.cast::<__m128i>(),
-                _mm_loadu_si128(src.cast::<__m128i>()),
-            )
-        }
+        // SAFETY: forwarded contract.
+        unsafe { copy16_sse2(src, dst) }
     }
 
     #[inline(always)]
