@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The library's tests on aarch64 (the NEON kernel) under user-mode QEMU.
+#
+# Installs what it needs if missing (Debian's aarch64 cross gcc for linking and for lz4-sys's C
+# code, qemu-user-static, the Rust aarch64 target); `.cargo/config.toml` names the linker and the
+# runner. Builds optimised with debug assertions on: fast enough under emulation, the margin
+# `debug_assert!`s stay armed, and the test files' sampled (debug) sweep sizes apply.
+# `LZ4_SIMD_REQUIRE_KERNELS=neon` makes tests/kernels.rs fail if NEON is not detected.
+#
+# Skipped: `kernel_env_override`, which re-executes the test binary; under user-mode QEMU without
+# binfmt_misc (containers) the kernel refuses to exec an aarch64 binary (ENOEXEC, child exit 127).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET=aarch64-unknown-linux-gnu
+export CARGO_TERM_COLOR=never
+export CARGO_TARGET_DIR="${NEON_TARGET_DIR:-${CARGO_TARGET_DIR:-target}/neon}"
+started=$SECONDS
+step() { printf '\n=== neon: %s (%ss)\n' "$*" "$((SECONDS - started))"; }
+
+step "install"
+if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || ! command -v qemu-aarch64-static >/dev/null 2>&1 \
+    || [ ! -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq gcc-aarch64-linux-gnu qemu-user-static >/dev/null
+fi
+if ! rustup target list --installed | grep -qx "$TARGET"; then
+    rustup target add "$TARGET"
+fi
+aarch64-linux-gnu-gcc --version | head -n 1
+qemu-aarch64-static --version | head -n 1
+
+# lz4-sys builds liblz4 with the cc crate: the cross compiler for the target.
+export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
+# Release optimisation, debug assertions and overflow checks; no LTO, parallel codegen (build time).
+export CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true
+export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
+export CARGO_PROFILE_RELEASE_LTO=false
+export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+export CARGO_PROFILE_RELEASE_DEBUG=0
+export LZ4_SIMD_REQUIRE_KERNELS=neon
+
+step "build tests for $TARGET"
+cargo test -p lz4-simd --release --target "$TARGET" --tests --no-run
+
+step "run tests under qemu-aarch64 (LZ4_SIMD_REQUIRE_KERNELS=$LZ4_SIMD_REQUIRE_KERNELS)"
+cargo test -p lz4-simd --release --target "$TARGET" --tests --no-fail-fast -- \
+    --skip kernel_env_override
+
+step "done"

@@ -1,0 +1,359 @@
+//! Every available decode kernel against [`Kernel::Scalar`] on a few dozen small blocks, sized to
+//! run under Miri (`.ci/miri.sh`), where it checks the kernels' raw-pointer copies for undefined
+//! behaviour: out-of-bounds reads and writes, reads of uninitialised bytes, aliasing violations.
+//!
+//! Every decode reads `src` from its own exact-size allocation and writes into its own exact-size
+//! `dst`, so a wild copy one byte past either slice is an out-of-bounds access Miri reports (a
+//! slice of a larger buffer would hide it). The blocks:
+//!
+//! - hand-built blocks for every offset 1..=40, with match lengths around the 16- and 32-byte copy
+//!   widths (and the 15-nibble extension boundary) and literal runs of 0..=40 bytes;
+//! - blocks without the end-of-block margins (last match ending 0-5 bytes before the end);
+//! - blocks from [`block::compress`] (text, runs, short periods, noise);
+//! - corrupted and truncated blocks (offset 0, offset before the start, lengths past the input or
+//!   the output, mutated and cut compressed blocks);
+//!
+//! each decoded into an exact-size buffer, oversized ones (+1, +40 bytes), one byte too small and
+//! half the size (the output ends mid-block with much input left); and one block of mixed shapes
+//! decoded into every capacity from 0 to its size + 1.
+//! Every kernel must give the scalar decoder's verdict (the whole `Error`) and output.
+//!
+//! No lz4-sys here: Miri cannot run C code. Under Miri, CPU feature detection reports only the
+//! features enabled at compile time, so `.ci/miri.sh` also runs this with
+//! `-C target-feature=+avx2` to reach the AVX2 kernel. The kernels run are printed.
+
+use std::io::Write as _;
+use std::sync::Once;
+
+use lz4_simd::{block, Error, Kernel};
+
+/// Match lengths (bytes, including the implicit 4) around the copy widths: 16, 32, the 2 x 32
+/// double chunk, and the match nibble's extension boundary (19 = nibble 15 + extension 0).
+const MATCH_LENGTHS: [usize; 24] = [
+    4, 5, 8, 12, 15, 16, 17, 18, 19, 20, 31, 32, 33, 34, 35, 36, 47, 48, 49, 63, 64, 65, 66, 270,
+];
+
+/// `Kernel::available()`, printing once per process which kernels are compared with scalar.
+fn kernels() -> Vec<Kernel> {
+    static REPORT: Once = Once::new();
+    let available = Kernel::available();
+    REPORT.call_once(|| {
+        let names: Vec<&str> = available
+            .iter()
+            .filter(|&&k| k != Kernel::Scalar)
+            .map(|k| k.name())
+            .collect();
+        let skipped: Vec<&str> = Kernel::ALL
+            .iter()
+            .filter(|k| !available.contains(k))
+            .map(|k| k.name())
+            .collect();
+        // Straight to stderr (libtest does not capture it), so the line shows in passing runs.
+        let _ = writeln!(
+            std::io::stderr(),
+            "miri_kernels: comparing [{}] against scalar; not available: [{}]; miri: {}",
+            names.join(", "),
+            skipped.join(", "),
+            cfg!(miri)
+        );
+    });
+    available
+}
+
+/// Deterministic bytes: text-like for `kind` 0, noise otherwise.
+fn bytes(len: usize, seed: u64, kind: u8) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|i| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            match kind {
+                0 => b"the quick brown fox jumps over a lazy dog "[(i + (state % 3) as usize) % 42],
+                _ => (state >> 24) as u8,
+            }
+        })
+        .collect()
+}
+
+/// Builds a block from sequences, tracking what it decodes to.
+#[derive(Default)]
+struct BlockBuilder {
+    block: Vec<u8>,
+    decoded: Vec<u8>,
+}
+
+impl BlockBuilder {
+    fn push_extension(&mut self, mut len: usize) {
+        while len >= 255 {
+            self.block.push(255);
+            len -= 255;
+        }
+        self.block.push(len as u8);
+    }
+
+    /// Appends `literals`, then a match of `match_len` (>= 4) bytes from `offset` back.
+    fn sequence(&mut self, literals: &[u8], offset: usize, match_len: usize) -> &mut Self {
+        let match_code = match_len - 4;
+        self.block
+            .push((literals.len().min(15) << 4 | match_code.min(15)) as u8);
+        if literals.len() >= 15 {
+            self.push_extension(literals.len() - 15);
+        }
+        self.block.extend_from_slice(literals);
+        self.decoded.extend_from_slice(literals);
+        assert!((1..=self.decoded.len()).contains(&offset));
+        self.block.extend_from_slice(&(offset as u16).to_le_bytes());
+        if match_code >= 15 {
+            self.push_extension(match_code - 15);
+        }
+        for _ in 0..match_len {
+            self.decoded.push(self.decoded[self.decoded.len() - offset]);
+        }
+        self
+    }
+
+    /// Appends the final literal-only sequence; returns the block and what it decodes to.
+    fn finish(mut self, literals: &[u8]) -> (Vec<u8>, Vec<u8>) {
+        self.block.push((literals.len().min(15) << 4) as u8);
+        if literals.len() >= 15 {
+            self.push_extension(literals.len() - 15);
+        }
+        self.block.extend_from_slice(literals);
+        self.decoded.extend_from_slice(literals);
+        (self.block, self.decoded)
+    }
+}
+
+/// Decodes `src` with `kernel`, from a copy in its own allocation, into a fresh `cap`-byte buffer
+/// filled with `fill`. Returns the verdict and the decoded bytes (empty on error).
+fn decode(kernel: Kernel, src: &[u8], cap: usize, fill: u8) -> (Result<usize, Error>, Vec<u8>) {
+    let input = src.to_vec();
+    let mut output = vec![fill; cap];
+    let result = block::decompress_into_with(kernel, &input, &mut output);
+    let produced = match result {
+        Ok(len) => output[..len].to_vec(),
+        Err(_) => Vec::new(),
+    };
+    (result, produced)
+}
+
+/// Every available kernel against scalar on `src` into `cap` bytes; returns scalar's outcome.
+fn compare(what: &str, src: &[u8], cap: usize) -> (Result<usize, Error>, Vec<u8>) {
+    let scalar = decode(Kernel::Scalar, src, cap, 0x5A);
+    for kernel in kernels().into_iter().filter(|&k| k != Kernel::Scalar) {
+        let (result, produced) = decode(kernel, src, cap, 0xA5);
+        assert_eq!(
+            result, scalar.0,
+            "{what}: {kernel} and scalar disagree on the verdict (cap {cap}, block {src:02x?})"
+        );
+        assert!(
+            produced == scalar.1,
+            "{what}: {kernel} and scalar produced different bytes (cap {cap}, block {src:02x?})"
+        );
+    }
+    scalar
+}
+
+/// A valid block into exact, oversized, one-byte-short and half-size buffers: every kernel agrees
+/// with scalar, and scalar decodes it to `expected` whenever it fits.
+fn check_valid(what: &str, src: &[u8], expected: &[u8]) {
+    let len = expected.len();
+    let mut caps = vec![len, len + 1, len + 40];
+    if len > 0 {
+        // One byte short, and half: the output ends mid-block with much input left.
+        caps.extend([len - 1, len / 2]);
+    }
+    for cap in caps {
+        let (result, produced) = compare(what, src, cap);
+        if cap >= len {
+            assert_eq!(result, Ok(len), "{what}: cap {cap}");
+            assert!(produced == expected, "{what}: wrong output (cap {cap})");
+        } else {
+            assert!(result.is_err(), "{what}: fits in {cap} < {len} bytes");
+        }
+    }
+}
+
+#[test]
+fn offsets_by_match_and_literal_lengths() {
+    let text = bytes(64, 1, 0);
+    let mut sequences = 0;
+    for offset in 1..=40usize {
+        let mut builder = BlockBuilder::default();
+        // History for the first match: at least `offset` bytes.
+        builder.sequence(
+            &text[..40],
+            offset,
+            MATCH_LENGTHS[offset % MATCH_LENGTHS.len()],
+        );
+        for i in 0..8 {
+            let literal_len = (offset * 3 + i * 7) % 41;
+            let match_len = MATCH_LENGTHS[(offset + i * 5) % MATCH_LENGTHS.len()];
+            builder.sequence(&text[i..i + literal_len], offset, match_len);
+            sequences += 1;
+        }
+        // A final run of 5..=16 literals: the block keeps the end margins.
+        let (src, expected) = builder.finish(&text[..5 + offset % 12]);
+        check_valid(&format!("offset {offset}"), &src, &expected);
+    }
+    assert_eq!(sequences, 320);
+}
+
+#[test]
+fn every_output_capacity() {
+    // One block of mixed shapes decoded into every capacity from 0 to its size + 1: wherever the
+    // output runs out (mid-literals, mid-match, with any amount of input left), no kernel may
+    // touch a byte past `dst`, and all report scalar's error.
+    let text = bytes(64, 6, 0);
+    let mut builder = BlockBuilder::default();
+    builder.sequence(&text[..40], 1, 18);
+    for (i, &(literal_len, offset, match_len)) in [
+        (0, 3, 16),
+        (1, 16, 18),
+        (2, 7, 32),
+        (3, 20, 19),
+        (16, 33, 35),
+        (17, 2, 4),
+        (0, 16, 64),
+        (14, 15, 17),
+        (15, 40, 33),
+        (3, 5, 19),
+        (33, 9, 20),
+        (35, 24, 5),
+    ]
+    .iter()
+    .enumerate()
+    {
+        builder.sequence(&text[i..i + literal_len], offset, match_len);
+    }
+    let (src, expected) = builder.finish(&text[..12]);
+    for cap in 0..=expected.len() + 1 {
+        let (result, produced) = compare("every capacity", &src, cap);
+        if cap >= expected.len() {
+            assert_eq!(result, Ok(expected.len()));
+            assert!(produced == expected);
+        } else {
+            assert!(result.is_err(), "fits in {cap} < {} bytes", expected.len());
+        }
+    }
+}
+
+#[test]
+fn blocks_without_end_margins() {
+    let text = bytes(64, 2, 0);
+    let shapes = [(1, 16), (3, 32), (8, 7), (16, 20), (17, 33), (32, 64)];
+    for last_literals in 0..=5 {
+        for &(offset, match_len) in &shapes {
+            let mut builder = BlockBuilder::default();
+            builder.sequence(&text[..40], 5, 18);
+            builder.sequence(&text[7..10], offset, match_len);
+            let (src, expected) = builder.finish(&text[..last_literals]);
+            check_valid(
+                &format!(
+                    "last match offset {offset} len {match_len}, then {last_literals} literals"
+                ),
+                &src,
+                &expected,
+            );
+        }
+    }
+}
+
+#[test]
+fn compressed_blocks() {
+    let mut inputs: Vec<(String, Vec<u8>)> = vec![
+        ("text".into(), bytes(700, 3, 0)),
+        ("noise".into(), bytes(300, 4, 1)),
+        ("run".into(), vec![7u8; 300]),
+        ("empty".into(), Vec::new()),
+        ("tiny".into(), b"abc".to_vec()),
+    ];
+    for period in [2usize, 3, 5, 9, 15, 17, 31] {
+        let unit = bytes(period, period as u64, 1);
+        let data: Vec<u8> = unit.iter().copied().cycle().take(200 + period).collect();
+        inputs.push((format!("period {period}"), data));
+    }
+    for (name, data) in &inputs {
+        let src = block::compress(data);
+        check_valid(&format!("compressed {name}"), &src, data);
+    }
+}
+
+#[test]
+fn corrupted_and_truncated_blocks() {
+    let text = bytes(600, 5, 0);
+    let mut hostile: Vec<(String, Vec<u8>, usize)> = Vec::new();
+
+    // Hand-made: offset 0, offset before the start, literals past the input, an unterminated
+    // length extension, a match past the output, a block ending right after a match.
+    let mut builder = BlockBuilder::default();
+    builder.sequence(&text[..20], 4, 40);
+    let (good, expected) = builder.finish(&text[..8]);
+    let offset_pos = 1 + 1 + 20; // token, literal-length extension, 20 literals
+    assert_eq!(good[offset_pos], 4);
+    let mut bad = good.clone();
+    bad[offset_pos] = 0;
+    hostile.push(("offset 0".into(), bad, expected.len()));
+    let mut bad = good.clone();
+    bad[offset_pos] = 21;
+    hostile.push(("offset before the start".into(), bad, expected.len()));
+    let mut bad = good.clone();
+    bad[1] = 200;
+    hostile.push(("literals past the input".into(), bad, expected.len()));
+    hostile.push((
+        "unterminated extension".into(),
+        vec![0xF0, 255, 255, 255, 255],
+        64,
+    ));
+    hostile.push((
+        "match past the output".into(),
+        good.clone(),
+        expected.len() - 9,
+    ));
+    hostile.push((
+        "ends after a match".into(),
+        good[..good.len() - 9].to_vec(),
+        expected.len(),
+    ));
+
+    // Every 7th cut and the last 16 cuts of a compressed block, and mutants of it.
+    let compressed = block::compress(&text);
+    for cut in (0..compressed.len()).filter(|c| c % 7 == 0 || c + 16 >= compressed.len()) {
+        hostile.push((
+            format!("cut at {cut}"),
+            compressed[..cut].to_vec(),
+            text.len(),
+        ));
+    }
+    let mut state = 0x1234_5678_9ABC_DEF0u64;
+    for round in 0..24 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut bad = compressed.clone();
+        let pos = (state % bad.len() as u64) as usize;
+        bad[pos] = (state >> 32) as u8;
+        let cap = if round % 2 == 0 {
+            text.len()
+        } else {
+            text.len() + 40
+        };
+        hostile.push((format!("mutant {round} (byte {pos})"), bad, cap));
+    }
+
+    let mut rejected = 0;
+    for (i, (what, src, cap)) in hostile.iter().enumerate() {
+        let verdict = compare(what, src, *cap).0;
+        assert!(i >= 6 || verdict.is_err(), "{what}: accepted");
+        if verdict.is_err() {
+            rejected += 1;
+        }
+    }
+    // A cut right after a sequence's literals is a valid shorter block; most cuts are not.
+    assert!(
+        rejected > hostile.len() / 2,
+        "only {rejected} of {} rejected",
+        hostile.len()
+    );
+}
