@@ -1,0 +1,359 @@
+//! Deterministic instruction counts (iai-callgrind, under Callgrind): lz4-simd against liblz4
+//! (through `lz4-sys`) on fixed inputs, so a change in the decode kernels or the compressor shows
+//! up as an exact count difference rather than timing noise.
+//!
+//! Inputs: the first 256 KiB of Silesia `dickens` and `xml` (from `../shared/corpus/*.zip`, or
+//! `LZ4_SIMD_CORPUS`), cut into 64 KiB chunks, each compressed by liblz4 at acceleration 1. When
+//! the corpus is absent the same bench IDs run on deterministic generated text instead (a NOTICE
+//! goes to standard error), so counts are only comparable between runs on the same inputs.
+//! Loading, compressing and allocating buffers happens in the `setup` functions and is not counted;
+//! the inputs are returned from the benchmark functions so that freeing them is not counted either.
+//!
+//! Benchmarks (each `<function>::<file>`):
+//! - `decode_scalar`, `decode_sse2`, `decode_avx2`: `block::decompress_into_with` with that
+//!   kernel over every chunk. A kernel this CPU (or build) cannot run returns at once, so its
+//!   count is near zero; `decode_liblz4`: `LZ4_decompress_safe` on the same blocks.
+//! - `compress_lz4_simd`: `block::compress_into` (acceleration 1; allocates its hash table per
+//!   call); `compress_lz4_simd_reused`: a reused `block::Compressor`; `compress_liblz4`:
+//!   `LZ4_compress_fast` at acceleration 1.
+//!
+//! Run: `cargo install iai-callgrind-runner --version 0.16.1 --locked` once (the runner must match
+//! the `iai-callgrind` library version), then `cargo bench --bench instructions`.
+
+use std::hint::black_box;
+use std::os::raw::{c_char, c_int};
+use std::path::PathBuf;
+
+use iai_callgrind::{library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig};
+use lz4_simd::{block, Kernel};
+
+const CHUNK: usize = 64 * 1024;
+const FILE_CAP: usize = 256 * 1024;
+
+fn liblz4_compress_into(src: &[u8], dst: &mut [u8]) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4 writes at most `dst.len()`.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_fast(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+            1,
+        )
+    };
+    assert!(n > 0, "liblz4 failed to compress");
+    n as usize
+}
+
+fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4's safe decoder stays
+    // within both.
+    let n = unsafe {
+        lz4_sys::LZ4_decompress_safe(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+        )
+    };
+    assert!(n >= 0, "liblz4 rejected a block");
+    n as usize
+}
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("LZ4_SIMD_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
+}
+
+/// The first `FILE_CAP` bytes of `<corpus>/<name>.zip`'s first file, if present.
+fn load_corpus_file(name: &str) -> Option<Vec<u8>> {
+    let file = std::fs::File::open(corpus_dir().join(format!("{name}.zip"))).ok()?;
+    let mut archive = zip::ZipArchive::new(file).ok()?;
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).ok()?;
+        if entry.is_dir() {
+            continue;
+        }
+        let mut data = Vec::with_capacity(FILE_CAP);
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut entry, FILE_CAP as u64),
+            &mut data,
+        )
+        .ok()?;
+        return Some(data);
+    }
+    None
+}
+
+/// xorshift64*: deterministic generated data without another dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "this",
+    "are",
+    "or",
+    "his",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "had",
+    "they",
+    "you",
+    "were",
+    "their",
+    "one",
+    "all",
+    "we",
+    "can",
+    "her",
+    "has",
+    "there",
+    "been",
+    "if",
+    "more",
+    "when",
+    "will",
+    "would",
+    "who",
+    "so",
+    "no",
+    "compression",
+    "block",
+    "stream",
+    "window",
+    "literal",
+    "offset",
+    "sequence",
+    "buffer",
+    "decoder",
+    "throughput",
+];
+
+/// Deterministic text-like data (prose for `dickens`, tagged records for `xml`).
+fn generated(name: &str) -> Vec<u8> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ name.len() as u64);
+    let mut out = Vec::with_capacity(FILE_CAP + 256);
+    while out.len() < FILE_CAP {
+        let words = 5 + rng.below(15);
+        let mut sentence = String::new();
+        for i in 0..words {
+            if i > 0 {
+                sentence.push(' ');
+            }
+            sentence.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
+        }
+        if name == "xml" {
+            let id = rng.below(100_000);
+            out.extend_from_slice(
+                format!("<record id=\"{id}\">\n  <text>{sentence}</text>\n</record>\n").as_bytes(),
+            );
+        } else {
+            out.extend_from_slice(sentence.as_bytes());
+            out.extend_from_slice(if rng.below(8) == 0 { b".\n" } else { b". " });
+        }
+    }
+    out.truncate(FILE_CAP);
+    out
+}
+
+fn load(name: &str) -> Vec<u8> {
+    load_corpus_file(name).unwrap_or_else(|| {
+        eprintln!(
+            "NOTICE: no {name}.zip in {}; using generated data",
+            corpus_dir().display()
+        );
+        generated(name)
+    })
+}
+
+/// Everything a decode benchmark touches, prepared outside the measurement.
+struct DecodeInput {
+    compressed: Vec<Vec<u8>>,
+    outputs: Vec<Vec<u8>>,
+}
+
+/// Everything a compression benchmark touches, prepared outside the measurement.
+struct CompressInput {
+    chunks: Vec<Vec<u8>>,
+    dst: Vec<u8>,
+    compressor: block::Compressor,
+}
+
+fn chunks(name: &str) -> Vec<Vec<u8>> {
+    load(name).chunks(CHUNK).map(<[u8]>::to_vec).collect()
+}
+
+fn setup_decode(name: &str) -> DecodeInput {
+    let chunks = chunks(name);
+    let mut scratch = vec![0u8; block::compress_bound(CHUNK)];
+    let compressed: Vec<Vec<u8>> = chunks
+        .iter()
+        .map(|c| {
+            let n = liblz4_compress_into(c, &mut scratch);
+            scratch[..n].to_vec()
+        })
+        .collect();
+    // Check every available kernel and liblz4 once; this also runs CPU feature detection, so
+    // the measured calls find it cached.
+    for (chunk, src) in chunks.iter().zip(&compressed) {
+        let mut out = vec![0u8; chunk.len()];
+        for kernel in Kernel::available() {
+            out.fill(0);
+            assert_eq!(
+                block::decompress_into_with(kernel, src, &mut out),
+                Ok(chunk.len())
+            );
+            assert_eq!(&out, chunk, "{} decoded wrongly", kernel.name());
+        }
+        out.fill(0);
+        assert_eq!(liblz4_decompress_into(src, &mut out), chunk.len());
+        assert_eq!(&out, chunk);
+    }
+    let outputs = chunks.iter().map(|c| vec![0u8; c.len()]).collect();
+    DecodeInput {
+        compressed,
+        outputs,
+    }
+}
+
+fn setup_compress(name: &str) -> CompressInput {
+    let chunks = chunks(name);
+    let mut dst = vec![0u8; block::compress_bound(CHUNK)];
+    let mut compressor = block::Compressor::new();
+    // Our output must equal liblz4's; this also warms the reused compressor's table.
+    let mut reference = vec![0u8; dst.len()];
+    for chunk in &chunks {
+        let n = liblz4_compress_into(chunk, &mut reference);
+        let m = compressor.compress_into(chunk, &mut dst, 1).unwrap();
+        assert_eq!(&dst[..m], &reference[..n], "lz4-simd differs from liblz4");
+    }
+    CompressInput {
+        chunks,
+        dst,
+        compressor,
+    }
+}
+
+fn decode(kernel: Kernel, mut input: DecodeInput) -> (usize, DecodeInput) {
+    if !kernel.is_available() {
+        return (0, input);
+    }
+    let mut total = 0;
+    for (src, dst) in input.compressed.iter().zip(input.outputs.iter_mut()) {
+        total += block::decompress_into_with(kernel, black_box(src), dst).unwrap();
+    }
+    (total, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_decode)]
+fn decode_scalar(input: DecodeInput) -> (usize, DecodeInput) {
+    decode(Kernel::Scalar, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_decode)]
+fn decode_sse2(input: DecodeInput) -> (usize, DecodeInput) {
+    decode(Kernel::Sse2, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_decode)]
+fn decode_avx2(input: DecodeInput) -> (usize, DecodeInput) {
+    decode(Kernel::Avx2, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_decode)]
+fn decode_liblz4(mut input: DecodeInput) -> (usize, DecodeInput) {
+    let mut total = 0;
+    for (src, dst) in input.compressed.iter().zip(input.outputs.iter_mut()) {
+        total += liblz4_decompress_into(black_box(src), dst);
+    }
+    (total, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_compress)]
+fn compress_lz4_simd(mut input: CompressInput) -> (usize, CompressInput) {
+    let mut total = 0;
+    for chunk in &input.chunks {
+        total += block::compress_into(black_box(chunk), &mut input.dst, 1).unwrap();
+    }
+    (total, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_compress)]
+fn compress_lz4_simd_reused(mut input: CompressInput) -> (usize, CompressInput) {
+    let mut total = 0;
+    for chunk in &input.chunks {
+        total += input
+            .compressor
+            .compress_into(black_box(chunk), &mut input.dst, 1)
+            .unwrap();
+    }
+    (total, input)
+}
+
+#[library_benchmark]
+#[benches::file(args = ["dickens", "xml"], setup = setup_compress)]
+fn compress_liblz4(mut input: CompressInput) -> (usize, CompressInput) {
+    let mut total = 0;
+    for chunk in &input.chunks {
+        total += liblz4_compress_into(black_box(chunk), &mut input.dst);
+    }
+    (total, input)
+}
+
+library_benchmark_group!(
+    name = decompress;
+    benchmarks = decode_scalar, decode_sse2, decode_avx2, decode_liblz4
+);
+
+library_benchmark_group!(
+    name = compress;
+    benchmarks = compress_lz4_simd, compress_lz4_simd_reused, compress_liblz4
+);
+
+// The runner clears the environment; let `LZ4_SIMD_CORPUS` through.
+main!(
+    config = LibraryBenchmarkConfig::default().pass_through_env("LZ4_SIMD_CORPUS");
+    library_benchmark_groups = decompress, compress
+);
