@@ -21,51 +21,15 @@
 //! the `iai-callgrind` library version), then `cargo bench --bench instructions`.
 
 use std::hint::black_box;
-use std::os::raw::{c_char, c_int};
-use std::path::PathBuf;
 
 use iai_callgrind::{library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig};
+mod common;
+
+use common::{corpus_dir, liblz4_compress_into, liblz4_decompress_into, Rng, WORDS};
 use lz4_simd::{block, Kernel};
 
 const CHUNK: usize = 64 * 1024;
 const FILE_CAP: usize = 256 * 1024;
-
-fn liblz4_compress_into(src: &[u8], dst: &mut [u8]) -> usize {
-    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4 writes at most `dst.len()`.
-    let n = unsafe {
-        lz4_sys::LZ4_compress_fast(
-            src.as_ptr() as *const c_char,
-            dst.as_mut_ptr() as *mut c_char,
-            src.len() as c_int,
-            dst.len() as c_int,
-            1,
-        )
-    };
-    assert!(n > 0, "liblz4 failed to compress");
-    n as usize
-}
-
-fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
-    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4's safe decoder stays
-    // within both.
-    let n = unsafe {
-        lz4_sys::LZ4_decompress_safe(
-            src.as_ptr() as *const c_char,
-            dst.as_mut_ptr() as *mut c_char,
-            src.len() as c_int,
-            dst.len() as c_int,
-        )
-    };
-    assert!(n >= 0, "liblz4 rejected a block");
-    n as usize
-}
-
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("LZ4_SIMD_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
-}
 
 /// The first `FILE_CAP` bytes of `<corpus>/<name>.zip`'s first file, if present.
 fn load_corpus_file(name: &str) -> Option<Vec<u8>> {
@@ -86,84 +50,6 @@ fn load_corpus_file(name: &str) -> Option<Vec<u8>> {
     }
     None
 }
-
-/// xorshift64*: deterministic generated data without another dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-const WORDS: &[&str] = &[
-    "the",
-    "of",
-    "and",
-    "to",
-    "in",
-    "a",
-    "is",
-    "that",
-    "for",
-    "it",
-    "as",
-    "was",
-    "with",
-    "be",
-    "by",
-    "on",
-    "not",
-    "he",
-    "this",
-    "are",
-    "or",
-    "his",
-    "from",
-    "at",
-    "which",
-    "but",
-    "have",
-    "an",
-    "had",
-    "they",
-    "you",
-    "were",
-    "their",
-    "one",
-    "all",
-    "we",
-    "can",
-    "her",
-    "has",
-    "there",
-    "been",
-    "if",
-    "more",
-    "when",
-    "will",
-    "would",
-    "who",
-    "so",
-    "no",
-    "compression",
-    "block",
-    "stream",
-    "window",
-    "literal",
-    "offset",
-    "sequence",
-    "buffer",
-    "decoder",
-    "throughput",
-];
 
 /// Deterministic text-like data (prose for `dickens`, tagged records for `xml`).
 fn generated(name: &str) -> Vec<u8> {

@@ -17,11 +17,13 @@
 //! Run: `cargo bench --bench throughput` (add a filter such as `-- decompress/` to run a subset).
 
 use std::hint::black_box;
-use std::os::raw::{c_char, c_int};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use common::{corpus_dir, liblz4_compress_into, liblz4_decompress_into, Rng, WORDS};
 use lz4_simd::block;
 
 const CHUNK: usize = 64 * 1024;
@@ -55,48 +57,11 @@ impl Sample {
     }
 }
 
-fn liblz4_compress_into(src: &[u8], dst: &mut [u8]) -> usize {
-    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4 writes at most `dst.len()`.
-    let n = unsafe {
-        lz4_sys::LZ4_compress_fast(
-            src.as_ptr() as *const c_char,
-            dst.as_mut_ptr() as *mut c_char,
-            src.len() as c_int,
-            dst.len() as c_int,
-            1,
-        )
-    };
-    assert!(n > 0, "liblz4 failed to compress");
-    n as usize
-}
-
 fn liblz4_compress(src: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; block::compress_bound(src.len())];
     let n = liblz4_compress_into(src, &mut out);
     out.truncate(n);
     out
-}
-
-fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
-    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4's safe decoder stays
-    // within both.
-    let n = unsafe {
-        lz4_sys::LZ4_decompress_safe(
-            src.as_ptr() as *const c_char,
-            dst.as_mut_ptr() as *mut c_char,
-            src.len() as c_int,
-            dst.len() as c_int,
-        )
-    };
-    assert!(n >= 0, "liblz4 rejected a block");
-    n as usize
-}
-
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("LZ4_SIMD_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    }
 }
 
 /// The Silesia files found as `*.zip` in the corpus folder, as (name, bytes).
@@ -138,84 +103,6 @@ fn load_corpus() -> Vec<(String, Vec<u8>)> {
     }
     files
 }
-
-/// xorshift64*: deterministic generated data without another dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-const WORDS: &[&str] = &[
-    "the",
-    "of",
-    "and",
-    "to",
-    "in",
-    "a",
-    "is",
-    "that",
-    "for",
-    "it",
-    "as",
-    "was",
-    "with",
-    "be",
-    "by",
-    "on",
-    "not",
-    "he",
-    "this",
-    "are",
-    "or",
-    "his",
-    "from",
-    "at",
-    "which",
-    "but",
-    "have",
-    "an",
-    "had",
-    "they",
-    "you",
-    "were",
-    "their",
-    "one",
-    "all",
-    "we",
-    "can",
-    "her",
-    "has",
-    "there",
-    "been",
-    "if",
-    "more",
-    "when",
-    "will",
-    "would",
-    "who",
-    "so",
-    "no",
-    "compression",
-    "block",
-    "stream",
-    "window",
-    "literal",
-    "offset",
-    "sequence",
-    "buffer",
-    "decoder",
-    "throughput",
-];
 
 /// Generated samples for when the corpus is absent: text-like, log lines, runs, random.
 fn generated_samples(len: usize) -> Vec<(String, Vec<u8>)> {

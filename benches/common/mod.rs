@@ -1,0 +1,121 @@
+//! Shared by the benches: liblz4 (through `lz4-sys`) wrappers, the corpus location, and the
+//! generator pieces for the fallback data when the corpus is absent.
+#![allow(dead_code)]
+
+use std::os::raw::{c_char, c_int};
+use std::path::PathBuf;
+
+pub fn liblz4_compress_into(src: &[u8], dst: &mut [u8]) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4 writes at most `dst.len()`.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_fast(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+            1,
+        )
+    };
+    assert!(n > 0, "liblz4 failed to compress");
+    n as usize
+}
+
+pub fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4's safe decoder stays
+    // within both.
+    let n = unsafe {
+        lz4_sys::LZ4_decompress_safe(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+        )
+    };
+    assert!(n >= 0, "liblz4 rejected a block");
+    n as usize
+}
+
+pub fn corpus_dir() -> PathBuf {
+    match std::env::var_os("LZ4_SIMD_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    }
+}
+
+/// xorshift64*: deterministic generated data without another dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+pub const WORDS: &[&str] = &[
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "a",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "was",
+    "with",
+    "be",
+    "by",
+    "on",
+    "not",
+    "he",
+    "this",
+    "are",
+    "or",
+    "his",
+    "from",
+    "at",
+    "which",
+    "but",
+    "have",
+    "an",
+    "had",
+    "they",
+    "you",
+    "were",
+    "their",
+    "one",
+    "all",
+    "we",
+    "can",
+    "her",
+    "has",
+    "there",
+    "been",
+    "if",
+    "more",
+    "when",
+    "will",
+    "would",
+    "who",
+    "so",
+    "no",
+    "compression",
+    "block",
+    "stream",
+    "window",
+    "literal",
+    "offset",
+    "sequence",
+    "buffer",
+    "decoder",
+    "throughput",
+];
