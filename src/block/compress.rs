@@ -64,6 +64,8 @@ fn read_u64(src: &[u8], pos: usize) -> u64 {
 
 /// A position table of one of liblz4's two layouts.
 trait PositionTable {
+    /// How many bytes [`PositionTable::hash`] reads at a position.
+    const HASH_READ: usize;
     /// Whether candidates further than [`MAX_DISTANCE`] back must be skipped (the `u16` table is
     /// only used on inputs short enough that no candidate can be).
     const CHECK_DISTANCE: bool;
@@ -92,6 +94,7 @@ impl U32Table {
 }
 
 impl PositionTable for U16Table {
+    const HASH_READ: usize = 4;
     const CHECK_DISTANCE: bool = false;
 
     #[inline(always)]
@@ -113,6 +116,7 @@ impl PositionTable for U16Table {
 }
 
 impl PositionTable for U32Table {
+    const HASH_READ: usize = 8;
     const CHECK_DISTANCE: bool = true;
 
     #[inline(always)]
@@ -181,14 +185,37 @@ impl Compressor {
         dst: &mut [u8],
         acceleration: u32,
     ) -> Result<usize, Error> {
-        check_input_size(src)?;
+        self.compress_with_history_into(src, 0, dst, acceleration)
+    }
+
+    /// Compresses `window[history_len..]` into `dst`, letting matches reach back into
+    /// `window[..history_len]` (only its last 64 KiB, the largest offset the format has), and
+    /// returns the compressed length. The block decodes with the same history in front of it, for
+    /// example by [`decompress_into_with_history`](super::decompress_into_with_history): this is
+    /// how linked frame blocks and dictionaries work.
+    ///
+    /// The history is indexed every [`HISTORY_STRIDE`] bytes before the parse starts; with
+    /// `history_len == 0` the output is exactly that of [`compress_into`](super::compress_into).
+    /// `history_len` above `window.len()` counts as `window.len()`.
+    pub fn compress_with_history_into(
+        &mut self,
+        window: &[u8],
+        history_len: usize,
+        dst: &mut [u8],
+        acceleration: u32,
+    ) -> Result<usize, Error> {
+        let history_len = history_len.min(window.len());
+        // Only the last MAX_DISTANCE + 1 bytes of history can be referenced.
+        let skip = history_len.saturating_sub(MAX_DISTANCE + 1);
+        let (window, start) = (&window[skip..], history_len - skip);
+        check_input_size(&window[start..])?;
         let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
-        if src.len() < U16_TABLE_LIMIT {
+        if window.len() < U16_TABLE_LIMIT {
             self.small.reset();
-            compress_with(&mut *self.small, src, dst, acceleration)
+            compress_with(&mut *self.small, window, start, dst, acceleration)
         } else {
             self.large.reset();
-            compress_with(&mut *self.large, src, dst, acceleration)
+            compress_with(&mut *self.large, window, start, dst, acceleration)
         }
     }
 
@@ -221,9 +248,9 @@ pub(crate) fn compress_once(src: &[u8], dst: &mut [u8], acceleration: u32) -> Re
     check_input_size(src)?;
     let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
     if src.len() < U16_TABLE_LIMIT {
-        compress_with(&mut U16Table::new(), src, dst, acceleration)
+        compress_with(&mut U16Table::new(), src, 0, dst, acceleration)
     } else {
-        compress_with(&mut U32Table::new(), src, dst, acceleration)
+        compress_with(&mut U32Table::new(), src, 0, dst, acceleration)
     }
 }
 
@@ -381,41 +408,56 @@ fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
             .count()
 }
 
-/// Compresses with a cleared `table`; `acceleration` is already clamped.
+/// History is indexed at every this many positions (liblz4's `LZ4_loadDict` uses the same
+/// stride): the 4096- or 8192-slot table keeps about the same recent positions as indexing every
+/// byte would, at a third of the cost.
+pub const HISTORY_STRIDE: usize = 3;
+
+/// Compresses `src[start..]` with a cleared `table`, `src[..start]` being history (at most 64 KiB);
+/// `acceleration` is already clamped.
 fn compress_with<T: PositionTable>(
     table: &mut T,
     src: &[u8],
+    start: usize,
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
-    if dst.len() >= compress_bound(src.len()) {
-        parse::<T, false>(table, src, dst, acceleration)
+    debug_assert!(start <= MAX_DISTANCE + 1 && start <= src.len());
+    // Index the history. Only positions whose hash bytes lie inside `src` can be hashed.
+    let hashable_end = (src.len() + 1).saturating_sub(T::HASH_READ).min(start);
+    for pos in (0..hashable_end).step_by(HISTORY_STRIDE) {
+        table.put(T::hash(src, pos), pos);
+    }
+    if dst.len() >= compress_bound(src.len() - start) {
+        parse::<T, false>(table, src, start, dst, acceleration)
     } else {
-        parse::<T, true>(table, src, dst, acceleration)
+        parse::<T, true>(table, src, start, dst, acceleration)
     }
 }
 
-/// The parse, generic over the table layout, and over whether output room must be checked
-/// (`EXACT`, for a `dst` smaller than the bound).
+/// The parse of `src[start..]` (matches may reach into `src[..start]`), generic over the table
+/// layout, and over whether output room must be checked (`EXACT`, for a `dst` smaller than the
+/// bound).
 fn parse<T: PositionTable, const EXACT: bool>(
     table: &mut T,
     src: &[u8],
+    start: usize,
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
     let len = src.len();
     let mut out = Output { dst, pos: 0 };
-    let mut anchor = 0usize;
+    let mut anchor = start;
 
-    if len >= MIN_COMPRESSIBLE {
+    if len - start >= MIN_COMPRESSIBLE {
         // No match may start at or after this position (the last MFLIMIT bytes), and the search
         // stops once its probe position passes it.
         let match_start_limit = len - MFLIMIT + 1;
         // Matches end at least LASTLITERALS bytes before the end.
         let match_end_limit = len - LASTLITERALS;
 
-        table.put(T::hash(src, 0), 0);
-        let mut ip = 1usize;
+        table.put(T::hash(src, start), start);
+        let mut ip = start + 1;
         let mut forward_hash = T::hash(src, ip);
 
         'search: loop {

@@ -52,7 +52,7 @@ mod compress;
 pub(crate) mod fast_decode;
 pub(crate) mod reference;
 
-pub use compress::{Compressor, ACCELERATION_MAX};
+pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
 pub const MINMATCH: usize = 4;
@@ -61,6 +61,9 @@ pub const LASTLITERALS: usize = 5;
 /// The last match must start at least 12 bytes before the end of the block (spec: "End of
 /// block conditions").
 pub const MFLIMIT: usize = 12;
+/// The most history a block can reference: its largest offset is 65,535, so the last 64 KiB of
+/// previous data (or of a dictionary) is all that matters.
+pub const MAX_HISTORY: usize = 65536;
 /// The largest input a block may hold (liblz4's `LZ4_MAX_INPUT_SIZE`).
 pub const MAX_INPUT_SIZE: usize = 0x7E00_0000;
 /// A literal-length nibble of 15 is followed by an extension.
@@ -138,6 +141,90 @@ pub fn compress_prepend_size(src: &[u8]) -> Vec<u8> {
         }
         Err(_) => Vec::new(),
     }
+}
+
+/// Compresses `src` at the given acceleration with `dict` as history: matches may reference the
+/// last [`MAX_HISTORY`] bytes of `dict`. The block must be decoded with the same dictionary
+/// ([`decompress_with_dict`]). With an empty `dict` this is [`compress_fast`].
+///
+/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`.
+///
+/// ```
+/// use lz4_simd::block;
+/// let dict = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n";
+/// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
+/// let with_dict = block::compress_with_dict(request, dict, 1);
+/// assert!(with_dict.len() < block::compress(request).len());
+/// assert_eq!(block::decompress_with_dict(&with_dict, dict, 1000).unwrap(), request);
+/// ```
+pub fn compress_with_dict(src: &[u8], dict: &[u8], acceleration: u32) -> Vec<u8> {
+    if src.len() > MAX_INPUT_SIZE {
+        return Vec::new();
+    }
+    let history = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+    let mut window = Vec::with_capacity(history.len() + src.len());
+    window.extend_from_slice(history);
+    window.extend_from_slice(src);
+    let mut out = vec![0u8; compress_bound(src.len())];
+    match Compressor::new().compress_with_history_into(
+        &window,
+        history.len(),
+        &mut out,
+        acceleration,
+    ) {
+        Ok(len) => {
+            out.truncate(len);
+            out
+        }
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Decompresses the block `src` into `buf[history_len..]`, where `buf[..history_len]` holds the
+/// data that preceded the block (the previous blocks of a linked frame, or a dictionary), and
+/// returns the number of bytes written after the history. Matches may reach into the history but
+/// not before `buf[0]`. The output cap is `buf.len() - history_len`.
+///
+/// This is the zero-copy form of [`decompress_with_dict`] for streaming decoders that keep the
+/// history in front of the output.
+pub fn decompress_into_with_history(
+    src: &[u8],
+    buf: &mut [u8],
+    history_len: usize,
+) -> Result<usize, Error> {
+    let history_len = history_len.min(buf.len());
+    let end = KernelToken::detected().decode(src, buf, history_len)?;
+    Ok(end - history_len)
+}
+
+/// [`decompress_into_with_history`] with a chosen decode kernel, for tests, benchmarks and
+/// debugging. Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run.
+pub fn decompress_into_with_history_kernel(
+    kernel: Kernel,
+    src: &[u8],
+    buf: &mut [u8],
+    history_len: usize,
+) -> Result<usize, Error> {
+    let history_len = history_len.min(buf.len());
+    let end = kernel.require()?.decode(src, buf, history_len)?;
+    Ok(end - history_len)
+}
+
+/// Decompresses a block compressed with `dict` as history ([`compress_with_dict`]) into a new
+/// `Vec` of at most `max_out` bytes. With an empty `dict` this is [`decompress`].
+pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+    let history = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+    let cap = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
+    let mut buf = Vec::with_capacity(history.len() + cap);
+    buf.extend_from_slice(history);
+    buf.resize(history.len() + cap, 0);
+    let end = KernelToken::detected().decode(src, &mut buf, history.len())?;
+    buf.truncate(end);
+    buf.drain(..history.len());
+    if buf.capacity() - buf.len() > buf.len() / 4 + 4096 {
+        buf.shrink_to_fit();
+    }
+    Ok(buf)
 }
 
 /// Decompresses the block `src` into `dst`, returning the number of bytes written.
