@@ -137,6 +137,130 @@ pub enum Error {
         /// The size actually decoded.
         actual: usize,
     },
+
+    // ---- Frame format ----------------------------------------------------------------------
+    /// The 4 bytes at `input_pos` are not a frame magic number (LZ4, skippable or legacy). `hint`
+    /// says what the data looks like instead.
+    FrameBadMagic {
+        /// Input offset of the 4 bytes.
+        input_pos: u64,
+        /// The bytes found.
+        found: [u8; 4],
+        /// What the bytes look like (a raw block, a size-prefixed block, another format, ...).
+        hint: &'static str,
+    },
+    /// The frame input ended early: `what` was expected at `input_pos`.
+    FrameTruncated {
+        /// Input offset where the missing part should start.
+        input_pos: u64,
+        /// What was expected there.
+        what: &'static str,
+    },
+    /// The frame descriptor's version bits are not `01`.
+    FrameUnsupportedVersion {
+        /// Input offset of the FLG byte.
+        input_pos: u64,
+        /// The version found (bits 7-6 of FLG).
+        version: u8,
+    },
+    /// A reserved bit of the frame descriptor (FLG bit 1, BD bits 7 and 3-0) is set.
+    FrameReservedBitSet {
+        /// Input offset of the byte.
+        input_pos: u64,
+        /// `"FLG"` or `"BD"`.
+        field: &'static str,
+        /// The byte's value.
+        value: u8,
+    },
+    /// The BD byte's block maximum size code is not 4-7 (64 KB, 256 KB, 1 MB, 4 MB).
+    FrameBadBlockSizeCode {
+        /// Input offset of the BD byte.
+        input_pos: u64,
+        /// The code found (bits 6-4 of BD).
+        code: u8,
+    },
+    /// The header checksum byte does not match the descriptor.
+    FrameHeaderChecksum {
+        /// Input offset of the checksum byte.
+        input_pos: u64,
+        /// `(xxh32(descriptor) >> 8) & 0xFF`.
+        expected: u8,
+        /// The byte in the frame.
+        found: u8,
+    },
+    /// A data block is larger than the frame's declared block maximum size.
+    FrameBlockTooLarge {
+        /// Input offset of the block's size word.
+        input_pos: u64,
+        /// Index of the block in its frame (from 0).
+        block_index: u64,
+        /// The block's size.
+        size: u64,
+        /// The largest size the frame allows.
+        max: u64,
+    },
+    /// A block's xxh32 checksum does not match its bytes.
+    FrameBlockChecksum {
+        /// Input offset of the block's size word.
+        input_pos: u64,
+        /// Index of the block in its frame (from 0).
+        block_index: u64,
+        /// The checksum computed over the block's bytes.
+        expected: u32,
+        /// The checksum stored in the frame.
+        found: u32,
+    },
+    /// The frame's content checksum does not match the decoded content.
+    FrameContentChecksum {
+        /// Input offset of the stored checksum.
+        input_pos: u64,
+        /// xxh32 of the decoded content.
+        expected: u32,
+        /// The checksum stored in the frame.
+        found: u32,
+    },
+    /// The frame decoded (or an encoder was given) a different number of bytes than the content
+    /// size declared in the header.
+    FrameContentSizeMismatch {
+        /// The size in the header.
+        declared: u64,
+        /// The size actually decoded (or written).
+        actual: u64,
+    },
+    /// The frame was compressed with a dictionary whose ID differs from the one supplied.
+    FrameDictIdMismatch {
+        /// The dictionary ID in the frame header.
+        frame: u32,
+        /// The ID of the dictionary supplied to the decoder.
+        supplied: u32,
+    },
+    /// The frame needs a dictionary (its header has a dictionary ID) and none was supplied.
+    FrameMissingDictionary {
+        /// The dictionary ID in the frame header.
+        dict_id: u32,
+    },
+    /// The decoded content would exceed the caller's output cap.
+    FrameOutputLimit {
+        /// The cap.
+        max_out: u64,
+        /// The content size the header declares, when it declares one.
+        declared: Option<u64>,
+    },
+    /// A compressed block inside a frame is invalid; `error` says how, with input offsets counted
+    /// from the start of the block's data (`input_pos` + 4).
+    FrameBlock {
+        /// Input offset of the block's size word.
+        input_pos: u64,
+        /// Index of the block in its frame (from 0).
+        block_index: u64,
+        /// The block decoder's error.
+        error: alloc::boxed::Box<Error>,
+    },
+    /// An argument is outside what the format can express (`what` says which and why).
+    InvalidArgument {
+        /// What was wrong.
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for Error {
@@ -211,6 +335,66 @@ impl fmt::Display for Error {
                 f,
                 "block decoded to {actual} bytes but its size prefix declares {declared}"
             ),
+            Error::FrameBadMagic { input_pos, found, hint } => write!(
+                f,
+                "not an LZ4 frame at input offset {input_pos}: found {:02x} {:02x} {:02x} {:02x} where a frame magic number (04 22 4d 18, skippable 5x 2a 4d 18, or legacy 02 21 4c 18) was expected; {hint}",
+                found[0], found[1], found[2], found[3]
+            ),
+            Error::FrameTruncated { input_pos, what } => {
+                write!(f, "truncated frame: input ends at offset {input_pos} where {what} was expected")
+            }
+            Error::FrameUnsupportedVersion { input_pos, version } => write!(
+                f,
+                "unsupported frame version {version} in the FLG byte at input offset {input_pos} (only version 1 exists)"
+            ),
+            Error::FrameReservedBitSet { input_pos, field, value } => write!(
+                f,
+                "reserved bit set in the frame descriptor's {field} byte {value:#04x} at input offset {input_pos} (corrupt header, or a newer format)"
+            ),
+            Error::FrameBadBlockSizeCode { input_pos, code } => write!(
+                f,
+                "invalid block maximum size code {code} in the BD byte at input offset {input_pos} (valid codes are 4-7: 64 KB, 256 KB, 1 MB, 4 MB)"
+            ),
+            Error::FrameHeaderChecksum { input_pos, expected, found } => write!(
+                f,
+                "frame header checksum mismatch at input offset {input_pos}: the descriptor hashes to {expected:#04x}, the frame says {found:#04x} (corrupt header)"
+            ),
+            Error::FrameBlockTooLarge { input_pos, block_index, size, max } => write!(
+                f,
+                "block {block_index} (size word at input offset {input_pos}) is {size} bytes, more than the frame's block maximum of {max}"
+            ),
+            Error::FrameBlockChecksum { input_pos, block_index, expected, found } => write!(
+                f,
+                "block {block_index} (size word at input offset {input_pos}) checksum mismatch: its bytes hash to {expected:#010x}, the frame says {found:#010x} (corrupt block)"
+            ),
+            Error::FrameContentChecksum { input_pos, expected, found } => write!(
+                f,
+                "content checksum mismatch at input offset {input_pos}: the decoded content hashes to {expected:#010x}, the frame says {found:#010x} (corrupt data)"
+            ),
+            Error::FrameContentSizeMismatch { declared, actual } => write!(
+                f,
+                "content size mismatch: the frame header declares {declared} bytes, the content is {actual}"
+            ),
+            Error::FrameDictIdMismatch { frame, supplied } => write!(
+                f,
+                "dictionary ID mismatch: the frame was compressed with dictionary {frame:#010x}, the supplied dictionary is {supplied:#010x}"
+            ),
+            Error::FrameMissingDictionary { dict_id } => write!(
+                f,
+                "the frame was compressed with dictionary {dict_id:#010x}; supply it to decode (frame::decompress_with_dict or FrameDecoder::with_dictionary)"
+            ),
+            Error::FrameOutputLimit { max_out, declared } => match declared {
+                Some(declared) => write!(
+                    f,
+                    "the frame declares {declared} bytes of content, more than the output cap of {max_out}"
+                ),
+                None => write!(f, "the decoded content exceeds the output cap of {max_out} bytes"),
+            },
+            Error::FrameBlock { input_pos, block_index, ref error } => write!(
+                f,
+                "corrupt block {block_index} (size word at input offset {input_pos}; offsets below count from its data): {error}"
+            ),
+            Error::InvalidArgument { what } => write!(f, "invalid argument: {what}"),
         }
     }
 }

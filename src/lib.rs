@@ -41,6 +41,7 @@ extern crate alloc;
 
 pub mod block;
 mod error;
+pub mod frame;
 mod kernel;
 
 pub use error::Error;

@@ -1,0 +1,245 @@
+//! One-shot frame encoding and the block writer the streaming encoder shares.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use xxhash_rust::xxh32::{xxh32, Xxh32};
+
+use super::header::write_header;
+use super::{
+    BlockMode, BlockSize, FrameOptions, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, SKIPPABLE_MAGIC,
+    STORED_FLAG,
+};
+use crate::block::{self, Compressor, MAX_HISTORY};
+use crate::Error;
+
+/// The end mark: a zero block size.
+pub(crate) const END_MARK: [u8; 4] = [0; 4];
+
+/// Compresses blocks and appends them, framed, to an output buffer.
+pub(crate) struct BlockWriter {
+    compressor: Compressor,
+    scratch: Vec<u8>,
+    acceleration: u32,
+    block_checksum: bool,
+    pub(crate) hasher: Option<Xxh32>,
+}
+
+impl BlockWriter {
+    pub(crate) fn new(options: &FrameOptions) -> Self {
+        Self {
+            compressor: Compressor::new(),
+            scratch: Vec::new(),
+            acceleration: options.acceleration,
+            block_checksum: options.block_checksum,
+            hasher: options.content_checksum.then(|| Xxh32::new(0)),
+        }
+    }
+
+    /// Compresses `window[history_len..]` (at most the frame's block size) as one data block,
+    /// letting it reference `window[..history_len]`, and appends the block to `out`. A block that
+    /// would not shrink is stored raw.
+    pub(crate) fn write_block(&mut self, window: &[u8], history_len: usize, out: &mut Vec<u8>) {
+        let input = &window[history_len..];
+        debug_assert!(!input.is_empty() && input.len() <= BlockSize::Max4MB.bytes());
+        if let Some(hasher) = self.hasher.as_mut() {
+            hasher.update(input);
+        }
+        let bound = block::compress_bound(input.len());
+        if self.scratch.len() < bound {
+            self.scratch.resize(bound, 0);
+        }
+        let compressed = self
+            .compressor
+            .compress_with_history_into(window, history_len, &mut self.scratch, self.acceleration)
+            .ok()
+            .filter(|&len| fits_like_liblz4(&self.scratch[..len], input.len() - 1));
+        let (word, data) = match compressed {
+            Some(len) => (len as u32, &self.scratch[..len]),
+            None => (input.len() as u32 | STORED_FLAG, input),
+        };
+        out.extend_from_slice(&word.to_le_bytes());
+        out.extend_from_slice(data);
+        if self.block_checksum {
+            out.extend_from_slice(&xxh32(data, 0).to_le_bytes());
+        }
+    }
+
+    /// Appends the end mark and the content checksum.
+    pub(crate) fn finish(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&END_MARK);
+        if let Some(hasher) = self.hasher.take() {
+            out.extend_from_slice(&hasher.digest().to_le_bytes());
+        }
+    }
+}
+
+/// Whether liblz4's frame encoder would keep this block compressed: it compresses into a buffer
+/// one byte smaller than the input and stores the block raw when the compressor gives up. The
+/// compressor's room checks are conservative (they reserve the room of the end-of-block literals
+/// before each sequence), so a block that would just fit is still stored. Replaying those checks
+/// on the finished block keeps our frames byte-identical to `lz4`'s.
+fn fits_like_liblz4(compressed: &[u8], limit: usize) -> bool {
+    if compressed.len() > limit {
+        return false;
+    }
+    // Far enough below the limit, no check can fail (each checks at most 8 bytes beyond what
+    // the sequence writes).
+    if compressed.len() + 16 <= limit {
+        return true;
+    }
+    let extension = |pos: &mut usize| {
+        let mut total = 0usize;
+        while let Some(&byte) = compressed.get(*pos) {
+            *pos += 1;
+            total += usize::from(byte);
+            if byte != 255 {
+                break;
+            }
+        }
+        total
+    };
+    let mut pos = 0usize;
+    while let Some(&token) = compressed.get(pos) {
+        let token_pos = pos;
+        pos += 1;
+        let mut literal_len = usize::from(token >> 4);
+        if literal_len == 15 {
+            literal_len += extension(&mut pos);
+        }
+        pos += literal_len;
+        if pos >= compressed.len() {
+            // The last literals: token, extension, literals.
+            return token_pos + literal_len + 1 + (literal_len + 240) / 255 <= limit;
+        }
+        // Before the literals: room for them, an offset, a token and the last literals.
+        if token_pos + 1 + literal_len + 8 + literal_len / 255 > limit {
+            return false;
+        }
+        pos += 2;
+        let after_offset = pos;
+        // Before the match length: room for its extension, a token and the last literals.
+        let mut match_code = usize::from(token & 15);
+        if match_code == 15 {
+            match_code += extension(&mut pos);
+        }
+        if after_offset + 6 + (match_code + 240) / 255 > limit {
+            return false;
+        }
+    }
+    true
+}
+
+/// The block size code liblz4's one-shot encoder uses: the smallest that holds the whole input,
+/// but never above the requested one.
+fn one_shot_block_size(requested: BlockSize, len: usize) -> BlockSize {
+    BlockSize::ALL
+        .into_iter()
+        .find(|size| *size >= requested || len <= size.bytes())
+        .unwrap_or(requested)
+}
+
+/// Compresses `src` into one LZ4 frame with `options`.
+///
+/// As liblz4's one-shot `LZ4F_compressFrame` (and so the `lz4` tool) does, an input that fits
+/// in one block gets the smallest block size code that holds it and is marked independent, and
+/// a requested content size records `src.len()`. With the default options the bytes are those
+/// of `lz4 -1`.
+pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
+    compress_frame(src, &[], options)
+}
+
+/// [`compress`] with a dictionary: every block (independent mode) or the first block (linked
+/// mode) may reference the last 64 KiB of `dict`. Set [`FrameOptions::dict_id`] so decoders
+/// can tell which dictionary they need.
+pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
+    compress_frame(src, dict, options)
+}
+
+fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
+    let block_size = one_shot_block_size(options.block_size, src.len());
+    let block_len = block_size.bytes();
+    let block_mode = if src.len() <= block_len {
+        BlockMode::Independent
+    } else {
+        options.block_mode
+    };
+    let content_size = options.content_size.map(|_| src.len() as u64);
+    let blocks = src.len().div_ceil(block_len);
+    let mut out = Vec::with_capacity(
+        super::header::MAX_HEADER_LEN + block::compress_bound(src.len()) + blocks * 8 + 8,
+    );
+    write_header(&mut out, options, block_size, block_mode, content_size);
+    let mut writer = BlockWriter::new(options);
+    let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+    let mut window = Vec::new();
+    for (index, start) in (0..src.len()).step_by(block_len).enumerate() {
+        let end = (start + block_len).min(src.len());
+        let linked_history = start.min(MAX_HISTORY);
+        if dict.is_empty() || (block_mode == BlockMode::Linked && start >= MAX_HISTORY) {
+            // The history (if any) is the input itself.
+            let history_len = if block_mode == BlockMode::Linked {
+                linked_history
+            } else {
+                0
+            };
+            writer.write_block(&src[start - history_len..end], history_len, &mut out);
+        } else {
+            // The dictionary, then (linked) the input so far, as history.
+            window.clear();
+            if block_mode == BlockMode::Linked && index > 0 {
+                let from_dict = MAX_HISTORY - linked_history;
+                window.extend_from_slice(&dict[dict.len().saturating_sub(from_dict)..]);
+                window.extend_from_slice(&src[start - linked_history..start]);
+            } else {
+                window.extend_from_slice(dict);
+            }
+            let history_len = window.len();
+            window.extend_from_slice(&src[start..end]);
+            writer.write_block(&window, history_len, &mut out);
+        }
+    }
+    writer.finish(&mut out);
+    out
+}
+
+/// Compresses `src` as a legacy frame (the format of `lz4 -l`): the legacy magic, then each
+/// 8 MiB of input as an LZ4 block behind its 4-byte little-endian compressed size. Legacy frames
+/// have no checksums and no end mark; an empty input gives the magic alone.
+pub fn compress_legacy(src: &[u8], acceleration: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(
+        4 + block::compress_bound(src.len()) + 4 * (src.len() / LEGACY_BLOCK_SIZE + 1),
+    );
+    out.extend_from_slice(&LEGACY_MAGIC.to_le_bytes());
+    let mut compressor = Compressor::new();
+    let mut scratch = vec![0u8; block::compress_bound(src.len().min(LEGACY_BLOCK_SIZE))];
+    for chunk in src.chunks(LEGACY_BLOCK_SIZE) {
+        // A bound-sized buffer always suffices for a chunk of at most 8 MiB.
+        let len = compressor
+            .compress_into(chunk, &mut scratch, acceleration)
+            .unwrap_or(0);
+        out.extend_from_slice(&(len as u32).to_le_bytes());
+        out.extend_from_slice(&scratch[..len]);
+    }
+    out
+}
+
+/// A skippable frame holding `payload`: magic `0x184D2A50 | magic_nibble`, the payload's length,
+/// the payload. Decoders skip it; [`frames`](super::frames) hands its payload back.
+///
+/// Fails for a `magic_nibble` above 15 or a payload of 4 GiB or more.
+pub fn skippable_frame(magic_nibble: u8, payload: &[u8]) -> Result<Vec<u8>, Error> {
+    if magic_nibble > 15 {
+        return Err(Error::InvalidArgument {
+            what: "a skippable frame's magic nibble must be 0-15",
+        });
+    }
+    let len = u32::try_from(payload.len()).map_err(|_| Error::InvalidArgument {
+        what: "a skippable frame's payload must be under 4 GiB",
+    })?;
+    let mut out = Vec::with_capacity(8 + payload.len());
+    out.extend_from_slice(&(SKIPPABLE_MAGIC | u32::from(magic_nibble)).to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(payload);
+    Ok(out)
+}

@@ -1,0 +1,605 @@
+//! Streaming: [`FrameEncoder`] (`std::io::Write`) and [`FrameDecoder`] (`std::io::Read` +
+//! `BufRead`). Memory is bounded by the block size (plus 64 KiB of history for linked blocks),
+//! whatever the content size.
+
+use std::io::{self, BufRead, Read, Write};
+use std::vec::Vec;
+
+use xxhash_rust::xxh32::Xxh32;
+
+use super::decode::{
+    block_word, check_dictionary, decode_block_append, finish_content, is_magic,
+    verify_block_checksum, BlockTarget, LEGACY_MAX_COMPRESSED,
+};
+use super::encode::BlockWriter;
+use super::header::{parse_header, write_header, FrameHeader, FrameInfo, MIN_HEADER_LEN};
+use super::{BlockMode, FrameOptions, LEGACY_BLOCK_SIZE, SKIPPABLE_MAGIC};
+use crate::block::MAX_HISTORY;
+use crate::Error;
+
+fn invalid(error: Error) -> io::Error {
+    let kind = match error {
+        Error::FrameTruncated { .. } => io::ErrorKind::UnexpectedEof,
+        Error::InvalidArgument { .. } | Error::FrameContentSizeMismatch { .. } => {
+            io::ErrorKind::InvalidInput
+        }
+        _ => io::ErrorKind::InvalidData,
+    };
+    io::Error::new(kind, error)
+}
+
+/// Compresses everything written to it into one LZ4 frame on the inner writer.
+///
+/// Input is gathered into blocks of the frame's block size; each full block is compressed and
+/// written at once. [`flush`](Write::flush) compresses the partial block too (a smaller block),
+/// so everything written so far can be decoded. **Call [`finish`](FrameEncoder::finish)**: it
+/// writes the last block, the end mark and the content checksum; an encoder dropped without it
+/// leaves a truncated frame (nothing is written on drop, where errors could not be reported).
+///
+/// ```
+/// use std::io::Write;
+/// use lz4_simd::frame::{FrameEncoder, FrameOptions};
+/// let mut encoder = FrameEncoder::new(Vec::new(), FrameOptions::new());
+/// encoder.write_all(b"streamed ").unwrap();
+/// encoder.write_all(b"content").unwrap();
+/// let framed = encoder.finish().unwrap();
+/// assert_eq!(lz4_simd::frame::decompress(&framed, 100).unwrap(), b"streamed content");
+/// ```
+pub struct FrameEncoder<W: Write> {
+    writer: W,
+    options: FrameOptions,
+    blocks: BlockWriter,
+    /// History (linked blocks, dictionary) followed by the pending input.
+    window: Vec<u8>,
+    history_len: usize,
+    /// The dictionary's length at the front of `window` (independent blocks keep it there).
+    dict_len: usize,
+    block_len: usize,
+    out: Vec<u8>,
+    header_written: bool,
+    consumed: u64,
+}
+
+impl<W: Write> FrameEncoder<W> {
+    /// An encoder writing one frame with `options` to `writer`.
+    pub fn new(writer: W, options: FrameOptions) -> Self {
+        Self::with_dictionary(writer, options, &[])
+    }
+
+    /// An encoder whose blocks may reference the last 64 KiB of `dict` (every block in
+    /// independent mode, the start of the content in linked mode). Set
+    /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
+    pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8]) -> Self {
+        let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+        let block_len = options.block_size.bytes();
+        let mut window = Vec::with_capacity(dict.len() + block_len);
+        window.extend_from_slice(dict);
+        Self {
+            writer,
+            blocks: BlockWriter::new(&options),
+            options,
+            history_len: dict.len(),
+            dict_len: dict.len(),
+            window,
+            block_len,
+            out: Vec::new(),
+            header_written: false,
+            consumed: 0,
+        }
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        &self.writer
+    }
+
+    fn write_header_once(&mut self) {
+        if !self.header_written {
+            write_header(
+                &mut self.out,
+                &self.options,
+                self.options.block_size,
+                self.options.block_mode,
+                self.options.content_size,
+            );
+            self.header_written = true;
+        }
+    }
+
+    /// Compresses the pending input as one block and writes everything produced so far.
+    fn emit_block(&mut self) -> io::Result<()> {
+        self.write_header_once();
+        if self.window.len() > self.history_len {
+            self.blocks
+                .write_block(&self.window, self.history_len, &mut self.out);
+            match self.options.block_mode {
+                BlockMode::Independent => self.window.truncate(self.dict_len),
+                BlockMode::Linked => {
+                    let excess = self.window.len().saturating_sub(MAX_HISTORY);
+                    self.window.drain(..excess);
+                }
+            }
+            self.history_len = self.window.len();
+        }
+        self.writer.write_all(&self.out)?;
+        self.out.clear();
+        Ok(())
+    }
+
+    /// Writes the last block, the end mark and the content checksum, and returns the writer.
+    ///
+    /// Fails (with [`Error::FrameContentSizeMismatch`] inside the `io::Error`) when the options
+    /// declared a content size different from what was written.
+    pub fn finish(mut self) -> io::Result<W> {
+        if let Some(declared) = self.options.content_size {
+            if declared != self.consumed {
+                return Err(invalid(Error::FrameContentSizeMismatch {
+                    declared,
+                    actual: self.consumed,
+                }));
+            }
+        }
+        self.emit_block()?;
+        self.blocks.finish(&mut self.out);
+        self.writer.write_all(&self.out)?;
+        self.writer.flush()?;
+        Ok(self.writer)
+    }
+}
+
+impl<W: Write> Write for FrameEncoder<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while !rest.is_empty() {
+            let pending = self.window.len() - self.history_len;
+            let take = rest.len().min(self.block_len - pending);
+            self.window.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            if pending + take == self.block_len {
+                self.emit_block()?;
+            }
+        }
+        self.consumed += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.window.len() > self.history_len {
+            self.emit_block()?;
+        }
+        self.writer.flush()
+    }
+}
+
+impl<W: Write> core::fmt::Debug for FrameEncoder<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FrameEncoder")
+            .field("options", &self.options)
+            .field("consumed", &self.consumed)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Where the decoder is in the stream.
+enum State {
+    /// Expecting a frame magic number (or the end of the input).
+    Magic,
+    /// Inside an LZ4 frame, expecting a block size or the end mark.
+    Blocks {
+        info: FrameInfo,
+        block_index: u64,
+        produced: u64,
+        hasher: Option<Xxh32>,
+    },
+    /// Inside a legacy frame.
+    Legacy { block_index: u64 },
+    /// The input is exhausted.
+    Done,
+    /// An error was returned; it is returned again.
+    Failed(Error),
+}
+
+/// Decompresses a stream of concatenated frames (LZ4 and legacy; skippable frames are skipped)
+/// from the inner reader.
+///
+/// Memory is bounded by the frames' block sizes (at most 4 MiB of compressed and 4 MiB + 64 KiB
+/// of decoded data, 8 MiB for legacy frames), never by a content size. Errors come back as
+/// `io::Error`s wrapping an [`Error`] (`io::Error::get_ref` / `into_inner` + `downcast`).
+///
+/// ```
+/// use std::io::Read;
+/// use lz4_simd::frame::{self, FrameDecoder, FrameOptions};
+/// let framed = frame::compress(&b"abc".repeat(1000), &FrameOptions::new());
+/// let mut decoded = Vec::new();
+/// FrameDecoder::new(&framed[..]).read_to_end(&mut decoded).unwrap();
+/// assert_eq!(decoded, b"abc".repeat(1000));
+/// ```
+pub struct FrameDecoder<R: Read> {
+    reader: R,
+    dict: Option<(Vec<u8>, u32)>,
+    state: State,
+    compressed: Vec<u8>,
+    /// History (linked blocks, dictionary) followed by the current block's content.
+    buf: Vec<u8>,
+    out_pos: usize,
+    out_end: usize,
+    input_pos: u64,
+    /// A magic number read while looking for the next legacy block.
+    pending_magic: Option<[u8; 4]>,
+    frames_seen: u64,
+}
+
+impl<R: Read> FrameDecoder<R> {
+    /// A decoder reading frames from `reader`.
+    pub fn new(reader: R) -> Self {
+        Self {
+            reader,
+            dict: None,
+            state: State::Magic,
+            compressed: Vec::new(),
+            buf: Vec::new(),
+            out_pos: 0,
+            out_end: 0,
+            input_pos: 0,
+            pending_magic: None,
+            frames_seen: 0,
+        }
+    }
+
+    /// A decoder for frames compressed with the dictionary `dict` whose ID is `dict_id` (checked
+    /// against each frame's header).
+    pub fn with_dictionary(reader: R, dict: &[u8], dict_id: u32) -> Self {
+        let mut decoder = Self::new(reader);
+        let tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+        decoder.dict = Some((tail.to_vec(), dict_id));
+        decoder
+    }
+
+    /// The descriptor of the LZ4 frame being decoded, if inside one.
+    pub fn frame_info(&self) -> Option<&FrameInfo> {
+        match &self.state {
+            State::Blocks { info, .. } => Some(info),
+            _ => None,
+        }
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
+    /// Gives back the inner reader (positioned wherever decoding stopped).
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
+    /// Reads up to `buf.len()` bytes, stopping early only at the end of the input.
+    fn read_upto(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match self.reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.input_pos += filled as u64;
+        Ok(filled)
+    }
+
+    /// Reads exactly `buf.len()` bytes; the end of the input is a truncated frame (`what`).
+    fn read_exact_or(&mut self, buf: &mut [u8], what: &'static str) -> io::Result<()> {
+        if self.read_upto(buf)? < buf.len() {
+            return Err(invalid(Error::FrameTruncated {
+                input_pos: self.input_pos,
+                what,
+            }));
+        }
+        Ok(())
+    }
+
+    fn read_word(&mut self, what: &'static str) -> io::Result<u32> {
+        let mut word = [0u8; 4];
+        self.read_exact_or(&mut word, what)?;
+        Ok(u32::from_le_bytes(word))
+    }
+
+    /// Decodes until some content is available or the input ends. Returns `false` at the end.
+    fn fill(&mut self) -> io::Result<bool> {
+        loop {
+            match std::mem::replace(&mut self.state, State::Done) {
+                State::Done => return Ok(false),
+                State::Failed(error) => {
+                    self.state = State::Failed(error.clone());
+                    return Err(invalid(error));
+                }
+                State::Magic => self.start_frame()?,
+                State::Blocks {
+                    info,
+                    block_index,
+                    produced,
+                    hasher,
+                } => {
+                    if self.next_block(info, block_index, produced, hasher)? {
+                        return Ok(true);
+                    }
+                }
+                State::Legacy { block_index } => {
+                    if self.next_legacy_block(block_index)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a frame header and sets the state for its content.
+    fn start_frame(&mut self) -> io::Result<()> {
+        let frame_pos = self.input_pos - if self.pending_magic.is_some() { 4 } else { 0 };
+        let mut header = [0u8; super::header::MAX_HEADER_LEN];
+        if let Some(magic) = self.pending_magic.take() {
+            header[..4].copy_from_slice(&magic);
+        } else {
+            let got = self.read_upto(&mut header[..4])?;
+            if got == 0 {
+                if self.frames_seen == 0 {
+                    return Err(invalid(Error::FrameTruncated {
+                        input_pos: 0,
+                        what: "a 4-byte frame magic number (the input is empty)",
+                    }));
+                }
+                self.state = State::Done;
+                return Ok(());
+            }
+            if got < 4 {
+                return Err(invalid(Error::FrameTruncated {
+                    input_pos: self.input_pos,
+                    what: "a 4-byte frame magic number",
+                }));
+            }
+        }
+        self.frames_seen += 1;
+        let magic = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
+        let len = if magic & 0xFFFF_FFF0 == SKIPPABLE_MAGIC {
+            8
+        } else if magic == super::MAGIC {
+            // FLG and BD say how long the rest is.
+            self.read_exact_or(&mut header[4..6], "the frame descriptor (FLG and BD bytes)")?;
+            let flg = header[4];
+            MIN_HEADER_LEN + if flg & 8 != 0 { 8 } else { 0 } + if flg & 1 != 0 { 4 } else { 0 }
+        } else {
+            4
+        };
+        let have = if magic == super::MAGIC { 6 } else { 4 };
+        // A version or reserved-bit problem is reported before reading on.
+        if len > have {
+            if let Err(error) = parse_header(&header[..have], frame_pos) {
+                if !matches!(error, Error::FrameTruncated { .. }) {
+                    return Err(invalid(error));
+                }
+            }
+            self.read_exact_or(&mut header[have..len], "the rest of the frame header")?;
+        }
+        let (parsed, _) = parse_header(&header[..len], frame_pos).map_err(invalid)?;
+        match parsed {
+            FrameHeader::Skippable { payload_len, .. } => {
+                let skipped = io::copy(
+                    &mut (&mut self.reader).take(u64::from(payload_len)),
+                    &mut io::sink(),
+                )?;
+                self.input_pos += skipped;
+                if skipped < u64::from(payload_len) {
+                    return Err(invalid(Error::FrameTruncated {
+                        input_pos: self.input_pos,
+                        what: "the rest of a skippable frame's payload",
+                    }));
+                }
+                self.state = State::Magic;
+            }
+            FrameHeader::Legacy => {
+                self.buf.clear();
+                self.state = State::Legacy { block_index: 0 };
+            }
+            FrameHeader::Lz4(info) => {
+                let dict = self.dict.as_ref().map(|(bytes, id)| (&bytes[..], *id));
+                check_dictionary(&info, dict).map_err(invalid)?;
+                self.buf.clear();
+                if let Some((bytes, _)) = &self.dict {
+                    self.buf.extend_from_slice(bytes);
+                }
+                self.state = State::Blocks {
+                    hasher: info.content_checksum.then(|| Xxh32::new(0)),
+                    info,
+                    block_index: 0,
+                    produced: 0,
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads and decodes the next block of an LZ4 frame (or its end). Returns whether content
+    /// is available.
+    fn next_block(
+        &mut self,
+        info: FrameInfo,
+        block_index: u64,
+        produced: u64,
+        mut hasher: Option<Xxh32>,
+    ) -> io::Result<bool> {
+        let word_pos = self.input_pos;
+        let block_max = info.block_size.bytes();
+        let word = self.read_word("a 4-byte block size or the end mark")?;
+        let Some((size, stored)) =
+            block_word(word, block_max, word_pos, block_index).map_err(invalid)?
+        else {
+            let stored_checksum = if info.content_checksum {
+                let found = self.read_word("the 4-byte content checksum")?;
+                Some((found, self.input_pos - 4))
+            } else {
+                None
+            };
+            finish_content(&info, produced, hasher, stored_checksum).map_err(invalid)?;
+            self.state = State::Magic;
+            return Ok(false);
+        };
+        let mut compressed = std::mem::take(&mut self.compressed);
+        compressed.resize(size, 0);
+        let result = self.read_exact_or(&mut compressed, "the rest of a data block");
+        self.compressed = compressed;
+        result?;
+        if info.block_checksum {
+            let found = self.read_word("a 4-byte block checksum")?;
+            verify_block_checksum(&self.compressed, found, word_pos, block_index)
+                .map_err(invalid)?;
+        }
+        // Keep only the history this block may use.
+        let dict_len = self.dict.as_ref().map_or(0, |(bytes, _)| bytes.len());
+        match info.block_mode {
+            BlockMode::Independent => self.buf.truncate(dict_len),
+            BlockMode::Linked => {
+                let excess = self.buf.len().saturating_sub(MAX_HISTORY);
+                self.buf.drain(..excess);
+            }
+        }
+        let start = self.buf.len();
+        let target = BlockTarget {
+            history_from: 0,
+            cap_left: u64::MAX,
+            max_out: u64::MAX,
+            block_max,
+        };
+        decode_block_append(
+            &mut self.buf,
+            &target,
+            &self.compressed,
+            stored,
+            word_pos,
+            block_index,
+        )
+        .map_err(invalid)?;
+        if let Some(hasher) = hasher.as_mut() {
+            hasher.update(&self.buf[start..]);
+        }
+        self.out_pos = start;
+        self.out_end = self.buf.len();
+        self.state = State::Blocks {
+            produced: produced + (self.out_end - start) as u64,
+            info,
+            block_index: block_index + 1,
+            hasher,
+        };
+        Ok(self.out_end > start)
+    }
+
+    /// Reads and decodes the next block of a legacy frame, or notices the frame's end.
+    fn next_legacy_block(&mut self, block_index: u64) -> io::Result<bool> {
+        let word_pos = self.input_pos;
+        let mut word = [0u8; 4];
+        match self.read_upto(&mut word)? {
+            0 => {
+                self.state = State::Done;
+                return Ok(false);
+            }
+            4 => {}
+            _ => {
+                return Err(invalid(Error::FrameTruncated {
+                    input_pos: self.input_pos,
+                    what: "a 4-byte legacy block size",
+                }))
+            }
+        }
+        let size = u32::from_le_bytes(word);
+        if is_magic(size) {
+            self.pending_magic = Some(word);
+            self.state = State::Magic;
+            return Ok(false);
+        }
+        let size = size as usize;
+        if size > LEGACY_MAX_COMPRESSED {
+            return Err(invalid(Error::FrameBlockTooLarge {
+                input_pos: word_pos,
+                block_index,
+                size: size as u64,
+                max: LEGACY_MAX_COMPRESSED as u64,
+            }));
+        }
+        let mut compressed = std::mem::take(&mut self.compressed);
+        compressed.resize(size, 0);
+        let result = self.read_exact_or(&mut compressed, "the rest of a legacy block");
+        self.compressed = compressed;
+        result?;
+        self.buf.clear();
+        let target = BlockTarget {
+            history_from: 0,
+            cap_left: u64::MAX,
+            max_out: u64::MAX,
+            block_max: LEGACY_BLOCK_SIZE,
+        };
+        decode_block_append(
+            &mut self.buf,
+            &target,
+            &self.compressed,
+            false,
+            word_pos,
+            block_index,
+        )
+        .map_err(invalid)?;
+        self.out_pos = 0;
+        self.out_end = self.buf.len();
+        self.state = State::Legacy {
+            block_index: block_index + 1,
+        };
+        Ok(self.out_end > 0)
+    }
+
+    fn fill_or_fail(&mut self) -> io::Result<bool> {
+        match self.fill() {
+            Ok(more) => Ok(more),
+            Err(error) => {
+                if let Some(inner) = error.get_ref().and_then(|e| e.downcast_ref::<Error>()) {
+                    self.state = State::Failed(inner.clone());
+                }
+                Err(error)
+            }
+        }
+    }
+}
+
+impl<R: Read> Read for FrameDecoder<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for FrameDecoder<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.out_pos == self.out_end {
+            if !self.fill_or_fail()? {
+                return Ok(&[]);
+            }
+        }
+        Ok(&self.buf[self.out_pos..self.out_end])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.out_pos = (self.out_pos + amount).min(self.out_end);
+    }
+}
+
+impl<R: Read> core::fmt::Debug for FrameDecoder<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FrameDecoder")
+            .field("input_pos", &self.input_pos)
+            .field("frame_info", &self.frame_info())
+            .finish_non_exhaustive()
+    }
+}

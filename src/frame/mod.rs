@@ -1,0 +1,221 @@
+//! The LZ4 frame format: what files, pipes and message brokers carry.
+//!
+//! A frame is a header (magic `04 22 4D 18`, a descriptor of flags, block maximum size and the
+//! optional content size and dictionary ID, and a one-byte header checksum), a series of data
+//! blocks (a 4-byte little-endian size whose high bit marks a block stored raw, the block, and an
+//! optional xxh32 of the block's bytes), an end mark `00 00 00 00` and an optional xxh32 of the
+//! whole content. Blocks are compressed independently, or *linked*: each may reference the
+//! previous 64 KiB of content. Besides these, a stream may hold *skippable frames* (magic
+//! `5X 2A 4D 18`, a 4-byte size and a payload decoders ignore) and *legacy frames* (magic
+//! `02 21 4C 18`, the format of `lz4 -l`: blocks of 8 MiB behind 4-byte sizes, no checksums, no
+//! end mark). Any mix of frames may be concatenated; the decoders here read them all as one
+//! stream.
+//!
+//! - One-shot: [`compress`], [`compress_with_dict`], [`compress_legacy`], [`skippable_frame`],
+//!   [`decompress`], [`decompress_with_dict`], [`read_frame_info`], [`frames`].
+//! - Streaming (`std`): [`FrameEncoder`] (a `Write`; call [`FrameEncoder::finish`]) and
+//!   [`FrameDecoder`] (a `Read` and `BufRead` whose memory is bounded by the block size, not the
+//!   content size).
+//!
+//! [`FrameOptions::default`] matches the `lz4` command line tool: 4 MiB blocks, independent,
+//! content checksum on, block checksums off, no content size; with these options (and the
+//! default acceleration) [`compress`] writes the same bytes as `lz4 -1`.
+//!
+//! ```
+//! use lz4_simd::frame::{self, FrameOptions, BlockSize};
+//! let data = b"hello hello hello hello";
+//! let options = FrameOptions::new().block_size(BlockSize::Max64KB).content_size(true);
+//! let framed = frame::compress(data, &options);
+//! assert_eq!(framed[..4], [0x04, 0x22, 0x4d, 0x18]);
+//! assert_eq!(frame::decompress(&framed, 1 << 20).unwrap(), data);
+//! ```
+//!
+//! # What the decoder checks
+//!
+//! Everything the format lets it: the magic, the version, reserved bits, the block size code, the
+//! header checksum, every block's size against the declared maximum, block checksums and the
+//! content checksum when present, the declared content size, the dictionary ID, and the caller's
+//! output cap (a declared content size above it is refused before anything is decoded). Nothing
+//! is allocated from a size field beyond the caller's cap and the frame's block size.
+
+#![forbid(unsafe_code)]
+
+mod decode;
+mod encode;
+mod header;
+#[cfg(feature = "std")]
+mod io;
+
+pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
+pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
+pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
+#[cfg(feature = "std")]
+pub use io::{FrameDecoder, FrameEncoder};
+
+/// Magic number of an LZ4 frame (bytes `04 22 4D 18`).
+pub const MAGIC: u32 = 0x184D_2204;
+/// The lowest skippable-frame magic number; the low 4 bits are free (`0x184D2A50`..=`0x184D2A5F`).
+pub const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
+/// Magic number of a legacy frame (bytes `02 21 4C 18`), as `lz4 -l` writes.
+pub const LEGACY_MAGIC: u32 = 0x184C_2102;
+/// Every block of a legacy frame but the last decodes to exactly this many bytes (8 MiB).
+pub const LEGACY_BLOCK_SIZE: usize = 8 << 20;
+/// A data block size word with this bit set holds the block's bytes stored raw.
+pub(crate) const STORED_FLAG: u32 = 0x8000_0000;
+
+/// The largest size a block of a frame may decode to (BD byte, bits 6-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum BlockSize {
+    /// 64 KiB (code 4).
+    Max64KB,
+    /// 256 KiB (code 5).
+    Max256KB,
+    /// 1 MiB (code 6).
+    Max1MB,
+    /// 4 MiB (code 7), the `lz4` tool's default.
+    #[default]
+    Max4MB,
+}
+
+impl BlockSize {
+    /// The sizes in increasing order.
+    pub const ALL: [BlockSize; 4] = [
+        BlockSize::Max64KB,
+        BlockSize::Max256KB,
+        BlockSize::Max1MB,
+        BlockSize::Max4MB,
+    ];
+
+    /// The size in bytes.
+    pub const fn bytes(self) -> usize {
+        match self {
+            BlockSize::Max64KB => 64 << 10,
+            BlockSize::Max256KB => 256 << 10,
+            BlockSize::Max1MB => 1 << 20,
+            BlockSize::Max4MB => 4 << 20,
+        }
+    }
+
+    /// The code stored in the BD byte (4-7).
+    pub const fn code(self) -> u8 {
+        match self {
+            BlockSize::Max64KB => 4,
+            BlockSize::Max256KB => 5,
+            BlockSize::Max1MB => 6,
+            BlockSize::Max4MB => 7,
+        }
+    }
+
+    /// The size for a BD code, if it is one of 4-7.
+    pub const fn from_code(code: u8) -> Option<BlockSize> {
+        match code {
+            4 => Some(BlockSize::Max64KB),
+            5 => Some(BlockSize::Max256KB),
+            6 => Some(BlockSize::Max1MB),
+            7 => Some(BlockSize::Max4MB),
+            _ => None,
+        }
+    }
+}
+
+/// Whether blocks may reference the content of the blocks before them (FLG bit 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BlockMode {
+    /// Every block decodes on its own (the `lz4` tool's default; blocks can be decoded in
+    /// parallel or skipped).
+    #[default]
+    Independent,
+    /// Each block may reference the previous 64 KiB of content (`lz4 -BD`): better ratio on
+    /// small blocks, sequential decoding only.
+    Linked,
+}
+
+/// Frame encoding options: a builder whose [`Default`] matches the `lz4` command line tool
+/// (4 MiB blocks, independent, content checksum, no block checksums, no content size,
+/// acceleration 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrameOptions {
+    pub(crate) block_size: BlockSize,
+    pub(crate) block_mode: BlockMode,
+    pub(crate) content_checksum: bool,
+    pub(crate) block_checksum: bool,
+    pub(crate) content_size: Option<u64>,
+    pub(crate) dict_id: Option<u32>,
+    pub(crate) acceleration: u32,
+}
+
+impl Default for FrameOptions {
+    fn default() -> Self {
+        Self {
+            block_size: BlockSize::Max4MB,
+            block_mode: BlockMode::Independent,
+            content_checksum: true,
+            block_checksum: false,
+            content_size: None,
+            dict_id: None,
+            acceleration: 1,
+        }
+    }
+}
+
+impl FrameOptions {
+    /// The defaults (see [`FrameOptions`]).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The block maximum size.
+    pub fn block_size(mut self, block_size: BlockSize) -> Self {
+        self.block_size = block_size;
+        self
+    }
+
+    /// Independent or linked blocks.
+    pub fn block_mode(mut self, block_mode: BlockMode) -> Self {
+        self.block_mode = block_mode;
+        self
+    }
+
+    /// Whether to append an xxh32 of the whole content (default on).
+    pub fn content_checksum(mut self, on: bool) -> Self {
+        self.content_checksum = on;
+        self
+    }
+
+    /// Whether to follow every block with an xxh32 of its bytes (default off).
+    pub fn block_checksum(mut self, on: bool) -> Self {
+        self.block_checksum = on;
+        self
+    }
+
+    /// Whether the header records the content size. The one-shot [`compress`] fills in the
+    /// input's length; a [`FrameEncoder`] needs the size up front
+    /// ([`FrameOptions::declared_content_size`]).
+    pub fn content_size(mut self, on: bool) -> Self {
+        self.content_size = if on { Some(0) } else { None };
+        self
+    }
+
+    /// Records `size` as the content size (for streaming, where the encoder cannot know it; the
+    /// encoder fails at [`FrameEncoder::finish`] if a different amount was written). `None`
+    /// leaves the size out.
+    pub fn declared_content_size(mut self, size: Option<u64>) -> Self {
+        self.content_size = size;
+        self
+    }
+
+    /// The dictionary ID to write in the header (`None`: no ID). The dictionary's bytes are
+    /// given to [`compress_with_dict`] / [`FrameEncoder::with_dictionary`]; the decoder checks
+    /// the ID against the one it is given.
+    pub fn dict_id(mut self, dict_id: Option<u32>) -> Self {
+        self.dict_id = dict_id;
+        self
+    }
+
+    /// The block compressor's acceleration (1 = default ratio; larger is faster; values are
+    /// clamped to `1..=65537`). `lz4 --fast=N` corresponds to acceleration `N + 1`.
+    pub fn acceleration(mut self, acceleration: u32) -> Self {
+        self.acceleration = acceleration.clamp(1, crate::block::ACCELERATION_MAX);
+        self
+    }
+}
