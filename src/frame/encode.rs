@@ -143,7 +143,8 @@ fn one_shot_block_size(requested: BlockSize, len: usize) -> BlockSize {
 ///
 /// As liblz4's one-shot `LZ4F_compressFrame` (and so the `lz4` tool) does, an input that fits
 /// in one block gets the smallest block size code that holds it and is marked independent, and
-/// a requested content size records `src.len()`. With the default options the bytes are those
+/// a requested content size records `src.len()` (and is left out for an empty input: liblz4
+/// reads a content size of 0 as "absent"). With the default options the bytes are those
 /// of `lz4 -1`.
 pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
     compress_frame(src, &[], options)
@@ -164,7 +165,11 @@ fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
     } else {
         options.block_mode
     };
-    let content_size = options.content_size.map(|_| src.len() as u64);
+    // liblz4 treats a content size of 0 as "absent", so an empty input gets no size field.
+    let content_size = options
+        .content_size
+        .filter(|_| !src.is_empty())
+        .map(|_| src.len() as u64);
     let blocks = src.len().div_ceil(block_len);
     let mut out = Vec::with_capacity(
         super::header::MAX_HEADER_LEN + block::compress_bound(src.len()) + blocks * 8 + 8,
