@@ -262,3 +262,19 @@ pub fn decode_guarded_with(
         Err(_) => (result, Vec::new()),
     }
 }
+
+/// A reader that hands out at most `chunk` bytes per call (exercises the streaming decoder's
+/// partial reads).
+pub struct Trickle<'a> {
+    pub data: &'a [u8],
+    pub chunk: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.chunk.max(1)).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}

@@ -368,8 +368,22 @@ impl<R: Read> FrameDecoder<R> {
             self.read_exact_or(&mut header[4..6], "the frame descriptor (FLG and BD bytes)")?;
             let flg = header[4];
             MIN_HEADER_LEN + if flg & 8 != 0 { 8 } else { 0 } + if flg & 1 != 0 { 4 } else { 0 }
-        } else {
+        } else if magic == super::LEGACY_MAGIC {
             4
+        } else {
+            // Not a frame: read a little more so the error can say what the data looks like.
+            let mut sample = header[..4].to_vec();
+            (&mut self.reader).take(1 << 16).read_to_end(&mut sample)?;
+            let error = match parse_header(&sample, frame_pos) {
+                Err(error) => error,
+                // Unreachable: the magic is none of the frame magics.
+                Ok(_) => Error::FrameBadMagic {
+                    input_pos: frame_pos,
+                    found: magic.to_le_bytes(),
+                    hint: "unknown data",
+                },
+            };
+            return Err(invalid(error));
         };
         let have = if magic == super::MAGIC { 6 } else { 4 };
         // A version or reserved-bit problem is reported before reading on.
