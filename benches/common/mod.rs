@@ -119,3 +119,39 @@ pub const WORDS: &[&str] = &[
     "decoder",
     "throughput",
 ];
+
+/// The Silesia files found as `*.zip` in the corpus folder, as (name, first `cap` bytes).
+pub fn load_corpus(cap: usize) -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut zips: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "zip"))
+        .collect();
+    zips.sort();
+    let mut files = Vec::new();
+    for path in zips {
+        let file = std::fs::File::open(&path).expect("open corpus zip");
+        let mut archive = zip::ZipArchive::new(file).expect("read corpus zip");
+        for i in 0..archive.len() {
+            let mut entry = archive.by_index(i).expect("zip entry");
+            if entry.is_dir() {
+                continue;
+            }
+            let name = entry
+                .name()
+                .expect("zip entry name")
+                .rsplit('/')
+                .next()
+                .unwrap_or("corpus")
+                .to_string();
+            let mut data = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::Read::take(&mut entry, cap as u64), &mut data)
+                .expect("unzip corpus entry");
+            files.push((name, data));
+        }
+    }
+    files
+}
