@@ -83,42 +83,64 @@ pub(crate) fn decode_block_append(
     input_pos: u64,
     block_index: u64,
 ) -> Result<usize, Error> {
+    let start = out.len();
+    let room = block_room(target, data, stored)?;
+    out.resize(start + room, 0);
+    let result = decode_block_at(out, start, target, data, stored, input_pos, block_index);
+    out.truncate(start + *result.as_ref().unwrap_or(&0));
+    result
+}
+
+/// How many output bytes a block needs room for: a stored block its length, a compressed block
+/// up to the block maximum (capped by the caller's cap and by what `data` can produce).
+pub(crate) fn block_room(target: &BlockTarget, data: &[u8], stored: bool) -> Result<usize, Error> {
     let limit = usize::try_from(target.cap_left)
         .unwrap_or(usize::MAX)
         .min(target.block_max);
-    let over_cap = || Error::FrameOutputLimit {
-        max_out: target.max_out,
-        declared: None,
-    };
     if stored {
         if data.len() > limit {
-            return Err(over_cap());
+            return Err(Error::FrameOutputLimit {
+                max_out: target.max_out,
+                declared: None,
+            });
         }
-        out.extend_from_slice(data);
         return Ok(data.len());
     }
-    let start = out.len();
-    // Never more than the compressed bytes can produce.
-    let room = limit.min(data.len().saturating_mul(255));
-    out.resize(start + room, 0);
-    let result = block::decompress_into_with_history(
-        data,
-        &mut out[target.history_from..],
-        start - target.history_from,
-    );
-    match result {
-        Ok(len) => {
-            out.truncate(start + len);
-            Ok(len)
-        }
+    Ok(limit.min(data.len().saturating_mul(255)))
+}
+
+/// Decodes one data block into `buf[start..]` (at most [`block_room`] bytes; whatever `buf`
+/// holds there is overwritten), with `buf[target.history_from..start]` as history. Returns the
+/// decoded length.
+pub(crate) fn decode_block_at(
+    buf: &mut [u8],
+    start: usize,
+    target: &BlockTarget,
+    data: &[u8],
+    stored: bool,
+    input_pos: u64,
+    block_index: u64,
+) -> Result<usize, Error> {
+    let room = block_room(target, data, stored)?;
+    if stored {
+        buf[start..start + room].copy_from_slice(data);
+        return Ok(room);
+    }
+    let window = &mut buf[target.history_from..start + room];
+    match block::decompress_into_with_history(data, window, start - target.history_from) {
+        Ok(len) => Ok(len),
         Err(error) => {
-            out.truncate(start);
             let overflow = matches!(
                 error,
                 Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
             );
-            if overflow && (target.cap_left as u128) < target.block_max as u128 && room == limit {
-                Err(over_cap())
+            let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
+                && room as u128 == u128::from(target.cap_left);
+            if overflow && limited_by_cap {
+                Err(Error::FrameOutputLimit {
+                    max_out: target.max_out,
+                    declared: None,
+                })
             } else {
                 Err(Error::FrameBlock {
                     input_pos,

@@ -8,7 +8,7 @@ use std::vec::Vec;
 use xxhash_rust::xxh32::Xxh32;
 
 use super::decode::{
-    block_word, check_dictionary, decode_block_append, finish_content, is_magic,
+    block_room, block_word, check_dictionary, decode_block_at, finish_content, is_magic,
     verify_block_checksum, BlockTarget, LEGACY_MAX_COMPRESSED,
 };
 use super::encode::BlockWriter;
@@ -219,8 +219,12 @@ pub struct FrameDecoder<R: Read> {
     dict: Option<(Vec<u8>, u32)>,
     state: State,
     compressed: Vec<u8>,
-    /// History (linked blocks, dictionary) followed by the current block's content.
+    /// History (linked blocks, dictionary) followed by the current block's content. Kept at its
+    /// largest size (stale bytes past `buf_len` are overwritten by the next block), so decoding
+    /// a block costs no zero-fill.
     buf: Vec<u8>,
+    /// End of the meaningful part of `buf`.
+    buf_len: usize,
     out_pos: usize,
     out_end: usize,
     input_pos: u64,
@@ -238,6 +242,7 @@ impl<R: Read> FrameDecoder<R> {
             state: State::Magic,
             compressed: Vec::new(),
             buf: Vec::new(),
+            buf_len: 0,
             out_pos: 0,
             out_end: 0,
             input_pos: 0,
@@ -412,15 +417,17 @@ impl<R: Read> FrameDecoder<R> {
                 self.state = State::Magic;
             }
             FrameHeader::Legacy => {
-                self.buf.clear();
+                self.buf_len = 0;
                 self.state = State::Legacy { block_index: 0 };
             }
             FrameHeader::Lz4(info) => {
                 let dict = self.dict.as_ref().map(|(bytes, id)| (&bytes[..], *id));
                 check_dictionary(&info, dict).map_err(invalid)?;
-                self.buf.clear();
+                self.buf_len = 0;
                 if let Some((bytes, _)) = &self.dict {
+                    self.buf.truncate(0);
                     self.buf.extend_from_slice(bytes);
+                    self.buf_len = bytes.len();
                 }
                 self.state = State::Blocks {
                     hasher: info.content_checksum.then(|| Xxh32::new(0)),
@@ -470,36 +477,26 @@ impl<R: Read> FrameDecoder<R> {
         }
         // Keep only the history this block may use.
         let dict_len = self.dict.as_ref().map_or(0, |(bytes, _)| bytes.len());
-        match info.block_mode {
-            BlockMode::Independent => self.buf.truncate(dict_len),
+        let start = match info.block_mode {
+            BlockMode::Independent => dict_len,
             BlockMode::Linked => {
-                let excess = self.buf.len().saturating_sub(MAX_HISTORY);
-                self.buf.drain(..excess);
+                let excess = self.buf_len.saturating_sub(MAX_HISTORY);
+                self.buf.copy_within(excess..self.buf_len, 0);
+                self.buf_len - excess
             }
-        }
-        let start = self.buf.len();
+        };
         let target = BlockTarget {
             history_from: 0,
             cap_left: u64::MAX,
             max_out: u64::MAX,
             block_max,
         };
-        decode_block_append(
-            &mut self.buf,
-            &target,
-            &self.compressed,
-            stored,
-            word_pos,
-            block_index,
-        )
-        .map_err(invalid)?;
+        let len = self.decode_into_buf(start, &target, stored, word_pos, block_index)?;
         if let Some(hasher) = hasher.as_mut() {
-            hasher.update(&self.buf[start..]);
+            hasher.update(&self.buf[start..start + len]);
         }
-        self.out_pos = start;
-        self.out_end = self.buf.len();
         self.state = State::Blocks {
-            produced: produced + (self.out_end - start) as u64,
+            produced: produced + len as u64,
             info,
             block_index: block_index + 1,
             hasher,
@@ -544,28 +541,47 @@ impl<R: Read> FrameDecoder<R> {
         let result = self.read_exact_or(&mut compressed, "the rest of a legacy block");
         self.compressed = compressed;
         result?;
-        self.buf.clear();
         let target = BlockTarget {
             history_from: 0,
             cap_left: u64::MAX,
             max_out: u64::MAX,
             block_max: LEGACY_BLOCK_SIZE,
         };
-        decode_block_append(
-            &mut self.buf,
-            &target,
-            &self.compressed,
-            false,
-            word_pos,
-            block_index,
-        )
-        .map_err(invalid)?;
-        self.out_pos = 0;
-        self.out_end = self.buf.len();
+        self.decode_into_buf(0, &target, false, word_pos, block_index)?;
         self.state = State::Legacy {
             block_index: block_index + 1,
         };
         Ok(self.out_end > 0)
+    }
+
+    /// Decodes the block in `self.compressed` into `self.buf[start..]`, growing `buf` (once) to
+    /// hold it; sets the readable range and returns the decoded length.
+    fn decode_into_buf(
+        &mut self,
+        start: usize,
+        target: &BlockTarget,
+        stored: bool,
+        word_pos: u64,
+        block_index: u64,
+    ) -> io::Result<usize> {
+        let room = block_room(target, &self.compressed, stored).map_err(invalid)?;
+        if self.buf.len() < start + room {
+            self.buf.resize(start + room, 0);
+        }
+        let len = decode_block_at(
+            &mut self.buf,
+            start,
+            target,
+            &self.compressed,
+            stored,
+            word_pos,
+            block_index,
+        )
+        .map_err(invalid)?;
+        self.out_pos = start;
+        self.out_end = start + len;
+        self.buf_len = self.out_end;
+        Ok(len)
     }
 
     fn fill_or_fail(&mut self) -> io::Result<bool> {
