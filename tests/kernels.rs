@@ -12,6 +12,11 @@
 //! - Every decode runs on a `src` that is a slice of a larger buffer and into a `dst` that is a
 //!   slice of a larger buffer: the bytes around `dst` must stay untouched, and different bytes
 //!   around `src` and different prior contents of `dst` must not change the result.
+//! - Every kernel also decodes through `decompress_into_uninit_with` (a `&mut [MaybeUninit<u8>]`
+//!   destination, same guards); `vec_api_matches_reference` checks `decompress` and
+//!   `decompress_size_prepended` (which decode into a `Vec`'s spare capacity) against the
+//!   reference on valid and hostile blocks. Reads of uninitialised memory themselves are Miri's
+//!   to find (tests/miri_kernels.rs).
 //!
 //! `LZ4_SIMD_REQUIRE_KERNELS=sse2,avx2` makes `required_kernels_are_available` fail when a listed
 //! kernel is not available here. Debug builds sample the heavy sweeps; release builds run them in
@@ -21,6 +26,7 @@ mod common;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::mem::MaybeUninit;
 use std::process::Command;
 use std::sync::Once;
 
@@ -391,12 +397,15 @@ impl BlockBuilder {
 type Outcome = (Result<usize, Error>, Vec<u8>);
 
 /// How one decode is set up: the kernel, the bytes around `src` in its buffer, the bytes `dst`
-/// (and the buffer around it) is pre-filled with.
+/// (and the buffer around it) is pre-filled with, and whether it goes through
+/// `decompress_into_uninit_with` (a `&mut [MaybeUninit<u8>]` destination) instead of
+/// `decompress_into_with`.
 #[derive(Debug, Clone, Copy)]
 struct Setup {
     kernel: Kernel,
     around_src: u8,
     fill: u8,
+    uninit: bool,
 }
 
 /// Decodes `src` (placed at `front` in a buffer of `around_src` bytes) into
@@ -405,12 +414,29 @@ struct Setup {
 fn decode(setup: Setup, src: &[u8], cap: usize, front: usize) -> Outcome {
     let mut input = vec![setup.around_src; front + src.len() + GUARD];
     input[front..front + src.len()].copy_from_slice(src);
-    let mut backing = vec![setup.fill; front + cap + GUARD];
-    let result = block::decompress_into_with(
-        setup.kernel,
-        &input[front..front + src.len()],
-        &mut backing[front..front + cap],
-    );
+    let src_slice = &input[front..front + src.len()];
+    let (result, backing) = if setup.uninit {
+        // Every byte starts initialised (to `fill`) so the guards can be read back; Miri's run
+        // (tests/miri_kernels.rs) decodes into memory that is really uninitialised.
+        let mut backing = vec![MaybeUninit::new(setup.fill); front + cap + GUARD];
+        let result = block::decompress_into_uninit_with(
+            setup.kernel,
+            src_slice,
+            &mut backing[front..front + cap],
+        );
+        let backing: Vec<u8> = backing
+            .iter()
+            // SAFETY: every element was initialised above, and the decoder writes only
+            // initialised bytes (what `decompress_into_uninit` documents).
+            .map(|b| unsafe { b.assume_init() })
+            .collect();
+        (result, backing)
+    } else {
+        let mut backing = vec![setup.fill; front + cap + GUARD];
+        let result =
+            block::decompress_into_with(setup.kernel, src_slice, &mut backing[front..front + cap]);
+        (result, backing)
+    };
     let before = backing[..front].iter().rposition(|&b| b != setup.fill);
     let after = backing[front + cap..].iter().position(|&b| b != setup.fill);
     if before.is_some() || after.is_some() {
@@ -486,6 +512,7 @@ const REFERENCE: Setup = Setup {
     kernel: Kernel::Scalar,
     around_src: 0x00,
     fill: 0x00,
+    uninit: false,
 };
 
 /// Decodes `src` at capacity `cap` with the scalar reference and with every other available
@@ -498,12 +525,19 @@ const REFERENCE: Setup = Setup {
 fn compare(kernels: &[Kernel], src: &[u8], cap: usize, front: usize, thorough: bool) -> Outcome {
     let expected = decode(REFERENCE, src, cap, front);
     for &kernel in kernels {
-        let mut setups = Vec::with_capacity(3);
+        let mut setups = Vec::with_capacity(4);
         if kernel != Kernel::Scalar {
             setups.push(Setup {
                 kernel,
                 around_src: 0xFF,
                 fill: 0xA5,
+                uninit: false,
+            });
+            setups.push(Setup {
+                kernel,
+                around_src: 0x00,
+                fill: 0x5A,
+                uninit: true,
             });
         }
         if thorough {
@@ -511,11 +545,13 @@ fn compare(kernels: &[Kernel], src: &[u8], cap: usize, front: usize, thorough: b
                 kernel,
                 around_src: 0xFF,
                 fill: 0x00,
+                uninit: false,
             });
             setups.push(Setup {
                 kernel,
                 around_src: 0x00,
                 fill: 0xFF,
+                uninit: kernel == Kernel::Scalar,
             });
         }
         for setup in setups {
@@ -1170,4 +1206,47 @@ fn hostile_every_truncation() {
         }
     }
     tally.print("every truncation", started);
+}
+
+#[test]
+fn vec_api_matches_reference() {
+    // `decompress` / `decompress_size_prepended` decode into uninitialised spare capacity with the
+    // detected kernel; they must agree with the reference into an exact (or capped) buffer.
+    let mut rng = Rng::new(8);
+    let bases = hostile_bases(&mut rng, if DEBUG { 30 } else { 200 });
+    let mut checks = 0u64;
+    for (base, original_len) in &bases {
+        for round in 0..if DEBUG { 8 } else { 40 } {
+            let src = if round == 0 {
+                base.clone()
+            } else {
+                mutate(&mut rng, base)
+            };
+            for max_out in [original_len / 2, *original_len, original_len + 100] {
+                checks += 1;
+                let cap = max_out.min(src.len() * 255);
+                let (expected, output) = decode(REFERENCE, &src, cap, 0);
+                let got = block::decompress(&src, max_out);
+                assert_eq!(
+                    got,
+                    expected.clone().map(|_| output.clone()),
+                    "decompress, max_out {max_out}; {}",
+                    reproducer(&src, cap)
+                );
+                // Size-prepended, declaring what the reference decoded (or the original size when
+                // it rejected the block).
+                let declared = expected.map_or(*original_len, |n| n);
+                let mut prefixed = (declared as u32).to_le_bytes().to_vec();
+                prefixed.extend_from_slice(&src);
+                let got = block::decompress_size_prepended(&prefixed, declared);
+                let (exact, exact_output) = decode(REFERENCE, &src, declared, 0);
+                if exact == Ok(declared) && declared <= src.len() * 255 {
+                    assert_eq!(got, Ok(exact_output), "{}", reproducer(&src, declared));
+                } else {
+                    assert!(got.is_err(), "size-prepended: {got:?}, scalar {exact:?}");
+                }
+            }
+        }
+    }
+    eprintln!("vec api: {checks} checks");
 }

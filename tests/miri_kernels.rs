@@ -16,13 +16,17 @@
 //! each decoded into an exact-size buffer, oversized ones (+1, +40 bytes), one byte too small and
 //! half the size (the output ends mid-block with much input left); and one block of mixed shapes
 //! decoded into every capacity from 0 to its size + 1.
-//! Every kernel must give the scalar decoder's verdict (the whole `Error`) and output.
+//! Every kernel must give the scalar decoder's verdict (the whole `Error`) and output, decoding
+//! into initialised memory and into uninitialised memory (`decompress_into_uninit_with`, where
+//! Miri reports any read of a byte the decoder did not write), and `block::decompress` (spare
+//! capacity of a `Vec`) must agree too.
 //!
 //! No lz4-sys here: Miri cannot run C code. Under Miri, CPU feature detection reports only the
 //! features enabled at compile time, so `.ci/miri.sh` also runs this with
 //! `-C target-feature=+avx2` to reach the AVX2 kernel. The kernels run are printed.
 
 use std::io::Write as _;
+use std::mem::MaybeUninit;
 use std::sync::Once;
 
 use lz4_simd::{block, Error, Kernel};
@@ -138,20 +142,51 @@ fn decode(kernel: Kernel, src: &[u8], cap: usize, fill: u8) -> (Result<usize, Er
     (result, produced)
 }
 
-/// Every available kernel against scalar on `src` into `cap` bytes; returns scalar's outcome.
+/// Decodes `src` with `kernel`, from a copy in its own allocation, into a fresh `cap`-byte buffer
+/// of *uninitialised* memory through `decompress_into_uninit_with`: Miri reports any read of a
+/// byte the decoder has not written (and reading back `dst[..len]` checks that all of it was).
+fn decode_uninit(kernel: Kernel, src: &[u8], cap: usize) -> (Result<usize, Error>, Vec<u8>) {
+    let input = src.to_vec();
+    let mut output: Vec<MaybeUninit<u8>> = Vec::with_capacity(cap);
+    output.resize_with(cap, MaybeUninit::uninit);
+    let result = block::decompress_into_uninit_with(kernel, &input, &mut output);
+    let produced = match result {
+        // SAFETY: on Ok(len) the decoder guarantees dst[..len] is initialised (Miri checks it).
+        Ok(len) => output[..len]
+            .iter()
+            .map(|b| unsafe { b.assume_init() })
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    (result, produced)
+}
+
+/// Every available kernel against scalar on `src` into `cap` bytes, into initialised and into
+/// uninitialised memory; returns scalar's outcome.
 fn compare(what: &str, src: &[u8], cap: usize) -> (Result<usize, Error>, Vec<u8>) {
     let scalar = decode(Kernel::Scalar, src, cap, 0x5A);
-    for kernel in kernels().into_iter().filter(|&k| k != Kernel::Scalar) {
-        let (result, produced) = decode(kernel, src, cap, 0xA5);
-        assert_eq!(
-            result, scalar.0,
-            "{what}: {kernel} and scalar disagree on the verdict (cap {cap}, block {src:02x?})"
-        );
-        assert!(
-            produced == scalar.1,
-            "{what}: {kernel} and scalar produced different bytes (cap {cap}, block {src:02x?})"
-        );
+    for kernel in kernels() {
+        let mut runs = vec![("uninit", decode_uninit(kernel, src, cap))];
+        if kernel != Kernel::Scalar {
+            runs.push(("init", decode(kernel, src, cap, 0xA5)));
+        }
+        for (how, (result, produced)) in runs {
+            assert_eq!(
+                result, scalar.0,
+                "{what}: {kernel} ({how}) and scalar disagree on the verdict (cap {cap}, block {src:02x?})"
+            );
+            assert!(
+                produced == scalar.1,
+                "{what}: {kernel} ({how}) and scalar produced different bytes (cap {cap}, block {src:02x?})"
+            );
+        }
     }
+    // The Vec API decodes into spare capacity with the detected kernel.
+    assert_eq!(
+        block::decompress(src, cap),
+        scalar.0.clone().map(|_| scalar.1.clone()),
+        "{what}: block::decompress (cap {cap})"
+    );
     scalar
 }
 

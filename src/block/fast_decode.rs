@@ -13,10 +13,23 @@
 //!
 //! Overlapping matches (offset < `WIDTH`) go to the kernel's `replicate`; others are copied in
 //! `WIDTH` chunks, each chunk's source lying entirely before its destination.
+//!
+//! The output may be uninitialised memory (`block::decompress` decodes into a `Vec`'s spare
+//! capacity): the loop never reads an output byte it has not written. Literal copies read only
+//! `src`; a match chunk's source ends at or before the position it is written to (offset >=
+//! `WIDTH`, or offset >= 16 for the 16-byte copies of the shortcut); `replicate` reads only the
+//! [`REPLICATE_HISTORY`] bytes before the match (the first bytes of a match that starts closer
+//! than that to the output's start are copied one by one). The careful loop finishes in the same
+//! memory through [`UninitOutput`], which tracks the initialised prefix. Wild writes past a
+//! sequence store copies of initialised bytes, so whatever they leave past the returned length is
+//! initialised (but unspecified).
+
+use core::mem::MaybeUninit;
 
 use super::reference;
+use super::uninit::UninitOutput;
 use super::{MINMATCH, ML_MASK, RUN_MASK};
-use crate::kernel::CopyKernel;
+use crate::kernel::{CopyKernel, REPLICATE_HISTORY};
 use crate::Error;
 
 /// Input room the short-sequence shortcut needs from its token: the token, a 16-byte literal read
@@ -43,20 +56,23 @@ fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> 
 
 /// Decodes as many sequences of `src` as can be decoded with wide copies into `dst`, starting at
 /// output position `out_start` (`dst[..out_start]` is history). Returns the (input, output)
-/// positions of the first sequence it did not decode.
+/// positions `(ip, op)` of the first sequence it did not decode; `dst[..op]` is then initialised
+/// and final.
 ///
 /// # Safety
 ///
-/// The CPU must support `K`'s instructions (the caller holds the kernel's token).
+/// The CPU must support `K`'s instructions (the caller holds the kernel's token), and
+/// `dst[..out_start]` must be initialised.
 #[inline(always)]
 unsafe fn fast_sequences<K: CopyKernel>(
     src: &[u8],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> (usize, usize) {
+    debug_assert!(out_start <= dst.len());
     let width = K::WIDTH;
     let src_ptr = src.as_ptr();
-    let dst_ptr = dst.as_mut_ptr();
+    let dst_ptr = dst.as_mut_ptr().cast::<u8>();
     let src_len = src.len();
     let dst_len = dst.len();
     let mut ip = 0usize;
@@ -83,6 +99,9 @@ unsafe fn fast_sequences<K: CopyKernel>(
                     }));
                     let match_pos = op + literal_len;
                     if offset >= 16 && offset <= match_pos {
+                        debug_assert!(
+                            src_len - ip >= SHORT_SRC_ROOM && dst_len - op >= SHORT_DST_ROOM
+                        );
                         // SAFETY: op <= dst_len - SHORT_DST_ROOM: 16 literal bytes at op and 32
                         // match bytes at match_pos <= op + 14 fit in `dst`; the match source
                         // starts offset >= 16 bytes back inside `dst`, so the first 16 bytes read
@@ -120,6 +139,9 @@ unsafe fn fast_sequences<K: CopyKernel>(
         {
             return (ip, op);
         }
+        debug_assert!(
+            src_len - cursor >= literal_len + width && dst_len - op >= literal_len + width
+        );
         let mut copied = 0;
         loop {
             // SAFETY: copied < literal_len + 1 rounds to at most literal_len + width - 1 bytes past
@@ -153,6 +175,7 @@ unsafe fn fast_sequences<K: CopyKernel>(
             return (ip, op);
         }
         let match_len = match_len + MINMATCH;
+        debug_assert!(dst_len - match_pos >= match_len + 2 * width);
         if offset >= width {
             let mut copied = 0;
             loop {
@@ -172,9 +195,24 @@ unsafe fn fast_sequences<K: CopyKernel>(
                 }
             }
         } else {
-            // SAFETY: 1 <= offset <= match_pos, and dst_len - match_pos >= match_len + 2 * width
-            // (checked above): the range replicate may touch lies in `dst`.
-            unsafe { K::replicate(dst_ptr.add(match_pos), offset, match_len) };
+            // `replicate` reads the REPLICATE_HISTORY bytes before its start: a match this close
+            // to the output's start (only the block's first bytes, without history) writes its
+            // first bytes one by one, each a copy of a finished byte.
+            let mut at = match_pos;
+            while at < REPLICATE_HISTORY && at < match_pos + match_len {
+                // SAFETY: 1 <= offset <= match_pos <= at, so `at - offset` is a finished byte;
+                // at < match_pos + match_len <= dst_len (checked above).
+                unsafe { *dst_ptr.add(at) = *dst_ptr.add(at - offset) };
+                at += 1;
+            }
+            if at < match_pos + match_len {
+                debug_assert!(at >= REPLICATE_HISTORY);
+                // SAFETY: 1 <= offset <= match_pos <= at and at >= REPLICATE_HISTORY: the bytes
+                // before `at` that replicate reads are finished output; dst_len - at >=
+                // (match_pos + match_len - at) + 2 * width (checked above): the range it may
+                // write lies in `dst`.
+                unsafe { K::replicate(dst_ptr.add(at), offset, match_pos + match_len - at) };
+            }
         }
         ip = match_cursor;
         op = match_pos + match_len;
@@ -182,34 +220,37 @@ unsafe fn fast_sequences<K: CopyKernel>(
 }
 
 /// Decodes `src` into `dst[out_start..]` with kernel `K`'s fast loop, then the careful loop.
+/// On success `dst[..returned length]` is initialised.
 ///
 /// # Safety
 ///
-/// The CPU must support `K`'s instructions.
+/// The CPU must support `K`'s instructions, and `dst[..out_start]` must be initialised.
 #[inline(always)]
 unsafe fn decode_with<K: CopyKernel>(
     src: &[u8],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> Result<usize, Error> {
     // SAFETY: forwarded contract.
     let (ip, op) = unsafe { fast_sequences::<K>(src, dst, out_start) };
-    reference::decode_careful(src, dst, out_start, ip, op)
+    // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
+    let mut output = unsafe { UninitOutput::new(dst, op) };
+    reference::decode_careful(src, &mut output, out_start, ip, op)
 }
 
 /// The SSE2 kernel's entry point.
 ///
 /// # Safety
 ///
-/// None beyond x86_64 itself (SSE2 is baseline); `unsafe` for symmetry with the other entries.
+/// `dst[..out_start]` must be initialised. (SSE2 is x86_64 baseline.)
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 pub(crate) unsafe fn decode_sse2(
     src: &[u8],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> Result<usize, Error> {
-    // SAFETY: SSE2 is part of the x86_64 baseline.
+    // SAFETY: SSE2 is part of the x86_64 baseline; the history contract is forwarded.
     unsafe { decode_with::<crate::kernel::x86::Sse2>(src, dst, out_start) }
 }
 
@@ -217,13 +258,13 @@ pub(crate) unsafe fn decode_sse2(
 ///
 /// # Safety
 ///
-/// The CPU must support AVX2.
+/// The CPU must support AVX2, and `dst[..out_start]` must be initialised.
 #[cfg(target_arch = "x86_64")]
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn decode_avx2(
     src: &[u8],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> Result<usize, Error> {
     // SAFETY: this function's contract: AVX2 (and so SSSE3) is present.
@@ -234,13 +275,13 @@ pub(crate) unsafe fn decode_avx2(
 ///
 /// # Safety
 ///
-/// The CPU must support NEON (baseline on aarch64).
+/// The CPU must support NEON (baseline on aarch64), and `dst[..out_start]` must be initialised.
 #[cfg(target_arch = "aarch64")]
 #[inline(never)]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn decode_neon(
     src: &[u8],
-    dst: &mut [u8],
+    dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> Result<usize, Error> {
     // SAFETY: this function's contract.

@@ -43,6 +43,7 @@
 
 use alloc::vec;
 use alloc::vec::Vec;
+use core::mem::MaybeUninit;
 
 use crate::kernel::KernelToken;
 use crate::{Error, Kernel};
@@ -51,6 +52,8 @@ mod compress;
 #[cfg(feature = "unsafe")]
 pub(crate) mod fast_decode;
 pub(crate) mod reference;
+#[cfg(feature = "unsafe")]
+mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 
@@ -245,17 +248,103 @@ pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Resul
     kernel.require()?.decode(src, dst, 0)
 }
 
+/// Decompresses the block `src` into `dst`, which may be uninitialised memory (a reused buffer,
+/// a `Vec`'s spare capacity), returning the number of bytes written.
+///
+/// On success `dst[..n]` (`n` the returned length) is initialised and holds the decoded block, so
+/// the caller may `assume_init` it (or `Vec::set_len(n)` after decoding into spare capacity).
+/// Nothing outside `dst` is written; bytes of `dst` past `n` may have been written with
+/// unspecified (initialised) values; after an error the contents of `dst` are unspecified.
+/// Verdicts are exactly those of [`decompress_into`].
+///
+/// The SIMD kernels decode without initialising `dst` first and never read a byte they have not
+/// written. Without the `unsafe` feature (or with the scalar kernel) the block is decoded by the
+/// safe reference decoder into initialised memory first: a temporary buffer of at most
+/// `dst.len()` bytes in the safe build, a zero-fill of `dst` with the scalar kernel.
+pub fn decompress_into_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Result<usize, Error> {
+    decode_into_uninit(KernelToken::detected(), src, dst)
+}
+
+/// [`decompress_into_uninit`] with a chosen decode kernel (see [`decompress_into_with`]).
+pub fn decompress_into_uninit_with(
+    kernel: Kernel,
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, Error> {
+    decode_into_uninit(kernel.require()?, src, dst)
+}
+
+/// Decodes `src` into uninitialised `dst` (no history) with `kernel`; `dst[..n]` is initialised
+/// on `Ok(n)`.
+#[cfg(feature = "unsafe")]
+fn decode_into_uninit(
+    kernel: KernelToken,
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, Error> {
+    // SAFETY: out_start = 0: there is no history to be initialised.
+    unsafe { kernel.decode_uninit(src, dst, 0) }
+}
+
+/// Safe build: decode into an initialised temporary, then copy the result out. The temporary
+/// holds what `src` can possibly decode to (255 bytes per input byte) when that is less than
+/// `dst.len()`; only when the block overflows it (so the error must name the real capacity) is the
+/// decode repeated into `dst.len()` bytes.
+#[cfg(not(feature = "unsafe"))]
+fn decode_into_uninit(
+    kernel: KernelToken,
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+) -> Result<usize, Error> {
+    let cap = dst.len();
+    let mut scratch = vec![0u8; cap.min(src.len().saturating_mul(MAX_EXPANSION))];
+    let result = match kernel.decode(src, &mut scratch, 0) {
+        Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
+            if scratch.len() < cap =>
+        {
+            scratch = vec![0u8; cap];
+            kernel.decode(src, &mut scratch, 0)
+        }
+        result => result,
+    };
+    let len = result?;
+    for (to, &byte) in dst.iter_mut().zip(&scratch[..len]) {
+        to.write(byte);
+    }
+    Ok(len)
+}
+
+/// Decodes `src` into a new `Vec` of capacity `cap` with the detected kernel: into the spare
+/// capacity (no zero-fill) with the `unsafe` feature, into a zeroed `Vec` without it.
+fn decode_to_vec(src: &[u8], cap: usize) -> Result<Vec<u8>, Error> {
+    #[cfg(feature = "unsafe")]
+    {
+        let mut out = Vec::with_capacity(cap);
+        let len = decompress_into_uninit(src, &mut out.spare_capacity_mut()[..cap])?;
+        // SAFETY: decompress_into_uninit returned Ok(len): the first `len` bytes of the spare
+        // capacity (the whole allocation: `out` was empty) are initialised, and len <= cap <=
+        // capacity.
+        unsafe { out.set_len(len) };
+        Ok(out)
+    }
+    #[cfg(not(feature = "unsafe"))]
+    {
+        let mut out = vec![0u8; cap];
+        let len = KernelToken::detected().decode(src, &mut out, 0)?;
+        out.truncate(len);
+        Ok(out)
+    }
+}
+
 /// Decompresses the block `src` into a new `Vec` of at most `max_out` bytes.
 ///
 /// The allocation is bounded by `max_out` and by what `src` can possibly decode to (255 bytes per
-/// input byte), never by anything the block claims.
+/// input byte), never by anything the block claims. With the `unsafe` feature the block is
+/// decoded straight into the allocation's uninitialised memory (no zero-fill first).
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     let cap = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
-    // A zeroed allocation: large ones come from fresh (already zero) pages, so only the bytes the
-    // decoder writes are touched.
-    let mut out = vec![0u8; cap];
-    let len = KernelToken::detected().decode(src, &mut out, 0)?;
-    out.truncate(len);
+    let mut out = decode_to_vec(src, cap)?;
+    let len = out.len();
     // Do not hand back a large reservation the block did not need.
     if out.capacity() - len > len / 4 + 4096 {
         out.shrink_to_fit();
@@ -267,15 +356,15 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
 /// [`compress_prepend_size`]).
 ///
 /// The prefix is checked against `max_out` and against what the block could possibly decode to
-/// *before* anything is allocated, and the block must decode to exactly the declared size.
+/// *before* anything is allocated, and the block must decode to exactly the declared size. As
+/// [`decompress`], it decodes into uninitialised memory with the `unsafe` feature.
 pub fn decompress_size_prepended(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     let (declared, block) = read_size_prefix(src, max_out)?;
-    let mut out = vec![0u8; declared];
-    let len = KernelToken::detected().decode(block, &mut out, 0)?;
-    if len != declared {
+    let out = decode_to_vec(block, declared)?;
+    if out.len() != declared {
         return Err(Error::SizeMismatch {
             declared,
-            actual: len,
+            actual: out.len(),
         });
     }
     Ok(out)

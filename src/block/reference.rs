@@ -11,6 +11,10 @@
 //! match_len`) repeats the `offset` bytes before it, so it is copied in doubling chunks: after the
 //! first `offset` bytes are written, the next `2 * offset` can be copied from the match start, and
 //! so on, each chunk a non-overlapping copy. Offset 1 (a run of one byte) is a `fill`.
+//!
+//! The careful loop ([`decode_careful`]) writes through the [`Output`] trait, so the SIMD kernels
+//! can finish a block in uninitialised memory (`block::uninit`) with exactly this loop's checks
+//! and verdicts; for `[u8]` the trait's methods are the slice copies described above.
 
 #![forbid(unsafe_code)]
 
@@ -26,17 +30,55 @@ use crate::Error;
 pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
     let (ip, op) = fast_sequences(src, dst, out_start);
-    decode_careful(src, dst, out_start, ip, op)
+    decode_careful::<[u8]>(src, dst, out_start, ip, op)
+}
+
+/// Where the careful loop writes: an initialised byte slice, or (with the `unsafe` feature)
+/// uninitialised memory that tracks which prefix it has written.
+///
+/// The loop checks every bound before it calls a method, so the methods may panic on a call that
+/// breaks their stated conditions (they never see one); an implementation must stay sound even
+/// then.
+pub(crate) trait Output {
+    /// The output capacity (`dst.len()`).
+    fn capacity(&self) -> usize;
+
+    /// Writes `bytes` at `at`. The loop guarantees `bytes.len() <= capacity() - at` and that
+    /// every byte before `at` is final output.
+    fn write_literals(&mut self, at: usize, bytes: &[u8]);
+
+    /// Writes `match_len` bytes at `at`, each a copy of the byte `offset` positions before it.
+    /// The loop guarantees `1 <= offset <= at`, `match_len <= capacity() - at`, and that every
+    /// byte before `at` is final output.
+    fn copy_match(&mut self, at: usize, offset: usize, match_len: usize);
+}
+
+impl Output for [u8] {
+    #[inline]
+    fn capacity(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn write_literals(&mut self, at: usize, bytes: &[u8]) {
+        self[at..at + bytes.len()].copy_from_slice(bytes);
+    }
+
+    #[inline]
+    fn copy_match(&mut self, at: usize, offset: usize, match_len: usize) {
+        copy_match(self, at, offset, match_len);
+    }
 }
 
 /// The careful loop: decodes from the token at `src[ip]`, writing at `dst[op]`, checking
 /// everything and writing exactly the decoded bytes. `decode_careful(src, dst, s, 0, s)` alone is
 /// a complete decoder; [`decode`] runs [`fast_sequences`] first and hands over where it stopped.
+/// `dst[..op]` must be final output (history and what the fast loop decoded).
 /// (Not inlined: it runs once per block, and keeping it apart leaves the fast loop its registers.)
 #[inline(never)]
-pub(crate) fn decode_careful(
+pub(crate) fn decode_careful<O: Output + ?Sized>(
     src: &[u8],
-    dst: &mut [u8],
+    dst: &mut O,
     out_start: usize,
     mut ip: usize,
     mut op: usize,
@@ -65,15 +107,15 @@ pub(crate) fn decode_careful(
                 available,
             });
         }
-        if literal_len > dst.len() - op {
+        if literal_len > dst.capacity() - op {
             return Err(Error::LiteralsOverflowOutput {
                 input_pos: token_pos,
                 output_pos: op - out_start,
                 literal_len,
-                capacity: dst.len() - out_start,
+                capacity: dst.capacity() - out_start,
             });
         }
-        dst[op..op + literal_len].copy_from_slice(&src[ip..ip + literal_len]);
+        dst.write_literals(op, &src[ip..ip + literal_len]);
         ip += literal_len;
         op += literal_len;
 
@@ -108,15 +150,15 @@ pub(crate) fn decode_careful(
             .ok_or(Error::LengthOverflow {
                 input_pos: token_pos,
             })?;
-        if match_len > dst.len() - op {
+        if match_len > dst.capacity() - op {
             return Err(Error::MatchOverflowsOutput {
                 input_pos: token_pos,
                 output_pos: op - out_start,
                 match_len,
-                capacity: dst.len() - out_start,
+                capacity: dst.capacity() - out_start,
             });
         }
-        copy_match(dst, op, offset, match_len);
+        dst.copy_match(op, offset, match_len);
         op += match_len;
     }
 }
@@ -383,7 +425,7 @@ mod tests {
         let mut fast_out = vec![0xAAu8; cap];
         let mut careful_out = vec![0x55u8; cap];
         let fast = decode(src, &mut fast_out, 0);
-        let careful = decode_careful(src, &mut careful_out, 0, 0, 0);
+        let careful = decode_careful::<[u8]>(src, &mut careful_out, 0, 0, 0);
         assert_eq!(fast, careful, "verdicts differ for {src:02x?}");
         if let Ok(len) = careful {
             assert_eq!(fast_out[..len], careful_out[..len]);

@@ -1,5 +1,14 @@
 //! The copy primitives a decode kernel provides to the one fast loop
 //! ([`block::fast_decode`](crate::block)).
+//!
+//! The output may be uninitialised memory: a primitive may write anywhere its contract allows,
+//! but may read only output bytes that are already written (the contracts say which).
+
+/// Output bytes before a match that [`CopyKernel::replicate`] may read: the 16 bytes ending at
+/// the match start hold the repeating pattern for every offset below 16, and reading them reads
+/// no byte of the match itself (which may still be uninitialised). The fast loop writes the first
+/// bytes of a match starting closer than this to the output's start one by one.
+pub(crate) const REPLICATE_HISTORY: usize = 16;
 
 /// Wide copies and pattern replication for one instruction set.
 ///
@@ -22,23 +31,25 @@ pub(crate) unsafe trait CopyKernel {
     ///
     /// # Safety
     ///
-    /// `src` must be valid for reads and `dst` for writes of `WIDTH` bytes, both initialised.
+    /// `src` must be valid for reads of `WIDTH` initialised bytes and `dst` for writes of
+    /// `WIDTH` bytes (which may be uninitialised).
     unsafe fn copy_wide(src: *const u8, dst: *mut u8);
 
     /// Copies 16 bytes from `src` to `dst`, all loads before all stores.
     ///
     /// # Safety
     ///
-    /// `src` must be valid for reads and `dst` for writes of 16 bytes, both initialised.
+    /// `src` must be valid for reads of 16 initialised bytes and `dst` for writes of 16 bytes.
     unsafe fn copy16(src: *const u8, dst: *mut u8);
 
     /// Writes `len` bytes at `dst`, each a copy of the byte `offset` positions before it (the
-    /// output of an overlapping match), for `1 <= offset < WIDTH` and `len >= 4`. May write up to
-    /// `WIDTH - 1` bytes past `dst + len`, and may read up to 16 bytes from `dst - offset`.
+    /// output of an overlapping match), for `1 <= offset < WIDTH` and `len >= 1`. May write up to
+    /// `WIDTH - 1` bytes past `dst + len`. Reads only bytes before the one it writes: the
+    /// [`REPLICATE_HISTORY`] bytes before `dst` and bytes it wrote itself.
     ///
     /// # Safety
     ///
-    /// `dst - offset .. dst + len + WIDTH` must lie within one initialised allocation valid for
-    /// reads and writes.
+    /// `dst - max(offset, REPLICATE_HISTORY) .. dst` must be initialised and valid for reads, and
+    /// `dst .. dst + len + WIDTH` valid for writes, all within one allocation.
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize);
 }

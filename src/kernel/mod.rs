@@ -21,6 +21,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+#[cfg(feature = "unsafe")]
+use core::mem::MaybeUninit;
 use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -36,7 +38,7 @@ mod tables;
 pub(crate) mod x86;
 
 #[cfg(feature = "unsafe")]
-pub(crate) use copy::CopyKernel;
+pub(crate) use copy::{CopyKernel, REPLICATE_HISTORY};
 
 /// A block decode kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -231,17 +233,61 @@ impl KernelToken {
         dst: &mut [u8],
         out_start: usize,
     ) -> Result<usize, Error> {
+        debug_assert!(out_start <= dst.len());
         match self.0 {
-            #[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
-            // SAFETY: SSE2 is baseline on x86_64.
-            Kernel::Sse2 => unsafe { crate::block::fast_decode::decode_sse2(src, dst, out_start) },
-            #[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
-            // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect).
-            Kernel::Avx2 => unsafe { crate::block::fast_decode::decode_avx2(src, dst, out_start) },
-            #[cfg(all(feature = "unsafe", target_arch = "aarch64"))]
-            // SAFETY: the token exists, so NEON was detected.
-            Kernel::Neon => unsafe { crate::block::fast_decode::decode_neon(src, dst, out_start) },
+            #[cfg(feature = "unsafe")]
+            Kernel::Sse2 | Kernel::Avx2 | Kernel::Neon => {
+                // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
+                // write only copies of initialised bytes (block::fast_decode, block::uninit), so
+                // `dst` stays initialised.
+                let dst =
+                    unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) };
+                // SAFETY: all of `dst` is initialised, its history prefix included.
+                unsafe { self.decode_uninit(src, dst, out_start) }
+            }
             _ => crate::block::reference::decode(src, dst, out_start),
+        }
+    }
+
+    /// [`decode`](Self::decode) into uninitialised memory: decodes `src` into `dst[out_start..]`,
+    /// where `dst[..out_start]` is (initialised) history. On success `dst[..returned length]` is
+    /// initialised; bytes after it may have been written (with copies of initialised bytes) but
+    /// are unspecified. Nothing outside `dst` is written.
+    ///
+    /// The SIMD kernels decode in place without initialising anything first. The scalar reference
+    /// decoder is safe code over `&mut [u8]`: it first zero-fills `dst[out_start..]` (the price
+    /// of the Vec API on targets without a SIMD kernel, or when `scalar` is forced).
+    ///
+    /// # Safety
+    ///
+    /// `out_start <= dst.len()` and `dst[..out_start]` is initialised.
+    #[cfg(feature = "unsafe")]
+    #[inline]
+    pub(crate) unsafe fn decode_uninit(
+        self,
+        src: &[u8],
+        dst: &mut [MaybeUninit<u8>],
+        out_start: usize,
+    ) -> Result<usize, Error> {
+        debug_assert!(out_start <= dst.len());
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is baseline on x86_64; history: this function's contract.
+            Kernel::Sse2 => unsafe { crate::block::fast_decode::decode_sse2(src, dst, out_start) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect); history:
+            // this function's contract.
+            Kernel::Avx2 => unsafe { crate::block::fast_decode::decode_avx2(src, dst, out_start) },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token exists, so NEON was detected; history: this function's contract.
+            Kernel::Neon => unsafe { crate::block::fast_decode::decode_neon(src, dst, out_start) },
+            _ => {
+                dst[out_start..].fill(MaybeUninit::new(0));
+                // SAFETY: dst[..out_start] is initialised (this function's contract) and the rest
+                // was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
+                let dst = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [u8]) };
+                crate::block::reference::decode(src, dst, out_start)
+            }
         }
     }
 }

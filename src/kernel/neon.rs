@@ -2,7 +2,7 @@
 
 use core::arch::aarch64::{vld1q_u8, vqtbl1q_u8, vst1q_u8};
 
-use super::copy::CopyKernel;
+use super::copy::{CopyKernel, REPLICATE_HISTORY};
 use super::tables::{PATTERN, STEP};
 
 /// NEON: 16-byte wild copies, table-lookup replication.
@@ -28,12 +28,12 @@ unsafe impl CopyKernel for Neon {
 
     #[inline(always)]
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
-        debug_assert!((1..16).contains(&offset) && len >= 4);
-        // SAFETY: the 16-byte load at `dst - offset` ends before `dst + 16`, inside the caller's
-        // range; only lanes below `offset` are used.
+        debug_assert!((1..16).contains(&offset) && len >= 1);
+        // SAFETY: the 16 bytes ending at `dst` are initialised output (the caller's
+        // REPLICATE_HISTORY contract); the table lookup picks the last `offset` of them.
         let pattern = unsafe {
             vqtbl1q_u8(
-                vld1q_u8(dst.sub(offset)),
+                vld1q_u8(dst.sub(REPLICATE_HISTORY)),
                 vld1q_u8(PATTERN[offset].as_ptr()),
             )
         };

@@ -1,21 +1,23 @@
 //! Offset → shuffle tables for pattern replication.
 //!
 //! A match whose offset is smaller than the copy width overlaps itself: its output repeats the
-//! `offset` bytes before it. A byte shuffle (`pshufb`, `vqtbl1q_u8`) of the 16 bytes starting at
-//! the match source with `PATTERN[offset]` (lane `i` takes byte `i % offset`) yields 16 bytes of
-//! that repetition; storing it at steps of `STEP[offset]` (the largest multiple of `offset` that
-//! is at most 16) keeps the pattern's phase from one store to the next.
+//! `offset` bytes before it. A byte shuffle (`pshufb`, `vqtbl1q_u8`) of the 16 bytes *ending* at
+//! the match start with `PATTERN[offset]` (lane `i` takes byte `16 - offset + i % offset`) yields
+//! 16 bytes of that repetition while reading only finished output (the match's own bytes may be
+//! uninitialised memory); storing it at steps of `STEP[offset]` (the largest multiple of `offset`
+//! that is at most 16) keeps the pattern's phase from one store to the next.
 
 #![forbid(unsafe_code)]
 
-/// `PATTERN[offset][i] = i % offset` for offsets 1..16 (row 0 is unused).
+/// `PATTERN[offset][i] = 16 - offset + i % offset` for offsets 1..16 (row 0 is unused): indices
+/// into the 16 bytes that end where the match starts.
 pub(crate) static PATTERN: [[u8; 16]; 16] = {
     let mut table = [[0u8; 16]; 16];
     let mut offset = 1;
     while offset < 16 {
         let mut i = 0;
         while i < 16 {
-            table[offset][i] = (i % offset) as u8;
+            table[offset][i] = (16 - offset + i % offset) as u8;
             i += 1;
         }
         offset += 1;
@@ -45,7 +47,7 @@ mod tests {
             assert_eq!(step % offset, 0);
             assert!(step <= 16 && step + offset > 16);
             for (i, &lane) in PATTERN[offset].iter().enumerate() {
-                assert_eq!(usize::from(lane), i % offset);
+                assert_eq!(usize::from(lane), 16 - offset + i % offset);
             }
         }
     }

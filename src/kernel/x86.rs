@@ -7,7 +7,7 @@ use core::arch::x86_64::{
     _mm_storeu_si128,
 };
 
-use super::copy::CopyKernel;
+use super::copy::{CopyKernel, REPLICATE_HISTORY};
 use super::tables::{PATTERN, STEP};
 
 /// Copies 8 bytes (load, then store).
@@ -48,10 +48,11 @@ unsafe fn copy16_sse2(src: *const u8, dst: *mut u8) {
 ///
 /// # Safety
 ///
-/// `dst - offset .. dst + len + 8` within one initialised allocation; `1 <= offset < 16`.
+/// `dst - offset .. dst` initialised and readable, `dst .. dst + len + 8` writable, within one
+/// allocation; `1 <= offset < 16`.
 #[inline(always)]
 unsafe fn replicate_by_words(dst: *mut u8, offset: usize, len: usize) {
-    debug_assert!((1..16).contains(&offset) && len >= 4);
+    debug_assert!((1..16).contains(&offset) && len >= 1);
     let lag = if offset < 8 {
         for i in 0..8 {
             // SAFETY: `dst + i - offset` and `dst + i` are within the caller's range (i < 8 <= len + 8).
@@ -124,13 +125,13 @@ unsafe impl CopyKernel for Avx2 {
 
     #[inline(always)]
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
-        debug_assert!((1..32).contains(&offset) && len >= 4);
+        debug_assert!((1..32).contains(&offset) && len >= 1);
         if offset < 16 {
-            // SAFETY: the 16-byte load at `dst - offset` ends at `dst + 16 - offset`, inside the
-            // caller's range (len + WIDTH past dst); only lanes below `offset` are used.
+            // SAFETY: the 16 bytes ending at `dst` are initialised output (the caller's
+            // REPLICATE_HISTORY contract); the shuffle picks the last `offset` of them.
             let pattern = unsafe {
                 _mm_shuffle_epi8(
-                    _mm_loadu_si128(dst.sub(offset).cast::<__m128i>()),
+                    _mm_loadu_si128(dst.sub(REPLICATE_HISTORY).cast::<__m128i>()),
                     _mm_loadu_si128(PATTERN[offset].as_ptr().cast::<__m128i>()),
                 )
             };
