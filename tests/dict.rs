@@ -269,3 +269,28 @@ fn random_dict_round_trips() {
         );
     }
 }
+
+#[test]
+fn decompress_append_uses_the_vec_tail_as_history() {
+    for (name, dict, data) in cases() {
+        let compressed = block::compress_with_dict(&data, &dict, 1);
+        // Some unrelated bytes, then the dictionary, then the block's output.
+        let mut out = b"unrelated prefix".to_vec();
+        out.extend_from_slice(&dict);
+        let before = out.clone();
+        let n = block::decompress_append(&compressed, &mut out, dict.len(), data.len())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(n, data.len(), "{name}");
+        assert!(out[..before.len()] == before[..], "{name}: history changed");
+        assert!(out[before.len()..] == data[..], "{name}");
+        if !data.is_empty() {
+            // A cap one byte short fails and leaves `out` as it was.
+            let mut short = before.clone();
+            assert!(
+                block::decompress_append(&compressed, &mut short, dict.len(), data.len() - 1)
+                    .is_err()
+            );
+            assert!(short == before, "{name}: failed append changed the Vec");
+        }
+    }
+}

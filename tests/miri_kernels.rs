@@ -392,3 +392,26 @@ fn corrupted_and_truncated_blocks() {
         hostile.len()
     );
 }
+
+/// `block::decompress_append` decodes into a Vec's spare capacity with the Vec's tail as
+/// history: the uninitialised-window path under Miri, with history reaching back into it.
+#[test]
+fn append_with_history_into_spare_capacity() {
+    let dict = bytes(300, 3, 1);
+    let mut data = dict[100..220].to_vec();
+    data.extend_from_slice(&bytes(90, 4, 2));
+    data.extend_from_slice(&dict[10..60]);
+    let compressed = block::compress_with_dict(&data, &dict, 1);
+    for reserve in [0usize, 7, 4096] {
+        let mut out = Vec::with_capacity(dict.len() + reserve);
+        out.extend_from_slice(&dict);
+        let n = block::decompress_append(&compressed, &mut out, dict.len(), data.len()).unwrap();
+        assert_eq!(n, data.len());
+        assert_eq!(&out[dict.len()..], &data[..]);
+        let mut short = dict.clone();
+        assert!(
+            block::decompress_append(&compressed, &mut short, dict.len(), data.len() - 1).is_err()
+        );
+        assert_eq!(short, dict);
+    }
+}

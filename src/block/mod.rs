@@ -213,6 +213,61 @@ pub fn decompress_into_with_history_kernel(
     Ok(end - history_len)
 }
 
+/// Decodes the block `src` and appends its output (at most `max_out` bytes) to `out`, whose last
+/// `history_len` bytes are history the block's matches may reference (the previous blocks of a
+/// linked frame, or a dictionary placed in front). Returns the number of bytes appended; after
+/// an error `out` is unchanged.
+///
+/// With the `unsafe` feature the block is decoded straight into `out`'s spare capacity: no
+/// zero-fill, no copy. `history_len` above `out.len()` counts as `out.len()`.
+pub fn decompress_append(
+    src: &[u8],
+    out: &mut Vec<u8>,
+    history_len: usize,
+    max_out: usize,
+) -> Result<usize, Error> {
+    let start = out.len();
+    let history_len = history_len.min(start);
+    let history_from = start - history_len;
+    let room = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
+    #[cfg(feature = "unsafe")]
+    {
+        out.reserve(room);
+        let window_len = history_len + room;
+        // SAFETY: `reserve` made the capacity at least `start + room = history_from +
+        // window_len`, so the window lies inside the allocation; viewing initialised or
+        // uninitialised `u8`s as `MaybeUninit<u8>` is always valid, and nothing else borrows
+        // `out` while the window lives.
+        let window = unsafe {
+            core::slice::from_raw_parts_mut(
+                out.as_mut_ptr().add(history_from).cast::<MaybeUninit<u8>>(),
+                window_len,
+            )
+        };
+        // SAFETY: window[..history_len] is out[history_from..start], initialised bytes of `out`.
+        let end = unsafe { KernelToken::detected().decode_uninit(src, window, history_len)? };
+        // SAFETY: decode_uninit returned Ok(end): window[..end] is initialised, so `out` is
+        // initialised up to history_from + end <= start + room <= capacity.
+        unsafe { out.set_len(history_from + end) };
+        Ok(end - history_len)
+    }
+    #[cfg(not(feature = "unsafe"))]
+    {
+        out.resize(start + room, 0);
+        let result = KernelToken::detected().decode(src, &mut out[history_from..], history_len);
+        match result {
+            Ok(end) => {
+                out.truncate(history_from + end);
+                Ok(end - history_len)
+            }
+            Err(error) => {
+                out.truncate(start);
+                Err(error)
+            }
+        }
+    }
+}
+
 /// Decompresses a block compressed with `dict` as history ([`compress_with_dict`]) into a new
 /// `Vec` of at most `max_out` bytes. With an empty `dict` this is [`decompress`].
 pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
@@ -220,9 +275,7 @@ pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<V
     let cap = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
     let mut buf = Vec::with_capacity(history.len() + cap);
     buf.extend_from_slice(history);
-    buf.resize(history.len() + cap, 0);
-    let end = KernelToken::detected().decode(src, &mut buf, history.len())?;
-    buf.truncate(end);
+    decompress_append(src, &mut buf, history.len(), cap)?;
     buf.drain(..history.len());
     if buf.capacity() - buf.len() > buf.len() / 4 + 4096 {
         buf.shrink_to_fit();

@@ -83,12 +83,43 @@ pub(crate) fn decode_block_append(
     input_pos: u64,
     block_index: u64,
 ) -> Result<usize, Error> {
-    let start = out.len();
     let room = block_room(target, data, stored)?;
-    out.resize(start + room, 0);
-    let result = decode_block_at(out, start, target, data, stored, input_pos, block_index);
-    out.truncate(start + *result.as_ref().unwrap_or(&0));
-    result
+    if stored {
+        out.extend_from_slice(data);
+        return Ok(room);
+    }
+    let history_len = out.len() - target.history_from;
+    block::decompress_append(data, out, history_len, room)
+        .map_err(|error| block_error(error, target, room, input_pos, block_index))
+}
+
+/// The frame-level error for a block the block decoder rejected: hitting the caller's cap is
+/// [`Error::FrameOutputLimit`], anything else a corrupt block.
+fn block_error(
+    error: Error,
+    target: &BlockTarget,
+    room: usize,
+    input_pos: u64,
+    block_index: u64,
+) -> Error {
+    let overflow = matches!(
+        error,
+        Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
+    );
+    let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
+        && room as u128 == u128::from(target.cap_left);
+    if overflow && limited_by_cap {
+        Error::FrameOutputLimit {
+            max_out: target.max_out,
+            declared: None,
+        }
+    } else {
+        Error::FrameBlock {
+            input_pos,
+            block_index,
+            error: Box::new(error),
+        }
+    }
 }
 
 /// How many output bytes a block needs room for: a stored block its length, a compressed block
@@ -127,29 +158,8 @@ pub(crate) fn decode_block_at(
         return Ok(room);
     }
     let window = &mut buf[target.history_from..start + room];
-    match block::decompress_into_with_history(data, window, start - target.history_from) {
-        Ok(len) => Ok(len),
-        Err(error) => {
-            let overflow = matches!(
-                error,
-                Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
-            );
-            let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
-                && room as u128 == u128::from(target.cap_left);
-            if overflow && limited_by_cap {
-                Err(Error::FrameOutputLimit {
-                    max_out: target.max_out,
-                    declared: None,
-                })
-            } else {
-                Err(Error::FrameBlock {
-                    input_pos,
-                    block_index,
-                    error: Box::new(error),
-                })
-            }
-        }
-    }
+    block::decompress_into_with_history(data, window, start - target.history_from)
+        .map_err(|error| block_error(error, target, room, input_pos, block_index))
 }
 
 /// Checks a frame's content size and content checksum once its blocks are decoded.
