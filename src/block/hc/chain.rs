@@ -44,7 +44,7 @@
 use alloc::boxed::Box;
 use alloc::vec;
 
-use super::super::compress::{count_common, read_u32, Output};
+use super::super::compress::{count_common, read_u32, read_u64, Output};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
 use super::emit;
 use crate::Error;
@@ -83,7 +83,32 @@ pub(super) fn hash4(word: u32) -> usize {
 
 #[inline(always)]
 fn read_u16(src: &[u8], pos: usize) -> u16 {
-    u16::from_le_bytes([src[pos], src[pos + 1]])
+    u16::from_le_bytes(src[pos..pos + 2].try_into().unwrap_or([0; 2]))
+}
+
+/// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
+#[inline(always)]
+fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
+    debug_assert!(b < a && max <= b);
+    let mut back = 0;
+    // Whole words while 8 bytes can be read before both (bytes beyond `max` may be compared,
+    // the result is capped).
+    while back < max && b - back >= 8 {
+        let x = read_u64(src, a - back - 8);
+        let y = read_u64(src, b - back - 8);
+        let diff = x ^ y;
+        if diff != 0 {
+            return (back + (diff.leading_zeros() / 8) as usize).min(max);
+        }
+        back += 8;
+    }
+    if back >= max {
+        return max;
+    }
+    while back < max && src[a - back - 1] == src[b - back - 1] {
+        back += 1;
+    }
+    back
 }
 
 /// Length of the run of `byte` starting at `src[from]`, stopping at `limit`.
@@ -180,11 +205,11 @@ impl ChainTables {
     /// bytes, which may start as far back as `low_limit` (`<= ip`) and must end by
     /// `high_limit`. Returns [`Match`] with `len == longest` and offset 0 when there is none.
     ///
-    /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `favor`
+    /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `FAVOR`
     /// skips offsets below 8.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn find_wider<const RUNS: bool, const SWAP: bool>(
+    pub(super) fn find_wider<const RUNS: bool, const SWAP: bool, const FAVOR: bool>(
         &mut self,
         src: &[u8],
         ip: usize,
@@ -192,7 +217,6 @@ impl ChainTables {
         high_limit: usize,
         mut longest: usize,
         attempts: u32,
-        favor: bool,
     ) -> Match {
         debug_assert!(low_limit <= ip && ip + MINMATCH <= high_limit && high_limit <= src.len());
         debug_assert!(longest >= 1 && longest > ip - low_limit);
@@ -211,6 +235,8 @@ impl ChainTables {
             offset: 0,
             back: 0,
         };
+        // The two bytes at the end of the longest match so far, from `low_limit`.
+        let mut end_word = read_u16(src, low_limit + longest - 1);
         let mut match_index = self.head[hash4(pattern)];
         let mut attempts_left = attempts;
         let mut chain_pos = 0u32;
@@ -221,20 +247,14 @@ impl ChainTables {
             attempts_left -= 1;
             let offset = (ip_index - match_index) as usize;
             let mut match_len = 0;
-            if !(favor && offset < 8) {
+            if !(FAVOR && offset < 8) {
                 let candidate = (match_index - INDEX_BASE) as usize;
                 // The candidate can only win if it agrees at the end of the current best.
-                if read_u16(src, low_limit + longest - 1)
-                    == read_u16(src, candidate + longest - 1 - look_back)
+                if end_word == read_u16(src, candidate + longest - 1 - look_back)
                     && read_u32(src, candidate) == pattern
                 {
                     let back = if look_back > 0 {
-                        let max_back = look_back.min(candidate);
-                        let mut back = 0;
-                        while back < max_back && src[ip - back - 1] == src[candidate - back - 1] {
-                            back += 1;
-                        }
-                        back
+                        count_back(src, ip, candidate, look_back.min(candidate))
                     } else {
                         0
                     };
@@ -243,6 +263,7 @@ impl ChainTables {
                         + back;
                     if match_len > longest {
                         longest = match_len;
+                        end_word = read_u16(src, low_limit + longest - 1);
                         best = Match {
                             len: match_len,
                             offset,
@@ -304,11 +325,12 @@ impl ChainTables {
                                 if look_back == 0 {
                                     let run_match = segment.min(src_run);
                                     let offset = (ip_index - match_index) as usize;
-                                    if longest < run_match && !(favor && offset < 8) {
+                                    if longest < run_match && !(FAVOR && offset < 8) {
                                         if offset > MAX_DISTANCE {
                                             break;
                                         }
                                         longest = run_match;
+                                        end_word = read_u16(src, low_limit + longest - 1);
                                         best = Match {
                                             len: run_match,
                                             offset,
@@ -361,7 +383,7 @@ fn lazy<const EXACT: bool, const RUNS: bool>(
     let mut anchor = start;
 
     let find = |tables: &mut ChainTables, at: usize, low: usize, longest: usize| {
-        tables.find_wider::<RUNS, false>(src, at, low, match_limit, longest, attempts, false)
+        tables.find_wider::<RUNS, false, false>(src, at, low, match_limit, longest, attempts)
     };
 
     #[derive(Clone, Copy)]

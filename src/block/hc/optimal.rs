@@ -77,29 +77,22 @@ fn sequence_price(literal_len: usize, match_len: usize) -> u32 {
 
 /// Searches at `ip` for a match longer than `min_len`; `None` if there is none.
 #[inline(always)]
-fn find_longer(
+fn find_longer<const FAVOR: bool>(
     tables: &mut ChainTables,
     src: &[u8],
     ip: usize,
     match_limit: usize,
     min_len: usize,
-    params: &Params,
+    attempts: u32,
 ) -> Option<(usize, usize)> {
-    let found = tables.find_wider::<true, true>(
-        src,
-        ip,
-        ip,
-        match_limit,
-        min_len,
-        params.attempts,
-        params.favor_dec_speed,
-    );
+    let found =
+        tables.find_wider::<true, true, FAVOR>(src, ip, ip, match_limit, min_len, attempts);
     debug_assert_eq!(found.back, 0);
     if found.len <= min_len {
         return None;
     }
     let mut len = found.len;
-    if params.favor_dec_speed && (19..=36).contains(&len) {
+    if FAVOR && (19..=36).contains(&len) {
         len = 18;
     }
     Some((len, found.offset))
@@ -107,6 +100,21 @@ fn find_longer(
 
 /// The optimal parse over `src[start..]`; returns the anchor (start of the final literals).
 pub(super) fn parse<const EXACT: bool>(
+    tables: &mut ChainTables,
+    opt: &mut [OptNode],
+    src: &[u8],
+    start: usize,
+    out: &mut Output<'_>,
+    params: Params,
+) -> Result<usize, Error> {
+    if params.favor_dec_speed {
+        parse_with::<EXACT, true>(tables, opt, src, start, out, params)
+    } else {
+        parse_with::<EXACT, false>(tables, opt, src, start, out, params)
+    }
+}
+
+fn parse_with<const EXACT: bool, const FAVOR: bool>(
     tables: &mut ChainTables,
     opt: &mut [OptNode],
     src: &[u8],
@@ -122,14 +130,14 @@ pub(super) fn parse<const EXACT: bool>(
     let mflimit = len - MFLIMIT;
     let match_limit = len - LASTLITERALS;
     let sufficient_len = params.target_len.min(OPT_NUM - 1);
-    let favor = u32::from(params.favor_dec_speed);
+    let favor = u32::from(FAVOR);
     let mut ip = start;
     let mut anchor = start;
 
     while ip <= mflimit {
         let pending = ip - anchor;
         let Some((first_len, first_offset)) =
-            find_longer(tables, src, ip, match_limit, MINMATCH - 1, &params)
+            find_longer::<FAVOR>(tables, src, ip, match_limit, MINMATCH - 1, params.attempts)
         else {
             ip += 1;
             continue;
@@ -185,7 +193,7 @@ pub(super) fn parse<const EXACT: bool>(
                 last_match_pos - cur
             };
             let Some((match_len, offset)) =
-                find_longer(tables, src, cur_ip, match_limit, min_len, &params)
+                find_longer::<FAVOR>(tables, src, cur_ip, match_limit, min_len, params.attempts)
             else {
                 cur += 1;
                 continue;
