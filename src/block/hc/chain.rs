@@ -2,12 +2,17 @@
 //!
 //! # The chains
 //!
-//! Positions are stored as indices `position + INDEX_BASE`, so that the zeroed head table (index
-//! 0) is never a candidate: every index in range is at least `INDEX_BASE`. `head[hash]` is the
-//! last inserted position whose 4 bytes have that hash; `chain[index % 65536]` is the distance
-//! from `index` back to the previous position of its chain (65535 when there is none in reach).
+//! Positions are stored as indices `position + base`. `head[hash]` is the index of the last
+//! inserted position whose 4 bytes have that hash; `chain[index % 65536]` is the distance from
+//! `index` back to the previous position of its chain (65535 when there is none in reach).
 //! Positions are inserted lazily: a search at `ip` first inserts every position it has not seen
 //! yet up to `ip` (excluded), so the chains always hold every earlier position, matches included.
+//!
+//! Tables are not cleared between calls: each call starts its indices at least 65536 above the
+//! last index of the previous call (and the first at 65536 above the zeroed tables), so every
+//! entry left from before is more than 65535 back, out of reach, exactly like an empty slot.
+//! Only when the index space nears its end is the head table zeroed and the base restarted.
+//! A chain entry is only read for an index inserted in the current call.
 //!
 //! # The search
 //!
@@ -55,8 +60,10 @@ pub(super) const MAX_DISTANCE: usize = 65535;
 pub(super) const HASH_LOG: u32 = 15;
 pub(super) const HASH_SLOTS: usize = 1 << HASH_LOG;
 const CHAIN_SLOTS: usize = 1 << 16;
-/// Index of window position 0; index 0 (a zeroed head slot) is then never in reach.
-pub(super) const INDEX_BASE: u32 = 1 << 16;
+/// The smallest base index: index 0 (a zeroed head slot) is then never in reach.
+const MIN_BASE: u32 = 1 << 16;
+/// Past this base, the next call zeroes the tables and restarts at [`MIN_BASE`].
+const MAX_BASE: u64 = 1 << 30;
 /// The longest match that fits the token's match nibble (liblz4's `OPTIMAL_ML`).
 const OPTIMAL_ML: usize = 15 - 1 + MINMATCH;
 
@@ -155,6 +162,10 @@ pub(super) struct ChainTables {
     pub(super) head: Box<[u32; HASH_SLOTS]>,
     /// Index (mod 65536) to the distance back to the previous position of its chain.
     chain: Box<[u16; CHAIN_SLOTS]>,
+    /// Index of window position 0 in the current call.
+    pub(super) base: u32,
+    /// Window length of the current call: indices stay below `base + span`.
+    span: u32,
     /// Every index below this one is inserted.
     next_to_update: u32,
 }
@@ -166,28 +177,40 @@ impl ChainTables {
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
-            chain: vec![u16::MAX; CHAIN_SLOTS]
+            // Never read before written (see the module documentation).
+            chain: vec![0u16; CHAIN_SLOTS]
                 .into_boxed_slice()
                 .try_into()
                 .unwrap_or_else(|_| unreachable!()),
-            next_to_update: INDEX_BASE,
+            base: MIN_BASE,
+            span: 0,
+            next_to_update: MIN_BASE,
         }
     }
 
-    /// Forgets every position. The chain table needs no clearing: an entry is only read for an
-    /// index that was inserted since (every candidate comes from the head table or a chain).
-    pub(super) fn reset(&mut self) {
-        self.head.fill(0);
-        self.next_to_update = INDEX_BASE;
+    /// Starts a call over a window of `window_len` bytes: every entry left in the tables becomes
+    /// out of reach, by moving the base 65536 past the previous call's indices (or, rarely,
+    /// by zeroing the head table).
+    pub(super) fn reset(&mut self, window_len: usize) {
+        let next = u64::from(self.base) + u64::from(self.span) + u64::from(MIN_BASE);
+        self.base = if next <= MAX_BASE {
+            next as u32
+        } else {
+            self.head.fill(0);
+            MIN_BASE
+        };
+        debug_assert!(u64::from(self.base) + window_len as u64 <= u64::from(u32::MAX));
+        self.span = window_len as u32;
+        self.next_to_update = self.base;
     }
 
     /// Inserts every position up to `ip` (excluded) not inserted yet.
     #[inline(always)]
     fn insert_up_to(&mut self, src: &[u8], ip: usize) {
-        let target = ip as u32 + INDEX_BASE;
+        let target = ip as u32 + self.base;
         let mut index = self.next_to_update;
         while index < target {
-            let hash = hash4(read_u32(src, (index - INDEX_BASE) as usize));
+            let hash = hash4(read_u32(src, (index - self.base) as usize));
             let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
             self.chain[usize::from(index as u16)] = delta as u16;
             self.head[hash] = index;
@@ -222,9 +245,10 @@ impl ChainTables {
         debug_assert!(longest >= 1 && longest > ip - low_limit);
         debug_assert!(!SWAP || low_limit == ip);
         self.insert_up_to(src, ip);
-        let ip_index = ip as u32 + INDEX_BASE;
-        let lowest = if ip_index < INDEX_BASE + MAX_DISTANCE as u32 + 1 {
-            INDEX_BASE
+        let base = self.base;
+        let ip_index = ip as u32 + base;
+        let lowest = if ip < MAX_DISTANCE + 1 {
+            base
         } else {
             ip_index - MAX_DISTANCE as u32
         };
@@ -248,7 +272,7 @@ impl ChainTables {
             let offset = (ip_index - match_index) as usize;
             let mut match_len = 0;
             if !(FAVOR && offset < 8) {
-                let candidate = (match_index - INDEX_BASE) as usize;
+                let candidate = (match_index - base) as usize;
                 // The candidate can only win if it agrees at the end of the current best.
                 if end_word == read_u16(src, candidate + longest - 1 - look_back)
                     && read_u32(src, candidate) == pattern
@@ -292,7 +316,7 @@ impl ChainTables {
                     pos += step;
                 }
                 if furthest > 1 {
-                    // `match_index >= INDEX_BASE > furthest`: no underflow.
+                    // `match_index >= base > furthest`: no underflow.
                     match_index -= furthest;
                     continue;
                 }
@@ -307,7 +331,7 @@ impl ChainTables {
                 let candidate_index = match_index - 1;
                 if let Some(src_run) = run_len {
                     if candidate_index >= lowest {
-                        let candidate = (candidate_index - INDEX_BASE) as usize;
+                        let candidate = (candidate_index - base) as usize;
                         if read_u32(src, candidate) == pattern {
                             let byte = pattern as u8;
                             let forward =

@@ -15,7 +15,7 @@
 
 use super::super::compress::{count_common, read_u32, read_u64, Output};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
-use super::chain::{ChainTables, HASH_SLOTS, INDEX_BASE, MAX_DISTANCE};
+use super::chain::{ChainTables, HASH_SLOTS, MAX_DISTANCE};
 use super::emit;
 use crate::Error;
 
@@ -72,6 +72,7 @@ pub(super) fn parse<const EXACT: bool>(
     start: usize,
     out: &mut Output<'_>,
 ) -> Result<usize, Error> {
+    let base = tables.base;
     let (short, long) = tables.head.split_at_mut(HALF);
     let mut tables = Tables { short, long };
     let len = src.len();
@@ -79,7 +80,7 @@ pub(super) fn parse<const EXACT: bool>(
     let match_limit = len - LASTLITERALS;
     // The last position whose 8 bytes the long hash may read.
     let hash_limit = len - LONG_HASH_BYTES;
-    let index = |pos: usize| pos as u32 + INDEX_BASE;
+    let index = |pos: usize| pos as u32 + base;
 
     // History: enter every position of `src[..start]` (up to 64 KiB of it can be reached).
     for pos in start.saturating_sub(MAX_DISTANCE)..start.min(hash_limit) {
@@ -96,7 +97,7 @@ pub(super) fn parse<const EXACT: bool>(
             let long_candidate = tables.long[long_hash];
             tables.long[long_hash] = ip_index;
             if in_reach(ip_index.wrapping_sub(long_candidate)) {
-                let candidate = (long_candidate - INDEX_BASE) as usize;
+                let candidate = (long_candidate - base) as usize;
                 let length = match_len(src, ip, candidate, match_limit);
                 if length >= MINMATCH {
                     break 'search Some((length, (ip_index - long_candidate) as usize));
@@ -106,7 +107,7 @@ pub(super) fn parse<const EXACT: bool>(
             let short_candidate = tables.short[short_hash];
             tables.short[short_hash] = ip_index;
             if in_reach(ip_index.wrapping_sub(short_candidate)) {
-                let candidate = (short_candidate - INDEX_BASE) as usize;
+                let candidate = (short_candidate - base) as usize;
                 let length = match_len(src, ip, candidate, match_limit);
                 if length >= MINMATCH {
                     // A short match: a long one starting a byte later may be better.
@@ -114,12 +115,8 @@ pub(super) fn parse<const EXACT: bool>(
                     let next_candidate = tables.long[next_hash];
                     let next_distance = (ip_index + 1).wrapping_sub(next_candidate);
                     if in_reach(next_distance) && ip < mflimit {
-                        let next_len = match_len(
-                            src,
-                            ip + 1,
-                            (next_candidate - INDEX_BASE) as usize,
-                            match_limit,
-                        );
+                        let next_len =
+                            match_len(src, ip + 1, (next_candidate - base) as usize, match_limit);
                         if next_len > length {
                             tables.long[next_hash] = ip_index + 1;
                             ip += 1;

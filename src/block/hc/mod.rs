@@ -45,8 +45,9 @@
 //!
 //! An [`HcCompressor`] holds 256 KiB of tables (a 32768-entry `u32` hash head table, which level
 //! 2 splits into its two 16384-entry tables, and a 65536-entry `u16` chain table) plus the
-//! optimal parser's 64 KiB cost array, all allocated once in [`HcCompressor::new`]. Each call
-//! clears the head table only: chain entries are always written before they are read.
+//! optimal parser's 64 KiB cost array, all allocated once in [`HcCompressor::new`]. Calls do
+//! not clear the tables: each call numbers positions from above everything the previous call
+//! stored, so old entries are out of reach (see the `chain` module).
 
 #![forbid(unsafe_code)]
 
@@ -229,7 +230,7 @@ impl HcCompressor {
         let mut out = Output { dst, pos: 0 };
         let mut anchor = start;
         if window.len() - start >= MIN_COMPRESSIBLE {
-            self.tables.reset();
+            self.tables.reset(window.len());
             anchor = match strategy(level) {
                 Strategy::Mid => mid::parse::<EXACT>(&mut self.tables, window, start, &mut out)?,
                 Strategy::Chain { attempts } => {
@@ -307,6 +308,71 @@ pub fn compress_hc_into(src: &[u8], dst: &mut [u8], level: u8) -> Result<usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Deterministic bytes with no repeats of 4 or more (xorshift).
+    fn noise(len: usize, seed: u64) -> Vec<u8> {
+        let mut state = seed | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 24) as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn history_window() {
+        // 100 KB of history; the block repeats pieces of it from 5 KB to 79 KB back (the last
+        // out of reach), then ends with fresh bytes.
+        let history = noise(100_000, 3);
+        let mut window = history.clone();
+        let start = window.len();
+        for back in [5_000usize, 30_000, 50_000, 70_000] {
+            let from = start - back;
+            window.extend_from_slice(&history[from..from + 3000]);
+        }
+        window.extend_from_slice(&noise(500, 4));
+        let mut compressor = HcCompressor::new();
+        for level in 1..=12u8 {
+            let mut dst = vec![0u8; compress_bound(window.len() - start)];
+            let len = compressor
+                .compress_window(&window, start, &mut dst, level)
+                .unwrap();
+            let mut out = window[..start].to_vec();
+            out.resize(window.len(), 0);
+            crate::block::reference::decode(&dst[..len], &mut out, start).unwrap();
+            assert!(out == window, "level {level}: history round trip");
+            // Three of the four copies are in reach: the block is far smaller than alone.
+            let alone = compressor.compress(&window[start..], level);
+            assert!(
+                len + 8000 < alone.len(),
+                "level {level}: {len} vs {}",
+                alone.len()
+            );
+            // Tiny blocks after history are literals only.
+            let tiny = &window[..start + 12];
+            let len = compressor
+                .compress_window(tiny, start, &mut dst, level)
+                .unwrap();
+            assert_eq!(len, 13, "level {level}");
+        }
+    }
+
+    #[test]
+    fn index_space_restart() {
+        let data: Vec<u8> = b"index space wraps around; ".repeat(3000);
+        for level in [2u8, 3, 9, 12] {
+            let fresh = compress_hc(&data, level);
+            let mut compressor = HcCompressor::new();
+            // The next call still fits below the restart limit, the one after restarts.
+            compressor.tables.base = (1 << 30) - 65_536 - 10;
+            for _ in 0..3 {
+                assert_eq!(compressor.compress(&data, level), fresh, "level {level}");
+            }
+        }
+    }
 
     #[test]
     fn level_table() {

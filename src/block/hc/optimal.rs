@@ -85,8 +85,7 @@ fn find_longer<const FAVOR: bool>(
     min_len: usize,
     attempts: u32,
 ) -> Option<(usize, usize)> {
-    let found =
-        tables.find_wider::<true, true, FAVOR>(src, ip, ip, match_limit, min_len, attempts);
+    let found = tables.find_wider::<true, true, FAVOR>(src, ip, ip, match_limit, min_len, attempts);
     debug_assert_eq!(found.back, 0);
     if found.len <= min_len {
         return None;
@@ -156,8 +155,13 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
                 offset: 0,
             };
         }
-        for match_len in MINMATCH..=first_len {
-            opt[match_len] = OptNode {
+        for (match_len, node) in opt
+            .iter_mut()
+            .enumerate()
+            .take(first_len + 1)
+            .skip(MINMATCH)
+        {
+            *node = OptNode {
                 price: sequence_price(pending, match_len),
                 litlen: pending as u32,
                 mlen: match_len as u32,
@@ -178,8 +182,7 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
             let here = opt[cur];
             let worth_searching = if params.full_update {
                 // Search unless the next position is as cheap and no short match could pay.
-                !(opt[cur + 1].price <= here.price
-                    && opt[cur + MINMATCH].price < here.price + 3)
+                !(opt[cur + 1].price <= here.price && opt[cur + MINMATCH].price < here.price + 3)
             } else {
                 opt[cur + 1].price > here.price
             };
