@@ -14,6 +14,10 @@
 //! runs with its default features (its safe encoder and decoder); its compressor does not aim at
 //! liblz4-identical output.
 //!
+//! The `hc` group compresses the first 512 KiB of each file (64 KiB chunks) with LZ4 HC at levels
+//! 3, 9 and 12, ours against liblz4's `LZ4_compress_HC` (`hc/ours/L9/dickens`,
+//! `hc/liblz4/L9/dickens`); the compressed sizes of both are printed first.
+//!
 //! Run: `cargo bench --bench throughput` (add a filter such as `-- decompress/` to run a subset).
 
 use std::hint::black_box;
@@ -23,7 +27,9 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 mod common;
 
-use common::{corpus_dir, liblz4_compress_into, liblz4_decompress_into, Rng, WORDS};
+use common::{
+    corpus_dir, liblz4_compress_hc_into, liblz4_compress_into, liblz4_decompress_into, Rng, WORDS,
+};
 use lz4_simd::block;
 
 const CHUNK: usize = 64 * 1024;
@@ -290,6 +296,74 @@ fn bench_decompress(c: &mut Criterion, samples: &[Sample]) {
     group.finish();
 }
 
+/// HC levels benchmarked side by side with liblz4.
+const HC_LEVELS: [u8; 3] = [3, 9, 12];
+/// Bytes of each file the HC group compresses (HC is 10-100 times slower than the fast mode).
+const HC_FILE_CAP: usize = 512 * 1024;
+
+fn bench_hc(c: &mut Criterion, samples: &[Sample]) {
+    let mut group = c.benchmark_group("hc");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(300));
+    group.measurement_time(Duration::from_secs(1));
+    let mut dst = vec![0u8; block::compress_bound(CHUNK)];
+    let mut compressor = block::HcCompressor::new();
+    for sample in samples {
+        let chunks: Vec<&[u8]> = sample
+            .chunks
+            .iter()
+            .take(HC_FILE_CAP / CHUNK)
+            .map(Vec::as_slice)
+            .collect();
+        let len: usize = chunks.iter().map(|c| c.len()).sum();
+        group.throughput(Throughput::Bytes(len as u64));
+        for level in HC_LEVELS {
+            let (mut ours, mut theirs) = (0, 0);
+            for chunk in &chunks {
+                ours += compressor.compress_into(chunk, &mut dst, level).unwrap();
+                theirs += liblz4_compress_hc_into(chunk, &mut dst, i32::from(level));
+            }
+            eprintln!(
+                "hc L{level} {}: {len} bytes -> ours {ours} (ratio {:.3}), liblz4 {theirs} (ratio {:.3})",
+                sample.name,
+                len as f64 / ours as f64,
+                len as f64 / theirs as f64
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("ours/L{level}"), &sample.name),
+                |b| {
+                    b.iter(|| {
+                        let mut total = 0;
+                        for chunk in &chunks {
+                            total += compressor
+                                .compress_into(black_box(chunk), &mut dst, level)
+                                .unwrap();
+                        }
+                        total
+                    })
+                },
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("liblz4/L{level}"), &sample.name),
+                |b| {
+                    b.iter(|| {
+                        let mut total = 0;
+                        for chunk in &chunks {
+                            total += liblz4_compress_hc_into(
+                                black_box(chunk),
+                                &mut dst,
+                                i32::from(level),
+                            );
+                        }
+                        total
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
 fn throughput(c: &mut Criterion) {
     let samples = samples();
     for sample in &samples {
@@ -304,6 +378,7 @@ fn throughput(c: &mut Criterion) {
     }
     bench_compress(c, &samples);
     bench_decompress(c, &samples);
+    bench_hc(c, &samples);
 }
 
 fn config() -> Criterion {

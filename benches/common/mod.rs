@@ -20,6 +20,22 @@ pub fn liblz4_compress_into(src: &[u8], dst: &mut [u8]) -> usize {
     n as usize
 }
 
+/// liblz4 `LZ4_compress_HC` at `level` into `dst` (at least the bound; `src` not empty).
+pub fn liblz4_compress_hc_into(src: &[u8], dst: &mut [u8], level: i32) -> usize {
+    // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4 writes at most `dst.len()`.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_HC(
+            src.as_ptr() as *const c_char,
+            dst.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            dst.len() as c_int,
+            level as c_int,
+        )
+    };
+    assert!(n > 0, "liblz4 HC failed to compress");
+    n as usize
+}
+
 pub fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
     // SAFETY: `src` and `dst` are valid for the lengths passed; liblz4's safe decoder stays
     // within both.

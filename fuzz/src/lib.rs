@@ -278,3 +278,57 @@ impl std::io::Read for Trickle<'_> {
         Ok(n)
     }
 }
+
+/// liblz4 `LZ4_compress_HC` at `level` into a bound-sized buffer (liblz4 clamps the level
+/// itself: below 1 means 9, above 12 means 12). `src` must not be empty: liblz4 1.10's optimal
+/// parser (levels 10-12) has no minimum-length guard and computes `end - 12` from the dangling
+/// pointer of an empty slice.
+pub fn liblz4_compress_hc(src: &[u8], level: c_int) -> Vec<u8> {
+    assert!(!src.is_empty() && src.len() <= i32::MAX as usize);
+    // SAFETY: a pure function of its argument.
+    let bound = unsafe { lz4_sys::LZ4_compressBound(src.len() as c_int) } as usize;
+    let mut out = vec![0u8; bound];
+    // SAFETY: `src` is valid for `src.len()` bytes and `out` for `out.len()` bytes.
+    let n = unsafe {
+        lz4_sys::LZ4_compress_HC(
+            src.as_ptr() as *const c_char,
+            out.as_mut_ptr() as *mut c_char,
+            src.len() as c_int,
+            out.len() as c_int,
+            level,
+        )
+    };
+    assert!(n > 0, "liblz4 HC failed to compress {} bytes", src.len());
+    out.truncate(n as usize);
+    out
+}
+
+/// The match offsets of a complete block, in order (an incomplete block lists what parsed).
+pub fn match_offsets(src: &[u8]) -> Vec<u16> {
+    let mut offsets = Vec::new();
+    let mut ip = 0usize;
+    while ip < src.len() {
+        let token = src[ip];
+        ip += 1;
+        let mut literal_len = usize::from(token >> 4);
+        if literal_len == 15 {
+            match read_extension(src, &mut ip, literal_len) {
+                Some(len) => literal_len = len,
+                None => break,
+            }
+        }
+        if literal_len > src.len() - ip {
+            break;
+        }
+        ip += literal_len;
+        if src.len() - ip < 2 {
+            break;
+        }
+        offsets.push(u16::from_le_bytes([src[ip], src[ip + 1]]));
+        ip += 2;
+        if token & 15 == 15 && read_extension(src, &mut ip, 15).is_none() {
+            break;
+        }
+    }
+    offsets
+}

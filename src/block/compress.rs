@@ -51,13 +51,13 @@ const U16_TABLE_SLOTS: usize = 8192;
 const U32_TABLE_SLOTS: usize = 4096;
 
 #[inline(always)]
-fn read_u32(src: &[u8], pos: usize) -> u32 {
+pub(super) fn read_u32(src: &[u8], pos: usize) -> u32 {
     let bytes: [u8; 4] = src[pos..pos + 4].try_into().unwrap_or([0; 4]);
     u32::from_le_bytes(bytes)
 }
 
 #[inline(always)]
-fn read_u64(src: &[u8], pos: usize) -> u64 {
+pub(super) fn read_u64(src: &[u8], pos: usize) -> u64 {
     let bytes: [u8; 8] = src[pos..pos + 8].try_into().unwrap_or([0; 8]);
     u64::from_le_bytes(bytes)
 }
@@ -233,7 +233,7 @@ impl Compressor {
     }
 }
 
-fn check_input_size(src: &[u8]) -> Result<(), Error> {
+pub(super) fn check_input_size(src: &[u8]) -> Result<(), Error> {
     if src.len() > MAX_INPUT_SIZE {
         return Err(Error::InputTooLarge {
             len: src.len(),
@@ -254,10 +254,10 @@ pub(crate) fn compress_once(src: &[u8], dst: &mut [u8], acceleration: u32) -> Re
     }
 }
 
-/// Output cursor with exact capacity checks.
-struct Output<'a> {
-    dst: &'a mut [u8],
-    pos: usize,
+/// Output cursor with exact capacity checks (shared with the HC compressor).
+pub(super) struct Output<'a> {
+    pub(super) dst: &'a mut [u8],
+    pub(super) pos: usize,
 }
 
 impl Output<'_> {
@@ -306,7 +306,7 @@ impl Output<'_> {
     /// still checks every write.) Literals are read in whole 8-byte chunks: `ip <= src.len() -
     /// MFLIMIT`, so they stay inside `src`.
     #[inline(always)]
-    fn sequence<const EXACT: bool>(
+    pub(super) fn sequence<const EXACT: bool>(
         &mut self,
         src: &[u8],
         anchor: usize,
@@ -353,7 +353,7 @@ impl Output<'_> {
 
     /// Writes the final literal-only sequence.
     #[inline]
-    fn last_literals(&mut self, literals: &[u8]) -> Result<(), Error> {
+    pub(super) fn last_literals(&mut self, literals: &[u8]) -> Result<(), Error> {
         let literal_len = literals.len();
         self.ensure(1 + Self::extension_bytes(literal_len, RUN_MASK) + literal_len)?;
         if literal_len >= RUN_MASK {
@@ -372,7 +372,7 @@ impl Output<'_> {
 
 /// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit` (`b < a`).
 #[inline(always)]
-fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+pub(super) fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     debug_assert!(b < a && a <= limit && limit <= src.len());
     // Most matches are short: settle them with one word compare before setting up the loop.
     if limit - a >= 8 {

@@ -40,6 +40,10 @@
 //! [`compress_fast`] produces the bytes of liblz4 1.10's `LZ4_compress_fast` exactly; see the
 //! `compress` module's documentation for the decisions that make that so. [`Compressor`] keeps the
 //! hash tables between calls so hot paths allocate nothing.
+//!
+//! [`compress_hc`] and [`compress_hc_into`] compress with LZ4 HC (levels 2 to 12, liblz4 1.10's
+//! level semantics: slower, smaller output, same block format); [`HcCompressor`] is their
+//! reusable state. See the `hc` module's documentation for the strategies.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -51,11 +55,13 @@ use crate::{Error, Kernel};
 mod compress;
 #[cfg(feature = "unsafe")]
 pub(crate) mod fast_decode;
+mod hc;
 pub(crate) mod reference;
 #[cfg(feature = "unsafe")]
 mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
+pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
 pub const MINMATCH: usize = 4;

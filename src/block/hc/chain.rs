@@ -1,0 +1,558 @@
+//! Hash chains (levels 3-12) and the lazy parse of levels 3-9.
+//!
+//! # The chains
+//!
+//! Positions are stored as indices `position + base`. `head[hash]` is the index of the last
+//! inserted position whose 4 bytes have that hash; `chain[index % 65536]` is the distance from
+//! `index` back to the previous position of its chain (65535 when there is none in reach).
+//! Positions are inserted lazily: a search at `ip` first inserts every position it has not seen
+//! yet up to `ip` (excluded), so the chains always hold every earlier position, matches included.
+//!
+//! Tables are not cleared between calls: each call starts its indices at least 65536 above the
+//! last index of the previous call (and the first at 65536 above the zeroed tables), so every
+//! entry left from before is more than 65535 back, out of reach, exactly like an empty slot.
+//! Only when the index space nears its end is the head table zeroed and the base restarted.
+//! A chain entry is only read for an index inserted in the current call.
+//!
+//! # The search
+//!
+//! [`ChainTables::find_wider`] walks the chain from `ip` for up to `attempts` candidates that
+//! are at most 65535 bytes back, and keeps a candidate only if it beats the longest match known
+//! so far. It can also look backwards: given a lower limit below `ip`, a candidate's match may be
+//! extended to start before `ip` (down to that limit), which is how the lazy parse asks "is there
+//! a match overlapping the end of this one that is longer?". Before the full comparison, the two
+//! bytes at the end of the current best length are compared, which rejects most candidates that
+//! cannot win with one load.
+//!
+//! Two refinements, both from liblz4 1.10:
+//!
+//! - **Run skipping** (levels 9 and up): inside a run of one repeated byte every position chains
+//!   to the one before it, so walking the chain would spend every attempt inside the run. When
+//!   the searched position starts such a run and the chain steps back by 1, the search jumps to
+//!   where the earlier run is long enough to cover the searched run, or to the start of that
+//!   earlier run (taking the run itself as a match when searching forward only).
+//! - **Chain swap** (optimal parser): after finding a new longest match at candidate `c`, any
+//!   position `c + k` inside it (with `ip + k` inside the searched match) is an equally good
+//!   entry point for the *remaining* candidates, and the chain of the one whose previous
+//!   occurrence is furthest back skips the most useless candidates. The walk continues along that
+//!   chain (following `chain[c + k]`, offset by `k`).
+//!
+//! # The lazy parse (levels 3-9)
+//!
+//! With a match `M1` at `ip`, search near its end (two bytes before) for a match `M2` that,
+//! extended backwards, is longer. None: emit `M1`. Otherwise search near the end of `M2` for `M3`
+//! in the same way. With three ascending matches, `M1` is shortened so that `M2` can start where
+//! it is worth most (a shortened `M1` is kept at up to 18 bytes, the longest that fits the token
+//! nibble), `M1` is emitted, and the window slides (`M2` becomes `M1`). When `M3` overlaps `M1`
+//! too much, `M2` is dropped; when `M2` starts less than 3 bytes after `M1`, `M1` is dropped.
+
+use alloc::boxed::Box;
+use alloc::vec;
+
+use super::super::compress::{count_common, read_u32, read_u64, Output};
+use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
+use super::emit;
+use crate::Error;
+
+/// The largest offset a match may have.
+pub(super) const MAX_DISTANCE: usize = 65535;
+/// Bits of the 4-byte hash (liblz4's `LZ4HC_HASH_LOG`).
+pub(super) const HASH_LOG: u32 = 15;
+pub(super) const HASH_SLOTS: usize = 1 << HASH_LOG;
+const CHAIN_SLOTS: usize = 1 << 16;
+/// The smallest base index: index 0 (a zeroed head slot) is then never in reach.
+const MIN_BASE: u32 = 1 << 16;
+/// Past this base, the next call zeroes the tables and restarts at [`MIN_BASE`].
+const MAX_BASE: u64 = 1 << 30;
+/// The longest match that fits the token's match nibble (liblz4's `OPTIMAL_ML`).
+const OPTIMAL_ML: usize = 15 - 1 + MINMATCH;
+
+/// A match found by a search: `len` bytes at `offset`, starting `back` bytes before the
+/// searched position. `len` below [`MINMATCH`] means no match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Match {
+    pub(super) len: usize,
+    pub(super) offset: usize,
+    pub(super) back: usize,
+}
+
+const NO_MATCH: Match = Match {
+    len: 0,
+    offset: 0,
+    back: 0,
+};
+
+/// The 4-byte hash of the chains.
+#[inline(always)]
+pub(super) fn hash4(word: u32) -> usize {
+    (word.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
+}
+
+#[inline(always)]
+fn read_u16(src: &[u8], pos: usize) -> u16 {
+    u16::from_le_bytes(src[pos..pos + 2].try_into().unwrap_or([0; 2]))
+}
+
+/// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
+#[inline(always)]
+fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
+    debug_assert!(b < a && max <= b);
+    let mut back = 0;
+    // Whole words while 8 bytes can be read before both (bytes beyond `max` may be compared,
+    // the result is capped).
+    while back < max && b - back >= 8 {
+        let x = read_u64(src, a - back - 8);
+        let y = read_u64(src, b - back - 8);
+        let diff = x ^ y;
+        if diff != 0 {
+            return (back + (diff.leading_zeros() / 8) as usize).min(max);
+        }
+        back += 8;
+    }
+    if back >= max {
+        return max;
+    }
+    while back < max && src[a - back - 1] == src[b - back - 1] {
+        back += 1;
+    }
+    back
+}
+
+/// Length of the run of `byte` starting at `src[from]`, stopping at `limit`.
+#[inline]
+fn run_forward(src: &[u8], from: usize, limit: usize, byte: u8) -> usize {
+    let span = &src[from..limit];
+    let wide = u64::from_ne_bytes([byte; 8]);
+    let mut count = 0;
+    for chunk in span.chunks_exact(8) {
+        let diff = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ wide;
+        if diff != 0 {
+            return count + (diff.trailing_zeros() / 8) as usize;
+        }
+        count += 8;
+    }
+    count + span[count..].iter().take_while(|&&b| b == byte).count()
+}
+
+/// Length of the run of `byte` ending just before `src[to]`, not going below `src[0]`.
+#[inline]
+fn run_backward(src: &[u8], to: usize, byte: u8) -> usize {
+    let span = &src[..to];
+    let wide = u64::from_ne_bytes([byte; 8]);
+    let mut count = 0;
+    for chunk in span.rchunks_exact(8) {
+        let diff = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])) ^ wide;
+        if diff != 0 {
+            return count + (diff.leading_zeros() / 8) as usize;
+        }
+        count += 8;
+    }
+    count
+        + span[..to - count]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == byte)
+            .count()
+}
+
+/// The head and chain tables (256 KiB), with the insertion cursor.
+pub(super) struct ChainTables {
+    /// Hash to the index of the last position inserted with that hash. Level 2 uses the two
+    /// halves as its own two tables.
+    pub(super) head: Box<[u32; HASH_SLOTS]>,
+    /// Index (mod 65536) to the distance back to the previous position of its chain.
+    chain: Box<[u16; CHAIN_SLOTS]>,
+    /// Index of window position 0 in the current call.
+    pub(super) base: u32,
+    /// Window length of the current call: indices stay below `base + span`.
+    span: u32,
+    /// Every index below this one is inserted.
+    next_to_update: u32,
+}
+
+impl ChainTables {
+    pub(super) fn new() -> Self {
+        Self {
+            head: vec![0u32; HASH_SLOTS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
+            // Never read before written (see the module documentation).
+            chain: vec![0u16; CHAIN_SLOTS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!()),
+            base: MIN_BASE,
+            span: 0,
+            next_to_update: MIN_BASE,
+        }
+    }
+
+    /// Starts a call over a window of `window_len` bytes: every entry left in the tables becomes
+    /// out of reach, by moving the base 65536 past the previous call's indices (or, rarely,
+    /// by zeroing the head table).
+    pub(super) fn reset(&mut self, window_len: usize) {
+        let next = u64::from(self.base) + u64::from(self.span) + u64::from(MIN_BASE);
+        self.base = if next <= MAX_BASE {
+            next as u32
+        } else {
+            self.head.fill(0);
+            MIN_BASE
+        };
+        debug_assert!(u64::from(self.base) + window_len as u64 <= u64::from(u32::MAX));
+        self.span = window_len as u32;
+        self.next_to_update = self.base;
+    }
+
+    /// Inserts every position up to `ip` (excluded) not inserted yet.
+    #[inline(always)]
+    fn insert_up_to(&mut self, src: &[u8], ip: usize) {
+        let target = ip as u32 + self.base;
+        let mut index = self.next_to_update;
+        while index < target {
+            let hash = hash4(read_u32(src, (index - self.base) as usize));
+            let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
+            self.chain[usize::from(index as u16)] = delta as u16;
+            self.head[hash] = index;
+            index += 1;
+        }
+        self.next_to_update = target;
+    }
+
+    #[inline(always)]
+    fn delta(&self, index: u32) -> u32 {
+        u32::from(self.chain[usize::from(index as u16)])
+    }
+
+    /// Inserts up to `ip`, then searches the chain of `ip` for a match longer than `longest`
+    /// bytes, which may start as far back as `low_limit` (`<= ip`) and must end by
+    /// `high_limit`. Returns [`Match`] with `len == longest` and offset 0 when there is none.
+    ///
+    /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `FAVOR`
+    /// skips offsets below 8.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn find_wider<const RUNS: bool, const SWAP: bool, const FAVOR: bool>(
+        &mut self,
+        src: &[u8],
+        ip: usize,
+        low_limit: usize,
+        high_limit: usize,
+        mut longest: usize,
+        attempts: u32,
+    ) -> Match {
+        debug_assert!(low_limit <= ip && ip + MINMATCH <= high_limit && high_limit <= src.len());
+        debug_assert!(longest >= 1 && longest > ip - low_limit);
+        debug_assert!(!SWAP || low_limit == ip);
+        self.insert_up_to(src, ip);
+        let base = self.base;
+        let ip_index = ip as u32 + base;
+        let lowest = if ip < MAX_DISTANCE + 1 {
+            base
+        } else {
+            ip_index - MAX_DISTANCE as u32
+        };
+        let look_back = ip - low_limit;
+        let pattern = read_u32(src, ip);
+        let mut best = Match {
+            len: longest,
+            offset: 0,
+            back: 0,
+        };
+        // The two bytes at the end of the longest match so far, from `low_limit`.
+        let mut end_word = read_u16(src, low_limit + longest - 1);
+        let mut match_index = self.head[hash4(pattern)];
+        let mut attempts_left = attempts;
+        let mut chain_pos = 0u32;
+        // Run skipping: whether `ip` starts a run of one byte, and how long it is.
+        let mut run: Option<Option<usize>> = None;
+
+        while match_index >= lowest && attempts_left > 0 {
+            attempts_left -= 1;
+            let offset = (ip_index - match_index) as usize;
+            let mut match_len = 0;
+            if !(FAVOR && offset < 8) {
+                let candidate = (match_index - base) as usize;
+                // The candidate can only win if it agrees at the end of the current best.
+                if end_word == read_u16(src, candidate + longest - 1 - look_back)
+                    && read_u32(src, candidate) == pattern
+                {
+                    let back = if look_back > 0 {
+                        count_back(src, ip, candidate, look_back.min(candidate))
+                    } else {
+                        0
+                    };
+                    match_len = MINMATCH
+                        + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
+                        + back;
+                    if match_len > longest {
+                        longest = match_len;
+                        end_word = read_u16(src, low_limit + longest - 1);
+                        best = Match {
+                            len: match_len,
+                            offset,
+                            back,
+                        };
+                    }
+                }
+            }
+
+            if SWAP && match_len == longest && match_index + longest as u32 <= ip_index {
+                // Find, among the positions of the new match, the one whose chain reaches
+                // furthest back, probing more sparsely the longer nothing better turns up.
+                let end = (longest - MINMATCH + 1) as u32;
+                let mut furthest = 1u32;
+                let mut accel = 16u32;
+                let mut pos = 0u32;
+                while pos < end {
+                    let distance = self.delta(match_index + pos);
+                    let step = accel >> 4;
+                    accel += 1;
+                    if distance > furthest {
+                        furthest = distance;
+                        chain_pos = pos;
+                        accel = 16;
+                    }
+                    pos += step;
+                }
+                if furthest > 1 {
+                    // `match_index >= base > furthest`: no underflow.
+                    match_index -= furthest;
+                    continue;
+                }
+            }
+
+            if RUNS && chain_pos == 0 && self.delta(match_index) == 1 {
+                let run_len = *run.get_or_insert_with(|| {
+                    let bytes = pattern.to_le_bytes();
+                    (bytes.iter().all(|&b| b == bytes[0]))
+                        .then(|| MINMATCH + run_forward(src, ip + MINMATCH, high_limit, bytes[0]))
+                });
+                let candidate_index = match_index - 1;
+                if let Some(src_run) = run_len {
+                    if candidate_index >= lowest {
+                        let candidate = (candidate_index - base) as usize;
+                        if read_u32(src, candidate) == pattern {
+                            let byte = pattern as u8;
+                            let forward =
+                                MINMATCH + run_forward(src, candidate + MINMATCH, high_limit, byte);
+                            let backward = run_backward(src, candidate, byte)
+                                .min((candidate_index - lowest) as usize);
+                            let segment = backward + forward;
+                            if segment >= src_run && forward <= src_run {
+                                // The earlier run covers ours: try the position where it ends
+                                // exactly as far after as ours does.
+                                match_index = candidate_index + forward as u32 - src_run as u32;
+                            } else {
+                                // Jump to the start of the earlier run.
+                                match_index = candidate_index - backward as u32;
+                                if look_back == 0 {
+                                    let run_match = segment.min(src_run);
+                                    let offset = (ip_index - match_index) as usize;
+                                    if longest < run_match && !(FAVOR && offset < 8) {
+                                        if offset > MAX_DISTANCE {
+                                            break;
+                                        }
+                                        longest = run_match;
+                                        end_word = read_u16(src, low_limit + longest - 1);
+                                        best = Match {
+                                            len: run_match,
+                                            offset,
+                                            back: 0,
+                                        };
+                                    }
+                                    match_index -= self.delta(match_index);
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                }
+            }
+
+            match_index -= self.delta(match_index + chain_pos);
+        }
+        best
+    }
+}
+
+/// The lazy parse of levels 3-9 over `src[start..]`; returns the anchor (start of the final
+/// literals).
+pub(super) fn parse<const EXACT: bool>(
+    tables: &mut ChainTables,
+    src: &[u8],
+    start: usize,
+    out: &mut Output<'_>,
+    attempts: u32,
+) -> Result<usize, Error> {
+    if attempts > 128 {
+        lazy::<EXACT, true>(tables, src, start, out, attempts)
+    } else {
+        lazy::<EXACT, false>(tables, src, start, out, attempts)
+    }
+}
+
+fn lazy<const EXACT: bool, const RUNS: bool>(
+    tables: &mut ChainTables,
+    src: &[u8],
+    start: usize,
+    out: &mut Output<'_>,
+    attempts: u32,
+) -> Result<usize, Error> {
+    let len = src.len();
+    // No match starts after this position, and matches end by `match_limit`.
+    let mflimit = len - MFLIMIT;
+    let match_limit = len - LASTLITERALS;
+    let mut ip = start;
+    let mut anchor = start;
+
+    let find = |tables: &mut ChainTables, at: usize, low: usize, longest: usize| {
+        tables.find_wider::<RUNS, false, false>(src, at, low, match_limit, longest, attempts)
+    };
+
+    #[derive(Clone, Copy)]
+    enum Step {
+        Search2,
+        Search3,
+    }
+
+    while ip <= mflimit {
+        let mut m1 = find(tables, ip, ip, MINMATCH - 1);
+        if m1.len < MINMATCH {
+            ip += 1;
+            continue;
+        }
+        // The first match, kept in case the window slides past it too far.
+        let mut start0 = ip;
+        let mut m0 = m1;
+        let mut start2 = 0usize;
+        let mut m2 = NO_MATCH;
+        let mut start3 = 0usize;
+        let mut m3: Match;
+        let mut step = Step::Search2;
+        loop {
+            match step {
+                Step::Search2 => {
+                    if ip + m1.len <= mflimit {
+                        let at = ip + m1.len - 2;
+                        m2 = find(tables, at, ip, m1.len);
+                        start2 = at - m2.back;
+                    } else {
+                        m2 = NO_MATCH;
+                    }
+                    if m2.len <= m1.len {
+                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
+                        break;
+                    }
+                    if start0 < ip && start2 < ip + m0.len {
+                        // M2 starts inside the first match: go back to it.
+                        ip = start0;
+                        m1 = m0;
+                    }
+                    if start2 - ip < 3 {
+                        // M1 would be too short before M2: drop it.
+                        ip = start2;
+                        m1 = m2;
+                        continue;
+                    }
+                    step = Step::Search3;
+                }
+                Step::Search3 => {
+                    if start2 - ip < OPTIMAL_ML {
+                        // Let M1 keep up to OPTIMAL_ML bytes (leaving M2 at least MINMATCH).
+                        let mut new_len = m1.len.min(OPTIMAL_ML);
+                        if ip + new_len > start2 + m2.len - MINMATCH {
+                            new_len = start2 - ip + m2.len - MINMATCH;
+                        }
+                        if new_len > start2 - ip {
+                            let correction = new_len - (start2 - ip);
+                            start2 += correction;
+                            m2.len -= correction;
+                        }
+                    }
+                    if start2 + m2.len <= mflimit {
+                        let at = start2 + m2.len - 3;
+                        m3 = find(tables, at, start2, m2.len);
+                        start3 = at - m3.back;
+                    } else {
+                        m3 = NO_MATCH;
+                    }
+                    if m3.len <= m2.len {
+                        // No better third match: emit M1 (cut at M2) and M2.
+                        if start2 < ip + m1.len {
+                            m1.len = start2 - ip;
+                        }
+                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
+                        ip = start2;
+                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m2.len, m2.offset)?;
+                        break;
+                    }
+                    if start3 < ip + m1.len + 3 {
+                        // M3 leaves no room for M2 after M1.
+                        if start3 >= ip + m1.len {
+                            // M1 can go now; M2 (cut at M1's end) or M3 is the next first match.
+                            if start2 < ip + m1.len {
+                                let correction = ip + m1.len - start2;
+                                if m2.len < correction + MINMATCH {
+                                    start2 = start3;
+                                    m2 = m3;
+                                } else {
+                                    start2 += correction;
+                                    m2.len -= correction;
+                                }
+                            }
+                            emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
+                            ip = start3;
+                            m1 = m3;
+                            start0 = start2;
+                            m0 = m2;
+                            step = Step::Search2;
+                            continue;
+                        }
+                        start2 = start3;
+                        m2 = m3;
+                        continue;
+                    }
+                    // Three ascending matches: emit M1, cut so that M2 starts well.
+                    if start2 < ip + m1.len {
+                        if start2 - ip < OPTIMAL_ML {
+                            m1.len = m1.len.min(OPTIMAL_ML);
+                            if ip + m1.len > start2 + m2.len - MINMATCH {
+                                m1.len = start2 - ip + m2.len - MINMATCH;
+                            }
+                            if m1.len > start2 - ip {
+                                let correction = m1.len - (start2 - ip);
+                                start2 += correction;
+                                m2.len -= correction;
+                            }
+                        } else {
+                            m1.len = start2 - ip;
+                        }
+                    }
+                    emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
+                    ip = start2;
+                    m1 = m2;
+                    start2 = start3;
+                    m2 = m3;
+                }
+            }
+        }
+    }
+    Ok(anchor)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs() {
+        let src = b"xxaaaaaaaaaaaaaaaaaaaab";
+        assert_eq!(run_forward(src, 2, src.len(), b'a'), 20);
+        assert_eq!(run_forward(src, 2, 10, b'a'), 8);
+        assert_eq!(run_backward(src, 22, b'a'), 20);
+        assert_eq!(run_backward(src, 5, b'a'), 3);
+        assert_eq!(run_backward(src, 2, b'x'), 2);
+        assert_eq!(run_backward(src, 0, b'x'), 0);
+    }
+}

@@ -1,0 +1,318 @@
+//! The optimal parser of levels 10-12.
+//!
+//! From a position `ip` with a match, the parser prices every position `ip + r` up to the end
+//! of the furthest match found so far (at most [`OPT_NUM`] ahead): `opt[r]` holds the cheapest
+//! known way to cover `ip..ip + r` in output bytes, as its last step (a literal, or a match of
+//! `mlen` bytes at `offset` ending at `r`) and, for a literal step, how many literals are pending
+//! there. Prices count bytes exactly as the block format spends them:
+//!
+//! - `literal_price(n) = n + (n >= 15 ? 1 + (n - 15) / 255 : 0)` (the literals and their length
+//!   extension);
+//! - `sequence_price(n, m) = 3 + literal_price(n) + (m >= 19 ? 1 + (m - 19) / 255 : 0)` (token,
+//!   offset, literals, match length extension).
+//!
+//! Positions are visited in order; at each one whose price could still improve something (the
+//! next position is not already as cheap; level 12 also searches where a short match could
+//! still pay off) the chains are searched, and every length from 4 to the found match's length
+//! is offered as a step ending at `r + length`. A match longer than the level's target length
+//! (64, 128, 4095) is taken at once without pricing. The window ends at the furthest match end
+//! plus 3 trailing literal positions; the cheapest path to its last match end is then traced back
+//! and emitted, and the parse continues after it.
+//!
+//! With `favor_dec_speed`, the search skips offsets below 8, matches of 19 to 36 bytes are cut to
+//! 18, and a match step must be strictly cheaper than a known path to replace it.
+
+use super::super::compress::Output;
+use super::super::{LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
+use super::chain::ChainTables;
+use super::emit;
+use crate::Error;
+
+/// Positions the parser prices ahead of `ip` (liblz4's `LZ4_OPT_NUM`).
+pub(super) const OPT_NUM: usize = 1 << 12;
+/// Literal positions priced after the furthest match end.
+const TRAILING_LITERALS: usize = 3;
+/// Length of the cost array.
+pub(super) const OPT_NODES: usize = OPT_NUM + TRAILING_LITERALS;
+
+/// The cheapest known way to reach one position of the window.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct OptNode {
+    /// Output bytes spent from the window start (including the literals pending before it).
+    price: u32,
+    /// Literals pending at this position (when `mlen == 1`), or before the match ending here.
+    litlen: u32,
+    /// 1 for a literal step, else the length of the match ending here.
+    mlen: u32,
+    /// The match offset (0 for a literal).
+    offset: u32,
+}
+
+/// What the level asks of the parser.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Params {
+    pub(super) attempts: u32,
+    pub(super) target_len: usize,
+    pub(super) full_update: bool,
+    pub(super) favor_dec_speed: bool,
+}
+
+#[inline(always)]
+fn literal_price(literal_len: usize) -> u32 {
+    let mut price = literal_len;
+    if literal_len >= RUN_MASK {
+        price += 1 + (literal_len - RUN_MASK) / 255;
+    }
+    price as u32
+}
+
+#[inline(always)]
+fn sequence_price(literal_len: usize, match_len: usize) -> u32 {
+    let mut price = 1 + 2 + literal_price(literal_len);
+    if match_len >= ML_MASK + MINMATCH {
+        price += 1 + ((match_len - (ML_MASK + MINMATCH)) / 255) as u32;
+    }
+    price
+}
+
+/// Searches at `ip` for a match longer than `min_len`; `None` if there is none.
+#[inline(always)]
+fn find_longer<const FAVOR: bool>(
+    tables: &mut ChainTables,
+    src: &[u8],
+    ip: usize,
+    match_limit: usize,
+    min_len: usize,
+    attempts: u32,
+) -> Option<(usize, usize)> {
+    let found = tables.find_wider::<true, true, FAVOR>(src, ip, ip, match_limit, min_len, attempts);
+    debug_assert_eq!(found.back, 0);
+    if found.len <= min_len {
+        return None;
+    }
+    let mut len = found.len;
+    if FAVOR && (19..=36).contains(&len) {
+        len = 18;
+    }
+    Some((len, found.offset))
+}
+
+/// The optimal parse over `src[start..]`; returns the anchor (start of the final literals).
+pub(super) fn parse<const EXACT: bool>(
+    tables: &mut ChainTables,
+    opt: &mut [OptNode],
+    src: &[u8],
+    start: usize,
+    out: &mut Output<'_>,
+    params: Params,
+) -> Result<usize, Error> {
+    if params.favor_dec_speed {
+        parse_with::<EXACT, true>(tables, opt, src, start, out, params)
+    } else {
+        parse_with::<EXACT, false>(tables, opt, src, start, out, params)
+    }
+}
+
+fn parse_with<const EXACT: bool, const FAVOR: bool>(
+    tables: &mut ChainTables,
+    opt: &mut [OptNode],
+    src: &[u8],
+    start: usize,
+    out: &mut Output<'_>,
+    params: Params,
+) -> Result<usize, Error> {
+    let opt: &mut [OptNode; OPT_NODES] = match opt.try_into() {
+        Ok(opt) => opt,
+        Err(_) => unreachable!("the cost array has OPT_NODES entries"),
+    };
+    let len = src.len();
+    let mflimit = len - MFLIMIT;
+    let match_limit = len - LASTLITERALS;
+    let sufficient_len = params.target_len.min(OPT_NUM - 1);
+    let favor = u32::from(FAVOR);
+    let mut ip = start;
+    let mut anchor = start;
+
+    while ip <= mflimit {
+        let pending = ip - anchor;
+        let Some((first_len, first_offset)) =
+            find_longer::<FAVOR>(tables, src, ip, match_limit, MINMATCH - 1, params.attempts)
+        else {
+            ip += 1;
+            continue;
+        };
+        if first_len > sufficient_len {
+            emit::<EXACT>(out, src, &mut anchor, &mut ip, first_len, first_offset)?;
+            continue;
+        }
+
+        // Initial prices: literals up to MINMATCH, then the first match at every length.
+        for (r, node) in opt.iter_mut().enumerate().take(MINMATCH) {
+            *node = OptNode {
+                price: literal_price(pending + r),
+                litlen: (pending + r) as u32,
+                mlen: 1,
+                offset: 0,
+            };
+        }
+        for (match_len, node) in opt
+            .iter_mut()
+            .enumerate()
+            .take(first_len + 1)
+            .skip(MINMATCH)
+        {
+            *node = OptNode {
+                price: sequence_price(pending, match_len),
+                litlen: pending as u32,
+                mlen: match_len as u32,
+                offset: first_offset as u32,
+            };
+        }
+        let mut last_match_pos = first_len;
+        set_trailing_literals(opt, last_match_pos);
+
+        // Walk the window; `selected` is (position, match length, offset) of the last step.
+        let mut selected = None;
+        let mut cur = 1;
+        while cur < last_match_pos {
+            let cur_ip = ip + cur;
+            if cur_ip > mflimit {
+                break;
+            }
+            let here = opt[cur];
+            let worth_searching = if params.full_update {
+                // Search unless the next position is as cheap and no short match could pay.
+                !(opt[cur + 1].price <= here.price && opt[cur + MINMATCH].price < here.price + 3)
+            } else {
+                opt[cur + 1].price > here.price
+            };
+            if !worth_searching {
+                cur += 1;
+                continue;
+            }
+            let min_len = if params.full_update {
+                MINMATCH - 1
+            } else {
+                last_match_pos - cur
+            };
+            let Some((match_len, offset)) =
+                find_longer::<FAVOR>(tables, src, cur_ip, match_limit, min_len, params.attempts)
+            else {
+                cur += 1;
+                continue;
+            };
+            if match_len > sufficient_len || cur + match_len >= OPT_NUM {
+                // Take it at once: the path ends with this match at `cur`.
+                selected = Some((cur, match_len, offset));
+                last_match_pos = cur + 1;
+                break;
+            }
+
+            // Literals after `cur`, continuing its literal run.
+            let base_litlen = here.litlen as usize;
+            for extra in 1..MINMATCH {
+                let price =
+                    here.price - literal_price(base_litlen) + literal_price(base_litlen + extra);
+                let pos = cur + extra;
+                if price < opt[pos].price {
+                    opt[pos] = OptNode {
+                        price,
+                        litlen: (base_litlen + extra) as u32,
+                        mlen: 1,
+                        offset: 0,
+                    };
+                }
+            }
+
+            // The match at `cur`, at every length.
+            for ml in MINMATCH..=match_len {
+                let pos = cur + ml;
+                let (litlen, price) = if here.mlen == 1 {
+                    let litlen = here.litlen as usize;
+                    let before = if cur > litlen {
+                        opt[cur - litlen].price
+                    } else {
+                        0
+                    };
+                    (litlen, before + sequence_price(litlen, ml))
+                } else {
+                    (0, here.price + sequence_price(0, ml))
+                };
+                if pos > last_match_pos + TRAILING_LITERALS || price + favor <= opt[pos].price {
+                    if ml == match_len && last_match_pos < pos {
+                        last_match_pos = pos;
+                    }
+                    opt[pos] = OptNode {
+                        price,
+                        litlen: litlen as u32,
+                        mlen: ml as u32,
+                        offset: offset as u32,
+                    };
+                }
+            }
+            set_trailing_literals(opt, last_match_pos);
+            cur += 1;
+        }
+
+        let (end_step_pos, end_len, end_offset) = selected.unwrap_or_else(|| {
+            let last = opt[last_match_pos];
+            (
+                last_match_pos - last.mlen as usize,
+                last.mlen as usize,
+                last.offset as usize,
+            )
+        });
+
+        // Trace the cheapest path back from its last step, storing each step at the position
+        // where it starts (so the path can then be read forwards).
+        let mut pos = end_step_pos;
+        let mut step_len = end_len as u32;
+        let mut step_offset = end_offset as u32;
+        loop {
+            let previous = opt[pos];
+            opt[pos].mlen = step_len;
+            opt[pos].offset = step_offset;
+            step_len = previous.mlen;
+            step_offset = previous.offset;
+            if step_len as usize > pos {
+                break;
+            }
+            pos -= step_len as usize;
+        }
+
+        // Emit the path.
+        let mut r = 0;
+        while r < last_match_pos {
+            let step = opt[r];
+            if step.mlen == 1 {
+                ip += 1;
+                r += 1;
+                continue;
+            }
+            r += step.mlen as usize;
+            emit::<EXACT>(
+                out,
+                src,
+                &mut anchor,
+                &mut ip,
+                step.mlen as usize,
+                step.offset as usize,
+            )?;
+        }
+    }
+    Ok(anchor)
+}
+
+/// Prices the [`TRAILING_LITERALS`] positions after `last_match_pos` as literals after it.
+#[inline(always)]
+fn set_trailing_literals(opt: &mut [OptNode; OPT_NODES], last_match_pos: usize) {
+    let base = opt[last_match_pos].price;
+    for extra in 1..=TRAILING_LITERALS {
+        opt[last_match_pos + extra] = OptNode {
+            price: base + literal_price(extra),
+            litlen: extra as u32,
+            mlen: 1,
+            offset: 0,
+        };
+    }
+}
