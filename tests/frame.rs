@@ -708,3 +708,61 @@ fn buf_read_and_frame_info_while_streaming() {
         data.iter().filter(|&&b| b == b'\n').count() + usize::from(!data.ends_with(b"\n"))
     );
 }
+
+#[test]
+fn hc_frames() {
+    let data = generated("log-lines", 300_000, 21);
+    let fast = frame::compress(&data, &FrameOptions::new().block_size(BlockSize::Max64KB));
+    for level in [2u8, 3, 9, 12] {
+        for block_mode in [BlockMode::Independent, BlockMode::Linked] {
+            let options = FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(block_mode)
+                .hc_level(Some(level))
+                .favor_dec_speed(level == 12);
+            let framed = frame::compress(&data, &options);
+            assert!(
+                framed.len() < fast.len(),
+                "level {level}: {} vs fast {}",
+                framed.len(),
+                fast.len()
+            );
+            assert!(
+                frame::decompress(&framed, data.len()).unwrap() == data,
+                "level {level}"
+            );
+            let mut encoder = FrameEncoder::new(Vec::new(), options);
+            for chunk in data.chunks(50_000) {
+                encoder.write_all(chunk).unwrap();
+            }
+            let streamed = encoder.finish().unwrap();
+            assert!(
+                stream_decode(&streamed).unwrap() == data,
+                "level {level} streamed"
+            );
+        }
+    }
+    // Linked HC blocks use the previous block as history.
+    let unit = common::Rng::new(9).bytes(30_000);
+    let repeated: Vec<u8> = unit.iter().chain(&unit).chain(&unit).copied().collect();
+    let independent = frame::compress(
+        &repeated,
+        &FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .hc_level(Some(9)),
+    );
+    let linked = frame::compress(
+        &repeated,
+        &FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(BlockMode::Linked)
+            .hc_level(Some(9)),
+    );
+    assert!(
+        linked.len() + 10_000 < independent.len(),
+        "{} vs {}",
+        linked.len(),
+        independent.len()
+    );
+    assert!(frame::decompress(&linked, repeated.len()).unwrap() == repeated);
+}

@@ -49,7 +49,7 @@ enum Command {
         #[command(flatten)]
         frame: FrameArgs,
         /// Write one size-prepended block (4-byte LE size + block) instead of a frame.
-        #[arg(long, conflicts_with_all = ["block_size_code", "linked", "block_checksum", "no_content_checksum", "content_size", "legacy"])]
+        #[arg(long, conflicts_with_all = ["block_size_code", "linked", "block_checksum", "no_content_checksum", "content_size", "legacy", "hc"])]
         block: bool,
     },
     /// Decompress LZ4 frames (any mix of frames, skippable and legacy frames, concatenated) from
@@ -86,9 +86,12 @@ struct FrameArgs {
     /// Record the content size in the header (as `lz4 --content-size`; needs a file input).
     #[arg(long)]
     content_size: bool,
-    /// Write a legacy frame (as `lz4 -l`).
-    #[arg(short, long)]
+    /// Write a legacy frame (as `lz4 -l`, fast compressor only).
+    #[arg(short, long, conflicts_with = "hc")]
     legacy: bool,
+    /// Compress with LZ4 HC at this level (2-12; `lz4 -9` is 9) instead of the fast compressor.
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(2..=12))]
+    hc: Option<u8>,
 }
 
 impl FrameArgs {
@@ -103,6 +106,7 @@ impl FrameArgs {
             .block_checksum(self.block_checksum)
             .content_checksum(!self.no_content_checksum)
             .acceleration(acceleration)
+            .hc_level(self.hc)
     }
 }
 

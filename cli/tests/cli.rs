@@ -63,6 +63,7 @@ fn frames_round_trip_through_files_and_pipes() {
             &["-B5", "--content-size", "--no-content-checksum"][..],
             &["--legacy"][..],
             &["-a", "8"][..],
+            &["--hc", "9", "-B4", "--linked"][..],
         ] {
             let framed = dir.join("framed");
             let status = bin()

@@ -10,7 +10,7 @@ use super::{
     BlockMode, BlockSize, FrameOptions, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, SKIPPABLE_MAGIC,
     STORED_FLAG,
 };
-use crate::block::{self, Compressor, MAX_HISTORY};
+use crate::block::{self, Compressor, HcCompressor, MAX_HISTORY};
 use crate::Error;
 
 /// The end mark: a zero block size.
@@ -18,17 +18,30 @@ pub(crate) const END_MARK: [u8; 4] = [0; 4];
 
 /// Compresses blocks and appends them, framed, to an output buffer.
 pub(crate) struct BlockWriter {
-    compressor: Compressor,
+    compressor: BlockCompressor,
     scratch: Vec<u8>,
     acceleration: u32,
     block_checksum: bool,
     pub(crate) hasher: Option<Xxh32>,
 }
 
+/// The block compressor a frame's options ask for.
+enum BlockCompressor {
+    Fast(Compressor),
+    Hc(alloc::boxed::Box<HcCompressor>, u8),
+}
+
 impl BlockWriter {
     pub(crate) fn new(options: &FrameOptions) -> Self {
+        let compressor = match options.hc_level {
+            None => BlockCompressor::Fast(Compressor::new()),
+            Some(level) => BlockCompressor::Hc(
+                alloc::boxed::Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
+                level,
+            ),
+        };
         Self {
-            compressor: Compressor::new(),
+            compressor,
             scratch: Vec::new(),
             acceleration: options.acceleration,
             block_checksum: options.block_checksum,
@@ -49,11 +62,29 @@ impl BlockWriter {
         if self.scratch.len() < bound {
             self.scratch.resize(bound, 0);
         }
-        let compressed = self
-            .compressor
-            .compress_with_history_into(window, history_len, &mut self.scratch, self.acceleration)
-            .ok()
-            .filter(|&len| fits_like_liblz4(&self.scratch[..len], input.len() - 1));
+        let compressed = match &mut self.compressor {
+            BlockCompressor::Fast(compressor) => compressor
+                .compress_with_history_into(
+                    window,
+                    history_len,
+                    &mut self.scratch,
+                    self.acceleration,
+                )
+                .ok()
+                .filter(|&len| fits_like_liblz4(&self.scratch[..len], input.len() - 1)),
+            BlockCompressor::Hc(compressor, level) => {
+                let skip = history_len.saturating_sub(MAX_HISTORY);
+                compressor
+                    .compress_window(
+                        &window[skip..],
+                        history_len - skip,
+                        &mut self.scratch,
+                        *level,
+                    )
+                    .ok()
+                    .filter(|&len| len < input.len())
+            }
+        };
         let (word, data) = match compressed {
             Some(len) => (len as u32, &self.scratch[..len]),
             None => (input.len() as u32 | STORED_FLAG, input),
