@@ -73,93 +73,95 @@ pub(crate) struct BlockTarget {
     pub block_max: usize,
 }
 
-/// Decodes one data block (stored or compressed), appending its content to `out`; returns the
-/// number of bytes appended.
-pub(crate) fn decode_block_append(
-    out: &mut Vec<u8>,
-    target: &BlockTarget,
-    data: &[u8],
-    stored: bool,
-    input_pos: u64,
-    block_index: u64,
-) -> Result<usize, Error> {
-    let room = block_room(target, data, stored)?;
-    if stored {
-        out.extend_from_slice(data);
-        return Ok(room);
-    }
-    let history_len = out.len() - target.history_from;
-    block::decompress_append(data, out, history_len, room)
-        .map_err(|error| block_error(error, target, room, input_pos, block_index))
+/// One data block of a frame, as read from the input.
+pub(crate) struct DataBlock<'a> {
+    /// The block's bytes (compressed, or the content itself when stored).
+    pub data: &'a [u8],
+    /// Whether the size word's high bit marks it stored raw.
+    pub stored: bool,
+    /// Input offset of its size word.
+    pub input_pos: u64,
+    /// Its index in the frame.
+    pub index: u64,
 }
 
-/// The frame-level error for a block the block decoder rejected: hitting the caller's cap is
-/// [`Error::FrameOutputLimit`], anything else a corrupt block.
-fn block_error(
-    error: Error,
-    target: &BlockTarget,
-    room: usize,
-    input_pos: u64,
-    block_index: u64,
-) -> Error {
-    let overflow = matches!(
-        error,
-        Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
-    );
-    let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
-        && room as u128 == u128::from(target.cap_left);
-    if overflow && limited_by_cap {
-        Error::FrameOutputLimit {
-            max_out: target.max_out,
-            declared: None,
+impl DataBlock<'_> {
+    /// How many output bytes the block needs room for: a stored block its length, a compressed
+    /// block up to the block maximum (capped by the caller's cap and by what it can produce).
+    pub(crate) fn room(&self, target: &BlockTarget) -> Result<usize, Error> {
+        let limit = usize::try_from(target.cap_left)
+            .unwrap_or(usize::MAX)
+            .min(target.block_max);
+        if self.stored {
+            if self.data.len() > limit {
+                return Err(Error::FrameOutputLimit {
+                    max_out: target.max_out,
+                    declared: None,
+                });
+            }
+            return Ok(self.data.len());
         }
-    } else {
-        Error::FrameBlock {
-            input_pos,
-            block_index,
-            error: Box::new(error),
-        }
+        Ok(limit.min(self.data.len().saturating_mul(255)))
     }
-}
 
-/// How many output bytes a block needs room for: a stored block its length, a compressed block
-/// up to the block maximum (capped by the caller's cap and by what `data` can produce).
-pub(crate) fn block_room(target: &BlockTarget, data: &[u8], stored: bool) -> Result<usize, Error> {
-    let limit = usize::try_from(target.cap_left)
-        .unwrap_or(usize::MAX)
-        .min(target.block_max);
-    if stored {
-        if data.len() > limit {
-            return Err(Error::FrameOutputLimit {
+    /// Decodes the block, appending its content to `out` (`out[target.history_from..]` is the
+    /// history); returns the number of bytes appended.
+    pub(crate) fn append_to(
+        &self,
+        out: &mut Vec<u8>,
+        target: &BlockTarget,
+    ) -> Result<usize, Error> {
+        let room = self.room(target)?;
+        if self.stored {
+            out.extend_from_slice(self.data);
+            return Ok(room);
+        }
+        let history_len = out.len() - target.history_from;
+        block::decompress_append(self.data, out, history_len, room)
+            .map_err(|error| self.error(error, target, room))
+    }
+
+    /// Decodes the block into `buf[start..]` (at most [`DataBlock::room`] bytes; whatever `buf`
+    /// holds there is overwritten), with `buf[target.history_from..start]` as history. Returns
+    /// the decoded length.
+    pub(crate) fn decode_at(
+        &self,
+        buf: &mut [u8],
+        start: usize,
+        target: &BlockTarget,
+    ) -> Result<usize, Error> {
+        let room = self.room(target)?;
+        if self.stored {
+            buf[start..start + room].copy_from_slice(self.data);
+            return Ok(room);
+        }
+        let window = &mut buf[target.history_from..start + room];
+        block::decompress_into_with_history(self.data, window, start - target.history_from)
+            .map_err(|error| self.error(error, target, room))
+    }
+
+    /// The frame-level error for a block the block decoder rejected: hitting the caller's cap is
+    /// [`Error::FrameOutputLimit`], anything else a corrupt block.
+    fn error(&self, error: Error, target: &BlockTarget, room: usize) -> Error {
+        let overflow = matches!(
+            error,
+            Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
+        );
+        let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
+            && room as u128 == u128::from(target.cap_left);
+        if overflow && limited_by_cap {
+            Error::FrameOutputLimit {
                 max_out: target.max_out,
                 declared: None,
-            });
+            }
+        } else {
+            Error::FrameBlock {
+                input_pos: self.input_pos,
+                block_index: self.index,
+                error: Box::new(error),
+            }
         }
-        return Ok(data.len());
     }
-    Ok(limit.min(data.len().saturating_mul(255)))
-}
-
-/// Decodes one data block into `buf[start..]` (at most [`block_room`] bytes; whatever `buf`
-/// holds there is overwritten), with `buf[target.history_from..start]` as history. Returns the
-/// decoded length.
-pub(crate) fn decode_block_at(
-    buf: &mut [u8],
-    start: usize,
-    target: &BlockTarget,
-    data: &[u8],
-    stored: bool,
-    input_pos: u64,
-    block_index: u64,
-) -> Result<usize, Error> {
-    let room = block_room(target, data, stored)?;
-    if stored {
-        buf[start..start + room].copy_from_slice(data);
-        return Ok(room);
-    }
-    let window = &mut buf[target.history_from..start + room];
-    block::decompress_into_with_history(data, window, start - target.history_from)
-        .map_err(|error| block_error(error, target, room, input_pos, block_index))
 }
 
 /// Checks a frame's content size and content checksum once its blocks are decoded.
@@ -282,7 +284,13 @@ fn decode_all(src: &[u8], max_out: usize, dict: Option<(&[u8], u32)>) -> Result<
                         max_out: max_out as u64,
                         block_max: LEGACY_BLOCK_SIZE,
                     };
-                    decode_block_append(&mut out, &target, data, false, word_pos, block_index)?;
+                    DataBlock {
+                        data,
+                        stored: false,
+                        input_pos: word_pos,
+                        index: block_index,
+                    }
+                    .append_to(&mut out, &target)?;
                     pos += 4 + size;
                     block_index += 1;
                 }
@@ -358,6 +366,12 @@ fn decode_frame_blocks(
             pos += 4;
             verify_block_checksum(data, found, word_pos, block_index)?;
         }
+        let block = DataBlock {
+            data,
+            stored,
+            input_pos: word_pos,
+            index: block_index,
+        };
         let cap_left = (max_out - (out.len() - prefix)) as u64;
         let appended_from = out.len();
         match scratch.as_mut() {
@@ -369,7 +383,7 @@ fn decode_frame_blocks(
                     max_out: max_out as u64,
                     block_max,
                 };
-                decode_block_append(scratch, &target, data, stored, word_pos, block_index)?;
+                block.append_to(scratch, &target)?;
                 out.extend_from_slice(&scratch[dict_tail.len()..]);
             }
             None => {
@@ -383,7 +397,7 @@ fn decode_frame_blocks(
                     max_out: max_out as u64,
                     block_max,
                 };
-                decode_block_append(out, &target, data, stored, word_pos, block_index)?;
+                block.append_to(out, &target)?;
             }
         }
         if let Some(hasher) = hasher.as_mut() {

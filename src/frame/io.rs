@@ -8,8 +8,8 @@ use std::vec::Vec;
 use xxhash_rust::xxh32::Xxh32;
 
 use super::decode::{
-    block_room, block_word, check_dictionary, decode_block_at, finish_content, is_magic,
-    verify_block_checksum, BlockTarget, LEGACY_MAX_COMPRESSED,
+    block_word, check_dictionary, finish_content, is_magic, verify_block_checksum, BlockTarget,
+    DataBlock, LEGACY_MAX_COMPRESSED,
 };
 use super::encode::BlockWriter;
 use super::header::{parse_header, write_header, FrameHeader, FrameInfo, MIN_HEADER_LEN};
@@ -564,20 +564,19 @@ impl<R: Read> FrameDecoder<R> {
         word_pos: u64,
         block_index: u64,
     ) -> io::Result<usize> {
-        let room = block_room(target, &self.compressed, stored).map_err(invalid)?;
+        let block = DataBlock {
+            data: &self.compressed,
+            stored,
+            input_pos: word_pos,
+            index: block_index,
+        };
+        let room = block.room(target).map_err(invalid)?;
         if self.buf.len() < start + room {
             self.buf.resize(start + room, 0);
         }
-        let len = decode_block_at(
-            &mut self.buf,
-            start,
-            target,
-            &self.compressed,
-            stored,
-            word_pos,
-            block_index,
-        )
-        .map_err(invalid)?;
+        let len = block
+            .decode_at(&mut self.buf, start, target)
+            .map_err(invalid)?;
         self.out_pos = start;
         self.out_end = start + len;
         self.buf_len = self.out_end;
