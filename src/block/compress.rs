@@ -27,7 +27,7 @@
 //! [`compress_bound`](super::compress_bound) either receives the same bytes or gets
 //! [`Error::OutputTooSmall`], and nothing past its end is touched.
 
-#![forbid(unsafe_code)]
+#![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
 use alloc::boxed::Box;
 use alloc::vec;
@@ -62,6 +62,43 @@ pub(super) fn read_u64(src: &[u8], pos: usize) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
+/// Reads a little-endian `u32` or `u64` from `src` at `pos` in the parse's hot loop, where the
+/// caller has established that the whole word lies inside `src` (each use says why; debug builds
+/// assert it). With the `unsafe` feature the read skips the bounds check; without it, it is an
+/// ordinary checked slice read.
+macro_rules! word_at {
+    ($ty:ty, $src:expr, $pos:expr) => {{
+        let (src, pos): (&[u8], usize) = ($src, $pos);
+        debug_assert!(pos + core::mem::size_of::<$ty>() <= src.len());
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's invariant (stated there) puts the word inside `src`, and any
+        // bit pattern is a valid integer; the read is unaligned.
+        let word = unsafe { src.as_ptr().add(pos).cast::<$ty>().read_unaligned() };
+        #[cfg(not(feature = "unsafe"))]
+        let word = <$ty>::from_ne_bytes(
+            src[pos..pos + core::mem::size_of::<$ty>()]
+                .try_into()
+                .unwrap_or_default(),
+        );
+        <$ty>::from_le(word)
+    }};
+}
+
+/// `src[pos]` in the parse's hot loop, where the caller has established `pos < src.len()`
+/// (unchecked with the `unsafe` feature, like [`word_at`]).
+macro_rules! byte_at {
+    ($src:expr, $pos:expr) => {{
+        let (src, pos): (&[u8], usize) = ($src, $pos);
+        debug_assert!(pos < src.len());
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's invariant (stated there) puts `pos` inside `src`.
+        let byte = unsafe { *src.get_unchecked(pos) };
+        #[cfg(not(feature = "unsafe"))]
+        let byte = src[pos];
+        byte
+    }};
+}
+
 /// A position table of one of liblz4's two layouts.
 trait PositionTable {
     /// How many bytes [`PositionTable::hash`] reads at a position.
@@ -69,6 +106,9 @@ trait PositionTable {
     /// Whether candidates further than [`MAX_DISTANCE`] back must be skipped (the `u16` table is
     /// only used on inputs short enough that no candidate can be).
     const CHECK_DISTANCE: bool;
+    /// The hash of the position whose next 8 bytes (little-endian) are `word`.
+    fn hash_word(word: u64) -> usize;
+    /// The hash of position `pos` (a checked read of [`PositionTable::HASH_READ`] bytes).
     fn hash(src: &[u8], pos: usize) -> usize;
     fn get(&self, hash: usize) -> usize;
     fn put(&mut self, hash: usize, pos: usize);
@@ -98,8 +138,12 @@ impl PositionTable for U16Table {
     const CHECK_DISTANCE: bool = false;
 
     #[inline(always)]
+    fn hash_word(word: u64) -> usize {
+        ((word as u32).wrapping_mul(2_654_435_761) >> 19) as usize
+    }
+    #[inline(always)]
     fn hash(src: &[u8], pos: usize) -> usize {
-        (read_u32(src, pos).wrapping_mul(2_654_435_761) >> 19) as usize
+        Self::hash_word(u64::from(read_u32(src, pos)))
     }
     #[inline(always)]
     fn get(&self, hash: usize) -> usize {
@@ -120,8 +164,12 @@ impl PositionTable for U32Table {
     const CHECK_DISTANCE: bool = true;
 
     #[inline(always)]
+    fn hash_word(word: u64) -> usize {
+        ((word << 24).wrapping_mul(889_523_592_379) >> 52) as usize
+    }
+    #[inline(always)]
     fn hash(src: &[u8], pos: usize) -> usize {
-        ((read_u64(src, pos) << 24).wrapping_mul(889_523_592_379) >> 52) as usize
+        Self::hash_word(read_u64(src, pos))
     }
     #[inline(always)]
     fn get(&self, hash: usize) -> usize {
@@ -476,18 +524,28 @@ fn parse<T: PositionTable, const EXACT: bool>(
                     break 'search;
                 }
                 candidate = table.get(hash);
-                forward_hash = T::hash(src, forward_ip);
+                // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8 bytes
+                // end at least 3 bytes before the end of `src`.
+                forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
                 table.put(hash, ip);
                 if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
                     continue;
                 }
-                if read_u32(src, candidate) == read_u32(src, ip) {
+                // In bounds: the table only holds positions already passed (it starts cleared,
+                // and every insert is of a position at or before the current one), so
+                // candidate < ip < match_start_limit.
+                debug_assert!(candidate < ip);
+                if word_at!(u32, src, candidate) == word_at!(u32, src, ip) {
                     break;
                 }
             }
 
-            // Catch up: extend the match backwards over equal bytes.
-            while ip > anchor && candidate > 0 && src[ip - 1] == src[candidate - 1] {
+            // Catch up: extend the match backwards over equal bytes. In bounds: the loop
+            // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and candidate < ip.
+            while ip > anchor
+                && candidate > 0
+                && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
+            {
                 ip -= 1;
                 candidate -= 1;
             }
@@ -502,18 +560,22 @@ fn parse<T: PositionTable, const EXACT: bool>(
                 if ip >= match_start_limit {
                     break 'search;
                 }
-                table.put(T::hash(src, ip - 2), ip - 2);
-                let hash = T::hash(src, ip);
+                // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
+                // the last 3 bytes of `src`; candidate < ip as in the search loop.
+                table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
+                let hash = T::hash_word(word_at!(u64, src, ip));
                 candidate = table.get(hash);
                 table.put(hash, ip);
+                debug_assert!(candidate < ip);
                 let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
-                if !(in_range && read_u32(src, candidate) == read_u32(src, ip)) {
+                if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
                     break;
                 }
             }
 
             ip += 1;
-            forward_hash = T::hash(src, ip);
+            // In bounds: ip <= match_start_limit here (the previous match ended before it).
+            forward_hash = T::hash_word(word_at!(u64, src, ip));
         }
     }
 
