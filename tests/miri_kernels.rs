@@ -415,3 +415,27 @@ fn append_with_history_into_spare_capacity() {
         assert_eq!(short, dict);
     }
 }
+
+/// The fast compressor's hot loop reads its input without bounds checks (the `unsafe` feature):
+/// under Miri, every size class near the end-of-block limits, both table layouts, with history.
+#[test]
+fn compressor_reads_stay_in_bounds() {
+    let mut inputs: Vec<Vec<u8>> = (0..40)
+        .map(|len| bytes(len, len as u64, (len % 3) as u8))
+        .collect();
+    inputs.extend([64, 200, 1000].map(|len| bytes(len, 9, 1)));
+    // The u32 table (inputs of 65,547 bytes and more).
+    inputs.push(bytes(65_600, 5, 2));
+    for input in &inputs {
+        for acceleration in [1, 7] {
+            let compressed = block::compress_fast(input, acceleration);
+            assert_eq!(&block::decompress(&compressed, input.len()).unwrap(), input);
+        }
+        let dict = bytes(100, 1, 1);
+        let with_dict = block::compress_with_dict(input, &dict, 1);
+        assert_eq!(
+            &block::decompress_with_dict(&with_dict, &dict, input.len()).unwrap(),
+            input
+        );
+    }
+}
