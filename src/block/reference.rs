@@ -147,7 +147,7 @@ pub(crate) fn decode_careful<O: Output + ?Sized>(
         }
         match_len = match_len
             .checked_add(MINMATCH)
-            .ok_or(Error::LengthOverflow {
+            .ok_or_else(|| Error::LengthOverflow {
                 input_pos: token_pos,
             })?;
         if match_len > dst.capacity() - op {
@@ -380,7 +380,7 @@ fn read_length_extension(
         *ip += 1;
         len = len
             .checked_add(usize::from(byte))
-            .ok_or(Error::LengthOverflow {
+            .ok_or_else(|| Error::LengthOverflow {
                 input_pos: token_pos,
             })?;
         if byte != 255 {

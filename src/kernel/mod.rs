@@ -114,7 +114,7 @@ impl Kernel {
         if cfg!(not(feature = "unsafe")) {
             return Ok(KernelToken(Kernel::Scalar));
         }
-        self.token().ok_or(Error::KernelUnavailable {
+        self.token().ok_or_else(|| Error::KernelUnavailable {
             kernel: self.name(),
         })
     }
