@@ -145,11 +145,13 @@ pub(crate) fn decode_careful<O: Output + ?Sized>(
         if match_len == ML_MASK {
             match_len = read_length_extension(src, &mut ip, match_len, token_pos)?;
         }
-        match_len = match_len
-            .checked_add(MINMATCH)
-            .ok_or_else(|| Error::LengthOverflow {
+        // (A let-else, not `ok_or`: an eagerly built Error would be dropped on every call.)
+        let Some(full_match_len) = match_len.checked_add(MINMATCH) else {
+            return Err(Error::LengthOverflow {
                 input_pos: token_pos,
-            })?;
+            });
+        };
+        match_len = full_match_len;
         if match_len > dst.capacity() - op {
             return Err(Error::MatchOverflowsOutput {
                 input_pos: token_pos,
@@ -378,11 +380,13 @@ fn read_length_extension(
             });
         };
         *ip += 1;
-        len = len
-            .checked_add(usize::from(byte))
-            .ok_or_else(|| Error::LengthOverflow {
+        // (A let-else, not `ok_or`: an eagerly built Error would be dropped for every byte.)
+        let Some(sum) = len.checked_add(usize::from(byte)) else {
+            return Err(Error::LengthOverflow {
                 input_pos: token_pos,
-            })?;
+            });
+        };
+        len = sum;
         if byte != 255 {
             return Ok(len);
         }

@@ -272,12 +272,12 @@ fn decode_all(src: &[u8], max_out: usize, dict: Option<(&[u8], u32)>) -> Result<
                             max: LEGACY_MAX_COMPRESSED as u64,
                         });
                     }
-                    let data =
-                        src.get(pos + 4..pos + 4 + size)
-                            .ok_or_else(|| Error::FrameTruncated {
-                                input_pos: src.len() as u64,
-                                what: "the rest of a legacy block",
-                            })?;
+                    let data = src
+                        .get(pos + 4..pos + 4 + size)
+                        .ok_or(Error::FrameTruncated {
+                            input_pos: src.len() as u64,
+                            what: "the rest of a legacy block",
+                        })?;
                     let target = BlockTarget {
                         history_from: out.len(),
                         cap_left: (max_out - (out.len() - prefix)) as u64,
@@ -345,7 +345,7 @@ fn decode_frame_blocks(
     let mut block_index = 0u64;
     loop {
         let word_pos = pos as u64;
-        let word = le32(src, pos).ok_or_else(|| Error::FrameTruncated {
+        let word = le32(src, pos).ok_or(Error::FrameTruncated {
             input_pos: src.len() as u64,
             what: "a 4-byte block size or the end mark",
         })?;
@@ -353,15 +353,13 @@ fn decode_frame_blocks(
         let Some((size, stored)) = block_word(word, block_max, word_pos, block_index)? else {
             break;
         };
-        let data = src
-            .get(pos..pos + size)
-            .ok_or_else(|| Error::FrameTruncated {
-                input_pos: src.len() as u64,
-                what: "the rest of a data block",
-            })?;
+        let data = src.get(pos..pos + size).ok_or(Error::FrameTruncated {
+            input_pos: src.len() as u64,
+            what: "the rest of a data block",
+        })?;
         pos += size;
         if info.block_checksum {
-            let found = le32(src, pos).ok_or_else(|| Error::FrameTruncated {
+            let found = le32(src, pos).ok_or(Error::FrameTruncated {
                 input_pos: src.len() as u64,
                 what: "a 4-byte block checksum",
             })?;
@@ -408,7 +406,7 @@ fn decode_frame_blocks(
         block_index += 1;
     }
     let stored_checksum = if info.content_checksum {
-        let found = le32(src, pos).ok_or_else(|| Error::FrameTruncated {
+        let found = le32(src, pos).ok_or(Error::FrameTruncated {
             input_pos: src.len() as u64,
             what: "the 4-byte content checksum",
         })?;
