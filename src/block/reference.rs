@@ -207,25 +207,19 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
                 ]));
                 let match_pos = op + literal_len;
                 if offset >= 8 && offset <= match_pos {
-                    if let Some((history, future)) = dst.split_at_mut_checked(op) {
-                        if let Some(future) = future.get_mut(..SHORT_OUTPUT) {
-                            future[..16].copy_from_slice(&window[1..17]);
-                            if offset >= literal_len + 24 {
-                                // The 24 source bytes all lie before `op`.
-                                let from = match_pos - offset;
-                                if let Some(source) = history.get(from..from + 24) {
-                                    future[literal_len..literal_len + 24].copy_from_slice(source);
-                                    ip += 1 + literal_len + 2;
-                                    op = match_pos + match_len;
-                                    continue;
-                                }
-                            } else {
-                                copy_short_match(dst, match_pos, offset);
-                                ip += 1 + literal_len + 2;
-                                op = match_pos + match_len;
-                                continue;
-                            }
+                    if let Some(future) = dst.get_mut(op..op + SHORT_OUTPUT) {
+                        future[..16].copy_from_slice(&window[1..17]);
+                        if offset >= 24 {
+                            // The 24 source bytes end before the match starts (they may
+                            // include the literals just written): one non-overlapping copy.
+                            let from = match_pos - offset;
+                            dst.copy_within(from..from + 24, match_pos);
+                        } else {
+                            copy_short_match(dst, match_pos, offset);
                         }
+                        ip += 1 + literal_len + 2;
+                        op = match_pos + match_len;
+                        continue;
                     }
                 }
             }
@@ -288,21 +282,14 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
 #[inline(always)]
 fn copy_short_match(dst: &mut [u8], match_pos: usize, offset: usize) {
     debug_assert!(offset >= 8 && offset <= match_pos && dst.len() - match_pos >= 24);
-    let from = match_pos - offset;
-    for chunk in 0..3 {
-        let Some(bytes) = dst
-            .get(from + 8 * chunk..)
-            .and_then(<[u8]>::first_chunk::<8>)
-        else {
-            return;
-        };
-        let bytes = *bytes;
-        if let Some(out) = dst
-            .get_mut(match_pos + 8 * chunk..)
-            .and_then(<[u8]>::first_chunk_mut::<8>)
-        {
-            *out = bytes;
-        }
+    // One checked window from the match source to the end of the 24 written bytes: inside it
+    // the source chunk at `at` and its destination at `offset + at` need no further checks.
+    let Some(region) = dst.get_mut(match_pos - offset..match_pos + 24) else {
+        return;
+    };
+    for at in [0, 8, 16] {
+        let bytes: [u8; 8] = region[at..at + 8].try_into().unwrap_or_default();
+        region[offset + at..offset + at + 8].copy_from_slice(&bytes);
     }
 }
 
