@@ -766,3 +766,52 @@ fn hc_frames() {
     );
     assert!(frame::decompress(&linked, repeated.len()).unwrap() == repeated);
 }
+
+/// `read_to_end` decodes independent blocks straight into the caller's `Vec`; `read` (through
+/// `io::copy`'s small buffer) and a mix of both give the same bytes, on every kind of frame.
+#[test]
+fn read_and_read_to_end_agree() {
+    let a = generated("log-lines", 200_000, 31);
+    let b = generated("runs", 150_000, 32);
+    let dict = generated("log-lines", 20_000, 33);
+    let mut stream = frame::compress(&a, &FrameOptions::new().block_size(BlockSize::Max64KB));
+    stream.extend(frame::compress(
+        &b,
+        &FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(BlockMode::Linked),
+    ));
+    stream.extend(frame::compress_legacy(&a, 1));
+    stream.extend(frame::compress(
+        &b,
+        &FrameOptions::new().block_checksum(true),
+    ));
+    let expected = [&a[..], &b[..], &a[..], &b[..]].concat();
+
+    let mut copied = Vec::new();
+    std::io::copy(&mut FrameDecoder::new(&stream[..]), &mut copied).unwrap();
+    assert!(copied == expected);
+    for first in [0usize, 1, 1000, 65_536, 250_000] {
+        let mut decoder = FrameDecoder::new(&stream[..]);
+        let mut out = vec![0u8; first];
+        decoder.read_exact(&mut out).unwrap();
+        // A Vec with unrelated content in front: read_to_end appends.
+        let mut rest = b"prefix".to_vec();
+        decoder.read_to_end(&mut rest).unwrap();
+        out.extend_from_slice(&rest[6..]);
+        assert!(out == expected, "first {first}");
+    }
+    // Independent blocks with a dictionary keep the dictionary as history.
+    let framed = frame::compress_with_dict(
+        &a,
+        &dict,
+        &FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .dict_id(Some(5)),
+    );
+    let mut out = Vec::new();
+    FrameDecoder::with_dictionary(&framed[..], &dict, 5)
+        .read_to_end(&mut out)
+        .unwrap();
+    assert!(out == a);
+}

@@ -311,7 +311,10 @@ impl<R: Read> FrameDecoder<R> {
     }
 
     /// Decodes until some content is available or the input ends. Returns `false` at the end.
-    fn fill(&mut self) -> io::Result<bool> {
+    ///
+    /// With `direct`, a block that needs no history is decoded straight onto the end of that
+    /// `Vec` (nothing is left pending); others are decoded into `self.buf` as usual.
+    fn fill(&mut self, mut direct: Option<&mut Vec<u8>>) -> io::Result<bool> {
         loop {
             match std::mem::replace(&mut self.state, State::Done) {
                 State::Done => return Ok(false),
@@ -326,12 +329,18 @@ impl<R: Read> FrameDecoder<R> {
                     produced,
                     hasher,
                 } => {
-                    if self.next_block(info, block_index, produced, hasher)? {
+                    if self.next_block(
+                        info,
+                        block_index,
+                        produced,
+                        hasher,
+                        direct.as_deref_mut(),
+                    )? {
                         return Ok(true);
                     }
                 }
                 State::Legacy { block_index } => {
-                    if self.next_legacy_block(block_index)? {
+                    if self.next_legacy_block(block_index, direct.as_deref_mut())? {
                         return Ok(true);
                     }
                 }
@@ -448,6 +457,7 @@ impl<R: Read> FrameDecoder<R> {
         block_index: u64,
         produced: u64,
         mut hasher: Option<Xxh32>,
+        direct: Option<&mut Vec<u8>>,
     ) -> io::Result<bool> {
         let word_pos = self.input_pos;
         let block_max = info.block_size.bytes();
@@ -491,21 +501,32 @@ impl<R: Read> FrameDecoder<R> {
             max_out: u64::MAX,
             block_max,
         };
-        let len = self.decode_into_buf(start, &target, stored, word_pos, block_index)?;
-        if let Some(hasher) = hasher.as_mut() {
-            hasher.update(&self.buf[start..start + len]);
-        }
+        // Linked blocks keep their content in `self.buf` as the next block's history.
+        let direct = direct.filter(|_| info.block_mode == BlockMode::Independent);
+        let len = self.decode_block(
+            start,
+            &target,
+            stored,
+            word_pos,
+            block_index,
+            hasher.as_mut(),
+            direct,
+        )?;
         self.state = State::Blocks {
             produced: produced + len as u64,
             info,
             block_index: block_index + 1,
             hasher,
         };
-        Ok(self.out_end > start)
+        Ok(len > 0)
     }
 
     /// Reads and decodes the next block of a legacy frame, or notices the frame's end.
-    fn next_legacy_block(&mut self, block_index: u64) -> io::Result<bool> {
+    fn next_legacy_block(
+        &mut self,
+        block_index: u64,
+        direct: Option<&mut Vec<u8>>,
+    ) -> io::Result<bool> {
         let word_pos = self.input_pos;
         let mut word = [0u8; 4];
         match self.read_upto(&mut word)? {
@@ -547,22 +568,27 @@ impl<R: Read> FrameDecoder<R> {
             max_out: u64::MAX,
             block_max: LEGACY_BLOCK_SIZE,
         };
-        self.decode_into_buf(0, &target, false, word_pos, block_index)?;
+        let len = self.decode_block(0, &target, false, word_pos, block_index, None, direct)?;
         self.state = State::Legacy {
             block_index: block_index + 1,
         };
-        Ok(self.out_end > 0)
+        Ok(len > 0)
     }
 
-    /// Decodes the block in `self.compressed` into `self.buf[start..]`, growing `buf` (once) to
-    /// hold it; sets the readable range and returns the decoded length.
-    fn decode_into_buf(
+    /// Decodes the block in `self.compressed` and feeds its content to `hasher`: onto the end of
+    /// `direct` when given and the block has no history (`start == 0`), else into
+    /// `self.buf[start..]` (grown once to hold it), setting the readable range. Returns the
+    /// decoded length.
+    #[allow(clippy::too_many_arguments)]
+    fn decode_block(
         &mut self,
         start: usize,
         target: &BlockTarget,
         stored: bool,
         word_pos: u64,
         block_index: u64,
+        hasher: Option<&mut Xxh32>,
+        direct: Option<&mut Vec<u8>>,
     ) -> io::Result<usize> {
         let block = DataBlock {
             data: &self.compressed,
@@ -570,6 +596,21 @@ impl<R: Read> FrameDecoder<R> {
             input_pos: word_pos,
             index: block_index,
         };
+        if let (Some(out), 0) = (direct, start) {
+            let from = out.len();
+            let direct_target = BlockTarget {
+                history_from: from,
+                ..*target
+            };
+            let len = block.append_to(out, &direct_target).map_err(invalid)?;
+            if let Some(hasher) = hasher {
+                hasher.update(&out[from..]);
+            }
+            self.out_pos = 0;
+            self.out_end = 0;
+            self.buf_len = 0;
+            return Ok(len);
+        }
         let room = block.room(target).map_err(invalid)?;
         if self.buf.len() < start + room {
             self.buf.resize(start + room, 0);
@@ -577,14 +618,17 @@ impl<R: Read> FrameDecoder<R> {
         let len = block
             .decode_at(&mut self.buf, start, target)
             .map_err(invalid)?;
+        if let Some(hasher) = hasher {
+            hasher.update(&self.buf[start..start + len]);
+        }
         self.out_pos = start;
         self.out_end = start + len;
         self.buf_len = self.out_end;
         Ok(len)
     }
 
-    fn fill_or_fail(&mut self) -> io::Result<bool> {
-        match self.fill() {
+    fn fill_or_fail(&mut self, direct: Option<&mut Vec<u8>>) -> io::Result<bool> {
+        match self.fill(direct) {
             Ok(more) => Ok(more),
             Err(error) => {
                 if let Some(inner) = error.get_ref().and_then(|e| e.downcast_ref::<Error>()) {
@@ -597,6 +641,19 @@ impl<R: Read> FrameDecoder<R> {
 }
 
 impl<R: Read> Read for FrameDecoder<R> {
+    /// Decodes blocks that need no history (independent blocks without a dictionary, legacy
+    /// blocks) straight onto the end of `buf`, without the copy `read` makes.
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let start = buf.len();
+        loop {
+            buf.extend_from_slice(&self.buf[self.out_pos..self.out_end]);
+            self.out_pos = self.out_end;
+            if !self.fill_or_fail(Some(buf))? {
+                return Ok(buf.len() - start);
+            }
+        }
+    }
+
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         if out.is_empty() {
             return Ok(0);
@@ -612,7 +669,7 @@ impl<R: Read> Read for FrameDecoder<R> {
 impl<R: Read> BufRead for FrameDecoder<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.out_pos == self.out_end {
-            if !self.fill_or_fail()? {
+            if !self.fill_or_fail(None)? {
                 return Ok(&[]);
             }
         }
