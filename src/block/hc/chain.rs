@@ -275,6 +275,28 @@ impl ChainTables {
         let mut run_len = RUN_UNTESTED;
 
         while match_index >= lowest && attempts_left > 0 {
+            // Walk the chain until a candidate passes the cheap filter or a run check is due.
+            if !SWAP {
+                match scan::<RUNS, FAVOR>(
+                    &self.chain,
+                    src,
+                    match_index,
+                    attempts_left,
+                    lowest,
+                    ip_index,
+                    base,
+                    end_word,
+                    end_offset,
+                    pattern,
+                    run_len == NOT_A_RUN,
+                ) {
+                    (_, _, ScanEnd::Exhausted) => break,
+                    (index, left, _) => {
+                        match_index = index;
+                        attempts_left = left;
+                    }
+                }
+            }
             attempts_left -= 1;
             let offset = (ip_index - match_index) as usize;
             let mut match_len = 0;
@@ -373,6 +395,55 @@ impl ChainTables {
             match_index -= self.delta(match_index + chain_pos);
         }
         best
+    }
+}
+
+/// How [`scan`] stopped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScanEnd {
+    /// The chain left reach or the attempts ran out.
+    Exhausted,
+    /// The candidate at the returned index passes the filter, or its chain steps back by 1
+    /// and run skipping must look at it.
+    Stop,
+}
+
+/// The hot part of the chain walk (without chain swap): skips the candidates that fail the
+/// two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
+/// the full loop would, and stops at the first candidate the full loop must look at, with that
+/// candidate's attempt not yet counted.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn scan<const RUNS: bool, const FAVOR: bool>(
+    chain: &[u16; CHAIN_SLOTS],
+    src: &[u8],
+    mut match_index: u32,
+    mut attempts_left: u32,
+    lowest: u32,
+    ip_index: u32,
+    base: u32,
+    end_word: u16,
+    end_offset: u32,
+    pattern: u32,
+    not_a_run: bool,
+) -> (u32, u32, ScanEnd) {
+    loop {
+        let probe = !(FAVOR && ip_index - match_index < 8);
+        if probe
+            && end_word == read_u16(src, (match_index - base + end_offset) as usize)
+            && read_u32(src, (match_index - base) as usize) == pattern
+        {
+            return (match_index, attempts_left, ScanEnd::Stop);
+        }
+        let delta = u32::from(chain[usize::from(match_index as u16)]);
+        if RUNS && delta == 1 && !not_a_run {
+            return (match_index, attempts_left, ScanEnd::Stop);
+        }
+        attempts_left -= 1;
+        match_index -= delta;
+        if match_index < lowest || attempts_left == 0 {
+            return (match_index, attempts_left, ScanEnd::Exhausted);
+        }
     }
 }
 
