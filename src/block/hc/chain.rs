@@ -276,25 +276,24 @@ impl ChainTables {
 
         while match_index >= lowest && attempts_left > 0 {
             // Walk the chain until a candidate passes the cheap filter or a run check is due.
-            if !SWAP {
-                match scan::<RUNS, FAVOR>(
-                    &self.chain,
-                    src,
-                    match_index,
-                    attempts_left,
-                    lowest,
-                    ip_index,
-                    base,
-                    end_word,
-                    end_offset,
-                    pattern,
-                    run_len == NOT_A_RUN,
-                ) {
-                    (_, _, ScanEnd::Exhausted) => break,
-                    (index, left, _) => {
-                        match_index = index;
-                        attempts_left = left;
-                    }
+            match scan::<RUNS, FAVOR>(
+                &self.chain,
+                src,
+                match_index,
+                attempts_left,
+                chain_pos,
+                lowest,
+                ip_index,
+                base,
+                end_word,
+                end_offset,
+                pattern,
+                run_len == NOT_A_RUN,
+            ) {
+                (_, _, ScanEnd::Exhausted) => break,
+                (index, left, _) => {
+                    match_index = index;
+                    attempts_left = left;
                 }
             }
             attempts_left -= 1;
@@ -408,8 +407,7 @@ enum ScanEnd {
     Stop,
 }
 
-/// The hot part of the chain walk (without chain swap): skips the candidates that fail the
-/// two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
+/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
 /// the full loop would, and stops at the first candidate the full loop must look at, with that
 /// candidate's attempt not yet counted.
 #[allow(clippy::too_many_arguments)]
@@ -419,6 +417,7 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
     src: &[u8],
     mut match_index: u32,
     mut attempts_left: u32,
+    chain_pos: u32,
     lowest: u32,
     ip_index: u32,
     base: u32,
@@ -435,8 +434,8 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
         {
             return (match_index, attempts_left, ScanEnd::Stop);
         }
-        let delta = u32::from(chain[usize::from(match_index as u16)]);
-        if RUNS && delta == 1 && !not_a_run {
+        let delta = u32::from(chain[usize::from((match_index + chain_pos) as u16)]);
+        if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
             return (match_index, attempts_left, ScanEnd::Stop);
         }
         attempts_left -= 1;
