@@ -275,8 +275,10 @@ impl ChainTables {
         let mut run_len = RUN_UNTESTED;
 
         while match_index >= lowest && attempts_left > 0 {
-            // Walk the chain until a candidate passes the cheap filter or a run check is due.
-            match scan::<RUNS, FAVOR>(
+            // Walk the chain until a candidate passes the cheap filters (the 2 bytes at the end
+            // of the current best, which a winner must share, then the first 4 bytes) or a run
+            // check is due.
+            let passed = match scan::<RUNS, FAVOR>(
                 &self.chain,
                 src,
                 match_index,
@@ -291,38 +293,34 @@ impl ChainTables {
                 run_len == NOT_A_RUN,
             ) {
                 (_, _, ScanEnd::Exhausted) => break,
-                (index, left, _) => {
+                (index, left, end) => {
                     match_index = index;
                     attempts_left = left;
+                    end == ScanEnd::Candidate
                 }
-            }
+            };
             attempts_left -= 1;
             let offset = (ip_index - match_index) as usize;
             let mut match_len = 0;
-            if !(FAVOR && offset < 8) {
+            if passed {
                 let candidate = (match_index - base) as usize;
-                // The candidate can only win if it agrees at the end of the current best.
-                if end_word == read_u16(src, (match_index - base + end_offset) as usize)
-                    && read_u32(src, candidate) == pattern
-                {
-                    let back = if look_back > 0 {
-                        count_back(src, ip, candidate, look_back.min(candidate))
-                    } else {
-                        0
+                let back = if look_back > 0 {
+                    count_back(src, ip, candidate, look_back.min(candidate))
+                } else {
+                    0
+                };
+                match_len = MINMATCH
+                    + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
+                    + back;
+                if match_len > longest {
+                    longest = match_len;
+                    end_word = read_u16(src, low_limit + longest - 1);
+                    end_offset = (longest - 1 - look_back) as u32;
+                    best = Match {
+                        len: match_len,
+                        offset,
+                        back,
                     };
-                    match_len = MINMATCH
-                        + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
-                        + back;
-                    if match_len > longest {
-                        longest = match_len;
-                        end_word = read_u16(src, low_limit + longest - 1);
-                        end_offset = (longest - 1 - look_back) as u32;
-                        best = Match {
-                            len: match_len,
-                            offset,
-                            back,
-                        };
-                    }
                 }
             }
 
@@ -402,9 +400,11 @@ impl ChainTables {
 enum ScanEnd {
     /// The chain left reach or the attempts ran out.
     Exhausted,
-    /// The candidate at the returned index passes the filter, or its chain steps back by 1
-    /// and run skipping must look at it.
-    Stop,
+    /// The candidate at the returned index passes the filter.
+    Candidate,
+    /// The candidate at the returned index fails the filter, but its chain steps back by 1 and
+    /// run skipping must look at it.
+    Run,
 }
 
 /// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
@@ -432,11 +432,11 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
             && end_word == read_u16(src, (match_index - base + end_offset) as usize)
             && read_u32(src, (match_index - base) as usize) == pattern
         {
-            return (match_index, attempts_left, ScanEnd::Stop);
+            return (match_index, attempts_left, ScanEnd::Candidate);
         }
         let delta = u32::from(chain[usize::from((match_index + chain_pos) as u16)]);
         if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
-            return (match_index, attempts_left, ScanEnd::Stop);
+            return (match_index, attempts_left, ScanEnd::Run);
         }
         attempts_left -= 1;
         match_index -= delta;
