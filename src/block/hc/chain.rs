@@ -97,6 +97,10 @@ fn read_u16(src: &[u8], pos: usize) -> u16 {
 #[inline(always)]
 fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     debug_assert!(b < a && max <= b);
+    // Most candidates do not extend backwards at all.
+    if max == 0 || src[a - 1] != src[b - 1] {
+        return 0;
+    }
     let mut back = 0;
     // Whole words while 8 bytes can be read before both (bytes beyond `max` may be compared,
     // the result is capped).
@@ -259,41 +263,64 @@ impl ChainTables {
             offset: 0,
             back: 0,
         };
-        // The two bytes at the end of the longest match so far, from `low_limit`.
+        // The two bytes at the end of the longest match so far, from `low_limit`, and where
+        // they are relative to a candidate. (`u32` arithmetic: positions stay below 2^31, and a
+        // zero-extended position cannot overflow when 2 is added, which saves a check.)
         let mut end_word = read_u16(src, low_limit + longest - 1);
+        let mut end_offset = (longest - 1 - look_back) as u32;
         let mut match_index = self.head[hash4(pattern)];
         let mut attempts_left = attempts;
         let mut chain_pos = 0u32;
         // Run skipping: whether `ip` starts a run of one byte, and how long it is.
-        let mut run: Option<Option<usize>> = None;
+        let mut run_len = RUN_UNTESTED;
 
         while match_index >= lowest && attempts_left > 0 {
+            // Walk the chain until a candidate passes the cheap filters (the 2 bytes at the end
+            // of the current best, which a winner must share, then the first 4 bytes) or a run
+            // check is due.
+            let passed = match scan::<RUNS, FAVOR>(
+                &self.chain,
+                src,
+                match_index,
+                attempts_left,
+                chain_pos,
+                lowest,
+                ip_index,
+                base,
+                end_word,
+                end_offset,
+                pattern,
+                run_len == NOT_A_RUN,
+            ) {
+                (_, _, ScanEnd::Exhausted) => break,
+                (index, left, end) => {
+                    match_index = index;
+                    attempts_left = left;
+                    end == ScanEnd::Candidate
+                }
+            };
             attempts_left -= 1;
             let offset = (ip_index - match_index) as usize;
             let mut match_len = 0;
-            if !(FAVOR && offset < 8) {
+            if passed {
                 let candidate = (match_index - base) as usize;
-                // The candidate can only win if it agrees at the end of the current best.
-                if end_word == read_u16(src, candidate + longest - 1 - look_back)
-                    && read_u32(src, candidate) == pattern
-                {
-                    let back = if look_back > 0 {
-                        count_back(src, ip, candidate, look_back.min(candidate))
-                    } else {
-                        0
+                let back = if look_back > 0 {
+                    count_back(src, ip, candidate, look_back.min(candidate))
+                } else {
+                    0
+                };
+                match_len = MINMATCH
+                    + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
+                    + back;
+                if match_len > longest {
+                    longest = match_len;
+                    end_word = read_u16(src, low_limit + longest - 1);
+                    end_offset = (longest - 1 - look_back) as u32;
+                    best = Match {
+                        len: match_len,
+                        offset,
+                        back,
                     };
-                    match_len = MINMATCH
-                        + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
-                        + back;
-                    if match_len > longest {
-                        longest = match_len;
-                        end_word = read_u16(src, low_limit + longest - 1);
-                        best = Match {
-                            len: match_len,
-                            offset,
-                            back,
-                        };
-                    }
                 }
             }
 
@@ -322,50 +349,42 @@ impl ChainTables {
                 }
             }
 
-            if RUNS && chain_pos == 0 && self.delta(match_index) == 1 {
-                let run_len = *run.get_or_insert_with(|| {
-                    let bytes = pattern.to_le_bytes();
-                    (bytes.iter().all(|&b| b == bytes[0]))
-                        .then(|| MINMATCH + run_forward(src, ip + MINMATCH, high_limit, bytes[0]))
-                });
-                let candidate_index = match_index - 1;
-                if let Some(src_run) = run_len {
-                    if candidate_index >= lowest {
-                        let candidate = (candidate_index - base) as usize;
-                        if read_u32(src, candidate) == pattern {
-                            let byte = pattern as u8;
-                            let forward =
-                                MINMATCH + run_forward(src, candidate + MINMATCH, high_limit, byte);
-                            let backward = run_backward(src, candidate, byte)
-                                .min((candidate_index - lowest) as usize);
-                            let segment = backward + forward;
-                            if segment >= src_run && forward <= src_run {
-                                // The earlier run covers ours: try the position where it ends
-                                // exactly as far after as ours does.
-                                match_index = candidate_index + forward as u32 - src_run as u32;
-                            } else {
-                                // Jump to the start of the earlier run.
-                                match_index = candidate_index - backward as u32;
-                                if look_back == 0 {
-                                    let run_match = segment.min(src_run);
-                                    let offset = (ip_index - match_index) as usize;
-                                    if longest < run_match && !(FAVOR && offset < 8) {
-                                        if offset > MAX_DISTANCE {
-                                            break;
-                                        }
-                                        longest = run_match;
-                                        end_word = read_u16(src, low_limit + longest - 1);
-                                        best = Match {
-                                            len: run_match,
-                                            offset,
-                                            back: 0,
-                                        };
-                                    }
-                                    match_index -= self.delta(match_index);
+            if RUNS && chain_pos == 0 && self.delta(match_index) == 1 && run_len != NOT_A_RUN {
+                match run_step(
+                    src,
+                    ip,
+                    high_limit,
+                    pattern,
+                    &mut run_len,
+                    match_index,
+                    lowest,
+                    base,
+                ) {
+                    RunStep::Follow => {}
+                    RunStep::Jump(index) => {
+                        match_index = index;
+                        continue;
+                    }
+                    RunStep::RunStart { index, run_match } => {
+                        match_index = index;
+                        if look_back == 0 {
+                            let offset = (ip_index - match_index) as usize;
+                            if longest < run_match && !(FAVOR && offset < 8) {
+                                if offset > MAX_DISTANCE {
+                                    break;
                                 }
+                                longest = run_match;
+                                end_word = read_u16(src, low_limit + longest - 1);
+                                end_offset = (longest - 1) as u32;
+                                best = Match {
+                                    len: run_match,
+                                    offset,
+                                    back: 0,
+                                };
                             }
-                            continue;
+                            match_index -= self.delta(match_index);
                         }
+                        continue;
                     }
                 }
             }
@@ -373,6 +392,120 @@ impl ChainTables {
             match_index -= self.delta(match_index + chain_pos);
         }
         best
+    }
+}
+
+/// How [`scan`] stopped.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScanEnd {
+    /// The chain left reach or the attempts ran out.
+    Exhausted,
+    /// The candidate at the returned index passes the filter.
+    Candidate,
+    /// The candidate at the returned index fails the filter, but its chain steps back by 1 and
+    /// run skipping must look at it.
+    Run,
+}
+
+/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
+/// the full loop would, and stops at the first candidate the full loop must look at, with that
+/// candidate's attempt not yet counted.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn scan<const RUNS: bool, const FAVOR: bool>(
+    chain: &[u16; CHAIN_SLOTS],
+    src: &[u8],
+    mut match_index: u32,
+    mut attempts_left: u32,
+    chain_pos: u32,
+    lowest: u32,
+    ip_index: u32,
+    base: u32,
+    end_word: u16,
+    end_offset: u32,
+    pattern: u32,
+    not_a_run: bool,
+) -> (u32, u32, ScanEnd) {
+    loop {
+        let probe = !(FAVOR && ip_index - match_index < 8);
+        if probe
+            && end_word == read_u16(src, (match_index - base + end_offset) as usize)
+            && read_u32(src, (match_index - base) as usize) == pattern
+        {
+            return (match_index, attempts_left, ScanEnd::Candidate);
+        }
+        let delta = u32::from(chain[usize::from((match_index + chain_pos) as u16)]);
+        if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
+            return (match_index, attempts_left, ScanEnd::Run);
+        }
+        attempts_left -= 1;
+        match_index -= delta;
+        if match_index < lowest || attempts_left == 0 {
+            return (match_index, attempts_left, ScanEnd::Exhausted);
+        }
+    }
+}
+
+/// `run_len` before the searched position was tested for a run.
+const RUN_UNTESTED: usize = 0;
+/// `run_len` when the searched position does not start a run of one byte.
+const NOT_A_RUN: usize = 1;
+
+/// What run skipping decided for a candidate whose chain steps back by 1.
+enum RunStep {
+    /// Nothing to skip: follow the chain as usual.
+    Follow,
+    /// Continue the search at this index.
+    Jump(u32),
+    /// The earlier run starts at `index`; as a match it is `run_match` bytes long.
+    RunStart { index: u32, run_match: usize },
+}
+
+/// Run skipping (see the module documentation), kept out of the search loop: it runs rarely,
+/// and inline it would take registers from the loop.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn run_step(
+    src: &[u8],
+    ip: usize,
+    high_limit: usize,
+    pattern: u32,
+    run_len: &mut usize,
+    match_index: u32,
+    lowest: u32,
+    base: u32,
+) -> RunStep {
+    let byte = pattern as u8;
+    if *run_len == RUN_UNTESTED {
+        *run_len = if pattern.to_le_bytes().iter().all(|&b| b == byte) {
+            MINMATCH + run_forward(src, ip + MINMATCH, high_limit, byte)
+        } else {
+            NOT_A_RUN
+        };
+    }
+    let src_run = *run_len;
+    let candidate_index = match_index - 1;
+    if src_run == NOT_A_RUN || candidate_index < lowest {
+        return RunStep::Follow;
+    }
+    let candidate = (candidate_index - base) as usize;
+    if read_u32(src, candidate) != pattern {
+        return RunStep::Follow;
+    }
+    let forward = MINMATCH + run_forward(src, candidate + MINMATCH, high_limit, byte);
+    let backward = run_backward(src, candidate, byte).min((candidate_index - lowest) as usize);
+    let segment = backward + forward;
+    if segment >= src_run && forward <= src_run {
+        // The earlier run covers ours: try the position where it ends exactly as far after as
+        // ours does.
+        RunStep::Jump(candidate_index + forward as u32 - src_run as u32)
+    } else {
+        // Jump to the start of the earlier run.
+        RunStep::RunStart {
+            index: candidate_index - backward as u32,
+            run_match: segment.min(src_run),
+        }
     }
 }
 

@@ -30,9 +30,11 @@
 //! `LZ4_favorDecompressionSpeed`) makes the optimal parser skip matches with an offset below 8
 //! (whose copies overlap, so decoders replicate a pattern instead of copying 8 or 16 bytes at a
 //! time), shorten matches of 19 to 36 bytes to 18 (a match that fits the token nibble), and keep
-//! a literal path on price ties. It costs about 1% of ratio. Unlike liblz4, the run-detection
-//! shortcut of the match finder is held to the same offset rule, so no match in such a block has
-//! an offset below 8.
+//! a literal path on price ties. On the Silesia files (64 KiB blocks) it costs 0.15% (dickens)
+//! to 3.2% (osdb) of compressed size. Unlike liblz4, the run-detection shortcut of the match
+//! finder is held to the same offset rule, so no match in such a block has an offset below 8
+//! (liblz4's favoured output still has a few, e.g. about 100 per MiB of ooffice); the output is
+//! otherwise liblz4's, within 0.06% in size.
 //!
 //! # History
 //!
@@ -161,9 +163,9 @@ impl HcCompressor {
         }
     }
 
-    /// A compressor that, at levels 10 to 12, trades about 1% of ratio for faster decoding: no
-    /// match offset below 8, matches of 19 to 36 bytes shortened to 18 (see the module
-    /// documentation). Levels below 10 are unaffected.
+    /// A compressor that, at levels 10 to 12, trades a little ratio (0.15-3.2% on Silesia) for
+    /// faster decoding: no match offset below 8, matches of 19 to 36 bytes shortened to 18 (see
+    /// the module documentation). Levels below 10 are unaffected.
     pub fn with_favor_dec_speed(favor_dec_speed: bool) -> Self {
         let mut compressor = Self::new();
         compressor.favor_dec_speed = favor_dec_speed;

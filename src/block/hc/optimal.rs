@@ -68,11 +68,17 @@ fn literal_price(literal_len: usize) -> u32 {
 
 #[inline(always)]
 fn sequence_price(literal_len: usize, match_len: usize) -> u32 {
-    let mut price = 1 + 2 + literal_price(literal_len);
+    1 + 2 + literal_price(literal_len) + match_len_extension_price(match_len)
+}
+
+/// Bytes of match-length extension a match of `match_len` bytes needs.
+#[inline(always)]
+fn match_len_extension_price(match_len: usize) -> u32 {
     if match_len >= ML_MASK + MINMATCH {
-        price += 1 + ((match_len - (ML_MASK + MINMATCH)) / 255) as u32;
+        1 + ((match_len - (ML_MASK + MINMATCH)) / 255) as u32
+    } else {
+        0
     }
-    price
 }
 
 /// Searches at `ip` for a match longer than `min_len`; `None` if there is none.
@@ -224,30 +230,35 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
                 }
             }
 
-            // The match at `cur`, at every length.
-            for ml in MINMATCH..=match_len {
-                let pos = cur + ml;
-                let (litlen, price) = if here.mlen == 1 {
-                    let litlen = here.litlen as usize;
-                    let before = if cur > litlen {
-                        opt[cur - litlen].price
-                    } else {
-                        0
-                    };
-                    (litlen, before + sequence_price(litlen, ml))
+            // The match at `cur`, at every length: the sequence takes over the literals pending
+            // at `cur` (its price counts from before them), or follows the match ending there.
+            let (litlen, sequence_base) = if here.mlen == 1 {
+                let litlen = here.litlen as usize;
+                let before = if cur > litlen {
+                    opt[cur - litlen].price
                 } else {
-                    (0, here.price + sequence_price(0, ml))
+                    0
                 };
-                if pos > last_match_pos + TRAILING_LITERALS || price + favor <= opt[pos].price {
-                    if ml == match_len && last_match_pos < pos {
-                        last_match_pos = pos;
-                    }
-                    opt[pos] = OptNode {
+                (litlen, before + sequence_price(litlen, MINMATCH))
+            } else {
+                (0, here.price + sequence_price(0, MINMATCH))
+            };
+            // Positions past this one hold no price yet; it only moves after the last length.
+            let priced_end = last_match_pos + TRAILING_LITERALS;
+            let nodes = &mut opt[cur + MINMATCH..=cur + match_len];
+            for (node, ml) in nodes.iter_mut().zip(MINMATCH..) {
+                let price = sequence_base + match_len_extension_price(ml);
+                let pos = cur + ml;
+                if pos > priced_end || price + favor <= node.price {
+                    *node = OptNode {
                         price,
                         litlen: litlen as u32,
                         mlen: ml as u32,
                         offset: offset as u32,
                     };
+                    if ml == match_len && last_match_pos < pos {
+                        last_match_pos = pos;
+                    }
                 }
             }
             set_trailing_literals(opt, last_match_pos);
