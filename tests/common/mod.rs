@@ -32,9 +32,13 @@ pub fn liblz4_compress_fast(src: &[u8], acceleration: i32) -> Vec<u8> {
 pub fn liblz4_compress_hc(src: &[u8], level: i32) -> Vec<u8> {
     let bound = unsafe { lz4_sys::LZ4_compressBound(src.len() as c_int) } as usize;
     let mut out = vec![0u8; bound.max(1)];
+    // liblz4's optimal parser (levels 10-12) has no minimum-length guard and computes `end - 12`
+    // from the source pointer: give an empty input a real address, not a dangling one.
+    let real = [0u8; 1];
+    let src_ptr = if src.is_empty() { real.as_ptr() } else { src.as_ptr() };
     let n = unsafe {
         lz4_sys::LZ4_compress_HC(
-            src.as_ptr() as *const c_char,
+            src_ptr as *const c_char,
             out.as_mut_ptr() as *mut c_char,
             src.len() as c_int,
             out.len() as c_int,
