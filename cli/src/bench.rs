@@ -35,6 +35,33 @@ pub struct BenchArgs {
     /// Skip the built-in samples (benchmark only FILES).
     #[arg(long)]
     no_samples: bool,
+    /// Compress with LZ4 HC at this level (2-12) instead of the fast compressor.
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(2..=12))]
+    hc: Option<u8>,
+}
+
+/// The compressor the bench runs: the fast one at an acceleration, or HC at a level.
+pub enum BenchCompressor {
+    Fast(block::Compressor, u32),
+    Hc(Box<block::HcCompressor>, u8),
+}
+
+impl BenchCompressor {
+    fn new(args: &BenchArgs) -> Self {
+        match args.hc {
+            Some(level) => BenchCompressor::Hc(Box::new(block::HcCompressor::new()), level),
+            None => BenchCompressor::Fast(block::Compressor::new(), args.acceleration),
+        }
+    }
+
+    fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, lz4_simd::Error> {
+        match self {
+            BenchCompressor::Fast(compressor, acceleration) => {
+                compressor.compress_into(src, dst, *acceleration)
+            }
+            BenchCompressor::Hc(compressor, level) => compressor.compress_into(src, dst, *level),
+        }
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -105,11 +132,7 @@ impl Input {
         self.blocks.iter().map(Vec::len).sum()
     }
 
-    fn compress_pass(
-        &mut self,
-        compressor: &mut block::Compressor,
-        acceleration: u32,
-    ) -> Result<Duration, Failure> {
+    fn compress_pass(&mut self, compressor: &mut BenchCompressor) -> Result<Duration, Failure> {
         let start = Instant::now();
         for ((src, dst), len) in self
             .blocks
@@ -117,7 +140,7 @@ impl Input {
             .zip(self.compressed.iter_mut())
             .zip(self.compressed_lens.iter_mut())
         {
-            *len = compressor.compress_into(black_box(src), dst, acceleration)?;
+            *len = compressor.compress_into(black_box(src), dst)?;
         }
         Ok(start.elapsed())
     }
@@ -158,14 +181,14 @@ impl Input {
 
     fn measure(
         &mut self,
-        compressor: &mut block::Compressor,
+        compressor: &mut BenchCompressor,
         args: &BenchArgs,
     ) -> Result<Measurement, Failure> {
         let budget = Duration::from_secs_f64(args.seconds);
         let mut compress = Duration::MAX;
         let started = Instant::now();
         loop {
-            compress = compress.min(self.compress_pass(compressor, args.acceleration)?);
+            compress = compress.min(self.compress_pass(compressor)?);
             if started.elapsed() >= budget {
                 break;
             }
@@ -237,17 +260,20 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     }
 
     println!(
-        "lz4-simd {} bench: block size {} bytes, acceleration {}, {} s per input and direction, fastest pass; MB = 10^6 bytes",
+        "lz4-simd {} bench: block size {} bytes, {}, {} s per input and direction, fastest pass; MB = 10^6 bytes",
         env!("CARGO_PKG_VERSION"),
         args.block_size,
-        args.acceleration.clamp(1, block::ACCELERATION_MAX),
+        match args.hc {
+            Some(level) => format!("HC level {level}"),
+            None => format!("acceleration {}", args.acceleration.clamp(1, block::ACCELERATION_MAX)),
+        },
         args.seconds,
     );
     println!(
         "{:<20} {:>12} {:>12} {:>7} {:>14} {:>16}",
         "name", "size", "compressed", "ratio", "compress MB/s", "decompress MB/s"
     );
-    let mut compressor = block::Compressor::new();
+    let mut compressor = BenchCompressor::new(args);
     let mut total = Measurement {
         size: 0,
         compressed: 0,

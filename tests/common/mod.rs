@@ -35,7 +35,11 @@ pub fn liblz4_compress_hc(src: &[u8], level: i32) -> Vec<u8> {
     // liblz4's optimal parser (levels 10-12) has no minimum-length guard and computes `end - 12`
     // from the source pointer: give an empty input a real address, not a dangling one.
     let real = [0u8; 1];
-    let src_ptr = if src.is_empty() { real.as_ptr() } else { src.as_ptr() };
+    let src_ptr = if src.is_empty() {
+        real.as_ptr()
+    } else {
+        src.as_ptr()
+    };
     let n = unsafe {
         lz4_sys::LZ4_compress_HC(
             src_ptr as *const c_char,
