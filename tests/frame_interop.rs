@@ -210,9 +210,15 @@ fn our_frames_decode_with_lz4_cli() {
     for (name, data) in &data_sets {
         for block_size in BlockSize::ALL {
             for block_mode in [BlockMode::Independent, BlockMode::Linked] {
-                for (content_checksum, block_checksum, content_size) in
-                    [(true, false, false), (false, true, true)]
-                {
+                // Every combination of the three flags on the smaller inputs; two on the large.
+                let flag_sets: Vec<(bool, bool, bool)> = if data.len() <= 300_000 {
+                    (0..8)
+                        .map(|b| (b & 1 != 0, b & 2 != 0, b & 4 != 0))
+                        .collect()
+                } else {
+                    vec![(true, false, false), (false, true, true)]
+                };
+                for (content_checksum, block_checksum, content_size) in flag_sets {
                     let options = FrameOptions::new()
                         .block_size(block_size)
                         .block_mode(block_mode)
