@@ -42,6 +42,12 @@ const SHORT_MATCH_WRITE: usize = 32;
 /// match written as [`SHORT_MATCH_WRITE`] bytes.
 const FAST_DST_ROOM: usize = 14 + SHORT_MATCH_WRITE;
 
+/// Marks the path that calls it as unlikely, so the compiler lays the common path out straight
+/// (`core::hint::cold_path` is newer than the crate's minimum Rust version).
+#[cold]
+#[inline(always)]
+fn cold_path() {}
+
 /// Reads a length extension (`255, ..., r`) at `src[*cursor..]`, or `None` if the input ends
 /// inside it or the sum overflows.
 #[inline(always)]
@@ -88,18 +94,24 @@ unsafe fn fast_sequences<K: CopyKernel>(
     // Invariants: ip <= src_len, op <= dst_len; dst[..op] is final output. `ip` and `op` change
     // only when a sequence is complete, so every `return` hands the careful loop the start of
     // the sequence it stopped in (whatever the wild copies already wrote past `op` is rewritten).
-    while ip < src_limit && op < dst_limit {
+    if ip >= src_limit || op >= dst_limit {
+        return (ip, op);
+    }
+    loop {
         debug_assert!(src_len - ip >= FAST_SRC_ROOM && dst_len - op >= FAST_DST_ROOM);
         // SAFETY: ip < src_limit: src[ip] exists.
         let token = unsafe { *src_ptr.add(ip) };
         let mut cursor = ip + 1;
         let mut literal_len = usize::from(token >> 4);
-        if literal_len < RUN_MASK {
-            // SAFETY: ip + FAST_SRC_ROOM <= src_len and op + FAST_DST_ROOM <= dst_len (loop
-            // condition): 16 bytes are readable at cursor = ip + 1 and writable at op; the
-            // source is `src`, initialised. K's features: this function's contract.
-            unsafe { K::copy16(src_ptr.add(cursor), dst_ptr.add(op)) };
-        } else {
+        // A short literal run (nibble < 15) is this one 16-byte copy. It is done for every
+        // sequence, before the nibble is tested, so the common case runs straight through; a
+        // long run is copied again from the start below.
+        // SAFETY: ip + FAST_SRC_ROOM <= src_len and op + FAST_DST_ROOM <= dst_len (loop
+        // condition): 16 bytes are readable at cursor = ip + 1 and writable at op; the source is
+        // `src`, initialised. K's features: this function's contract.
+        unsafe { K::copy16(src_ptr.add(cursor), dst_ptr.add(op)) };
+        if literal_len == RUN_MASK {
+            cold_path();
             match read_extension(src, &mut cursor, literal_len) {
                 Some(len) => literal_len = len,
                 None => return (ip, op),
@@ -152,6 +164,11 @@ unsafe fn fast_sequences<K: CopyKernel>(
             }
             ip = match_cursor;
             op = match_pos + match_nibble + MINMATCH;
+            // The loop condition, tested at the end of each path so the common one loops back
+            // with a single branch.
+            if ip >= src_limit || op >= dst_limit {
+                return (ip, op);
+            }
             continue;
         }
 
@@ -211,8 +228,10 @@ unsafe fn fast_sequences<K: CopyKernel>(
         }
         ip = match_cursor;
         op = match_pos + match_len;
+        if ip >= src_limit || op >= dst_limit {
+            return (ip, op);
+        }
     }
-    (ip, op)
 }
 
 /// Decodes `src` into `dst[out_start..]` with kernel `K`'s fast loop, then the careful loop.
