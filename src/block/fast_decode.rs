@@ -119,8 +119,11 @@ unsafe fn fast_sequences<K: CopyKernel>(
             // Room to read the literals in whole chunks (which also covers the 2-byte offset,
             // so this is not the last sequence), to write them in whole chunks, and to write a
             // short match after them.
-            if src_len - cursor < literal_len.saturating_add(width)
-                || dst_len - op < literal_len.saturating_add(width.max(SHORT_MATCH_WRITE))
+            let (src_room, dst_room) = (src_len - cursor, dst_len - op);
+            if literal_len > src_room
+                || literal_len > dst_room
+                || src_room - literal_len < width
+                || dst_room - literal_len < width.max(SHORT_MATCH_WRITE)
             {
                 return (ip, op);
             }
@@ -182,8 +185,10 @@ unsafe fn fast_sequences<K: CopyKernel>(
                 None => return (ip, op),
             }
         }
-        // Room for the match written in whole double chunks.
-        if dst_len - match_pos < match_len.saturating_add(MINMATCH + 2 * width) {
+        // Room for the match written in whole double chunks. (Two plain comparisons: a
+        // saturating sum costs compare-and-move sequences and registers the loop needs.)
+        let room = dst_len - match_pos;
+        if match_len > room || room - match_len < MINMATCH + 2 * width {
             return (ip, op);
         }
         let match_len = match_len + MINMATCH;
