@@ -9,6 +9,13 @@
 //! into exact-size buffers. `memcpy` (copying the uncompressed chunks) is the decompression
 //! ceiling.
 //!
+//! Groups: `compress` (64 KiB chunks), `decompress` (64 KiB chunks) and `decompress-4MiB` (each
+//! file as one 4 MiB block: long matches reach 64 KiB back). Besides the corpus files (or
+//! generated text and logs when the corpus is absent), the decode groups always include two
+//! generated samples that stress the overlapping-match paths: `runs` (runs of one byte, 1-200
+//! long: offset-1 matches) and `short-offsets` (patterns of period 2-15 repeated 16-135 bytes,
+//! a few literals between: pattern replication).
+//!
 //! Bench IDs are `<group>/<codec>/<file>`, e.g. `decompress/avx2/dickens` (one decode row per
 //! available kernel: `scalar`, `sse2`, `avx2`, `neon`). lz4_flex
 //! runs with its default features (its safe encoder and decoder); its compressor does not aim at
@@ -21,14 +28,14 @@
 //! Run: `cargo bench --bench throughput` (add a filter such as `-- decompress/` to run a subset).
 
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 mod common;
 
 use common::{
-    corpus_dir, liblz4_compress_hc_into, liblz4_compress_into, liblz4_decompress_into, Rng, WORDS,
+    corpus_dir, liblz4_compress_hc_into, liblz4_compress_into, liblz4_decompress_into, load_corpus,
+    Rng, WORDS,
 };
 use lz4_simd::block;
 
@@ -43,9 +50,13 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(name: String, mut data: Vec<u8>) -> Self {
+    fn new(name: String, data: Vec<u8>) -> Self {
+        Sample::chunked(name, data, CHUNK)
+    }
+
+    fn chunked(name: String, mut data: Vec<u8>, chunk: usize) -> Self {
         data.truncate(FILE_CAP);
-        let chunks: Vec<Vec<u8>> = data.chunks(CHUNK).map(<[u8]>::to_vec).collect();
+        let chunks: Vec<Vec<u8>> = data.chunks(chunk).map(<[u8]>::to_vec).collect();
         let compressed = chunks.iter().map(|c| liblz4_compress(c)).collect();
         Sample {
             name,
@@ -68,46 +79,6 @@ fn liblz4_compress(src: &[u8]) -> Vec<u8> {
     let n = liblz4_compress_into(src, &mut out);
     out.truncate(n);
     out
-}
-
-/// The Silesia files found as `*.zip` in the corpus folder, as (name, bytes).
-fn load_corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = corpus_dir();
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut zips: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "zip"))
-        .collect();
-    zips.sort();
-    let mut files = Vec::new();
-    for path in zips {
-        let file = std::fs::File::open(&path).expect("open corpus zip");
-        let mut archive = zip::ZipArchive::new(file).expect("read corpus zip");
-        for i in 0..archive.len() {
-            let mut entry = archive.by_index(i).expect("zip entry");
-            if entry.is_dir() {
-                continue;
-            }
-            let name = entry
-                .name()
-                .expect("zip entry name")
-                .rsplit('/')
-                .next()
-                .unwrap_or("corpus")
-                .to_string();
-            let mut data = Vec::new();
-            // Only the first FILE_CAP bytes are benchmarked.
-            std::io::Read::read_to_end(
-                &mut std::io::Read::take(&mut entry, FILE_CAP as u64),
-                &mut data,
-            )
-            .expect("unzip corpus entry");
-            files.push((name, data));
-        }
-    }
-    files
 }
 
 /// Generated samples for when the corpus is absent: text-like, log lines, runs, random.
@@ -167,14 +138,45 @@ fn generated_samples(len: usize) -> Vec<(String, Vec<u8>)> {
     ]
 }
 
+/// The overlapping-match stress samples: `runs` (runs of one byte, 1-200 long) and
+/// `short-offsets` (patterns of period 2-15 repeated 16-135 bytes, 0-5 literals between).
+fn stress_samples(len: usize) -> Vec<(String, Vec<u8>)> {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut runs = Vec::with_capacity(len + 200);
+    while runs.len() < len {
+        let byte = rng.next() as u8;
+        let run = 1 + rng.below(200) as usize;
+        runs.extend(std::iter::repeat_n(byte, run));
+    }
+    runs.truncate(len);
+
+    let mut short = Vec::with_capacity(len + 150);
+    while short.len() < len {
+        let period = 2 + rng.below(14) as usize;
+        let pattern: Vec<u8> = (0..period).map(|_| rng.next() as u8).collect();
+        let repeat = 16 + rng.below(120) as usize;
+        short.extend(pattern.iter().cycle().take(repeat));
+        for _ in 0..rng.below(6) {
+            short.push(rng.next() as u8);
+        }
+    }
+    short.truncate(len);
+    vec![
+        ("runs".to_string(), runs),
+        ("short-offsets".to_string(), short),
+    ]
+}
+
 fn samples() -> Vec<Sample> {
-    let mut files = load_corpus();
+    let mut files = load_corpus(FILE_CAP);
     if files.is_empty() {
         eprintln!(
             "NOTICE: no Silesia corpus in {}; benchmarking generated data instead",
             corpus_dir().display()
         );
         files = generated_samples(FILE_CAP);
+        // `generated_samples` has its own run sample; the stress pair replaces it.
+        files.retain(|(name, _)| name != "runs");
     }
     files
         .into_iter()
@@ -185,8 +187,8 @@ fn samples() -> Vec<Sample> {
 /// Checks once, before measuring, that every codec round-trips every chunk.
 fn verify(sample: &Sample) {
     let mut compressor = block::Compressor::new();
-    let mut scratch = vec![0u8; block::compress_bound(CHUNK)];
     for (chunk, compressed) in sample.chunks.iter().zip(&sample.compressed) {
+        let mut scratch = vec![0u8; block::compress_bound(chunk.len())];
         let n = compressor.compress_into(chunk, &mut scratch, 1).unwrap();
         assert_eq!(
             &scratch[..n],
@@ -249,8 +251,8 @@ fn bench_compress(c: &mut Criterion, samples: &[Sample]) {
     group.finish();
 }
 
-fn bench_decompress(c: &mut Criterion, samples: &[Sample]) {
-    let mut group = c.benchmark_group("decompress");
+fn bench_decompress(c: &mut Criterion, group_name: &str, samples: &[Sample]) {
+    let mut group = c.benchmark_group(group_name);
     for sample in samples {
         let mut outputs: Vec<Vec<u8>> = sample.chunks.iter().map(|c| vec![0u8; c.len()]).collect();
         group.throughput(Throughput::Bytes(sample.len() as u64));
@@ -377,14 +379,33 @@ fn throughput(c: &mut Criterion) {
         );
     }
     bench_compress(c, &samples);
-    bench_decompress(c, &samples);
+
+    // Decode: the same files plus the stress samples, in 64 KiB blocks and as 4 MiB blocks.
+    let mut decode_inputs: Vec<(String, Vec<u8>)> = samples
+        .iter()
+        .map(|sample| (sample.name.clone(), sample.chunks.concat()))
+        .collect();
+    decode_inputs.extend(stress_samples(FILE_CAP));
+    let small: Vec<Sample> = decode_inputs
+        .iter()
+        .map(|(name, data)| Sample::chunked(name.clone(), data.clone(), CHUNK))
+        .collect();
+    let large: Vec<Sample> = decode_inputs
+        .into_iter()
+        .map(|(name, data)| Sample::chunked(name, data, FILE_CAP))
+        .collect();
+    for sample in small.iter().chain(&large).skip(samples.len()) {
+        verify(sample);
+    }
+    bench_decompress(c, "decompress", &small);
+    bench_decompress(c, "decompress-4MiB", &large);
     bench_hc(c, &samples);
 }
 
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
+        .measurement_time(Duration::from_secs(1))
         .sample_size(20)
 }
 

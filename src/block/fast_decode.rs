@@ -32,12 +32,21 @@ use super::{MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::{CopyKernel, REPLICATE_HISTORY};
 use crate::Error;
 
-/// Input room the short-sequence shortcut needs from its token: the token, a 16-byte literal read
-/// and, after at most 14 literals, the 2-byte offset. A last sequence (literals only, at most 14 of
-/// them) never has that much input left, so the shortcut never takes one.
-const SHORT_SRC_ROOM: usize = 1 + 16 + 2;
-/// Output room the shortcut needs: up to 14 literals (written as 16) and a match written as 32.
-const SHORT_DST_ROOM: usize = 14 + 32;
+/// Input room the loop needs from a token it starts: the token, a 16-byte literal read and, after
+/// at most 14 literals, the 2-byte offset. A last sequence (literals only, at most 14 of them)
+/// never has that much input left, so a short literal run is never the block's last.
+const FAST_SRC_ROOM: usize = 1 + 16 + 2;
+/// Bytes a short match (match nibble < 15: at most 18 bytes) is written as: two 16-byte copies.
+const SHORT_MATCH_WRITE: usize = 32;
+/// Output room the loop needs at a sequence start: up to 14 literals (written as 16) and a short
+/// match written as [`SHORT_MATCH_WRITE`] bytes.
+const FAST_DST_ROOM: usize = 14 + SHORT_MATCH_WRITE;
+
+/// Marks the path that calls it as unlikely, so the compiler lays the common path out straight
+/// (`core::hint::cold_path` is newer than the crate's minimum Rust version).
+#[cold]
+#[inline(always)]
+fn cold_path() {}
 
 /// Reads a length extension (`255, ..., r`) at `src[*cursor..]`, or `None` if the input ends
 /// inside it or the sum overflows.
@@ -75,103 +84,111 @@ unsafe fn fast_sequences<K: CopyKernel>(
     let dst_ptr = dst.as_mut_ptr().cast::<u8>();
     let src_len = src.len();
     let dst_len = dst.len();
+    // A sequence is started only while `ip < src_limit` and `op < dst_limit`, that is while
+    // FAST_SRC_ROOM input bytes and FAST_DST_ROOM output bytes are left (the limits are 0, so
+    // the loop never starts, when the slices are shorter than that).
+    let src_limit = src_len.saturating_sub(FAST_SRC_ROOM - 1);
+    let dst_limit = dst_len.saturating_sub(FAST_DST_ROOM - 1);
     let mut ip = 0usize;
     let mut op = out_start;
-    // The short-sequence shortcut runs while `ip <= short_src_end` and `op <= short_dst_end`.
-    let short_src_end = src_len.checked_sub(SHORT_SRC_ROOM);
-    let short_dst_end = dst_len.checked_sub(SHORT_DST_ROOM);
+    // Invariants: ip <= src_len, op <= dst_len; dst[..op] is final output. `ip` and `op` change
+    // only when a sequence is complete, so every `return` hands the careful loop the start of
+    // the sequence it stopped in (whatever the wild copies already wrote past `op` is rewritten).
+    if ip >= src_limit || op >= dst_limit {
+        return (ip, op);
+    }
     loop {
-        // Invariants: ip <= src_len, op <= dst_len.
-
-        // The common short sequence (literal nibble < 15, match nibble < 15, 16 <= offset): one
-        // 16-byte literal copy and two 16-byte match copies, with one room check per buffer.
-        if let (Some(src_end), Some(dst_end)) = (short_src_end, short_dst_end) {
-            if ip <= src_end && op <= dst_end {
-                // SAFETY: ip <= src_len - SHORT_SRC_ROOM: the token, 16 literal bytes and the
-                // offset after at most 14 literals are all inside `src`.
-                let token = unsafe { *src_ptr.add(ip) };
-                let literal_len = usize::from(token >> 4);
-                let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
-                if literal_len < RUN_MASK && match_len < ML_MASK + MINMATCH {
-                    // SAFETY: as above (offset at ip + 1 + literal_len <= ip + 15, 2 bytes).
-                    let offset = usize::from(u16::from_le_bytes(unsafe {
-                        src_ptr.add(ip + 1 + literal_len).cast::<[u8; 2]>().read()
-                    }));
-                    let match_pos = op + literal_len;
-                    if offset >= 16 && offset <= match_pos {
-                        debug_assert!(
-                            src_len - ip >= SHORT_SRC_ROOM && dst_len - op >= SHORT_DST_ROOM
-                        );
-                        // SAFETY: op <= dst_len - SHORT_DST_ROOM: 16 literal bytes at op and 32
-                        // match bytes at match_pos <= op + 14 fit in `dst`; the match source
-                        // starts offset >= 16 bytes back inside `dst`, so the first 16 bytes read
-                        // are finished output and the second 16 end at or before match_pos + 16,
-                        // which the first copy finished. K's features: this function's contract.
-                        unsafe {
-                            K::copy16(src_ptr.add(ip + 1), dst_ptr.add(op));
-                            let from = dst_ptr.add(match_pos - offset);
-                            K::copy16(from, dst_ptr.add(match_pos));
-                            K::copy16(from.add(16), dst_ptr.add(match_pos + 16));
-                        }
-                        ip += 1 + literal_len + 2;
-                        op = match_pos + match_len;
-                        continue;
-                    }
-                }
-            }
-        }
-
-        let Some(&token) = src.get(ip) else {
-            return (ip, op);
-        };
+        debug_assert!(src_len - ip >= FAST_SRC_ROOM && dst_len - op >= FAST_DST_ROOM);
+        // SAFETY: ip < src_limit: src[ip] exists.
+        let token = unsafe { *src_ptr.add(ip) };
         let mut cursor = ip + 1;
         let mut literal_len = usize::from(token >> 4);
+        // A short literal run (nibble < 15) is this one 16-byte copy. It is done for every
+        // sequence, before the nibble is tested, so the common case runs straight through; a
+        // long run is copied again from the start below.
+        // SAFETY: ip + FAST_SRC_ROOM <= src_len and op + FAST_DST_ROOM <= dst_len (loop
+        // condition): 16 bytes are readable at cursor = ip + 1 and writable at op; the source is
+        // `src`, initialised. K's features: this function's contract.
+        unsafe { K::copy16(src_ptr.add(cursor), dst_ptr.add(op)) };
         if literal_len == RUN_MASK {
+            cold_path();
             match read_extension(src, &mut cursor, literal_len) {
                 Some(len) => literal_len = len,
                 None => return (ip, op),
             }
-        }
-        // Room to read the literals in whole chunks (which also covers the 2-byte offset, so this
-        // is not the last sequence) and to write them in whole chunks.
-        if src_len - cursor < literal_len.saturating_add(width)
-            || dst_len - op < literal_len.saturating_add(width)
-        {
-            return (ip, op);
-        }
-        debug_assert!(
-            src_len - cursor >= literal_len + width && dst_len - op >= literal_len + width
-        );
-        let mut copied = 0;
-        loop {
-            // SAFETY: copied < literal_len + 1 rounds to at most literal_len + width - 1 bytes past
-            // `cursor` / `op`, within both slices by the check above; K's features are present
-            // (this function's contract).
-            unsafe { K::copy_wide(src_ptr.add(cursor + copied), dst_ptr.add(op + copied)) };
-            copied += width;
-            if copied >= literal_len {
-                break;
+            // Room to read the literals in whole chunks (which also covers the 2-byte offset,
+            // so this is not the last sequence), to write them in whole chunks, and to write a
+            // short match after them.
+            let (src_room, dst_room) = (src_len - cursor, dst_len - op);
+            if literal_len > src_room
+                || literal_len > dst_room
+                || src_room - literal_len < width
+                || dst_room - literal_len < width.max(SHORT_MATCH_WRITE)
+            {
+                return (ip, op);
+            }
+            debug_assert!(
+                src_len - cursor >= literal_len + width && dst_len - op >= literal_len + width
+            );
+            let mut copied = 0;
+            loop {
+                // SAFETY: copied < literal_len + 1 rounds to at most literal_len + width - 1
+                // bytes past `cursor` / `op`, within both slices by the check above; the source
+                // is `src`; K's features are present (this function's contract).
+                unsafe { K::copy_wide(src_ptr.add(cursor + copied), dst_ptr.add(op + copied)) };
+                copied += width;
+                if copied >= literal_len {
+                    break;
+                }
             }
         }
         let offset_pos = cursor + literal_len;
-        // SAFETY: src_len - cursor >= literal_len + width (checked above) and width >= 2.
+        // SAFETY: short literal run: offset_pos + 2 <= ip + 1 + 14 + 2 <= src_len (loop
+        // condition); long one: src_len - cursor >= literal_len + width (checked) and width >= 2.
         let offset = usize::from(u16::from_le_bytes(unsafe {
             src_ptr.add(offset_pos).cast::<[u8; 2]>().read()
         }));
         let match_pos = op + literal_len;
+        let mut match_cursor = offset_pos + 2;
+        let match_nibble = usize::from(token & ML_MASK as u8);
+
+        // The common short match: at most 18 bytes from at least 16 back, as two 16-byte copies.
+        if match_nibble < ML_MASK && offset >= 16 && offset <= match_pos {
+            debug_assert!(dst_len - match_pos >= SHORT_MATCH_WRITE);
+            // SAFETY: dst_len - match_pos >= SHORT_MATCH_WRITE (short literals: match_pos <= op
+            // + 14 and the loop condition; long ones: the room check above). The source starts
+            // offset >= 16 bytes back inside `dst` (offset <= match_pos), so the first 16 bytes
+            // read are finished output and the second 16 end at or before match_pos + 16, which
+            // the first copy wrote. K's features: this function's contract.
+            unsafe {
+                let from = dst_ptr.add(match_pos - offset);
+                K::copy16(from, dst_ptr.add(match_pos));
+                K::copy16(from.add(16), dst_ptr.add(match_pos + 16));
+            }
+            ip = match_cursor;
+            op = match_pos + match_nibble + MINMATCH;
+            // The loop condition, tested at the end of each path so the common one loops back
+            // with a single branch.
+            if ip >= src_limit || op >= dst_limit {
+                return (ip, op);
+            }
+            continue;
+        }
+
         if offset == 0 || offset > match_pos {
             return (ip, op);
         }
-        let mut match_cursor = offset_pos + 2;
-        let mut match_len = usize::from(token & ML_MASK as u8);
+        let mut match_len = match_nibble;
         if match_len == ML_MASK {
             match read_extension(src, &mut match_cursor, match_len) {
                 Some(len) => match_len = len,
                 None => return (ip, op),
             }
         }
-        // Room for the match written in whole double chunks.
-        if dst_len - match_pos < match_len.saturating_add(MINMATCH + 2 * width) {
+        // Room for the match written in whole double chunks. (Two plain comparisons: a
+        // saturating sum costs compare-and-move sequences and registers the loop needs.)
+        let room = dst_len - match_pos;
+        if match_len > room || room - match_len < MINMATCH + 2 * width {
             return (ip, op);
         }
         let match_len = match_len + MINMATCH;
@@ -216,6 +233,9 @@ unsafe fn fast_sequences<K: CopyKernel>(
         }
         ip = match_cursor;
         op = match_pos + match_len;
+        if ip >= src_limit || op >= dst_limit {
+            return (ip, op);
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! copies; `pshufb` pattern replication for offsets below 16).
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm_loadu_si128, _mm_shuffle_epi8,
-    _mm_storeu_si128,
+    __m128i, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm_loadu_si128, _mm_set1_epi64x,
+    _mm_shuffle_epi8, _mm_storeu_si128,
 };
 
 use super::copy::{CopyKernel, REPLICATE_HISTORY};
@@ -48,11 +48,39 @@ unsafe fn copy16_sse2(src: *const u8, dst: *mut u8) {
 ///
 /// # Safety
 ///
-/// `dst - offset .. dst` initialised and readable, `dst .. dst + len + 8` writable, within one
+/// `dst - offset .. dst` initialised and readable, `dst .. dst + len + 16` writable, within one
 /// allocation; `1 <= offset < 16`.
 #[inline(always)]
 unsafe fn replicate_by_words(dst: *mut u8, offset: usize, len: usize) {
     debug_assert!((1..16).contains(&offset) && len >= 1);
+    if offset & (offset - 1) == 0 && offset < 8 {
+        // Offsets 1, 2, 4: the pattern, multiplied out to 8 bytes, broadcast to 16-byte stores
+        // (runs of one byte are the common case). 16 is a multiple of the offset, so the phase
+        // holds from one store to the next.
+        // SAFETY: the `offset` bytes before `dst` are initialised (this function's contract).
+        let unit: u64 = unsafe {
+            match offset {
+                1 => u64::from(*dst.sub(1)),
+                2 => u64::from(dst.sub(2).cast::<u16>().read_unaligned()),
+                _ => u64::from(dst.sub(4).cast::<u32>().read_unaligned()),
+            }
+        };
+        let pattern = unit.wrapping_mul(match offset {
+            1 => 0x0101_0101_0101_0101,
+            2 => 0x0001_0001_0001_0001,
+            _ => 0x0000_0001_0000_0001,
+        });
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        let vector = unsafe { _mm_set1_epi64x(pattern as i64) };
+        let mut pos = 0;
+        while pos < len {
+            // SAFETY: pos < len, so the store ends before dst + len + 16, which the caller's
+            // contract (len + WIDTH writable, WIDTH = 16 for SSE2) covers.
+            unsafe { _mm_storeu_si128(dst.add(pos).cast::<__m128i>(), vector) };
+            pos += 16;
+        }
+        return;
+    }
     let lag = if offset < 8 {
         for i in 0..8 {
             // SAFETY: `dst + i - offset` and `dst + i` are within the caller's range (i < 8 <= len + 8).
@@ -92,7 +120,7 @@ unsafe impl CopyKernel for Sse2 {
 
     #[inline(always)]
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
-        // SAFETY: forwarded contract (writes at most 7 bytes past len < WIDTH).
+        // SAFETY: forwarded contract (writes at most 15 bytes past len: < WIDTH).
         unsafe { replicate_by_words(dst, offset, len) }
     }
 }
