@@ -220,16 +220,19 @@ impl ChainTables {
     /// Inserts every position up to `ip` (excluded) not inserted yet.
     #[inline(always)]
     fn insert_up_to(&mut self, src: &[u8], ip: usize) {
-        let target = ip as u32 + self.base;
-        let mut index = self.next_to_update;
-        while index < target {
-            let hash = hash4(read_u32(src, (index - self.base) as usize));
+        let base = self.base;
+        // Every position read below is before `ip`, so its 4 bytes are inside `src` once this
+        // holds (the search reads the 4 bytes at `ip` anyway).
+        assert!(ip < src.len() - (MINMATCH - 1).min(src.len()));
+        for pos in (self.next_to_update - base) as usize..ip {
+            // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
+            let hash = hash4(word_at!(u32, src, pos));
+            let index = pos as u32 + base;
             let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
             self.chain[usize::from(index as u16)] = delta as u16;
             self.head[hash] = index;
-            index += 1;
         }
-        self.next_to_update = target;
+        self.next_to_update = ip as u32 + base;
     }
 
     #[inline(always)]
