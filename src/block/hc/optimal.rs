@@ -185,12 +185,14 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
             if cur_ip > mflimit {
                 break;
             }
-            let here = opt[cur];
+            // One bounds check for the three nodes read here.
+            let near = &opt[cur..=cur + MINMATCH];
+            let here = near[0];
             let worth_searching = if params.full_update {
                 // Search unless the next position is as cheap and no short match could pay.
-                !(opt[cur + 1].price <= here.price && opt[cur + MINMATCH].price < here.price + 3)
+                !(near[1].price <= here.price && near[MINMATCH].price < here.price + 3)
             } else {
-                opt[cur + 1].price > here.price
+                near[1].price > here.price
             };
             if !worth_searching {
                 cur += 1;
