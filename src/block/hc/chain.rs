@@ -100,10 +100,11 @@ fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     if max == 0 {
         return 0;
     }
-    // Every read below is of bytes before `a` and before `b`, so inside `src` once this holds.
-    assert!(b < a && a <= src.len());
+    // Every read below is of bytes before `a` and before `b`, and at most `max` bytes back, so
+    // inside `src` once this holds.
+    assert!(max <= b && b < a && a <= src.len());
     // Most candidates do not extend backwards at all.
-    // In bounds: `b - 1 < a - 1 < src.len()` (the assert; `b >= max > 0`).
+    // In bounds: `0 <= b - 1 < a - 1 < src.len()` (the assert and `b >= max > 0`).
     if byte_at!(src, a - 1) != byte_at!(src, b - 1) {
         return 0;
     }
