@@ -99,6 +99,10 @@ macro_rules! byte_at {
     }};
 }
 
+// Path-based exports, so that the HC hot loops use the same (single) definitions.
+pub(crate) use byte_at;
+pub(crate) use word_at;
+
 /// A position table of one of liblz4's two layouts.
 trait PositionTable {
     /// How many bytes [`PositionTable::hash`] reads at a position.

@@ -49,7 +49,7 @@
 use alloc::boxed::Box;
 use alloc::vec;
 
-use super::super::compress::{count_common, read_u32, read_u64, Output};
+use super::super::compress::{byte_at, count_common, read_u32, word_at, Output};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
 use super::emit;
 use crate::Error;
@@ -97,16 +97,25 @@ fn read_u16(src: &[u8], pos: usize) -> u16 {
 #[inline(always)]
 fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     debug_assert!(b < a && max <= b);
+    if max == 0 {
+        return 0;
+    }
+    // Every read below is of bytes before `a` and before `b`, and at most `max` bytes back, so
+    // inside `src` once this holds.
+    assert!(max <= b && b < a && a <= src.len());
     // Most candidates do not extend backwards at all.
-    if max == 0 || src[a - 1] != src[b - 1] {
+    // In bounds: `0 <= b - 1 < a - 1 < src.len()` (the assert and `b >= max > 0`).
+    if byte_at!(src, a - 1) != byte_at!(src, b - 1) {
         return 0;
     }
     let mut back = 0;
     // Whole words while 8 bytes can be read before both (bytes beyond `max` may be compared,
     // the result is capped).
     while back < max && b - back >= 8 {
-        let x = read_u64(src, a - back - 8);
-        let y = read_u64(src, b - back - 8);
+        // In bounds: both words end at or before `a - back <= src.len()` (the assert), and the
+        // loop condition keeps `b - back - 8` (so also `a - back - 8`) from underflowing.
+        let x = word_at!(u64, src, a - back - 8);
+        let y = word_at!(u64, src, b - back - 8);
         let diff = x ^ y;
         if diff != 0 {
             return (back + (diff.leading_zeros() / 8) as usize).min(max);
@@ -116,7 +125,8 @@ fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     if back >= max {
         return max;
     }
-    while back < max && src[a - back - 1] == src[b - back - 1] {
+    // In bounds: `back < max <= b < a <= src.len()` (the assert).
+    while back < max && byte_at!(src, a - back - 1) == byte_at!(src, b - back - 1) {
         back += 1;
     }
     back
@@ -211,16 +221,19 @@ impl ChainTables {
     /// Inserts every position up to `ip` (excluded) not inserted yet.
     #[inline(always)]
     fn insert_up_to(&mut self, src: &[u8], ip: usize) {
-        let target = ip as u32 + self.base;
-        let mut index = self.next_to_update;
-        while index < target {
-            let hash = hash4(read_u32(src, (index - self.base) as usize));
+        let base = self.base;
+        // Every position read below is before `ip`, so its 4 bytes are inside `src` once this
+        // holds (the search reads the 4 bytes at `ip` anyway).
+        assert!(ip < src.len() - (MINMATCH - 1).min(src.len()));
+        for pos in (self.next_to_update - base) as usize..ip {
+            // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
+            let hash = hash4(word_at!(u32, src, pos));
+            let index = pos as u32 + base;
             let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
             self.chain[usize::from(index as u16)] = delta as u16;
             self.head[hash] = index;
-            index += 1;
         }
-        self.next_to_update = target;
+        self.next_to_update = ip as u32 + base;
     }
 
     #[inline(always)]

@@ -185,12 +185,14 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
             if cur_ip > mflimit {
                 break;
             }
-            let here = opt[cur];
+            // One bounds check for the three nodes read here.
+            let near = &opt[cur..=cur + MINMATCH];
+            let here = near[0];
             let worth_searching = if params.full_update {
                 // Search unless the next position is as cheap and no short match could pay.
-                !(opt[cur + 1].price <= here.price && opt[cur + MINMATCH].price < here.price + 3)
+                !(near[1].price <= here.price && near[MINMATCH].price < here.price + 3)
             } else {
-                opt[cur + 1].price > here.price
+                near[1].price > here.price
             };
             if !worth_searching {
                 cur += 1;
@@ -216,12 +218,12 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
 
             // Literals after `cur`, continuing its literal run.
             let base_litlen = here.litlen as usize;
-            for extra in 1..MINMATCH {
+            let next = &mut opt[cur + 1..cur + MINMATCH];
+            for (node, extra) in next.iter_mut().zip(1..) {
                 let price =
                     here.price - literal_price(base_litlen) + literal_price(base_litlen + extra);
-                let pos = cur + extra;
-                if price < opt[pos].price {
-                    opt[pos] = OptNode {
+                if price < node.price {
+                    *node = OptNode {
                         price,
                         litlen: (base_litlen + extra) as u32,
                         mlen: 1,
@@ -317,9 +319,11 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
 /// Prices the [`TRAILING_LITERALS`] positions after `last_match_pos` as literals after it.
 #[inline(always)]
 fn set_trailing_literals(opt: &mut [OptNode; OPT_NODES], last_match_pos: usize) {
-    let base = opt[last_match_pos].price;
-    for extra in 1..=TRAILING_LITERALS {
-        opt[last_match_pos + extra] = OptNode {
+    // One bounds check for the four nodes.
+    let nodes = &mut opt[last_match_pos..=last_match_pos + TRAILING_LITERALS];
+    let base = nodes[0].price;
+    for (node, extra) in nodes[1..].iter_mut().zip(1..) {
+        *node = OptNode {
             price: base + literal_price(extra),
             litlen: extra as u32,
             mlen: 1,
