@@ -16,7 +16,7 @@
 //!   destination, same guards); `vec_api_matches_reference` checks `decompress` and
 //!   `decompress_size_prepended` (which decode into a `Vec`'s spare capacity) against the
 //!   reference on valid and hostile blocks. Reads of uninitialised memory themselves are Miri's
-//!   to find (tests/miri_kernels.rs).
+//!   to find (tests/miri/tests/kernels.rs).
 //!
 //! `LZ4_SIMD_REQUIRE_KERNELS=sse2,avx2` makes `required_kernels_are_available` fail when a listed
 //! kernel is not available here. Debug builds sample the heavy sweeps; release builds run them in
@@ -417,7 +417,7 @@ fn decode(setup: Setup, src: &[u8], cap: usize, front: usize) -> Outcome {
     let src_slice = &input[front..front + src.len()];
     let (result, backing) = if setup.uninit {
         // Every byte starts initialised (to `fill`) so the guards can be read back; Miri's run
-        // (tests/miri_kernels.rs) decodes into memory that is really uninitialised.
+        // (tests/miri/tests/kernels.rs) decodes into memory that is really uninitialised.
         let mut backing = vec![MaybeUninit::new(setup.fill); front + cap + GUARD];
         let result = block::decompress_into_uninit_with(
             setup.kernel,

@@ -325,10 +325,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "minutes under Miri; tests/miri_kernels.rs runs HC's reads there"
-    )]
     fn history_window() {
         // 100 KB of history; the block repeats pieces of it from 5 KB to 79 KB back (the last
         // out of reach), then ends with fresh bytes.
@@ -367,10 +363,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(
-        miri,
-        ignore = "minutes under Miri; tests/miri_kernels.rs runs HC's reads there"
-    )]
     fn index_space_restart() {
         let data: Vec<u8> = b"index space wraps around; ".repeat(3000);
         for level in [2u8, 3, 9, 12] {
