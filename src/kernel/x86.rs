@@ -1,6 +1,6 @@
-//! x86_64 copy kernels: SSE2 (16-byte copies; SSE2 has no byte shuffle, so small offsets use
-//! word broadcasts or 8-byte copies at a lag that is a multiple of the offset) and AVX2 (32-byte
-//! copies; `pshufb` pattern replication for offsets below 16).
+//! x86_64 copy kernels: SSE2 (16-byte copies; SSE2 has no byte shuffle, so the repeating pattern
+//! of an offset below 16 is built with a multiplication) and AVX2 (32-byte copies; `pshufb` builds
+//! the pattern). Both store the pattern 16 bytes at a time.
 
 use core::arch::x86_64::{
     __m128i, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm_loadu_si128, _mm_set1_epi64x,
@@ -9,20 +9,6 @@ use core::arch::x86_64::{
 
 use super::copy::{CopyKernel, REPLICATE_HISTORY};
 use super::tables::{PATTERN, STEP};
-
-/// Copies 8 bytes (load, then store).
-///
-/// # Safety
-///
-/// `src` valid for reads and `dst` for writes of 8 bytes.
-#[inline(always)]
-unsafe fn copy8(src: *const u8, dst: *mut u8) {
-    // SAFETY: the caller guarantees both ranges; unaligned access is what read/write_unaligned do.
-    unsafe {
-        dst.cast::<u64>()
-            .write_unaligned(src.cast::<u64>().read_unaligned())
-    }
-}
 
 /// Copies 16 bytes with one unaligned SSE2 load and store.
 ///
@@ -41,61 +27,66 @@ unsafe fn copy16_sse2(src: *const u8, dst: *mut u8) {
     }
 }
 
-/// Replication with 8-byte copies, for kernels without a byte shuffle. Offsets below 8: the first
-/// 8 bytes one by one, then 8-byte copies from `lag` back, `lag` being the smallest multiple of the
-/// offset that is at least 8 (so every copy reads finished bytes and keeps the phase); offsets
-/// 8..16: 8-byte copies from `offset` back. Writes at most 7 bytes past `len`.
+/// `REPEAT[offset]`: the sum of `1 << (8 * offset * k)` for every `k` with `offset * k < 16`.
+/// Multiplying an `offset`-byte value by it lays copies of the value end to end across 16 bytes
+/// (the copies do not overlap, so no carries cross them).
+static REPEAT: [u128; 16] = {
+    let mut table = [0u128; 16];
+    let mut offset = 1;
+    while offset < 16 {
+        let mut at = 0;
+        while at < 16 {
+            table[offset] |= 1u128 << (8 * at);
+            at += offset;
+        }
+        offset += 1;
+    }
+    table
+};
+
+/// The repetition of the `offset` bytes before `dst`, as 16 bytes (lane `i` holds the byte
+/// `offset - i % offset` positions before `dst`), built with integer arithmetic: SSE2 has no byte
+/// shuffle. The last `offset` of the 16 bytes before `dst` are moved to the bottom of a `u128`,
+/// then multiplied by [`REPEAT`]`[offset]`.
 ///
 /// # Safety
 ///
-/// `dst - offset .. dst` initialised and readable, `dst .. dst + len + 16` writable, within one
-/// allocation; `1 <= offset < 16`.
+/// The 16 bytes before `dst` must be initialised and readable; `1 <= offset < 16`.
 #[inline(always)]
-unsafe fn replicate_by_words(dst: *mut u8, offset: usize, len: usize) {
-    debug_assert!((1..16).contains(&offset) && len >= 1);
-    if offset & (offset - 1) == 0 && offset < 8 {
-        // Offsets 1, 2, 4: the pattern, multiplied out to 8 bytes, broadcast to 16-byte stores
-        // (runs of one byte are the common case). 16 is a multiple of the offset, so the phase
-        // holds from one store to the next.
-        // SAFETY: the `offset` bytes before `dst` are initialised (this function's contract).
-        let unit: u64 = unsafe {
-            match offset {
-                1 => u64::from(*dst.sub(1)),
-                2 => u64::from(dst.sub(2).cast::<u16>().read_unaligned()),
-                _ => u64::from(dst.sub(4).cast::<u32>().read_unaligned()),
-            }
-        };
-        let pattern = unit.wrapping_mul(match offset {
-            1 => 0x0101_0101_0101_0101,
-            2 => 0x0001_0001_0001_0001,
-            _ => 0x0000_0001_0000_0001,
-        });
+unsafe fn pattern_by_multiply(dst: *const u8, offset: usize) -> __m128i {
+    debug_assert!((1..16).contains(&offset));
+    if 8 % offset == 0 {
+        // Offsets 1, 2, 4, 8 (runs are the common case): 8 bytes repeat, so a 64-bit multiply
+        // (a shorter dependency chain than the 128-bit one) and a broadcast.
+        // SAFETY: the caller guarantees the 16 bytes (so the 8) before `dst`.
+        let history = u64::from_le_bytes(unsafe { dst.sub(8).cast::<[u8; 8]>().read() });
+        let pattern = (history >> (8 * (8 - offset))).wrapping_mul(REPEAT[offset] as u64);
         // SAFETY: SSE2 is part of the x86_64 baseline.
-        let vector = unsafe { _mm_set1_epi64x(pattern as i64) };
-        let mut pos = 0;
-        while pos < len {
-            // SAFETY: pos < len, so the store ends before dst + len + 16, which the caller's
-            // contract (len + WIDTH writable, WIDTH = 16 for SSE2) covers.
-            unsafe { _mm_storeu_si128(dst.add(pos).cast::<__m128i>(), vector) };
-            pos += 16;
-        }
-        return;
+        return unsafe { _mm_set1_epi64x(pattern as i64) };
     }
-    let lag = if offset < 8 {
-        for i in 0..8 {
-            // SAFETY: `dst + i - offset` and `dst + i` are within the caller's range (i < 8 <= len + 8).
-            unsafe { *dst.add(i) = *dst.add(i).sub(offset) };
-        }
-        offset * 8usize.div_ceil(offset)
-    } else {
-        offset
-    };
-    let mut pos = if offset < 8 { 8 } else { 0 };
+    // SAFETY: the caller guarantees the 16 bytes before `dst`.
+    let history =
+        u128::from_le_bytes(unsafe { dst.sub(REPLICATE_HISTORY).cast::<[u8; 16]>().read() });
+    let pattern = (history >> (8 * (16 - offset))).wrapping_mul(REPEAT[offset]);
+    // SAFETY: SSE2 is part of the x86_64 baseline; the load reads the local array.
+    unsafe { _mm_loadu_si128(pattern.to_le_bytes().as_ptr().cast::<__m128i>()) }
+}
+
+/// Writes `len` bytes of an overlapping match at `dst` from its 16-byte `pattern` (see
+/// [`PATTERN`]): 16-byte stores `STEP[offset]` bytes apart (a multiple of the offset, so the
+/// phase holds from one store to the next). Writes at most 15 bytes past `len`.
+///
+/// # Safety
+///
+/// `dst .. dst + len + 16` writable; `1 <= offset < 16`; SSE2 (x86_64 baseline).
+#[inline(always)]
+unsafe fn store_pattern(dst: *mut u8, pattern: __m128i, offset: usize, len: usize) {
+    let step = usize::from(STEP[offset]);
+    let mut pos = 0;
     while pos < len {
-        // SAFETY: reads `dst + pos - lag ..+8`, all before `dst + pos` (lag >= 8) and not before
-        // `dst - offset` (pos >= 8 when lag > offset); writes `dst + pos ..+8` with pos < len.
-        unsafe { copy8(dst.add(pos).sub(lag), dst.add(pos)) };
-        pos += 8;
+        // SAFETY: pos < len, so the 16-byte store ends before dst + len + 16 (the contract).
+        unsafe { _mm_storeu_si128(dst.add(pos).cast::<__m128i>(), pattern) };
+        pos += step;
     }
 }
 
@@ -120,8 +111,10 @@ unsafe impl CopyKernel for Sse2 {
 
     #[inline(always)]
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
-        // SAFETY: forwarded contract (writes at most 15 bytes past len: < WIDTH).
-        unsafe { replicate_by_words(dst, offset, len) }
+        debug_assert!((1..16).contains(&offset) && len >= 1);
+        // SAFETY: the 16 bytes before `dst` are initialised output (the REPLICATE_HISTORY
+        // contract), and `dst .. dst + len + WIDTH` (WIDTH = 16) is writable.
+        unsafe { store_pattern(dst, pattern_by_multiply(dst, offset), offset, len) }
     }
 }
 
@@ -163,13 +156,8 @@ unsafe impl CopyKernel for Avx2 {
                     _mm_loadu_si128(PATTERN[offset].as_ptr().cast::<__m128i>()),
                 )
             };
-            let step = usize::from(STEP[offset]);
-            let mut pos = 0;
-            while pos < len {
-                // SAFETY: pos < len, so the 16-byte store ends before dst + len + 16.
-                unsafe { _mm_storeu_si128(dst.add(pos).cast::<__m128i>(), pattern) };
-                pos += step;
-            }
+            // SAFETY: `dst .. dst + len + 32` is writable (the contract, WIDTH = 32).
+            unsafe { store_pattern(dst, pattern, offset, len) };
         } else {
             let mut pos = 0;
             while pos < len {
