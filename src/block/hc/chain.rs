@@ -219,12 +219,18 @@ impl ChainTables {
     }
 
     /// Inserts every position up to `ip` (excluded) not inserted yet.
+    ///
+    /// Both parses search at increasing positions (a search never starts before the previous
+    /// one), so `ip` is never behind the insertion cursor: afterwards every index in the tables is
+    /// below `ip`'s. The chain walk's unchecked reads rely on that (see [`scan`]); the assert
+    /// makes it hold rather than trusting the parses.
     #[inline(always)]
     fn insert_up_to(&mut self, src: &[u8], ip: usize) {
         let base = self.base;
         // Every position read below is before `ip`, so its 4 bytes are inside `src` once this
         // holds (the search reads the 4 bytes at `ip` anyway).
         assert!(ip < src.len() - (MINMATCH - 1).min(src.len()));
+        assert!(self.next_to_update - base <= ip as u32);
         for pos in (self.next_to_update - base) as usize..ip {
             // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
             let hash = hash4(word_at!(u32, src, pos));
@@ -277,10 +283,19 @@ impl ChainTables {
             back: 0,
         };
         // The two bytes at the end of the longest match so far, from `low_limit`, and where
-        // they are relative to a candidate. (`u32` arithmetic: positions stay below 2^31, and a
-        // zero-extended position cannot overflow when 2 is added, which saves a check.)
+        // they are relative to a candidate, as `end_offset - base`: the index of a candidate
+        // plus `end_rel` (wrapping) is the position of its end word. (`u32` arithmetic:
+        // positions stay below 2^31.)
+        //
+        // The walk reads candidates without bounds checks (see `scan`), from these invariants:
+        // - `ip + 4 <= src.len()`: `pattern` above was read with a checked read;
+        // - `low_limit + longest + 1 <= src.len()`: `end_word` is read with a checked read each
+        //   time `longest` changes;
+        // - `lowest <= match_index < ip_index` at every candidate read: the walk stops below
+        //   `lowest`; it starts at a head entry, below `ip_index` after `insert_up_to`, and only
+        //   ever moves down (chain steps, run jumps and chain swaps all subtract).
         let mut end_word = read_u16(src, low_limit + longest - 1);
-        let mut end_offset = (longest - 1 - look_back) as u32;
+        let mut end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
         let mut match_index = self.head[hash4(pattern)];
         let mut attempts_left = attempts;
         let mut chain_pos = 0u32;
@@ -301,7 +316,7 @@ impl ChainTables {
                 ip_index,
                 base,
                 end_word,
-                end_offset,
+                end_rel,
                 pattern,
                 run_len == NOT_A_RUN,
             ) {
@@ -328,7 +343,7 @@ impl ChainTables {
                 if match_len > longest {
                     longest = match_len;
                     end_word = read_u16(src, low_limit + longest - 1);
-                    end_offset = (longest - 1 - look_back) as u32;
+                    end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
                     best = Match {
                         len: match_len,
                         offset,
@@ -388,7 +403,7 @@ impl ChainTables {
                                 }
                                 longest = run_match;
                                 end_word = read_u16(src, low_limit + longest - 1);
-                                end_offset = (longest - 1) as u32;
+                                end_rel = ((longest - 1) as u32).wrapping_sub(base);
                                 best = Match {
                                     len: run_match,
                                     offset,
@@ -420,9 +435,13 @@ enum ScanEnd {
     Run,
 }
 
-/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
-/// the full loop would, and stops at the first candidate the full loop must look at, with that
-/// candidate's attempt not yet counted.
+/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes
+/// at the end of the best length, then the first 4 bytes), exactly as the full loop would, and
+/// stops at the first candidate the full loop must look at, with that candidate's attempt not
+/// yet counted.
+///
+/// Called with `lowest <= match_index` and `attempts_left > 0`, and with the invariants listed
+/// in [`ChainTables::find_wider`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn scan<const RUNS: bool, const FAVOR: bool>(
@@ -435,15 +454,20 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
     ip_index: u32,
     base: u32,
     end_word: u16,
-    end_offset: u32,
+    end_rel: u32,
     pattern: u32,
     not_a_run: bool,
 ) -> (u32, u32, ScanEnd) {
     loop {
+        debug_assert!(lowest <= match_index && match_index < ip_index && base <= lowest);
         let probe = !(FAVOR && ip_index - match_index < 8);
+        // In bounds, with `candidate = match_index - base < ip` (the walk's invariants, see
+        // `find_wider`): the end word is at `candidate + longest - 1 - look_back`, so it ends by
+        // `ip - 1 + longest + 1 - look_back = low_limit + longest < src.len()`; the 4 bytes at
+        // `candidate` end before `ip + 4 <= src.len()`.
         if probe
-            && end_word == read_u16(src, (match_index - base + end_offset) as usize)
-            && read_u32(src, (match_index - base) as usize) == pattern
+            && end_word == word_at!(u16, src, match_index.wrapping_add(end_rel) as usize)
+            && word_at!(u32, src, (match_index - base) as usize) == pattern
         {
             return (match_index, attempts_left, ScanEnd::Candidate);
         }
@@ -451,9 +475,9 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
         if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
             return (match_index, attempts_left, ScanEnd::Run);
         }
-        attempts_left -= 1;
         match_index -= delta;
-        if match_index < lowest || attempts_left == 0 {
+        attempts_left -= 1;
+        if attempts_left == 0 || match_index < lowest {
             return (match_index, attempts_left, ScanEnd::Exhausted);
         }
     }
