@@ -94,20 +94,15 @@ fn read_u16(src: &[u8], pos: usize) -> u16 {
 }
 
 /// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
+///
+/// Most candidates do not extend backwards at all: the search checks the byte before each
+/// one itself, and only calls this when it matches.
 #[inline(always)]
 fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     debug_assert!(b < a && max <= b);
-    if max == 0 {
-        return 0;
-    }
     // Every read below is of bytes before `a` and before `b`, and at most `max` bytes back, so
     // inside `src` once this holds.
     assert!(max <= b && b < a && a <= src.len());
-    // Most candidates do not extend backwards at all.
-    // In bounds: `0 <= b - 1 < a - 1 < src.len()` (the assert and `b >= max > 0`).
-    if byte_at!(src, a - 1) != byte_at!(src, b - 1) {
-        return 0;
-    }
     let mut back = 0;
     // Whole words while 8 bytes can be read before both (bytes beyond `max` may be compared,
     // the result is capped).
@@ -296,6 +291,10 @@ impl ChainTables {
         //   ever moves down (chain steps, run jumps and chain swaps all subtract).
         let mut end_word = read_u16(src, low_limit + longest - 1);
         let mut end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
+        // Whether the 8 bytes after the first 4 at `ip` end by `high_limit` (then most
+        // candidates are settled by comparing them, without setting up `count_common`).
+        assert!(high_limit <= src.len());
+        let wide = high_limit >= ip + MINMATCH + 8;
         let mut match_index = self.head[hash4(pattern)];
         let mut attempts_left = attempts;
         let mut chain_pos = 0u32;
@@ -332,14 +331,35 @@ impl ChainTables {
             let mut match_len = 0;
             if passed {
                 let candidate = (match_index - base) as usize;
-                let back = if look_back > 0 {
+                // A candidate extends backwards only if the byte before it is the one before
+                // `ip`. In bounds: `0 < candidate < ip <= src.len()` (the walk's invariants).
+                let back = if look_back > 0
+                    && candidate > 0
+                    && byte_at!(src, candidate - 1) == byte_at!(src, ip - 1)
+                {
                     count_back(src, ip, candidate, look_back.min(candidate))
                 } else {
                     0
                 };
-                match_len = MINMATCH
-                    + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
-                    + back;
+                let forward = if wide {
+                    // In bounds: the 8 bytes at `candidate + 4` end before those at `ip + 4`,
+                    // which end by `high_limit <= src.len()` (`wide` and the assert).
+                    let diff = word_at!(u64, src, ip + MINMATCH)
+                        ^ word_at!(u64, src, candidate + MINMATCH);
+                    if diff != 0 {
+                        (diff.trailing_zeros() / 8) as usize
+                    } else {
+                        8 + count_common(
+                            src,
+                            ip + MINMATCH + 8,
+                            candidate + MINMATCH + 8,
+                            high_limit,
+                        )
+                    }
+                } else {
+                    count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
+                };
+                match_len = MINMATCH + forward + back;
                 if match_len > longest {
                     longest = match_len;
                     end_word = read_u16(src, low_limit + longest - 1);
