@@ -127,6 +127,15 @@ fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     back
 }
 
+/// [`count_common`] for the search's candidates whose first 8 bytes after the 4 of the hash
+/// all match (or when fewer than 12 remain before the limit): kept out of line, since inlined, its set-up
+/// (which depends on the searched position only) is hoisted into every search, most of which
+/// never get here.
+#[inline(never)]
+fn count_forward(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    count_common(src, a, b, limit)
+}
+
 /// Length of the run of `byte` starting at `src[from]`, stopping at `limit`.
 #[inline]
 fn run_forward(src: &[u8], from: usize, limit: usize, byte: u8) -> usize {
@@ -341,23 +350,20 @@ impl ChainTables {
                 } else {
                     0
                 };
-                let forward = if wide {
+                let diff = if wide {
                     // In bounds: the 8 bytes at `candidate + 4` end before those at `ip + 4`,
                     // which end by `high_limit <= src.len()` (`wide` and the assert).
-                    let diff = word_at!(u64, src, ip + MINMATCH)
-                        ^ word_at!(u64, src, candidate + MINMATCH);
-                    if diff != 0 {
-                        (diff.trailing_zeros() / 8) as usize
-                    } else {
-                        8 + count_common(
-                            src,
-                            ip + MINMATCH + 8,
-                            candidate + MINMATCH + 8,
-                            high_limit,
-                        )
-                    }
+                    word_at!(u64, src, ip + MINMATCH) ^ word_at!(u64, src, candidate + MINMATCH)
                 } else {
-                    count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
+                    0
+                };
+                let forward = if diff != 0 {
+                    (diff.trailing_zeros() / 8) as usize
+                } else {
+                    // Past the 8 bytes compared above, if any.
+                    let skip = if wide { 8 } else { 0 };
+                    let from = MINMATCH + skip;
+                    skip + count_forward(src, ip + from, candidate + from, high_limit)
                 };
                 match_len = MINMATCH + forward + back;
                 if match_len > longest {
