@@ -329,28 +329,37 @@ struct MatchStep {
 #[inline(never)]
 fn offer_match<const FAVOR: bool>(nodes: &mut [OptNode], priced: usize, step: MatchStep) -> bool {
     let favor = u32::from(FAVOR);
-    let (compared, fresh) = nodes.split_at_mut(priced);
+    let node_at = |price: u32, i: usize| OptNode {
+        price,
+        litlen: step.litlen,
+        mlen: (i + MINMATCH) as u32,
+        offset: step.offset,
+    };
     let mut wrote_last = false;
-    for (node, ml) in compared.iter_mut().zip(MINMATCH..) {
-        let price = step.sequence_base + match_len_extension_price(ml);
-        wrote_last = price + favor <= node.price;
-        if wrote_last {
-            *node = OptNode {
-                price,
-                litlen: step.litlen,
-                mlen: ml as u32,
-                offset: step.offset,
-            };
+    // Lengths in runs of one extension price: 4 to 18, then 255 at a time.
+    let mut start = 0;
+    let mut run_end = ML_MASK + MINMATCH - MINMATCH;
+    let mut price = step.sequence_base;
+    while start < nodes.len() {
+        debug_assert_eq!(
+            price,
+            step.sequence_base + match_len_extension_price(start + MINMATCH)
+        );
+        let end = run_end.min(nodes.len());
+        let split = priced.clamp(start, end);
+        for (node, i) in nodes[start..split].iter_mut().zip(start..) {
+            wrote_last = price + favor <= node.price;
+            if wrote_last {
+                *node = node_at(price, i);
+            }
         }
-    }
-    for (node, ml) in fresh.iter_mut().zip(MINMATCH + priced..) {
-        *node = OptNode {
-            price: step.sequence_base + match_len_extension_price(ml),
-            litlen: step.litlen,
-            mlen: ml as u32,
-            offset: step.offset,
-        };
-        wrote_last = true;
+        for (node, i) in nodes[split..end].iter_mut().zip(split..) {
+            *node = node_at(price, i);
+            wrote_last = true;
+        }
+        start = end;
+        run_end += 255;
+        price += 1;
     }
     wrote_last
 }
