@@ -481,7 +481,7 @@ enum ScanEnd {
 fn scan<const RUNS: bool, const FAVOR: bool>(
     chain: &[u16; CHAIN_SLOTS],
     src: &[u8],
-    mut match_index: u32,
+    match_index: u32,
     mut attempts_left: u32,
     chain_pos: u32,
     lowest: u32,
@@ -492,7 +492,16 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
     pattern: u32,
     not_a_run: bool,
 ) -> (u32, u32, ScanEnd) {
+    // The walk follows `link = match_index + chain_pos`, the entry whose chain it is on, so
+    // that the next one is a load and a subtraction away (the dependency that bounds the walk's
+    // speed); the candidate's reads are offset back by `chain_pos` through the constants.
+    // (No overflow: indices stay below 2^31, `chain_pos` below 2^16.)
+    let mut link = match_index + chain_pos;
+    let lowest_link = lowest + chain_pos;
+    let base_link = base + chain_pos;
+    let end_rel = end_rel.wrapping_sub(chain_pos);
     loop {
+        let match_index = link - chain_pos;
         debug_assert!(lowest <= match_index && match_index < ip_index && base <= lowest);
         let probe = !(FAVOR && ip_index - match_index < 8);
         // In bounds, with `candidate = match_index - base < ip` (the walk's invariants, see
@@ -500,19 +509,19 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
         // `ip - 1 + longest + 1 - look_back = low_limit + longest < src.len()`; the 4 bytes at
         // `candidate` end before `ip + 4 <= src.len()`.
         if probe
-            && end_word == word_at!(u16, src, match_index.wrapping_add(end_rel) as usize)
-            && word_at!(u32, src, (match_index - base) as usize) == pattern
+            && end_word == word_at!(u16, src, link.wrapping_add(end_rel) as usize)
+            && word_at!(u32, src, (link - base_link) as usize) == pattern
         {
             return (match_index, attempts_left, ScanEnd::Candidate);
         }
-        let delta = u32::from(chain[usize::from((match_index + chain_pos) as u16)]);
+        let delta = u32::from(chain[usize::from(link as u16)]);
         if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
             return (match_index, attempts_left, ScanEnd::Run);
         }
-        match_index -= delta;
+        link -= delta;
         attempts_left -= 1;
-        if attempts_left == 0 || match_index < lowest {
-            return (match_index, attempts_left, ScanEnd::Exhausted);
+        if attempts_left == 0 || link < lowest_link {
+            return (link - chain_pos, attempts_left, ScanEnd::Exhausted);
         }
     }
 }
