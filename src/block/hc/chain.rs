@@ -591,6 +591,9 @@ fn run_step(
 
 /// The lazy parse of levels 3-9 over `src[start..]`; returns the anchor (start of the final
 /// literals).
+// Out of line: once per block, and inlined into the caller its register allocation would
+// depend on the other strategies' code around it.
+#[inline(never)]
 pub(super) fn parse<const EXACT: bool>(
     tables: &mut ChainTables,
     src: &[u8],

@@ -119,6 +119,9 @@ pub(super) fn parse<const EXACT: bool>(
     }
 }
 
+// Out of line: once per block, and inlined into the caller its register allocation would
+// depend on the other strategies' code around it.
+#[inline(never)]
 fn parse_with<const EXACT: bool, const FAVOR: bool>(
     tables: &mut ChainTables,
     opt: &mut [OptNode],
