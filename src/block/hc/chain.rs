@@ -128,9 +128,9 @@ fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
 }
 
 /// [`count_common`] for the search's candidates whose first 8 bytes after the 4 of the hash
-/// all match (or when fewer than 12 remain before the limit): kept out of line, since inlined, its set-up
-/// (which depends on the searched position only) is hoisted into every search, most of which
-/// never get here.
+/// all match (or when fewer than 12 remain before the limit). Kept out of line: inlined, its
+/// set-up (which depends on the searched position only) is hoisted into every search, most of
+/// which never get here.
 #[inline(never)]
 fn count_forward(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     count_common(src, a, b, limit)
@@ -495,7 +495,8 @@ fn scan<const RUNS: bool, const FAVOR: bool>(
     // The walk follows `link = match_index + chain_pos`, the entry whose chain it is on, so
     // that the next one is a load and a subtraction away (the dependency that bounds the walk's
     // speed); the candidate's reads are offset back by `chain_pos` through the constants.
-    // (No overflow: indices stay below 2^31, `chain_pos` below 2^16.)
+    // (No overflow: indices stay below 2^31, `chain_pos` below 2^16; no underflow either, as
+    // the walk stops within 65535 below `lowest_link >= base + chain_pos >= 65536 + chain_pos`.)
     let mut link = match_index + chain_pos;
     let lowest_link = lowest + chain_pos;
     let base_link = base + chain_pos;
