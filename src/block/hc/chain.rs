@@ -94,20 +94,15 @@ fn read_u16(src: &[u8], pos: usize) -> u16 {
 }
 
 /// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
+///
+/// The search settles most candidates itself with one word compare, and calls this only for
+/// those whose 8 bytes before all match (or that have fewer than 8 before them).
 #[inline(always)]
 fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     debug_assert!(b < a && max <= b);
-    if max == 0 {
-        return 0;
-    }
     // Every read below is of bytes before `a` and before `b`, and at most `max` bytes back, so
     // inside `src` once this holds.
     assert!(max <= b && b < a && a <= src.len());
-    // Most candidates do not extend backwards at all.
-    // In bounds: `0 <= b - 1 < a - 1 < src.len()` (the assert and `b >= max > 0`).
-    if byte_at!(src, a - 1) != byte_at!(src, b - 1) {
-        return 0;
-    }
     let mut back = 0;
     // Whole words while 8 bytes can be read before both (bytes beyond `max` may be compared,
     // the result is capped).
@@ -130,6 +125,15 @@ fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
         back += 1;
     }
     back
+}
+
+/// [`count_common`] for the search's candidates whose first 8 bytes after the 4 of the hash
+/// all match (or when fewer than 12 remain before the limit). Kept out of line: inlined, its
+/// set-up (which depends on the searched position only) is hoisted into every search, most of
+/// which never get here.
+#[inline(never)]
+fn count_forward(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    count_common(src, a, b, limit)
 }
 
 /// Length of the run of `byte` starting at `src[from]`, stopping at `limit`.
@@ -219,12 +223,18 @@ impl ChainTables {
     }
 
     /// Inserts every position up to `ip` (excluded) not inserted yet.
+    ///
+    /// Both parses search at increasing positions (a search never starts before the previous
+    /// one), so `ip` is never behind the insertion cursor: afterwards every index in the tables is
+    /// below `ip`'s. The chain walk's unchecked reads rely on that (see [`scan`]); the assert
+    /// makes it hold rather than trusting the parses.
     #[inline(always)]
     fn insert_up_to(&mut self, src: &[u8], ip: usize) {
         let base = self.base;
         // Every position read below is before `ip`, so its 4 bytes are inside `src` once this
         // holds (the search reads the 4 bytes at `ip` anyway).
         assert!(ip < src.len() - (MINMATCH - 1).min(src.len()));
+        assert!(self.next_to_update - base <= ip as u32);
         for pos in (self.next_to_update - base) as usize..ip {
             // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
             let hash = hash4(word_at!(u32, src, pos));
@@ -277,10 +287,23 @@ impl ChainTables {
             back: 0,
         };
         // The two bytes at the end of the longest match so far, from `low_limit`, and where
-        // they are relative to a candidate. (`u32` arithmetic: positions stay below 2^31, and a
-        // zero-extended position cannot overflow when 2 is added, which saves a check.)
+        // they are relative to a candidate, as `end_offset - base`: the index of a candidate
+        // plus `end_rel` (wrapping) is the position of its end word. (`u32` arithmetic:
+        // positions stay below 2^31.)
+        //
+        // The walk reads candidates without bounds checks (see `scan`), from these invariants:
+        // - `ip + 4 <= src.len()`: `pattern` above was read with a checked read;
+        // - `low_limit + longest + 1 <= src.len()`: `end_word` is read with a checked read each
+        //   time `longest` changes;
+        // - `lowest <= match_index < ip_index` at every candidate read: the walk stops below
+        //   `lowest`; it starts at a head entry, below `ip_index` after `insert_up_to`, and only
+        //   ever moves down (chain steps, run jumps and chain swaps all subtract).
         let mut end_word = read_u16(src, low_limit + longest - 1);
-        let mut end_offset = (longest - 1 - look_back) as u32;
+        let mut end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
+        // Whether the 8 bytes after the first 4 at `ip` end by `high_limit` (then most
+        // candidates are settled by comparing them, without setting up `count_common`).
+        assert!(high_limit <= src.len());
+        let wide = high_limit >= ip + MINMATCH + 8;
         let mut match_index = self.head[hash4(pattern)];
         let mut attempts_left = attempts;
         let mut chain_pos = 0u32;
@@ -301,7 +324,7 @@ impl ChainTables {
                 ip_index,
                 base,
                 end_word,
-                end_offset,
+                end_rel,
                 pattern,
                 run_len == NOT_A_RUN,
             ) {
@@ -317,18 +340,44 @@ impl ChainTables {
             let mut match_len = 0;
             if passed {
                 let candidate = (match_index - base) as usize;
-                let back = if look_back > 0 {
-                    count_back(src, ip, candidate, look_back.min(candidate))
+                // How far the candidate extends backwards. Whether it does at all is a coin
+                // flip on text: one word compare settles most candidates without a branch on
+                // it. In bounds: `8 <= candidate < ip <= src.len()` (the walk's invariants).
+                let back = if look_back == 0 {
+                    0
+                } else {
+                    let max = look_back.min(candidate);
+                    let diff = if candidate >= 8 {
+                        word_at!(u64, src, ip - 8) ^ word_at!(u64, src, candidate - 8)
+                    } else {
+                        0
+                    };
+                    if diff != 0 {
+                        ((diff.leading_zeros() / 8) as usize).min(max)
+                    } else {
+                        count_back(src, ip, candidate, max)
+                    }
+                };
+                let diff = if wide {
+                    // In bounds: the 8 bytes at `candidate + 4` end before those at `ip + 4`,
+                    // which end by `high_limit <= src.len()` (`wide` and the assert).
+                    word_at!(u64, src, ip + MINMATCH) ^ word_at!(u64, src, candidate + MINMATCH)
                 } else {
                     0
                 };
-                match_len = MINMATCH
-                    + count_common(src, ip + MINMATCH, candidate + MINMATCH, high_limit)
-                    + back;
+                let forward = if diff != 0 {
+                    (diff.trailing_zeros() / 8) as usize
+                } else {
+                    // Past the 8 bytes compared above, if any.
+                    let skip = if wide { 8 } else { 0 };
+                    let from = MINMATCH + skip;
+                    skip + count_forward(src, ip + from, candidate + from, high_limit)
+                };
+                match_len = MINMATCH + forward + back;
                 if match_len > longest {
                     longest = match_len;
                     end_word = read_u16(src, low_limit + longest - 1);
-                    end_offset = (longest - 1 - look_back) as u32;
+                    end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
                     best = Match {
                         len: match_len,
                         offset,
@@ -388,7 +437,7 @@ impl ChainTables {
                                 }
                                 longest = run_match;
                                 end_word = read_u16(src, low_limit + longest - 1);
-                                end_offset = (longest - 1) as u32;
+                                end_rel = ((longest - 1) as u32).wrapping_sub(base);
                                 best = Match {
                                     len: run_match,
                                     offset,
@@ -420,41 +469,60 @@ enum ScanEnd {
     Run,
 }
 
-/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes at the end of the best length, then the first 4 bytes), exactly as
-/// the full loop would, and stops at the first candidate the full loop must look at, with that
-/// candidate's attempt not yet counted.
+/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes
+/// at the end of the best length, then the first 4 bytes), exactly as the full loop would, and
+/// stops at the first candidate the full loop must look at, with that candidate's attempt not
+/// yet counted.
+///
+/// Called with `lowest <= match_index` and `attempts_left > 0`, and with the invariants listed
+/// in [`ChainTables::find_wider`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn scan<const RUNS: bool, const FAVOR: bool>(
     chain: &[u16; CHAIN_SLOTS],
     src: &[u8],
-    mut match_index: u32,
+    match_index: u32,
     mut attempts_left: u32,
     chain_pos: u32,
     lowest: u32,
     ip_index: u32,
     base: u32,
     end_word: u16,
-    end_offset: u32,
+    end_rel: u32,
     pattern: u32,
     not_a_run: bool,
 ) -> (u32, u32, ScanEnd) {
+    // The walk follows `link = match_index + chain_pos`, the entry whose chain it is on, so
+    // that the next one is a load and a subtraction away (the dependency that bounds the walk's
+    // speed); the candidate's reads are offset back by `chain_pos` through the constants.
+    // (No overflow: indices stay below 2^31, `chain_pos` below 2^16; no underflow either, as
+    // the walk stops within 65535 below `lowest_link >= base + chain_pos >= 65536 + chain_pos`.)
+    let mut link = match_index + chain_pos;
+    let lowest_link = lowest + chain_pos;
+    let base_link = base + chain_pos;
+    let end_rel = end_rel.wrapping_sub(chain_pos);
     loop {
+        let match_index = link - chain_pos;
+        debug_assert!(lowest <= match_index && match_index < ip_index && base <= lowest);
         let probe = !(FAVOR && ip_index - match_index < 8);
+        // In bounds, with `candidate = match_index - base < ip` (the walk's invariants, see
+        // `find_wider`): the end word is at `candidate + longest - 1 - look_back`, so it ends by
+        // `ip - 1 + longest + 1 - look_back = low_limit + longest < src.len()`; the 4 bytes at
+        // `candidate` end before `ip + 4 <= src.len()`.
         if probe
-            && end_word == read_u16(src, (match_index - base + end_offset) as usize)
-            && read_u32(src, (match_index - base) as usize) == pattern
+            && end_word == word_at!(u16, src, link.wrapping_add(end_rel) as usize)
+            && word_at!(u32, src, (link - base_link) as usize) == pattern
         {
             return (match_index, attempts_left, ScanEnd::Candidate);
         }
-        let delta = u32::from(chain[usize::from((match_index + chain_pos) as u16)]);
+        let delta = u32::from(chain[usize::from(link as u16)]);
         if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
             return (match_index, attempts_left, ScanEnd::Run);
         }
+        link -= delta;
         attempts_left -= 1;
-        match_index -= delta;
-        if match_index < lowest || attempts_left == 0 {
-            return (match_index, attempts_left, ScanEnd::Exhausted);
+        if attempts_left == 0 || link < lowest_link {
+            return (link - chain_pos, attempts_left, ScanEnd::Exhausted);
         }
     }
 }
@@ -524,6 +592,9 @@ fn run_step(
 
 /// The lazy parse of levels 3-9 over `src[start..]`; returns the anchor (start of the final
 /// literals).
+// Out of line: once per block, and inlined into the caller its register allocation would
+// depend on the other strategies' code around it.
+#[inline(never)]
 pub(super) fn parse<const EXACT: bool>(
     tables: &mut ChainTables,
     src: &[u8],

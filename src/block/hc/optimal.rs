@@ -119,6 +119,9 @@ pub(super) fn parse<const EXACT: bool>(
     }
 }
 
+// Out of line: once per block, and inlined into the caller its register allocation would
+// depend on the other strategies' code around it.
+#[inline(never)]
 fn parse_with<const EXACT: bool, const FAVOR: bool>(
     tables: &mut ChainTables,
     opt: &mut [OptNode],
@@ -135,7 +138,6 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
     let mflimit = len - MFLIMIT;
     let match_limit = len - LASTLITERALS;
     let sufficient_len = params.target_len.min(OPT_NUM - 1);
-    let favor = u32::from(FAVOR);
     let mut ip = start;
     let mut anchor = start;
 
@@ -247,21 +249,16 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
             };
             // Positions past this one hold no price yet; it only moves after the last length.
             let priced_end = last_match_pos + TRAILING_LITERALS;
+            let step = MatchStep {
+                sequence_base,
+                litlen: litlen as u32,
+                offset: offset as u32,
+            };
             let nodes = &mut opt[cur + MINMATCH..=cur + match_len];
-            for (node, ml) in nodes.iter_mut().zip(MINMATCH..) {
-                let price = sequence_base + match_len_extension_price(ml);
-                let pos = cur + ml;
-                if pos > priced_end || price + favor <= node.price {
-                    *node = OptNode {
-                        price,
-                        litlen: litlen as u32,
-                        mlen: ml as u32,
-                        offset: offset as u32,
-                    };
-                    if ml == match_len && last_match_pos < pos {
-                        last_match_pos = pos;
-                    }
-                }
+            // `priced_end >= last_match_pos > cur`, so this cannot underflow.
+            let priced = (priced_end + 1 - (cur + MINMATCH)).min(nodes.len());
+            if offer_match::<FAVOR>(nodes, priced, step) && last_match_pos < cur + match_len {
+                last_match_pos = cur + match_len;
             }
             set_trailing_literals(opt, last_match_pos);
             cur += 1;
@@ -314,6 +311,60 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
         }
     }
     Ok(anchor)
+}
+
+/// A match step offered at every length: its sequence's price at `MINMATCH` bytes (from the
+/// window start), the literals it takes over, and its offset.
+#[derive(Clone, Copy)]
+struct MatchStep {
+    sequence_base: u32,
+    litlen: u32,
+    offset: u32,
+}
+
+/// Offers `step` at lengths `MINMATCH..` to `nodes` (the node where the match of each length
+/// ends, in order): it replaces a node's path when at least as cheap (strictly cheaper with
+/// `FAVOR`), and always in `nodes[priced..]`, which hold no price yet. Returns whether the
+/// last node (the full length) took it.
+///
+/// Kept out of line: inlined into the parse, whose state takes every register, its loop kept
+/// the price and the step in stack slots.
+#[inline(never)]
+fn offer_match<const FAVOR: bool>(nodes: &mut [OptNode], priced: usize, step: MatchStep) -> bool {
+    let favor = u32::from(FAVOR);
+    let node_at = |price: u32, i: usize| OptNode {
+        price,
+        litlen: step.litlen,
+        mlen: (i + MINMATCH) as u32,
+        offset: step.offset,
+    };
+    let mut wrote_last = false;
+    // Lengths in runs of one extension price: 4 to 18, then 255 at a time.
+    let mut start = 0;
+    let mut run_end = ML_MASK + MINMATCH - MINMATCH;
+    let mut price = step.sequence_base;
+    while start < nodes.len() {
+        debug_assert_eq!(
+            price,
+            step.sequence_base + match_len_extension_price(start + MINMATCH)
+        );
+        let end = run_end.min(nodes.len());
+        let split = priced.clamp(start, end);
+        for (node, i) in nodes[start..split].iter_mut().zip(start..) {
+            wrote_last = price + favor <= node.price;
+            if wrote_last {
+                *node = node_at(price, i);
+            }
+        }
+        for (node, i) in nodes[split..end].iter_mut().zip(split..) {
+            *node = node_at(price, i);
+            wrote_last = true;
+        }
+        start = end;
+        run_end += 255;
+        price += 1;
+    }
+    wrote_last
 }
 
 /// Prices the [`TRAILING_LITERALS`] positions after `last_match_pos` as literals after it.
