@@ -1,12 +1,15 @@
 //! Decodes arbitrary bytes as an LZ4 block with every kernel in `Kernel::available()` and
 //! requires each to give exactly the scalar reference decoder's verdict (the whole `Error`) and
-//! output. Each kernel decodes three times:
+//! output. Each kernel decodes four times:
 //!
 //! - from the fuzz input itself (libFuzzer's exact-size copy, so ASan flags any read past `src`)
 //!   into `dst` at `front` in a guard buffer pre-filled with one byte value;
 //! - from a copy of the input followed by `0xFF` bytes (a decoder that let them matter would
 //!   differ) into a guard buffer pre-filled with another byte value, `dst` at its start;
-//! - into an exact-size `Vec` pre-filled with a third value (ASan flags any write past `dst`).
+//! - into an exact-size `Vec` pre-filled with a third value (ASan flags any write past `dst`);
+//! - into an exact-size buffer of uninitialised memory (`decompress_into_uninit_with`).
+//!
+//! `block::decompress` (the detected kernel into a `Vec`'s spare capacity) must agree too.
 //!
 //! The guard bytes around `dst` must stay untouched, and since the fills differ, no stale byte of
 //! `dst` can reach the output unnoticed.
@@ -15,6 +18,8 @@
 //! bytes, then the block. The capacity is clamped to what the block could possibly need plus 64
 //! bytes.
 #![no_main]
+
+use std::mem::MaybeUninit;
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::{block, Kernel};
@@ -69,5 +74,31 @@ fuzz_target!(|data: &[u8]| {
                 "{kernel}: output into an exact-size Vec"
             );
         }
+        // Into uninitialised memory (the path `block::decompress` takes into a Vec's spare
+        // capacity): same verdict and output.
+        let mut uninit: Vec<MaybeUninit<u8>> = Vec::with_capacity(cap);
+        uninit.resize_with(cap, MaybeUninit::uninit);
+        let result = block::decompress_into_uninit_with(kernel, src, &mut uninit);
+        assert_eq!(
+            result, expected.0,
+            "{kernel}: verdict into uninitialised memory"
+        );
+        if let Ok(len) = result {
+            // SAFETY: on Ok(len) the decoder has initialised uninit[..len].
+            let produced: Vec<u8> = uninit[..len]
+                .iter()
+                .map(|byte| unsafe { byte.assume_init() })
+                .collect();
+            assert!(
+                produced == expected.1,
+                "{kernel}: output into uninitialised memory"
+            );
+        }
     }
+    // The Vec API (the detected kernel, the Vec's spare capacity).
+    assert_eq!(
+        block::decompress(src, cap),
+        expected.0.clone().map(|_| expected.1.clone()),
+        "block::decompress"
+    );
 });
