@@ -22,6 +22,8 @@
 //! kernel is not available here. Debug builds sample the heavy sweeps; release builds run them in
 //! full.
 
+#[path = "common/block_builder.rs"]
+mod block_builder;
 mod common;
 
 use std::fmt::Write as _;
@@ -30,6 +32,7 @@ use std::mem::MaybeUninit;
 use std::process::Command;
 use std::sync::Once;
 
+use block_builder::BlockBuilder;
 use common::{corpus, generated, liblz4_compress_fast, liblz4_compress_hc, parse_block, Rng};
 use lz4_simd::{block, Error, Kernel, KERNEL_ENV};
 
@@ -330,62 +333,6 @@ fn kernel_env_override() {
             );
         }
         eprintln!("{KERNEL_ENV}={value:?} -> {expected} (notice: {noticed})");
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Block builder
-// ---------------------------------------------------------------------------------------------
-
-/// Builds a block from sequences, tracking what it decodes to (byte by byte, independently of
-/// the decoders under test).
-#[derive(Default, Clone)]
-struct BlockBuilder {
-    block: Vec<u8>,
-    decoded: Vec<u8>,
-}
-
-impl BlockBuilder {
-    fn push_extension(&mut self, mut len: usize) {
-        while len >= 255 {
-            self.block.push(255);
-            len -= 255;
-        }
-        self.block.push(len as u8);
-    }
-
-    /// Appends `literals`, then a match of `match_len` bytes (>= 4) from `offset` back
-    /// (1 ..= bytes decoded so far, <= 65535).
-    fn sequence(&mut self, literals: &[u8], offset: usize, match_len: usize) -> &mut Self {
-        assert!(match_len >= 4 && (1..=0xFFFF).contains(&offset));
-        let literal_nibble = literals.len().min(15);
-        let match_nibble = (match_len - 4).min(15);
-        self.block.push((literal_nibble << 4 | match_nibble) as u8);
-        if literals.len() >= 15 {
-            self.push_extension(literals.len() - 15);
-        }
-        self.block.extend_from_slice(literals);
-        self.decoded.extend_from_slice(literals);
-        assert!(offset <= self.decoded.len(), "offset before the start");
-        self.block.extend_from_slice(&(offset as u16).to_le_bytes());
-        if match_len - 4 >= 15 {
-            self.push_extension(match_len - 4 - 15);
-        }
-        for _ in 0..match_len {
-            self.decoded.push(self.decoded[self.decoded.len() - offset]);
-        }
-        self
-    }
-
-    /// Appends the final, literal-only sequence; returns the block and what it decodes to.
-    fn finish(mut self, literals: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        self.block.push((literals.len().min(15) << 4) as u8);
-        if literals.len() >= 15 {
-            self.push_extension(literals.len() - 15);
-        }
-        self.block.extend_from_slice(literals);
-        self.decoded.extend_from_slice(literals);
-        (self.block, self.decoded)
     }
 }
 

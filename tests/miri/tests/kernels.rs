@@ -27,9 +27,13 @@
 
 use std::io::Write as _;
 use std::mem::MaybeUninit;
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 
 use lz4_simd::{block, Error, Kernel};
+
+#[path = "../../common/block_builder.rs"]
+mod block_builder;
+use block_builder::BlockBuilder;
 
 /// Match lengths (bytes, including the implicit 4) around the copy widths: 16, 32, the 2 x 32
 /// double chunk, and the match nibble's extension boundary (19 = nibble 15 + extension 0).
@@ -43,14 +47,17 @@ const MATCH_LENGTHS: [usize; 24] = [
 const ONLY_KERNEL_VAR: &str = "LZ4_SIMD_MIRI_ONLY_KERNEL";
 
 /// The kernel named by [`ONLY_KERNEL_VAR`], if set (it must be available: a second pass that
-/// silently compared nothing would pass).
+/// silently compared nothing would pass). Read once per process.
 fn only_kernel() -> Option<Kernel> {
-    let name = std::env::var(ONLY_KERNEL_VAR).ok()?;
-    let kernel = Kernel::available()
-        .into_iter()
-        .find(|k| k.name() == name)
-        .unwrap_or_else(|| panic!("{ONLY_KERNEL_VAR}={name}: not an available kernel"));
-    Some(kernel)
+    static ONLY: OnceLock<Option<Kernel>> = OnceLock::new();
+    *ONLY.get_or_init(|| {
+        let name = std::env::var(ONLY_KERNEL_VAR).ok()?;
+        let kernel = Kernel::available()
+            .into_iter()
+            .find(|k| k.name() == name)
+            .unwrap_or_else(|| panic!("{ONLY_KERNEL_VAR}={name}: not an available kernel"));
+        Some(kernel)
+    })
 }
 
 /// True (with a note on stderr) when this is the second pass, which leaves `test` to the first.
@@ -110,55 +117,6 @@ fn bytes(len: usize, seed: u64, kind: u8) -> Vec<u8> {
             }
         })
         .collect()
-}
-
-/// Builds a block from sequences, tracking what it decodes to.
-#[derive(Default)]
-struct BlockBuilder {
-    block: Vec<u8>,
-    decoded: Vec<u8>,
-}
-
-impl BlockBuilder {
-    fn push_extension(&mut self, mut len: usize) {
-        while len >= 255 {
-            self.block.push(255);
-            len -= 255;
-        }
-        self.block.push(len as u8);
-    }
-
-    /// Appends `literals`, then a match of `match_len` (>= 4) bytes from `offset` back.
-    fn sequence(&mut self, literals: &[u8], offset: usize, match_len: usize) -> &mut Self {
-        let match_code = match_len - 4;
-        self.block
-            .push((literals.len().min(15) << 4 | match_code.min(15)) as u8);
-        if literals.len() >= 15 {
-            self.push_extension(literals.len() - 15);
-        }
-        self.block.extend_from_slice(literals);
-        self.decoded.extend_from_slice(literals);
-        assert!((1..=self.decoded.len()).contains(&offset));
-        self.block.extend_from_slice(&(offset as u16).to_le_bytes());
-        if match_code >= 15 {
-            self.push_extension(match_code - 15);
-        }
-        for _ in 0..match_len {
-            self.decoded.push(self.decoded[self.decoded.len() - offset]);
-        }
-        self
-    }
-
-    /// Appends the final literal-only sequence; returns the block and what it decodes to.
-    fn finish(mut self, literals: &[u8]) -> (Vec<u8>, Vec<u8>) {
-        self.block.push((literals.len().min(15) << 4) as u8);
-        if literals.len() >= 15 {
-            self.push_extension(literals.len() - 15);
-        }
-        self.block.extend_from_slice(literals);
-        self.decoded.extend_from_slice(literals);
-        (self.block, self.decoded)
-    }
 }
 
 /// Decodes `src` with `kernel`, from a copy in its own allocation, into a fresh `cap`-byte buffer
