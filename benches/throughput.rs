@@ -17,7 +17,7 @@
 //! a few literals between: pattern replication).
 //!
 //! Bench IDs are `<group>/<codec>/<file>`, e.g. `decompress/avx2/dickens` (one decode row per
-//! available kernel: `scalar`, `sse2`, `avx2`, `neon`). lz4_flex
+//! available kernel: `scalar`, `sse2`, `avx2`, `avx512`, `neon`). lz4_flex
 //! runs with its default features (its safe encoder and decoder); its compressor does not aim at
 //! liblz4-identical output.
 //!

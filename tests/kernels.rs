@@ -133,7 +133,11 @@ fn kernel_api() {
         }
         if cfg!(target_arch = "aarch64") {
             assert!(Kernel::Neon.is_available(), "NEON is aarch64 baseline");
-            assert!(!Kernel::Sse2.is_available() && !Kernel::Avx2.is_available());
+            assert!(
+                !Kernel::Sse2.is_available()
+                    && !Kernel::Avx2.is_available()
+                    && !Kernel::Avx512.is_available()
+            );
         }
     } else {
         assert_eq!(
@@ -724,7 +728,7 @@ fn sweep_offsets_by_match_lengths() {
                 let front = (point + end_distance) % 64;
                 tally.checks += 1;
                 check_valid(&kernels, &src, &decoded, decoded.len(), front, false);
-                if (point + end_distance) % 8 == 0 {
+                if (point + end_distance).is_multiple_of(8) {
                     tally.checks += 1;
                     let spare = [1, 7, 64][end_distance % 3];
                     check_valid(&kernels, &src, &decoded, decoded.len() + spare, front, true);

@@ -319,6 +319,24 @@ pub(crate) unsafe fn decode_avx2(
     unsafe { decode_with::<crate::kernel::x86::Avx2>(src, dst, out_start) }
 }
 
+/// The AVX-512 kernel's entry point.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, BW and VBMI, and `dst[..out_start]` must be initialised.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(crate) unsafe fn decode_avx512(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    out_start: usize,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract: AVX-512 F, BW and VBMI (and so AVX2 and SSSE3) are
+    // present.
+    unsafe { decode_with::<crate::kernel::x86::Avx512>(src, dst, out_start) }
+}
+
 /// The NEON kernel's entry point.
 ///
 /// # Safety

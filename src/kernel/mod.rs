@@ -1,13 +1,13 @@
 //! Decode kernels: which exist, which this CPU can run, which one is used.
 //!
 //! A kernel is the block decoder's fast loop instantiated with one instruction set's copy
-//! primitives ([`CopyKernel`]): SSE2 and AVX2 on x86_64, NEON on aarch64. [`Kernel::Scalar`] is
+//! primitives ([`CopyKernel`]): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64. [`Kernel::Scalar`] is
 //! the safe reference decoder. Every variant exists on every target, so code and tests need no
 //! `cfg` ladders; [`Kernel::is_available`] says which can run here.
 //!
 //! This module is the only place that detects CPU features. Detection runs once: the first
 //! decode (or [`Kernel::detect`]) picks the best available kernel, or the one named by the
-//! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `neon`) if it is valid and
+//! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`, `neon`) if it is valid and
 //! available (otherwise it says so on standard error and detects), and caches the choice.
 //!
 //! Dispatch is capability-checked by construction: an entry point that needs AVX2 is only
@@ -52,6 +52,8 @@ pub enum Kernel {
     Avx2,
     /// aarch64 NEON: 16-byte wide copies, `tbl` pattern replication.
     Neon,
+    /// x86_64 AVX-512 (F, BW and VBMI): 64-byte wide copies, `vpermb` pattern replication.
+    Avx512,
 }
 
 /// The environment variable that overrides detection.
@@ -59,9 +61,15 @@ pub const KERNEL_ENV: &str = "LZ4_SIMD_KERNEL";
 
 impl Kernel {
     /// Every kernel, in order of preference when detecting (best first), `Scalar` last.
-    pub const ALL: [Kernel; 4] = [Kernel::Avx2, Kernel::Sse2, Kernel::Neon, Kernel::Scalar];
+    pub const ALL: [Kernel; 5] = [
+        Kernel::Avx512,
+        Kernel::Avx2,
+        Kernel::Sse2,
+        Kernel::Neon,
+        Kernel::Scalar,
+    ];
 
-    /// The kernel's name: `scalar`, `sse2`, `avx2`, `neon` (what `LZ4_SIMD_KERNEL` and
+    /// The kernel's name: `scalar`, `sse2`, `avx2`, `avx512`, `neon` (what `LZ4_SIMD_KERNEL` and
     /// [`FromStr`] take).
     pub const fn name(self) -> &'static str {
         match self {
@@ -69,6 +77,7 @@ impl Kernel {
             Kernel::Sse2 => "sse2",
             Kernel::Avx2 => "avx2",
             Kernel::Neon => "neon",
+            Kernel::Avx512 => "avx512",
         }
     }
 
@@ -79,6 +88,7 @@ impl Kernel {
             Kernel::Sse2 => cfg!(all(feature = "unsafe", target_arch = "x86_64")),
             Kernel::Avx2 => avx2_present(),
             Kernel::Neon => neon_present(),
+            Kernel::Avx512 => avx512_present(),
         }
     }
 
@@ -125,6 +135,7 @@ impl Kernel {
             Kernel::Sse2 => 1,
             Kernel::Avx2 => 2,
             Kernel::Neon => 3,
+            Kernel::Avx512 => 4,
         }
     }
 
@@ -133,6 +144,7 @@ impl Kernel {
             1 => Kernel::Sse2,
             2 => Kernel::Avx2,
             3 => Kernel::Neon,
+            4 => Kernel::Avx512,
             _ => Kernel::Scalar,
         }
     }
@@ -197,6 +209,29 @@ fn avx2_present() -> bool {
     false
 }
 
+/// AVX-512 F (64-byte loads and stores), BW (byte-granular 512-bit operations) and VBMI
+/// (`vpermb`), everything the AVX-512 kernel uses.
+#[cfg(all(feature = "unsafe", target_arch = "x86_64", feature = "std"))]
+fn avx512_present() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vbmi")
+}
+
+#[cfg(all(feature = "unsafe", target_arch = "x86_64", not(feature = "std")))]
+fn avx512_present() -> bool {
+    cfg!(all(
+        target_feature = "avx512f",
+        target_feature = "avx512bw",
+        target_feature = "avx512vbmi"
+    ))
+}
+
+#[cfg(not(all(feature = "unsafe", target_arch = "x86_64")))]
+fn avx512_present() -> bool {
+    false
+}
+
 #[cfg(all(feature = "unsafe", target_arch = "aarch64", feature = "std"))]
 fn neon_present() -> bool {
     std::arch::is_aarch64_feature_detected!("neon")
@@ -236,7 +271,7 @@ impl KernelToken {
         debug_assert!(out_start <= dst.len());
         match self.0 {
             #[cfg(feature = "unsafe")]
-            Kernel::Sse2 | Kernel::Avx2 | Kernel::Neon => {
+            Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
                 // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
                 // write only copies of initialised bytes (block::fast_decode, block::uninit), so
                 // `dst` stays initialised.
@@ -278,6 +313,12 @@ impl KernelToken {
             // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect); history:
             // this function's contract.
             Kernel::Avx2 => unsafe { crate::block::fast_decode::decode_avx2(src, dst, out_start) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the token exists, so AVX-512 F, BW and VBMI were detected (Kernel::token /
+            // detect); history: this function's contract.
+            Kernel::Avx512 => unsafe {
+                crate::block::fast_decode::decode_avx512(src, dst, out_start)
+            },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the token exists, so NEON was detected; history: this function's contract.
             Kernel::Neon => unsafe { crate::block::fast_decode::decode_neon(src, dst, out_start) },

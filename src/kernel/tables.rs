@@ -36,9 +36,54 @@ pub(crate) static STEP: [u8; 16] = {
     table
 };
 
+/// `PATTERN_64[offset][i] = 16 - offset + i % offset` for `i` in 0..64: [`PATTERN`] over 64
+/// lanes, for `vpermb` (AVX-512 VBMI) over a register whose low 16 bytes are the 16 bytes ending
+/// where the match starts.
+#[cfg(target_arch = "x86_64")]
+pub(crate) static PATTERN_64: [[u8; 64]; 16] = {
+    let mut table = [[0u8; 64]; 16];
+    let mut offset = 1;
+    while offset < 16 {
+        let mut i = 0;
+        while i < 64 {
+            table[offset][i] = (16 - offset + i % offset) as u8;
+            i += 1;
+        }
+        offset += 1;
+    }
+    table
+};
+
+/// `STEP_64[offset]`: the largest multiple of `offset` that is at most 64 (row 0 is unused).
+#[cfg(target_arch = "x86_64")]
+pub(crate) static STEP_64: [u8; 16] = {
+    let mut table = [0u8; 16];
+    let mut offset = 1;
+    while offset < 16 {
+        table[offset] = (64 - 64 % offset) as u8;
+        offset += 1;
+    }
+    table
+};
+
 #[cfg(test)]
 mod tests {
     use super::{PATTERN, STEP};
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn wide_tables_repeat_the_pattern() {
+        use super::{PATTERN_64, STEP_64};
+        for offset in 1..16 {
+            let step = usize::from(STEP_64[offset]);
+            assert_eq!(step % offset, 0);
+            assert!(step <= 64 && step + offset > 64);
+            for (i, &lane) in PATTERN_64[offset].iter().enumerate() {
+                assert_eq!(usize::from(lane), 16 - offset + i % offset);
+                assert!(lane < 16, "lanes index the 16 history bytes only");
+            }
+        }
+    }
 
     #[test]
     fn tables_repeat_the_pattern() {

@@ -1,14 +1,16 @@
 //! x86_64 copy kernels: SSE2 (16-byte copies; SSE2 has no byte shuffle, so the repeating pattern
-//! of an offset below 16 is built with a multiplication) and AVX2 (32-byte copies; `pshufb` builds
-//! the pattern). Both store the pattern 16 bytes at a time.
+//! of an offset below 16 is built with a multiplication), AVX2 (32-byte copies; `pshufb` builds
+//! the pattern; both store it 16 bytes at a time) and AVX-512 (64-byte copies; `vpermb` builds a
+//! 64-byte pattern, stored 64 bytes at a time).
 
 use core::arch::x86_64::{
-    __m128i, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm_loadu_si128, _mm_set1_epi64x,
-    _mm_shuffle_epi8, _mm_storeu_si128,
+    __m128i, __m256i, __m512i, _mm256_loadu_si256, _mm256_storeu_si256, _mm512_loadu_si512,
+    _mm512_permutexvar_epi8, _mm512_storeu_si512, _mm512_zextsi128_si512, _mm_loadu_si128,
+    _mm_set1_epi64x, _mm_shuffle_epi8, _mm_storeu_si128,
 };
 
 use super::copy::{CopyKernel, REPLICATE_HISTORY};
-use super::tables::{PATTERN, STEP};
+use super::tables::{PATTERN, PATTERN_64, STEP, STEP_64};
 
 /// Copies 16 bytes with one unaligned SSE2 load and store.
 ///
@@ -160,18 +162,120 @@ unsafe impl CopyKernel for Avx2 {
             // SAFETY: `dst .. dst + len + 32` is writable (the contract, WIDTH = 32).
             unsafe { store_pattern(dst, pattern, offset, len) };
         } else {
+            // SAFETY: offset >= 16: the bytes read are the `offset` before `dst` (initialised per
+            // the contract) or earlier chunks'; writes end before dst + len + 16.
+            unsafe { copy_back_chunks::<16>(dst, offset, len) };
+        }
+    }
+}
+
+/// Copies 32 bytes with one unaligned AVX load and store.
+///
+/// # Safety
+///
+/// `src` valid for reads and `dst` for writes of 32 bytes; AVX present.
+#[inline(always)]
+unsafe fn copy32_avx(src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller guarantees both ranges and the feature; loadu/storeu take unaligned
+    // addresses.
+    unsafe {
+        _mm256_storeu_si256(
+            dst.cast::<__m256i>(),
+            _mm256_loadu_si256(src.cast::<__m256i>()),
+        )
+    }
+}
+
+/// Writes `len` bytes at `dst`, each a copy of the byte `offset` positions before it, in
+/// `CHUNK`-byte copies from `offset` bytes back (`CHUNK` is 16 or 32, `offset >= CHUNK`, so each
+/// chunk's source lies before its destination: finished output). Writes at most `CHUNK - 1`
+/// bytes past `len`.
+///
+/// # Safety
+///
+/// `dst - offset .. dst` initialised and readable, `dst .. dst + len + CHUNK` writable, in one
+/// allocation; `offset >= CHUNK`; for `CHUNK = 32`, AVX present.
+#[inline(always)]
+unsafe fn copy_back_chunks<const CHUNK: usize>(dst: *mut u8, offset: usize, len: usize) {
+    debug_assert!(offset >= CHUNK && (CHUNK == 16 || CHUNK == 32));
+    let mut pos = 0;
+    while pos < len {
+        // SAFETY: the source `dst + pos - offset .. + CHUNK` ends at or before `dst + pos`
+        // (offset >= CHUNK): bytes before `dst` (the caller's) or written by earlier chunks; the
+        // store ends before dst + len + CHUNK (pos < len). AVX for 32: the caller's.
+        unsafe {
+            let at = dst.add(pos);
+            if CHUNK == 32 {
+                copy32_avx(at.sub(offset), at);
+            } else {
+                copy16_sse2(at.sub(offset), at);
+            }
+        }
+        pos += CHUNK;
+    }
+}
+
+/// AVX-512 (F, BW, VBMI): 64-byte wild copies, `vpermb` replication.
+pub(crate) struct Avx512;
+
+// SAFETY: the methods use AVX-512 F/BW/VBMI, AVX and SSE2 instructions; the fast loop
+// instantiates them only in `decode_avx512`, which carries `#[target_feature(enable =
+// "avx512f,avx512bw,avx512vbmi")]` and is reached only through a token proving those features.
+unsafe impl CopyKernel for Avx512 {
+    const WIDTH: usize = 64;
+
+    #[inline(always)]
+    unsafe fn copy_wide(src: *const u8, dst: *mut u8) {
+        // SAFETY: the caller guarantees 64 readable / writable bytes; AVX-512 F per the impl
+        // contract.
+        unsafe {
+            _mm512_storeu_si512(
+                dst.cast::<__m512i>(),
+                _mm512_loadu_si512(src.cast::<__m512i>()),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn copy16(src: *const u8, dst: *mut u8) {
+        // SAFETY: forwarded contract.
+        unsafe { copy16_sse2(src, dst) }
+    }
+
+    #[inline(always)]
+    unsafe fn replicate(dst: *mut u8, offset: usize, len: usize) {
+        debug_assert!((1..64).contains(&offset) && len >= 1);
+        if offset < 16 {
+            // SAFETY: the 16 bytes ending at `dst` are initialised output (the caller's
+            // REPLICATE_HISTORY contract); they become the low lanes of a zeroed register, and
+            // every lane of PATTERN_64 indexes one of them (so the pattern repeats the last
+            // `offset` of them). AVX-512 VBMI per the impl contract.
+            let pattern = unsafe {
+                _mm512_permutexvar_epi8(
+                    _mm512_loadu_si512(PATTERN_64[offset].as_ptr().cast::<__m512i>()),
+                    _mm512_zextsi128_si512(_mm_loadu_si128(
+                        dst.sub(REPLICATE_HISTORY).cast::<__m128i>(),
+                    )),
+                )
+            };
+            // Stores STEP_64[offset] apart (a multiple of the offset) keep the phase.
+            let step = usize::from(STEP_64[offset]);
             let mut pos = 0;
             while pos < len {
-                // SAFETY: offset >= 16, so the 16 bytes read end at or before `dst + pos`
-                // (finished output); the store ends before dst + len + 16.
-                unsafe {
-                    _mm_storeu_si128(
-                        dst.add(pos).cast::<__m128i>(),
-                        _mm_loadu_si128(dst.add(pos).sub(offset).cast::<__m128i>()),
-                    )
-                };
-                pos += 16;
+                // SAFETY: pos < len, so the 64-byte store ends before dst + len + 64 (the
+                // contract, WIDTH = 64).
+                unsafe { _mm512_storeu_si512(dst.add(pos).cast::<__m512i>(), pattern) };
+                pos += step;
             }
+        } else if offset < 32 {
+            // SAFETY: offset >= 16: the bytes read are the `offset` before `dst` (initialised per
+            // the contract: max(offset, REPLICATE_HISTORY) of them) or earlier chunks'; writes end
+            // before dst + len + 16.
+            unsafe { copy_back_chunks::<16>(dst, offset, len) };
+        } else {
+            // SAFETY: as above with offset >= 32, writes ending before dst + len + 32; AVX is
+            // implied by AVX-512 F.
+            unsafe { copy_back_chunks::<32>(dst, offset, len) };
         }
     }
 }
