@@ -99,6 +99,25 @@ macro_rules! byte_at {
     }};
 }
 
+/// Writes the `N` bytes of the array `$bytes` at `dst[pos..]` where the caller has established
+/// room (each use says why; debug builds assert it): unchecked with the `unsafe` feature, a
+/// checked slice write without it.
+macro_rules! put_at {
+    ($dst:expr, $pos:expr, $bytes:expr) => {{
+        let (dst, pos): (&mut [u8], usize) = ($dst, $pos);
+        let bytes = $bytes;
+        debug_assert!(pos + bytes.len() <= dst.len());
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's invariant (stated there) puts the written bytes inside `dst`;
+        // the write is unaligned.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.as_mut_ptr().add(pos), bytes.len())
+        };
+        #[cfg(not(feature = "unsafe"))]
+        dst[pos..pos + bytes.len()].copy_from_slice(&bytes);
+    }};
+}
+
 // Path-based exports, so that the HC hot loops use the same (single) definitions.
 pub(crate) use byte_at;
 pub(crate) use word_at;
@@ -377,7 +396,13 @@ impl Output<'_> {
             // Leave room for at least the final (possibly empty) literal run's token.
             self.ensure(total + 1)?;
         }
-        self.dst[self.pos] = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
+        let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
+        if EXACT {
+            self.dst[self.pos] = token;
+        } else {
+            // Room: without EXACT the whole block stays 14 bytes under `dst.len()` (above).
+            put_at!(self.dst, self.pos, [token]);
+        }
         self.pos += 1;
         if literal_len >= RUN_MASK {
             self.write_extension(literal_len - RUN_MASK);
@@ -387,15 +412,21 @@ impl Output<'_> {
         } else {
             let mut copied = 0;
             while copied < literal_len {
-                let chunk: [u8; 8] = src[anchor + copied..anchor + copied + 8]
-                    .try_into()
-                    .unwrap_or([0; 8]);
-                self.dst[self.pos + copied..self.pos + copied + 8].copy_from_slice(&chunk);
+                // In bounds: the chunk ends before `ip + 8 <= src.len()` (ip + MFLIMIT <=
+                // src.len()); it is written at most 7 bytes past the literals, inside `dst`
+                // (the block stays 14 bytes under `dst.len()`, above).
+                let chunk = word_at!(u64, src, anchor + copied);
+                put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
                 copied += 8;
             }
         }
         self.pos += literal_len;
-        self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        if EXACT {
+            self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        } else {
+            // Room: as for the token.
+            put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
+        }
         self.pos += 2;
         if match_code >= ML_MASK {
             self.write_extension(match_code - ML_MASK);
@@ -428,7 +459,8 @@ pub(super) fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usiz
     debug_assert!(b < a && a <= limit && limit <= src.len());
     // Most matches are short: settle them with one word compare before setting up the loop.
     if limit - a >= 8 {
-        let diff = read_u64(src, a) ^ read_u64(src, b);
+        // In bounds: b < a and a + 8 <= limit <= src.len().
+        let diff = word_at!(u64, src, a) ^ word_at!(u64, src, b);
         if diff != 0 {
             return (diff.trailing_zeros() / 8) as usize;
         }

@@ -410,8 +410,10 @@ fn append_with_history_into_spare_capacity() {
     }
 }
 
-/// The fast compressor's hot loop reads its input without bounds checks (the `unsafe` feature):
-/// under Miri, every size class near the end-of-block limits, both table layouts, with history.
+/// The fast compressor's hot loop reads its input and, into a `dst` of at least the bound, writes
+/// its output without bounds checks (the `unsafe` feature): under Miri, every size class near the
+/// end-of-block limits, both table layouts, with history, and `compress_into` into a `dst` of
+/// exactly the bound (where any write past it is an error Miri reports).
 #[test]
 fn compressor_reads_stay_in_bounds() {
     if left_to_first_pass("compressor_reads_stay_in_bounds") {
@@ -421,6 +423,8 @@ fn compressor_reads_stay_in_bounds() {
         .map(|len| bytes(len, len as u64, (len % 3) as u8))
         .collect();
     inputs.extend([64, 200, 1000].map(|len| bytes(len, 9, 1)));
+    // Text with long literal runs between matches: the wild literal copy's chunks near the bound.
+    inputs.extend([300, 1000].map(|len| bytes(len, 11, 0)));
     // The u32 table (inputs of 65,547 bytes and more), once: it is the slowest case under Miri.
     let large = bytes(65_600, 5, 2);
     let compressed = block::compress(&large);
@@ -429,6 +433,9 @@ fn compressor_reads_stay_in_bounds() {
         for acceleration in [1, 7] {
             let compressed = block::compress_fast(input, acceleration);
             assert_eq!(&block::decompress(&compressed, input.len()).unwrap(), input);
+            let mut exact = vec![0u8; block::compress_bound(input.len())];
+            let written = block::compress_into(input, &mut exact, acceleration).unwrap();
+            assert_eq!(exact[..written], compressed[..]);
         }
         let dict = bytes(100, 1, 1);
         let with_dict = block::compress_with_dict(input, &dict, 1);
