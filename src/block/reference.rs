@@ -190,38 +190,53 @@ const SHORT_OUTPUT: usize = 14 + 24;
 fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize) {
     let mut ip = 0usize;
     let mut op = out_start;
+    // The short path runs while `ip < short_src_end` and `op < short_dst_end`, that is while
+    // SHORT_INPUT input bytes and SHORT_OUTPUT output bytes are left (both limits are 0, so the
+    // path is never taken, when the slices are shorter).
+    let short_src_end = src.len().saturating_sub(SHORT_INPUT - 1);
+    let short_dst_end = dst.len().saturating_sub(SHORT_OUTPUT - 1);
     loop {
         // The common short sequence: literal nibble < 15, match nibble < 15, offset >= 8. A
         // fixed window of input holds the token, up to 14 literals and the offset; a fixed window
-        // of output takes 16 literal bytes and 24 match bytes. Every access is checked (`get`,
-        // `split_at_mut_checked`), so a sequence that does not fit falls through to the general
-        // path below, and within the fixed windows the compiler needs no further checks.
-        if let Some(window) = src.get(ip..ip + SHORT_INPUT) {
+        // of output takes 16 literal bytes and 24 match bytes. The windows are fixed-size arrays
+        // taken with checked accesses after one test of each cursor against its limit (the
+        // takes cannot fail then; if they did, the careful loop would take over), and within
+        // the windows the compiler needs no further checks. The offset is read before the
+        // nibbles are tested, so the loads overlap the test (for a literal nibble of 15 it reads
+        // window bytes 16 and 17, still inside the window, and the value is not used).
+        if ip < short_src_end && op < short_dst_end {
+            let window: &[u8; SHORT_INPUT] = match src[ip..].first_chunk() {
+                Some(window) => window,
+                None => return (ip, op),
+            };
             let token = window[0];
             let literal_len = usize::from(token >> 4);
             let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
-            if literal_len < RUN_MASK && match_len < ML_MASK + MINMATCH {
-                let offset = usize::from(u16::from_le_bytes([
-                    window[1 + literal_len],
-                    window[2 + literal_len],
-                ]));
-                let match_pos = op + literal_len;
-                if offset >= 8 && offset <= match_pos {
-                    if let Some(future) = dst.get_mut(op..op + SHORT_OUTPUT) {
-                        future[..16].copy_from_slice(&window[1..17]);
-                        if offset >= 24 {
-                            // The 24 source bytes end before the match starts (they may
-                            // include the literals just written): one non-overlapping copy.
-                            let from = match_pos - offset;
-                            dst.copy_within(from..from + 24, match_pos);
-                        } else {
-                            copy_short_match(dst, match_pos, offset);
-                        }
-                        ip += 1 + literal_len + 2;
-                        op = match_pos + match_len;
-                        continue;
-                    }
+            let offset = usize::from(u16::from_le_bytes([
+                window[1 + literal_len],
+                window[2 + literal_len],
+            ]));
+            let match_pos = op + literal_len;
+            if literal_len < RUN_MASK
+                && match_len < ML_MASK + MINMATCH
+                && offset >= 8
+                && offset <= match_pos
+            {
+                let Some(future) = dst[op..].first_chunk_mut::<SHORT_OUTPUT>() else {
+                    return (ip, op);
+                };
+                future[..16].copy_from_slice(&window[1..17]);
+                if offset >= 24 {
+                    // The 24 source bytes end before the match starts (they may include the
+                    // literals just written): one non-overlapping copy.
+                    let from = match_pos - offset;
+                    dst.copy_within(from..from + 24, match_pos);
+                } else {
+                    copy_short_match(dst, match_pos, offset);
                 }
+                ip += 1 + literal_len + 2;
+                op = match_pos + match_len;
+                continue;
             }
         }
 
