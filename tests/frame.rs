@@ -228,6 +228,40 @@ fn large_inputs_round_trip() {
     }
 }
 
+/// The streaming encoder writes the same bytes as the one-shot `frame::compress` for inputs of
+/// more than one block, however the input is cut into writes: whole blocks (compressed straight
+/// from the caller's buffer in independent mode), larger and smaller writes, uneven ones.
+#[test]
+fn streamed_frames_equal_one_shot_frames() {
+    let data = generated("log-lines", (3 << 20) + 12_345, 8);
+    for block_mode in [BlockMode::Independent, BlockMode::Linked] {
+        for block_size in [BlockSize::Max64KB, BlockSize::Max1MB] {
+            let options = FrameOptions::new()
+                .block_size(block_size)
+                .block_mode(block_mode);
+            let one_shot = frame::compress(&data, &options);
+            let block_len = block_size.bytes();
+            for write_len in [
+                block_len,
+                3 * block_len + 1,
+                block_len - 1,
+                100_003,
+                data.len(),
+            ] {
+                let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+                for chunk in data.chunks(write_len) {
+                    encoder.write_all(chunk).unwrap();
+                }
+                let streamed = encoder.finish().unwrap();
+                assert!(
+                    streamed == one_shot,
+                    "{block_mode:?} {block_size:?}, writes of {write_len}: streamed frame differs"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn linked_blocks_reference_previous_blocks() {
     // Repeats 1 KiB of random bytes: with 64 KB blocks, linked mode can reference the previous

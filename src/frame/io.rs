@@ -106,6 +106,18 @@ impl<W: Write> FrameEncoder<W> {
         }
     }
 
+    /// Compresses `block` (a whole block of input that needs no history: independent blocks
+    /// without a dictionary) straight from the caller's buffer, and writes everything produced
+    /// so far.
+    fn emit_direct_block(&mut self, block: &[u8]) -> io::Result<()> {
+        debug_assert!(self.window.is_empty() && self.options.block_mode == BlockMode::Independent);
+        self.write_header_once();
+        self.blocks.write_block(block, 0, &mut self.out);
+        self.writer.write_all(&self.out)?;
+        self.out.clear();
+        Ok(())
+    }
+
     /// Compresses the pending input as one block and writes everything produced so far.
     fn emit_block(&mut self) -> io::Result<()> {
         self.write_header_once();
@@ -151,6 +163,17 @@ impl<W: Write> Write for FrameEncoder<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let mut rest = buf;
         while !rest.is_empty() {
+            if self.window.is_empty()
+                && self.options.block_mode == BlockMode::Independent
+                && rest.len() >= self.block_len
+            {
+                // Nothing pending and no history to put in front: a whole block is compressed
+                // where it is, without gathering it into `window` first.
+                let (block, after) = rest.split_at(self.block_len);
+                self.emit_direct_block(block)?;
+                rest = after;
+                continue;
+            }
             let pending = self.window.len() - self.history_len;
             let take = rest.len().min(self.block_len - pending);
             self.window.extend_from_slice(&rest[..take]);
