@@ -19,7 +19,6 @@ pub(crate) const END_MARK: [u8; 4] = [0; 4];
 /// Compresses blocks and appends them, framed, to an output buffer.
 pub(crate) struct BlockWriter {
     compressor: BlockCompressor,
-    scratch: Vec<u8>,
     acceleration: u32,
     block_checksum: bool,
     pub(crate) hasher: Option<Xxh32>,
@@ -42,58 +41,77 @@ impl BlockWriter {
         };
         Self {
             compressor,
-            scratch: Vec::new(),
             acceleration: options.acceleration,
             block_checksum: options.block_checksum,
             hasher: options.content_checksum.then(|| Xxh32::new(0)),
         }
     }
 
+    /// Output room one data block of `input_len` bytes may take: the size word, the compressed
+    /// bound (which a stored block never exceeds) and the block checksum.
+    pub(crate) fn block_room(input_len: usize) -> usize {
+        4 + block::compress_bound(input_len) + 4
+    }
+
     /// Compresses `window[history_len..]` (at most the frame's block size) as one data block,
     /// letting it reference `window[..history_len]`, and appends the block to `out`. A block that
     /// would not shrink is stored raw.
     pub(crate) fn write_block(&mut self, window: &[u8], history_len: usize, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.resize(start + Self::block_room(window.len() - history_len), 0);
+        let end = self.write_block_at(window, history_len, out, start);
+        out.truncate(end);
+    }
+
+    /// [`write_block`](Self::write_block) into `dst[pos..]`, which must hold
+    /// [`block_room`](Self::block_room) bytes: the block is compressed in place (no scratch
+    /// buffer, no copy). Returns the position after the block.
+    pub(crate) fn write_block_at(
+        &mut self,
+        window: &[u8],
+        history_len: usize,
+        dst: &mut [u8],
+        pos: usize,
+    ) -> usize {
         let input = &window[history_len..];
         debug_assert!(!input.is_empty() && input.len() <= BlockSize::Max4MB.bytes());
+        debug_assert!(dst.len() - pos >= Self::block_room(input.len()));
         if let Some(hasher) = self.hasher.as_mut() {
             hasher.update(input);
         }
-        let bound = block::compress_bound(input.len());
-        if self.scratch.len() < bound {
-            self.scratch.resize(bound, 0);
-        }
+        let (word, body) = dst[pos..].split_at_mut(4);
+        // The compressors get at least the bound, so they take their unchecked-room paths.
         let compressed = match &mut self.compressor {
             BlockCompressor::Fast(compressor) => compressor
-                .compress_with_history_into(
-                    window,
-                    history_len,
-                    &mut self.scratch,
-                    self.acceleration,
-                )
+                .compress_with_history_into(window, history_len, body, self.acceleration)
                 .ok()
-                .filter(|&len| fits_like_liblz4(&self.scratch[..len], input.len() - 1)),
+                .filter(|&len| fits_like_liblz4(&body[..len], input.len() - 1)),
             BlockCompressor::Hc(compressor, level) => {
                 let skip = history_len.saturating_sub(MAX_HISTORY);
                 compressor
-                    .compress_window(
-                        &window[skip..],
-                        history_len - skip,
-                        &mut self.scratch,
-                        *level,
-                    )
+                    .compress_window(&window[skip..], history_len - skip, body, *level)
                     .ok()
                     .filter(|&len| len < input.len())
             }
         };
-        let (word, data) = match compressed {
-            Some(len) => (len as u32, &self.scratch[..len]),
-            None => (input.len() as u32 | STORED_FLAG, input),
+        let len = match compressed {
+            Some(len) => {
+                word.copy_from_slice(&(len as u32).to_le_bytes());
+                len
+            }
+            None => {
+                word.copy_from_slice(&(input.len() as u32 | STORED_FLAG).to_le_bytes());
+                body[..input.len()].copy_from_slice(input);
+                input.len()
+            }
         };
-        out.extend_from_slice(&word.to_le_bytes());
-        out.extend_from_slice(data);
+        let mut end = pos + 4 + len;
         if self.block_checksum {
-            out.extend_from_slice(&xxh32(data, 0).to_le_bytes());
+            let checksum = xxh32(&dst[pos + 4..end], 0);
+            dst[end..end + 4].copy_from_slice(&checksum.to_le_bytes());
+            end += 4;
         }
+        end
     }
 
     /// Appends the end mark and the content checksum.
@@ -202,10 +220,19 @@ fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
         .filter(|_| !src.is_empty())
         .map(|_| src.len() as u64);
     let blocks = src.len().div_ceil(block_len);
-    let mut out = Vec::with_capacity(
-        super::header::MAX_HEADER_LEN + block::compress_bound(src.len()) + blocks * 8 + 8,
-    );
-    write_header(&mut out, options, block_size, block_mode, content_size);
+    let mut header = Vec::with_capacity(super::header::MAX_HEADER_LEN);
+    write_header(&mut header, options, block_size, block_mode, content_size);
+    // Every block is compressed in place into `out`, whose length is the room the worst case
+    // needs (`vec!` of zeros allocates zeroed memory, without writing it); the end mark and the
+    // checksum are appended after the last block, within the capacity.
+    let room = header.len()
+        + blocks.saturating_sub(1) * BlockWriter::block_room(block_len)
+        + BlockWriter::block_room(src.len() - blocks.saturating_sub(1) * block_len)
+        + END_MARK.len()
+        + 4;
+    let mut out = vec![0u8; room];
+    out[..header.len()].copy_from_slice(&header);
+    let mut pos = header.len();
     let mut writer = BlockWriter::new(options);
     let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
     let mut window = Vec::new();
@@ -219,7 +246,7 @@ fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
             } else {
                 0
             };
-            writer.write_block(&src[start - history_len..end], history_len, &mut out);
+            pos = writer.write_block_at(&src[start - history_len..end], history_len, &mut out, pos);
         } else {
             // The dictionary, then (linked) the input so far, as history.
             window.clear();
@@ -232,9 +259,10 @@ fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
             }
             let history_len = window.len();
             window.extend_from_slice(&src[start..end]);
-            writer.write_block(&window, history_len, &mut out);
+            pos = writer.write_block_at(&window, history_len, &mut out, pos);
         }
     }
+    out.truncate(pos);
     writer.finish(&mut out);
     out
 }
