@@ -16,7 +16,7 @@ use crate::Error;
 /// The end mark: a zero block size.
 pub(crate) const END_MARK: [u8; 4] = [0; 4];
 
-/// Compresses blocks and appends them, framed, to an output buffer.
+/// Compresses blocks and writes them, framed, into an output buffer.
 pub(crate) struct BlockWriter {
     compressor: BlockCompressor,
     acceleration: u32,
@@ -54,17 +54,9 @@ impl BlockWriter {
     }
 
     /// Compresses `window[history_len..]` (at most the frame's block size) as one data block,
-    /// letting it reference `window[..history_len]`, and appends the block to `out`. A block that
-    /// would not shrink is stored raw.
-    pub(crate) fn write_block(&mut self, window: &[u8], history_len: usize, out: &mut Vec<u8>) {
-        let start = out.len();
-        out.resize(start + Self::block_room(window.len() - history_len), 0);
-        let end = self.write_block_at(window, history_len, out, start);
-        out.truncate(end);
-    }
-
-    /// [`write_block`](Self::write_block) into `dst[pos..]`, which must hold
-    /// [`block_room`](Self::block_room) bytes: the block is compressed in place (no scratch
+    /// letting it reference `window[..history_len]`, and writes the block (size word, data,
+    /// checksum) at `dst[pos..]`, which must hold [`block_room`](Self::block_room) bytes. A
+    /// block that would not shrink is stored raw. The block is compressed in place (no scratch
     /// buffer, no copy). Returns the position after the block.
     pub(crate) fn write_block_at(
         &mut self,

@@ -55,7 +55,11 @@ pub struct FrameEncoder<W: Write> {
     /// The dictionary's length at the front of `window` (independent blocks keep it there).
     dict_len: usize,
     block_len: usize,
+    /// The header and the frame's end, before they are written.
     out: Vec<u8>,
+    /// Where each block is compressed before it is written: zeroed once to a block's room and
+    /// kept at that length, so no block pays for clearing it.
+    staging: Vec<u8>,
     header_written: bool,
     consumed: u64,
 }
@@ -83,6 +87,7 @@ impl<W: Write> FrameEncoder<W> {
             window,
             block_len,
             out: Vec::new(),
+            staging: Vec::new(),
             header_written: false,
             consumed: 0,
         }
@@ -112,18 +117,39 @@ impl<W: Write> FrameEncoder<W> {
     fn emit_direct_block(&mut self, block: &[u8]) -> io::Result<()> {
         debug_assert!(self.window.is_empty() && self.options.block_mode == BlockMode::Independent);
         self.write_header_once();
-        self.blocks.write_block(block, 0, &mut self.out);
-        self.writer.write_all(&self.out)?;
-        self.out.clear();
+        self.write_out()?;
+        self.reserve_staging(block.len());
+        let end = self.blocks.write_block_at(block, 0, &mut self.staging, 0);
+        self.writer.write_all(&self.staging[..end])
+    }
+
+    /// Writes and clears what `out` holds (the header, once).
+    fn write_out(&mut self) -> io::Result<()> {
+        if !self.out.is_empty() {
+            self.writer.write_all(&self.out)?;
+            self.out.clear();
+        }
         Ok(())
+    }
+
+    /// Grows `staging` (never shrinks it) to the room of a block of `input_len` bytes.
+    fn reserve_staging(&mut self, input_len: usize) {
+        let room = BlockWriter::block_room(input_len);
+        if self.staging.len() < room {
+            self.staging.resize(room, 0);
+        }
     }
 
     /// Compresses the pending input as one block and writes everything produced so far.
     fn emit_block(&mut self) -> io::Result<()> {
         self.write_header_once();
+        self.write_out()?;
         if self.window.len() > self.history_len {
-            self.blocks
-                .write_block(&self.window, self.history_len, &mut self.out);
+            self.reserve_staging(self.window.len() - self.history_len);
+            let end =
+                self.blocks
+                    .write_block_at(&self.window, self.history_len, &mut self.staging, 0);
+            self.writer.write_all(&self.staging[..end])?;
             match self.options.block_mode {
                 BlockMode::Independent => self.window.truncate(self.dict_len),
                 BlockMode::Linked => {
@@ -133,8 +159,6 @@ impl<W: Write> FrameEncoder<W> {
             }
             self.history_len = self.window.len();
         }
-        self.writer.write_all(&self.out)?;
-        self.out.clear();
         Ok(())
     }
 
