@@ -269,6 +269,15 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         },
         args.seconds,
     );
+    let available: Vec<&str> = lz4_simd::Kernel::available()
+        .into_iter()
+        .map(lz4_simd::Kernel::name)
+        .collect();
+    println!(
+        "decode kernel: {} (available here: {}; LZ4_SIMD_KERNEL=name forces one)",
+        lz4_simd::Kernel::detect(),
+        available.join(", ")
+    );
     println!(
         "{:<20} {:>12} {:>12} {:>7} {:>14} {:>16}",
         "name", "size", "compressed", "ratio", "compress MB/s", "decompress MB/s"
