@@ -1,14 +1,15 @@
 //! Decode kernels: which exist, which this CPU can run, which one is used.
 //!
 //! A kernel is the block decoder's fast loop instantiated with one instruction set's copy
-//! primitives ([`CopyKernel`]): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64. [`Kernel::Scalar`] is
-//! the safe reference decoder. Every variant exists on every target, so code and tests need no
-//! `cfg` ladders; [`Kernel::is_available`] says which can run here.
+//! primitives ([`CopyKernel`]): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64.
+//! [`Kernel::Scalar`] is the safe reference decoder. Every variant exists on every target, so
+//! code and tests need no `cfg` ladders; [`Kernel::is_available`] says which can run here.
 //!
 //! This module is the only place that detects CPU features. Detection runs once: the first
 //! decode (or [`Kernel::detect`]) picks the best available kernel, or the one named by the
-//! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`, `neon`) if it is valid and
-//! available (otherwise it says so on standard error and detects), and caches the choice.
+//! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`, `neon`) if it is
+//! valid and available (otherwise it says so on standard error and detects), and caches the
+//! choice.
 //!
 //! Dispatch is capability-checked by construction: an entry point that needs AVX2 is only
 //! reachable through a [`KernelToken`], and only [`Kernel::token`] (after the availability check)
@@ -53,6 +54,9 @@ pub enum Kernel {
     /// aarch64 NEON: 16-byte wide copies, `tbl` pattern replication.
     Neon,
     /// x86_64 AVX-512 (F, BW and VBMI): 64-byte wide copies, `vpermb` pattern replication.
+    /// Requiring VBMI limits it to CPUs whose 512-bit instructions do not lower the clock
+    /// (Intel Ice Lake and later, AMD Zen 4 and later); on Skylake-SP class CPUs (AVX-512
+    /// without VBMI) detection picks AVX2.
     Avx512,
 }
 
