@@ -43,6 +43,18 @@ const SHORT_MATCH_WRITE: usize = 18;
 /// match written as [`SHORT_MATCH_WRITE`] bytes.
 const FAST_DST_ROOM: usize = 14 + SHORT_MATCH_WRITE;
 
+/// Wide chunks a long match copies per loop turn: 2 for the 32- and 64-byte kernels, 4 for the
+/// 16-byte ones (SSE2, NEON), so every kernel moves at least 64 bytes per turn (measured on SSE2,
+/// Zen 4, same-process A/B: +0.4 to +2.5% on Silesia over 2 chunks per turn; xml and osdb, with the
+/// most long matches, gain most). The room check and the writes past the match scale with it.
+const fn match_chunks_per_turn(width: usize) -> usize {
+    if width >= 32 {
+        2
+    } else {
+        4
+    }
+}
+
 /// Copies `N` bytes (one load, then one store).
 ///
 /// # Safety
@@ -213,28 +225,33 @@ unsafe fn fast_sequences<K: CopyKernel>(
                 None => return (ip, op),
             }
         }
-        // Room for the match written in whole double chunks. (Two plain comparisons: a
+        // Room for the match written in whole turns of `chunks` chunks. (Two plain comparisons: a
         // saturating sum costs compare-and-move sequences and registers the loop needs.)
+        let chunks = match_chunks_per_turn(width);
         let room = dst_len - match_pos;
-        if match_len > room || room - match_len < MINMATCH + 2 * width {
+        if match_len > room || room - match_len < MINMATCH + chunks * width {
             return (ip, op);
         }
         let match_len = match_len + MINMATCH;
-        debug_assert!(dst_len - match_pos >= match_len + 2 * width);
+        debug_assert!(dst_len - match_pos >= match_len + chunks * width);
         if offset >= width {
             let mut copied = 0;
             loop {
                 // SAFETY: each chunk's source starts `offset >= width` bytes before its
-                // destination, so it is output finished by earlier chunks (the second chunk's
-                // source ends where the first chunk's destination ends), inside `dst` (offset <=
-                // match_pos); destinations end before match_pos + match_len + 2 * width <= dst_len
-                // (checked above).
+                // destination, so it is output finished by earlier chunks (a chunk's source ends
+                // at or before the end of the previous chunk's destination), inside `dst` (offset
+                // <= match_pos); destinations end before match_pos + match_len + chunks * width
+                // <= dst_len (checked above).
                 unsafe {
                     let to = dst_ptr.add(match_pos + copied);
                     K::copy_wide(to.sub(offset), to);
                     K::copy_wide(to.add(width).sub(offset), to.add(width));
+                    if chunks == 4 {
+                        K::copy_wide(to.add(2 * width).sub(offset), to.add(2 * width));
+                        K::copy_wide(to.add(3 * width).sub(offset), to.add(3 * width));
+                    }
                 }
-                copied += 2 * width;
+                copied += chunks * width;
                 if copied >= match_len {
                     break;
                 }
@@ -254,7 +271,7 @@ unsafe fn fast_sequences<K: CopyKernel>(
                 debug_assert!(at >= REPLICATE_HISTORY);
                 // SAFETY: 1 <= offset <= match_pos <= at and at >= REPLICATE_HISTORY: the bytes
                 // before `at` that replicate reads are finished output; dst_len - at >=
-                // (match_pos + match_len - at) + 2 * width (checked above): the range it may
+                // (match_pos + match_len - at) + chunks * width (checked above): the range it may
                 // write lies in `dst`.
                 unsafe { K::replicate(dst_ptr.add(at), offset, match_pos + match_len - at) };
             }
