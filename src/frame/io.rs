@@ -118,9 +118,13 @@ impl<W: Write> FrameEncoder<W> {
         debug_assert!(self.window.is_empty() && self.options.block_mode == BlockMode::Independent);
         self.write_header_once();
         self.write_out()?;
-        self.reserve_staging(block.len());
-        let end = self.blocks.write_block_at(block, 0, &mut self.staging, 0);
-        self.writer.write_all(&self.staging[..end])
+        Self::stage_and_write(
+            &mut self.blocks,
+            &mut self.staging,
+            &mut self.writer,
+            block,
+            0,
+        )
     }
 
     /// Writes and clears what `out` holds (the header, once).
@@ -132,12 +136,22 @@ impl<W: Write> FrameEncoder<W> {
         Ok(())
     }
 
-    /// Grows `staging` (never shrinks it) to the room of a block of `input_len` bytes.
-    fn reserve_staging(&mut self, input_len: usize) {
-        let room = BlockWriter::block_room(input_len);
-        if self.staging.len() < room {
-            self.staging.resize(room, 0);
+    /// Compresses `window[history_len..]` as one block into `staging` (grown, never shrunk, to
+    /// the block's room) and writes it. (Takes the fields it needs, so `window` may be the
+    /// encoder's own.)
+    fn stage_and_write(
+        blocks: &mut BlockWriter,
+        staging: &mut Vec<u8>,
+        writer: &mut W,
+        window: &[u8],
+        history_len: usize,
+    ) -> io::Result<()> {
+        let room = BlockWriter::block_room(window.len() - history_len);
+        if staging.len() < room {
+            staging.resize(room, 0);
         }
+        let end = blocks.write_block_at(window, history_len, staging, 0);
+        writer.write_all(&staging[..end])
     }
 
     /// Compresses the pending input as one block and writes everything produced so far.
@@ -145,11 +159,13 @@ impl<W: Write> FrameEncoder<W> {
         self.write_header_once();
         self.write_out()?;
         if self.window.len() > self.history_len {
-            self.reserve_staging(self.window.len() - self.history_len);
-            let end =
-                self.blocks
-                    .write_block_at(&self.window, self.history_len, &mut self.staging, 0);
-            self.writer.write_all(&self.staging[..end])?;
+            Self::stage_and_write(
+                &mut self.blocks,
+                &mut self.staging,
+                &mut self.writer,
+                &self.window,
+                self.history_len,
+            )?;
             match self.options.block_mode {
                 BlockMode::Independent => self.window.truncate(self.dict_len),
                 BlockMode::Linked => {

@@ -9,62 +9,48 @@
 
 #![forbid(unsafe_code)]
 
-/// `PATTERN[offset][i] = 16 - offset + i % offset` for offsets 1..16 (row 0 is unused): indices
-/// into the 16 bytes that end where the match starts.
-pub(crate) static PATTERN: [[u8; 16]; 16] = {
-    let mut table = [[0u8; 16]; 16];
+/// Rows for offsets 1..16 (row 0 is unused) of `LANES` shuffle indices: lane `i` of row `offset`
+/// is `16 - offset + i % offset`, an index into the 16 bytes that end where the match starts.
+const fn pattern_rows<const LANES: usize>() -> [[u8; LANES]; 16] {
+    let mut table = [[0u8; LANES]; 16];
     let mut offset = 1;
     while offset < 16 {
         let mut i = 0;
-        while i < 16 {
+        while i < LANES {
             table[offset][i] = (16 - offset + i % offset) as u8;
             i += 1;
         }
         offset += 1;
     }
     table
-};
+}
 
-/// `STEP[offset]`: the largest multiple of `offset` that is at most 16 (row 0 is unused).
-pub(crate) static STEP: [u8; 16] = {
+/// For offsets 1..16 (row 0 is unused): the largest multiple of `offset` that is at most `span`.
+const fn steps(span: usize) -> [u8; 16] {
     let mut table = [0u8; 16];
     let mut offset = 1;
     while offset < 16 {
-        table[offset] = (16 - 16 % offset) as u8;
+        table[offset] = (span - span % offset) as u8;
         offset += 1;
     }
     table
-};
+}
 
-/// `PATTERN_64[offset][i] = 16 - offset + i % offset` for `i` in 0..64: [`PATTERN`] over 64
-/// lanes, for `vpermb` (AVX-512 VBMI) over a register whose low 16 bytes are the 16 bytes ending
-/// where the match starts.
+/// `PATTERN[offset][i] = 16 - offset + i % offset` for offsets 1..16 (row 0 is unused): indices
+/// into the 16 bytes that end where the match starts.
+pub(crate) static PATTERN: [[u8; 16]; 16] = pattern_rows::<16>();
+
+/// `STEP[offset]`: the largest multiple of `offset` that is at most 16 (row 0 is unused).
+pub(crate) static STEP: [u8; 16] = steps(16);
+
+/// [`PATTERN`] over 64 lanes, for `vpermb` (AVX-512 VBMI) over a register whose low 16 bytes are
+/// the 16 bytes ending where the match starts.
 #[cfg(target_arch = "x86_64")]
-pub(crate) static PATTERN_64: [[u8; 64]; 16] = {
-    let mut table = [[0u8; 64]; 16];
-    let mut offset = 1;
-    while offset < 16 {
-        let mut i = 0;
-        while i < 64 {
-            table[offset][i] = (16 - offset + i % offset) as u8;
-            i += 1;
-        }
-        offset += 1;
-    }
-    table
-};
+pub(crate) static PATTERN_64: [[u8; 64]; 16] = pattern_rows::<64>();
 
 /// `STEP_64[offset]`: the largest multiple of `offset` that is at most 64 (row 0 is unused).
 #[cfg(target_arch = "x86_64")]
-pub(crate) static STEP_64: [u8; 16] = {
-    let mut table = [0u8; 16];
-    let mut offset = 1;
-    while offset < 16 {
-        table[offset] = (64 - 64 % offset) as u8;
-        offset += 1;
-    }
-    table
-};
+pub(crate) static STEP_64: [u8; 16] = steps(64);
 
 #[cfg(test)]
 mod tests {

@@ -121,6 +121,23 @@ unsafe impl CopyKernel for Sse2 {
     }
 }
 
+/// Copies 32 bytes with one unaligned AVX load and store.
+///
+/// # Safety
+///
+/// `src` valid for reads and `dst` for writes of 32 bytes; AVX present.
+#[inline(always)]
+unsafe fn copy32_avx(src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller guarantees both ranges and the feature; loadu/storeu take unaligned
+    // addresses.
+    unsafe {
+        _mm256_storeu_si256(
+            dst.cast::<__m256i>(),
+            _mm256_loadu_si256(src.cast::<__m256i>()),
+        )
+    }
+}
+
 /// AVX2: 32-byte wild copies, `pshufb` replication.
 pub(crate) struct Avx2;
 
@@ -132,13 +149,9 @@ unsafe impl CopyKernel for Avx2 {
 
     #[inline(always)]
     unsafe fn copy_wide(src: *const u8, dst: *mut u8) {
-        // SAFETY: the caller guarantees 32 readable / writable bytes; AVX2 per the impl contract.
-        unsafe {
-            _mm256_storeu_si256(
-                dst.cast::<__m256i>(),
-                _mm256_loadu_si256(src.cast::<__m256i>()),
-            )
-        }
+        // SAFETY: the caller guarantees 32 readable / writable bytes; AVX (in AVX2) per the impl
+        // contract.
+        unsafe { copy32_avx(src, dst) }
     }
 
     #[inline(always)]
@@ -166,23 +179,6 @@ unsafe impl CopyKernel for Avx2 {
             // the contract) or earlier chunks'; writes end before dst + len + 16.
             unsafe { copy_back_chunks::<16>(dst, offset, len) };
         }
-    }
-}
-
-/// Copies 32 bytes with one unaligned AVX load and store.
-///
-/// # Safety
-///
-/// `src` valid for reads and `dst` for writes of 32 bytes; AVX present.
-#[inline(always)]
-unsafe fn copy32_avx(src: *const u8, dst: *mut u8) {
-    // SAFETY: the caller guarantees both ranges and the feature; loadu/storeu take unaligned
-    // addresses.
-    unsafe {
-        _mm256_storeu_si256(
-            dst.cast::<__m256i>(),
-            _mm256_loadu_si256(src.cast::<__m256i>()),
-        )
     }
 }
 
