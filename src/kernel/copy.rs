@@ -52,4 +52,16 @@ pub(crate) unsafe trait CopyKernel {
     /// `dst - max(offset, REPLICATE_HISTORY) .. dst` must be initialised and valid for reads, and
     /// `dst .. dst + len + WIDTH` valid for writes, all within one allocation.
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize);
+
+    /// Writes the first 18 (at least) bytes of an overlapping match with `1 <= offset < 16` at
+    /// `dst`, the short-match case of [`replicate`](Self::replicate) without its loop: the
+    /// 16-byte pattern, stored at `dst` and at `dst + STEP[offset]` (a multiple of the offset, at
+    /// most 16), so up to 32 bytes are written. Reads only the [`REPLICATE_HISTORY`] bytes
+    /// before `dst`.
+    ///
+    /// # Safety
+    ///
+    /// `dst - REPLICATE_HISTORY .. dst` must be initialised and valid for reads, and `dst .. dst
+    /// + 32` valid for writes, all within one allocation.
+    unsafe fn replicate_short(dst: *mut u8, offset: usize);
 }

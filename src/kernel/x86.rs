@@ -119,6 +119,48 @@ unsafe impl CopyKernel for Sse2 {
         // contract), and `dst .. dst + len + WIDTH` (WIDTH = 16) is writable.
         unsafe { store_pattern(dst, pattern_by_multiply(dst, offset), offset, len) }
     }
+
+    #[inline(always)]
+    unsafe fn replicate_short(dst: *mut u8, offset: usize) {
+        // SAFETY: the caller's contract: 16 history bytes, 32 writable bytes.
+        unsafe { store_pattern_twice(dst, pattern_by_multiply(dst, offset), offset) }
+    }
+}
+
+/// Stores a match's 16-byte `pattern` (see [`PATTERN`]) at `dst` and at `dst + STEP[offset]`
+/// (9 to 16 bytes on, a multiple of the offset): its first 25 to 32 bytes.
+///
+/// # Safety
+///
+/// `dst .. dst + 32` writable; `1 <= offset < 16`; SSE2 (x86_64 baseline).
+#[inline(always)]
+unsafe fn store_pattern_twice(dst: *mut u8, pattern: __m128i, offset: usize) {
+    // SAFETY: STEP[offset] <= 16: both stores end by dst + 32.
+    unsafe {
+        _mm_storeu_si128(dst.cast::<__m128i>(), pattern);
+        _mm_storeu_si128(
+            dst.add(usize::from(STEP[offset])).cast::<__m128i>(),
+            pattern,
+        );
+    }
+}
+
+/// The repetition of the `offset` bytes before `dst`, as 16 bytes: `pshufb` of the 16 bytes
+/// ending at `dst` with `PATTERN[offset]` (lane `i` takes the byte `offset - i % offset`
+/// positions before `dst`).
+///
+/// # Safety
+///
+/// The 16 bytes before `dst` initialised and readable; `1 <= offset < 16`; SSSE3.
+#[inline(always)]
+unsafe fn pattern_by_shuffle(dst: *const u8, offset: usize) -> __m128i {
+    // SAFETY: the caller's contract.
+    unsafe {
+        _mm_shuffle_epi8(
+            _mm_loadu_si128(dst.sub(REPLICATE_HISTORY).cast::<__m128i>()),
+            _mm_loadu_si128(PATTERN[offset].as_ptr().cast::<__m128i>()),
+        )
+    }
 }
 
 /// Copies 32 bytes with one unaligned AVX load and store.
@@ -165,20 +207,20 @@ unsafe impl CopyKernel for Avx2 {
         debug_assert!((1..32).contains(&offset) && len >= 1);
         if offset < 16 {
             // SAFETY: the 16 bytes ending at `dst` are initialised output (the caller's
-            // REPLICATE_HISTORY contract); the shuffle picks the last `offset` of them.
-            let pattern = unsafe {
-                _mm_shuffle_epi8(
-                    _mm_loadu_si128(dst.sub(REPLICATE_HISTORY).cast::<__m128i>()),
-                    _mm_loadu_si128(PATTERN[offset].as_ptr().cast::<__m128i>()),
-                )
-            };
-            // SAFETY: `dst .. dst + len + 32` is writable (the contract, WIDTH = 32).
-            unsafe { store_pattern(dst, pattern, offset, len) };
+            // REPLICATE_HISTORY contract); SSSE3 is implied by AVX2; `dst .. dst + len + 32` is
+            // writable (the contract, WIDTH = 32).
+            unsafe { store_pattern(dst, pattern_by_shuffle(dst, offset), offset, len) };
         } else {
             // SAFETY: offset >= 16: the bytes read are the `offset` before `dst` (initialised per
             // the contract) or earlier chunks'; writes end before dst + len + 16.
             unsafe { copy_back_chunks::<16>(dst, offset, len) };
         }
+    }
+
+    #[inline(always)]
+    unsafe fn replicate_short(dst: *mut u8, offset: usize) {
+        // SAFETY: the caller's contract; SSSE3 is implied by AVX2.
+        unsafe { store_pattern_twice(dst, pattern_by_shuffle(dst, offset), offset) }
     }
 }
 
@@ -273,5 +315,11 @@ unsafe impl CopyKernel for Avx512 {
             // implied by AVX-512 F.
             unsafe { copy_back_chunks::<32>(dst, offset, len) };
         }
+    }
+
+    #[inline(always)]
+    unsafe fn replicate_short(dst: *mut u8, offset: usize) {
+        // SAFETY: the caller's contract; SSSE3 is implied by AVX-512.
+        unsafe { store_pattern_twice(dst, pattern_by_shuffle(dst, offset), offset) }
     }
 }
