@@ -30,7 +30,7 @@ use core::mem::MaybeUninit;
 use super::reference;
 use super::uninit::UninitOutput;
 use super::{MINMATCH, ML_MASK, RUN_MASK};
-use crate::kernel::{CopyKernel, REPLICATE_HISTORY};
+use crate::kernel::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 use crate::Error;
 
 /// Input room the loop needs from a token it starts: the token, a 16-byte literal read and, after
@@ -53,20 +53,6 @@ const fn match_chunks_per_turn(width: usize) -> usize {
         2
     } else {
         4
-    }
-}
-
-/// Copies `N` bytes (one load, then one store).
-///
-/// # Safety
-///
-/// `src` must be valid for reads of `N` initialised bytes and `dst` for writes of `N` bytes.
-#[inline(always)]
-unsafe fn copy_bytes<const N: usize>(src: *const u8, dst: *mut u8) {
-    // SAFETY: the caller's contract; read/write_unaligned take any alignment.
-    unsafe {
-        dst.cast::<[u8; N]>()
-            .write_unaligned(src.cast::<[u8; N]>().read_unaligned())
     }
 }
 

@@ -10,6 +10,20 @@
 /// bytes of a match starting closer than this to the output's start one by one.
 pub(crate) const REPLICATE_HISTORY: usize = 16;
 
+/// Copies `N` bytes (one load, then one store).
+///
+/// # Safety
+///
+/// `src` must be valid for reads of `N` initialised bytes and `dst` for writes of `N` bytes.
+#[inline(always)]
+pub(crate) unsafe fn copy_bytes<const N: usize>(src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller's contract; read/write_unaligned take any alignment.
+    unsafe {
+        dst.cast::<[u8; N]>()
+            .write_unaligned(src.cast::<[u8; N]>().read_unaligned())
+    }
+}
+
 /// Wide copies and pattern replication for one instruction set.
 ///
 /// The fast loop is generic over this trait; each implementation only moves bytes. Every method
@@ -57,7 +71,7 @@ pub(crate) unsafe trait CopyKernel {
     /// `dst`, the short-match case of [`replicate`](Self::replicate) without its loop: the
     /// 16-byte pattern, stored at `dst` and at `dst + STEP[offset]` (a multiple of the offset, at
     /// most 16), so up to 32 bytes are written. Reads only the [`REPLICATE_HISTORY`] bytes
-    /// before `dst`.
+    /// before `dst` and bytes it wrote itself.
     ///
     /// # Safety
     ///

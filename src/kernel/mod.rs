@@ -39,7 +39,7 @@ mod tables;
 pub(crate) mod x86;
 
 #[cfg(feature = "unsafe")]
-pub(crate) use copy::{CopyKernel, REPLICATE_HISTORY};
+pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 
 /// A block decode kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -9,7 +9,7 @@ use core::arch::x86_64::{
     _mm_set1_epi64x, _mm_shuffle_epi8, _mm_storeu_si128,
 };
 
-use super::copy::{CopyKernel, REPLICATE_HISTORY};
+use super::copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 use super::tables::{PATTERN, PATTERN_64, STEP, STEP_64};
 
 /// Copies 16 bytes with one unaligned SSE2 load and store.
@@ -122,8 +122,25 @@ unsafe impl CopyKernel for Sse2 {
 
     #[inline(always)]
     unsafe fn replicate_short(dst: *mut u8, offset: usize) {
-        // SAFETY: the caller's contract: 16 history bytes, 32 writable bytes.
-        unsafe { store_pattern_twice(dst, pattern_by_multiply(dst, offset), offset) }
+        if offset >= 8 {
+            // Offsets 8..15: 8 + 8 + 2 bytes from `offset` back, cheaper than the 128-bit
+            // multiply (+1% on Silesia, same-process A/B over four builds). Each read ends at or
+            // before the end of what the earlier writes wrote: the first at dst - offset + 8 <=
+            // dst, the second at dst - offset + 16 <= dst + 8, the third at dst - offset + 18 <=
+            // dst + 10.
+            // SAFETY: the reads start at dst - offset >= dst - 16 (the history bytes the caller
+            // guarantees) and are initialised (history, or written just before); the writes end
+            // at dst + 18 <= dst + 32 (the contract).
+            unsafe {
+                let from = dst.sub(offset);
+                copy_bytes::<8>(from, dst);
+                copy_bytes::<8>(from.add(8), dst.add(8));
+                copy_bytes::<2>(from.add(16), dst.add(16));
+            }
+        } else {
+            // SAFETY: the caller's contract: 16 history bytes, 32 writable bytes.
+            unsafe { store_pattern_twice(dst, pattern_by_multiply(dst, offset), offset) }
+        }
     }
 }
 
