@@ -68,10 +68,10 @@ pub(crate) unsafe trait CopyKernel {
     unsafe fn replicate(dst: *mut u8, offset: usize, len: usize);
 
     /// Writes the first 18 (at least) bytes of an overlapping match with `1 <= offset < 16` at
-    /// `dst`, the short-match case of [`replicate`](Self::replicate) without its loop: the
-    /// 16-byte pattern, stored at `dst` and at `dst + STEP[offset]` (a multiple of the offset, at
-    /// most 16), so up to 32 bytes are written. Reads only the [`REPLICATE_HISTORY`] bytes
-    /// before `dst` and bytes it wrote itself.
+    /// `dst`, the short-match case of [`replicate`](Self::replicate) without its loop: typically
+    /// the 16-byte pattern, stored at `dst` and at `dst + STEP[offset]` (a multiple of the
+    /// offset, at most 16), so up to 32 bytes are written. Reads only the
+    /// [`REPLICATE_HISTORY`] bytes before `dst` and bytes it wrote itself.
     ///
     /// # Safety
     ///
