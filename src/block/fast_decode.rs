@@ -29,7 +29,7 @@ use core::mem::MaybeUninit;
 
 use super::reference;
 use super::uninit::UninitOutput;
-use super::{MINMATCH, ML_MASK, RUN_MASK};
+use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 use crate::Error;
 
@@ -55,12 +55,6 @@ const fn match_chunks_per_turn(width: usize) -> usize {
         4
     }
 }
-
-/// Marks the path that calls it as unlikely, so the compiler lays the common path out straight
-/// (`core::hint::cold_path` is newer than the crate's minimum Rust version).
-#[cold]
-#[inline(always)]
-fn cold_path() {}
 
 /// Reads a length extension (`255, ..., r`) at `src[*cursor..]`, or `None` if the input ends
 /// inside it or the sum overflows.

@@ -79,6 +79,13 @@ pub const MAX_INPUT_SIZE: usize = 0x7E00_0000;
 pub(crate) const RUN_MASK: usize = 15;
 /// A match-length nibble of 15 is followed by an extension.
 pub(crate) const ML_MASK: usize = 15;
+/// Marks the path that calls it as unlikely, so the compiler lays the common path out straight and
+/// gives it the registers. (`core::hint::cold_path` is newer than the crate's minimum Rust
+/// version; this form compiles to the same code, checked on the decoders' listings.)
+#[cold]
+#[inline(always)]
+pub(crate) fn cold_path() {}
+
 /// Each compressed byte yields at most this many decompressed bytes (a length-extension byte of
 /// 255). Used to refuse size prefixes no block could honour before allocating for them.
 pub(crate) const MAX_EXPANSION: usize = 255;

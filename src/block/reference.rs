@@ -18,7 +18,7 @@
 
 #![forbid(unsafe_code)]
 
-use super::{MINMATCH, ML_MASK, RUN_MASK};
+use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
 
 /// Decodes the block `src` into `dst[out_start..]`, where `dst[..out_start]` is history that
@@ -385,16 +385,6 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
             pos += 8;
         }
     }
-}
-
-/// Tells the compiler that the path calling it is rarely taken (`core::hint::cold_path`, stable
-/// since Rust 1.95; `build.rs` probes for it, and older compilers get no hint).
-#[inline(always)]
-// The call is compiled only when the probe found it, so it is fine below the MSRV.
-#[allow(clippy::incompatible_msrv)]
-fn cold_path() {
-    #[cfg(has_cold_path)]
-    core::hint::cold_path();
 }
 
 /// Reads the `255, 255, ..., r` extension of a length whose nibble was 15, adding it to `base`.
