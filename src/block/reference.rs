@@ -402,21 +402,43 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
             pos += 8;
         }
     } else {
-        // Offsets 1-7: write the first 8 bytes one by one, then copy 8-byte chunks from `lag`
-        // back, the smallest multiple of the offset that is at least 8, so every chunk read is
-        // already final and the pattern's phase is kept.
-        for pos in op..op + 8 {
-            dst[pos] = dst[pos - offset];
-        }
-        let lag = offset * 8usize.div_ceil(offset);
-        let mut pos = op + 8;
+        // Offsets 1-7: the `offset` bytes before `op`, repeated to 8 bytes by one multiply
+        // (`REPEAT_8[offset]` has a 1 in every `offset`-th byte, and the copies cannot carry into
+        // each other), stored every `step` bytes: the largest multiple of the offset up to 8, so
+        // each store continues the pattern in phase.
+        let Some(history) = op.checked_sub(8).and_then(|at| dst.get(at..op)) else {
+            for pos in op..end {
+                dst[pos] = dst[pos - offset];
+            }
+            return;
+        };
+        let history = u64::from_le_bytes(history.try_into().unwrap_or([0; 8]));
+        let pattern = (history >> (8 * (8 - offset))).wrapping_mul(REPEAT_8[offset]);
+        let pattern = pattern.to_le_bytes();
+        let step = offset * (8 / offset);
+        let mut pos = op;
         while pos < end {
-            let chunk: [u8; 8] = dst[pos - lag..pos - lag + 8].try_into().unwrap_or([0; 8]);
-            dst[pos..pos + 8].copy_from_slice(&chunk);
-            pos += 8;
+            dst[pos..pos + 8].copy_from_slice(&pattern);
+            pos += step;
         }
     }
 }
+
+/// `REPEAT_8[n]` (1 <= n < 8): a 1 in bytes 0, n, 2n, ... of a `u64`, so that `x * REPEAT_8[n]`
+/// repeats an `n`-byte `x` to fill 8 bytes.
+const REPEAT_8: [u64; 8] = {
+    let mut table = [0u64; 8];
+    let mut n = 1;
+    while n < 8 {
+        let mut at = 0;
+        while at < 8 {
+            table[n] |= 1 << (8 * at);
+            at += n;
+        }
+        n += 1;
+    }
+    table
+};
 
 /// Reads the `255, 255, ..., r` extension of a length whose nibble was 15, adding it to `base`.
 #[inline]
@@ -518,6 +540,17 @@ mod tests {
         }
         out.extend_from_slice(last);
         out
+    }
+
+    #[test]
+    fn repeat_table_repeats_every_offset() {
+        for n in 1..8usize {
+            let x = 0x0807_0605_0403_0201u64 & ((1u64 << (8 * n)) - 1);
+            let bytes = x.wrapping_mul(super::REPEAT_8[n]).to_le_bytes();
+            for (i, &b) in bytes.iter().enumerate() {
+                assert_eq!(b, (i % n) as u8 + 1, "offset {n}, byte {i}");
+            }
+        }
     }
 
     #[test]
