@@ -403,8 +403,8 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
         }
     } else {
         // Offsets 1-7: the `offset` bytes before `op`, repeated to 8 bytes by one multiply
-        // (`REPEAT_8[offset]` has a 1 in every `offset`-th byte, and the copies cannot carry into
-        // each other), stored every `step` bytes: the largest multiple of the offset up to 8, so
+        // (the low 64 bits of `REPEAT[offset]` have a 1 in every `offset`-th byte, and the copies
+        // cannot carry into each other), stored every `step` bytes: the largest multiple of the offset up to 8, so
         // each store continues the pattern in phase.
         let Some(history) = op.checked_sub(8).and_then(|at| dst.get(at..op)) else {
             for pos in op..end {
@@ -413,7 +413,7 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
             return;
         };
         let history = u64::from_le_bytes(history.try_into().unwrap_or([0; 8]));
-        let pattern = (history >> (8 * (8 - offset))).wrapping_mul(REPEAT_8[offset]);
+        let pattern = (history >> (8 * (8 - offset))).wrapping_mul(REPEAT[offset] as u64);
         let pattern = pattern.to_le_bytes();
         let step = offset * (8 / offset);
         let mut pos = op;
@@ -424,18 +424,20 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
     }
 }
 
-/// `REPEAT_8[n]` (1 <= n < 8): a 1 in bytes 0, n, 2n, ... of a `u64`, so that `x * REPEAT_8[n]`
-/// repeats an `n`-byte `x` to fill 8 bytes.
-const REPEAT_8: [u64; 8] = {
-    let mut table = [0u64; 8];
-    let mut n = 1;
-    while n < 8 {
+/// `REPEAT[offset]`: the sum of `1 << (8 * offset * k)` for every `k` with `offset * k < 16`.
+/// Multiplying an `offset`-byte value by it lays copies of the value end to end across 16 bytes
+/// (the copies do not overlap, so no carries cross them); its low 64 bits do the same across 8
+/// bytes. Used here for offsets 1-7 and by the SSE2 kernel's replication.
+pub(crate) static REPEAT: [u128; 16] = {
+    let mut table = [0u128; 16];
+    let mut offset = 1;
+    while offset < 16 {
         let mut at = 0;
-        while at < 8 {
-            table[n] |= 1 << (8 * at);
-            at += n;
+        while at < 16 {
+            table[offset] |= 1u128 << (8 * at);
+            at += offset;
         }
-        n += 1;
+        offset += 1;
     }
     table
 };
@@ -546,7 +548,7 @@ mod tests {
     fn repeat_table_repeats_every_offset() {
         for n in 1..8usize {
             let x = 0x0807_0605_0403_0201u64 & ((1u64 << (8 * n)) - 1);
-            let bytes = x.wrapping_mul(super::REPEAT_8[n]).to_le_bytes();
+            let bytes = x.wrapping_mul(super::REPEAT[n] as u64).to_le_bytes();
             for (i, &b) in bytes.iter().enumerate() {
                 assert_eq!(b, (i % n) as u8 + 1, "offset {n}, byte {i}");
             }

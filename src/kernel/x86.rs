@@ -11,6 +11,7 @@ use core::arch::x86_64::{
 
 use super::copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 use super::tables::{PATTERN, PATTERN_64, STEP, STEP_64};
+use crate::block::reference::REPEAT;
 
 /// Copies 16 bytes with one unaligned SSE2 load and store.
 ///
@@ -28,23 +29,6 @@ unsafe fn copy16_sse2(src: *const u8, dst: *mut u8) {
         )
     }
 }
-
-/// `REPEAT[offset]`: the sum of `1 << (8 * offset * k)` for every `k` with `offset * k < 16`.
-/// Multiplying an `offset`-byte value by it lays copies of the value end to end across 16 bytes
-/// (the copies do not overlap, so no carries cross them).
-static REPEAT: [u128; 16] = {
-    let mut table = [0u128; 16];
-    let mut offset = 1;
-    while offset < 16 {
-        let mut at = 0;
-        while at < 16 {
-            table[offset] |= 1u128 << (8 * at);
-            at += offset;
-        }
-        offset += 1;
-    }
-    table
-};
 
 /// The repetition of the `offset` bytes before `dst`, as 16 bytes (lane `i` holds the byte
 /// `offset - i % offset` positions before `dst`), built with integer arithmetic: SSE2 has no byte
