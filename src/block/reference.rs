@@ -261,12 +261,7 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
                 if match_len <= 64 && offset >= match_len && offset <= match_pos && room >= 14 + 64
                 {
                     dst[op..op + 16].copy_from_slice(&window[1..17]);
-                    let from = match_pos - offset;
-                    if match_len <= 32 {
-                        dst.copy_within(from..from + 32, match_pos);
-                    } else {
-                        dst.copy_within(from..from + 64, match_pos);
-                    }
+                    copy_earlier(dst, match_pos, offset, match_len);
                     ip += 1 + literal_len + 3;
                     op = match_pos + match_len;
                     continue;
@@ -325,17 +320,7 @@ fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize
             );
         }
         if offset >= match_len {
-            // The source ends before the match starts: a memmove, which for a fixed 32 or 64
-            // bytes compiles to loads of the whole window followed by the stores.
-            let from = literal_end - offset;
-            if match_len <= 32 {
-                dst.copy_within(from..from + 32, literal_end);
-            } else if match_len <= 64 {
-                dst.copy_within(from..from + 64, literal_end);
-            } else {
-                let (history, future) = dst.split_at_mut(literal_end);
-                copy_long(&mut future[..match_len], &history[from..from + match_len]);
-            }
+            copy_earlier(dst, literal_end, offset, match_len);
         } else {
             wild_copy_match(dst, literal_end, offset, match_len);
         }
@@ -362,9 +347,34 @@ fn copy_short_match(dst: &mut [u8], match_pos: usize, offset: usize) {
     }
 }
 
+/// Writes a match of `match_len` bytes at `dst[at..]` whose source ends before it (`offset >=
+/// match_len`, `offset <= at`): up to 32 or 64 bytes as one fixed-size `copy_within` (a memmove:
+/// it loads the whole window before storing, so what it writes past the match is harmless),
+/// longer ones exactly. The caller guarantees room for the window: `dst.len() - at` at least 32
+/// for matches up to 32 bytes, otherwise at least `match_len.max(64)`.
+#[inline(always)]
+fn copy_earlier(dst: &mut [u8], at: usize, offset: usize, match_len: usize) {
+    debug_assert!(offset >= match_len && offset <= at);
+    let window = if match_len <= 32 {
+        32
+    } else {
+        match_len.max(64)
+    };
+    debug_assert!(dst.len() - at >= window);
+    let from = at - offset;
+    if match_len <= 32 {
+        dst.copy_within(from..from + 32, at);
+    } else if match_len <= 64 {
+        dst.copy_within(from..from + 64, at);
+    } else {
+        let (history, future) = dst.split_at_mut(at);
+        copy_long(&mut future[..match_len], &history[from..from + match_len]);
+    }
+}
+
 /// Copies `src` to `dst` (equal lengths, more than 32) in 32-byte chunks and one last chunk
-/// ending at the end. (The compiler turns the chunk loop into a `memcpy` call; the explicit last
-/// chunk measured better than a plain `copy_from_slice`.)
+/// ending at the end. (The compiler turns the chunk loop into a `memcpy` call; this form is the
+/// one measured in `asm-notes/scalar.md`, not compared alone with a plain `copy_from_slice`.)
 #[inline(always)]
 fn copy_long(dst: &mut [u8], src: &[u8]) {
     for (to, from) in dst.chunks_exact_mut(32).zip(src.chunks_exact(32)) {
@@ -402,10 +412,10 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
             pos += 8;
         }
     } else {
-        // Offsets 1-7: the `offset` bytes before `op`, repeated to 8 bytes by one multiply
-        // (the low 64 bits of `REPEAT[offset]` have a 1 in every `offset`-th byte, and the copies
-        // cannot carry into each other), stored every `step` bytes: the largest multiple of the offset up to 8, so
-        // each store continues the pattern in phase.
+        // Offsets 1-7: the `offset` bytes before `op`, repeated to 8 bytes by one multiply (the
+        // low 64 bits of `REPEAT[offset]` have a 1 in every `offset`-th byte, and the copies
+        // cannot carry into each other), stored every `step` bytes: the largest multiple of the
+        // offset up to 8, so each store continues the pattern in phase.
         let Some(history) = op.checked_sub(8).and_then(|at| dst.get(at..op)) else {
             for pos in op..end {
                 dst[pos] = dst[pos - offset];
