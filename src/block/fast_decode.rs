@@ -105,21 +105,37 @@ unsafe fn fast_sequences<K: CopyKernel>(
     if ip >= src_limit || op >= dst_limit {
         return (ip, op);
     }
+    // The token travels from one sequence to the next as the top byte of a `u32` (`word`), not
+    // as a byte: a byte-sized value carried around the loop is narrowed by LLVM to an 8-bit
+    // register and zero-extended again (`movzx r32, r8`) at every sequence, one more ALU
+    // operation on the loop-carried chain (token -> literal length -> next token's load), which
+    // `mov` elimination does not remove. With the token in the top byte, the literal length is a
+    // single shift of the loaded word: the chain is load, `shr`, load. Measured on synthetic
+    // blocks of short sequences (Zen 4, AVX2): 7.4 -> 6.5 cycles per sequence; on Silesia +6 to
+    // +11% over four builds.
     // SAFETY: ip < src_limit: src[ip] exists.
-    let mut token = usize::from(unsafe { *src_ptr.add(ip) });
+    let mut word = u32::from(unsafe { *src_ptr.add(ip) }) << 24;
     loop {
         debug_assert!(src_len - ip >= FAST_SRC_ROOM && dst_len - op >= FAST_DST_ROOM);
-        debug_assert!(token == usize::from(src[ip]));
+        debug_assert!(word >> 24 == u32::from(src[ip]));
+        let token = (word >> 24) as usize;
         // `base + 1` is where the literals start (the token's position, or for a long run the
         // last length byte's), so the offset is at `base + 1 + literal_len`.
         let mut base = ip;
-        let mut literal_len = token >> 4;
+        let mut literal_len = (word >> 28) as usize;
         // The next token, where it is if this sequence turns out short (literal and match nibbles
         // below 15): loaded before anything else of this sequence, so the load that the next
         // sequence waits for starts as soon as the literal length is known instead of queueing
-        // behind this sequence's copies (measured +3 to +6% on Silesia, AVX2, three builds).
-        // SAFETY: ip + 3 + 15 < ip + FAST_SRC_ROOM <= src_len (loop condition).
-        let mut next_token = usize::from(unsafe { *src_ptr.add(ip + 3 + literal_len) });
+        // behind this sequence's copies (measured +3 to +6% on Silesia, AVX2, three builds). It
+        // is the top byte of the 4 bytes read at `ip + literal_len` (little-endian).
+        // SAFETY: ip + literal_len + 4 <= ip + 14 + 4 < ip + FAST_SRC_ROOM <= src_len (loop
+        // condition).
+        let mut next_word = u32::from_le_bytes(unsafe {
+            src_ptr
+                .add(ip + literal_len)
+                .cast::<[u8; 4]>()
+                .read_unaligned()
+        });
         // A short literal run (nibble < 15) is this one 16-byte copy. It is done for every
         // sequence, before the nibble is tested, so the common case runs straight through; a
         // long run is copied again from the start below.
@@ -147,7 +163,7 @@ unsafe fn fast_sequences<K: CopyKernel>(
             }
             // SAFETY: cursor + literal_len + 2 < cursor + literal_len + width <= src_len (checked
             // above; width >= 16).
-            next_token = usize::from(unsafe { *src_ptr.add(cursor + literal_len + 2) });
+            next_word = u32::from(unsafe { *src_ptr.add(cursor + literal_len + 2) }) << 24;
             base = cursor - 1;
             debug_assert!(
                 src_len - cursor >= literal_len + width && dst_len - op >= literal_len + width
@@ -216,7 +232,7 @@ unsafe fn fast_sequences<K: CopyKernel>(
             if ip >= src_limit || op >= dst_limit {
                 return (ip, op);
             }
-            token = next_token;
+            word = next_word;
             continue;
         }
 
@@ -287,7 +303,7 @@ unsafe fn fast_sequences<K: CopyKernel>(
             return (ip, op);
         }
         // SAFETY: ip < src_limit (just tested): src[ip] exists.
-        token = usize::from(unsafe { *src_ptr.add(ip) });
+        word = u32::from(unsafe { *src_ptr.add(ip) }) << 24;
     }
 }
 
