@@ -641,7 +641,8 @@ fn corpus_chunks() {
 // ---------------------------------------------------------------------------------------------
 
 /// Match lengths the sweeps use: every short one, the nibble-15 boundary (18, 19), the copy-width
-/// boundaries, the first extension byte's boundary (273-275: 255 + 19 - 1 ..).
+/// boundaries, the fast loop's medium-match limit (64, 65), the first extension byte's boundary
+/// (273-275: 255 + 19 - 1 ..).
 fn match_lengths() -> Vec<usize> {
     let mut lengths: Vec<usize> = (4..=40).collect();
     lengths.extend([47, 48, 49]);
