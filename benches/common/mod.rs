@@ -171,3 +171,32 @@ pub fn load_corpus(cap: usize) -> Vec<(String, Vec<u8>)> {
     }
     files
 }
+
+/// The overlapping-match stress samples: `runs` (runs of one byte, 1-200 long) and
+/// `short-offsets` (patterns of period 2-15 repeated 16-135 bytes, 0-5 literals between).
+pub fn stress_samples(len: usize) -> Vec<(String, Vec<u8>)> {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut runs = Vec::with_capacity(len + 200);
+    while runs.len() < len {
+        let byte = rng.next() as u8;
+        let run = 1 + rng.below(200) as usize;
+        runs.extend(std::iter::repeat_n(byte, run));
+    }
+    runs.truncate(len);
+
+    let mut short = Vec::with_capacity(len + 150);
+    while short.len() < len {
+        let period = 2 + rng.below(14) as usize;
+        let pattern: Vec<u8> = (0..period).map(|_| rng.next() as u8).collect();
+        let repeat = 16 + rng.below(120) as usize;
+        short.extend(pattern.iter().cycle().take(repeat));
+        for _ in 0..rng.below(6) {
+            short.push(rng.next() as u8);
+        }
+    }
+    short.truncate(len);
+    vec![
+        ("runs".to_string(), runs),
+        ("short-offsets".to_string(), short),
+    ]
+}

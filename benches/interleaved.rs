@@ -1,0 +1,257 @@
+//! Decode throughput side by side, interleaved: the method behind the figures in README.md and
+//! `asm-notes/`.
+//!
+//! Every decoder (each decode kernel this CPU has, liblz4's `LZ4_decompress_safe`, lz4_flex's
+//! safe decoder, and `memcpy` of the output as the ceiling) decodes the same 64 KiB blocks, which
+//! liblz4 compressed at acceleration 1, into exact-size buffers. Each round runs every decoder once
+//! over all blocks of a file, one after the other, so the drift of a shared, noisy machine (its
+//! clock and its neighbours) falls on all of them alike; sequential benchmarks such as criterion's
+//! measure one decoder for seconds and then the next, and there that drift shows as ±10-20%
+//! ratios. A decoder's time is the median of its rounds (robust to the occasional round in which
+//! one decoder alone runs with the machine quiet: the fastest round then flatters it); the figures
+//! are liblz4's time divided by it (above 1 is faster than liblz4), per file and as the geometric
+//! mean over the Silesia files.
+//!
+//! Code placement moves these ratios too (up to ±5-10% between binaries with the same source): run
+//! it for two or three differently built binaries before trusting a small difference, e.g.
+//! `RUSTFLAGS="-C llvm-args=-align-all-functions=6" CARGO_TARGET_DIR=target/al cargo bench
+//! --bench interleaved`, and several processes each.
+//!
+//! Inputs: the Silesia files of `../shared/corpus` (or `LZ4_SIMD_CORPUS`), the first
+//! `LZ4_SIMD_BENCH_BYTES` bytes of each (default 4 MiB; `0` means whole files), or generated text
+//! and logs when the corpus is absent; and the generated stress samples `runs` and
+//! `short-offsets` (reported against lz4_flex too). `LZ4_SIMD_BENCH_ROUNDS` (default 21) sets the
+//! rounds. Every decoder's output is checked against the input before it is timed.
+//!
+//! Run: `cargo bench --bench interleaved`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+mod common;
+
+use common::{liblz4_compress_into, liblz4_decompress_into, load_corpus, stress_samples, Rng};
+use lz4_simd::{block, Kernel};
+
+const CHUNK: usize = 64 * 1024;
+
+/// One decoder of the comparison.
+#[derive(Clone, Copy)]
+enum Decoder {
+    Ours(Kernel),
+    Liblz4,
+    Lz4Flex,
+    Memcpy,
+}
+
+impl Decoder {
+    fn name(self) -> &'static str {
+        match self {
+            Decoder::Ours(kernel) => kernel.name(),
+            Decoder::Liblz4 => "liblz4",
+            Decoder::Lz4Flex => "lz4_flex",
+            Decoder::Memcpy => "memcpy",
+        }
+    }
+
+    /// Decodes every block of `file` into `out` (one buffer per block, exactly sized).
+    #[inline(never)]
+    fn run(self, file: &File, out: &mut [Vec<u8>]) {
+        let blocks = file.compressed.iter().zip(&file.chunks).zip(out.iter_mut());
+        match self {
+            Decoder::Ours(kernel) => {
+                for ((compressed, _), dst) in blocks {
+                    let n = block::decompress_into_with(kernel, compressed, dst)
+                        .expect("our decoder rejected a liblz4 block");
+                    black_box(n);
+                }
+            }
+            Decoder::Liblz4 => {
+                for ((compressed, _), dst) in blocks {
+                    black_box(liblz4_decompress_into(compressed, dst));
+                }
+            }
+            Decoder::Lz4Flex => {
+                for ((compressed, _), dst) in blocks {
+                    let n = lz4_flex::block::decompress_into(compressed, dst)
+                        .expect("lz4_flex rejected a liblz4 block");
+                    black_box(n);
+                }
+            }
+            Decoder::Memcpy => {
+                for ((_, chunk), dst) in blocks {
+                    dst.copy_from_slice(chunk);
+                    black_box(&dst);
+                }
+            }
+        }
+    }
+}
+
+/// A file cut into 64 KiB chunks, with liblz4's compressed form of each.
+struct File {
+    name: String,
+    bytes: usize,
+    chunks: Vec<Vec<u8>>,
+    compressed: Vec<Vec<u8>>,
+}
+
+impl File {
+    fn new(name: String, data: &[u8]) -> Self {
+        let chunks: Vec<Vec<u8>> = data.chunks(CHUNK).map(<[u8]>::to_vec).collect();
+        let mut buffer = vec![0u8; block::compress_bound(CHUNK)];
+        let compressed = chunks
+            .iter()
+            .map(|chunk| {
+                let len = liblz4_compress_into(chunk, &mut buffer);
+                buffer[..len].to_vec()
+            })
+            .collect();
+        File {
+            name,
+            bytes: data.len(),
+            chunks,
+            compressed,
+        }
+    }
+}
+
+/// The median of `times` (sorts them).
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2.0
+    }
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    match std::env::var(name) {
+        Ok(value) => value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a number, not {value:?}")),
+        Err(_) => default,
+    }
+}
+
+/// Generated text and logs, for a machine without the corpus.
+fn generated_files(len: usize) -> Vec<(String, Vec<u8>)> {
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let words = common::WORDS;
+    let mut text = Vec::with_capacity(len + 64);
+    while text.len() < len {
+        text.extend_from_slice(words[rng.below(words.len() as u64) as usize].as_bytes());
+        text.push(if rng.below(12) == 0 { b'\n' } else { b' ' });
+    }
+    text.truncate(len);
+    let mut logs = Vec::with_capacity(len + 128);
+    let mut tick = 0u64;
+    while logs.len() < len {
+        tick += 1 + rng.below(50);
+        logs.extend_from_slice(
+            format!(
+                "t={tick} level={} shard={} wrote {} bytes\n",
+                ["INFO", "INFO", "WARN", "DEBUG"][rng.below(4) as usize],
+                rng.below(16),
+                rng.below(1 << 20)
+            )
+            .as_bytes(),
+        );
+    }
+    logs.truncate(len);
+    vec![("text".to_string(), text), ("logs".to_string(), logs)]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and expects a quick
+    // run: measure only when asked to bench.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let rounds = env_usize("LZ4_SIMD_BENCH_ROUNDS", 21).max(1);
+    let cap = match env_usize("LZ4_SIMD_BENCH_BYTES", 4 << 20) {
+        0 => usize::MAX,
+        bytes => bytes,
+    };
+    let mut corpus = load_corpus(cap);
+    let generated = corpus.is_empty();
+    if generated {
+        eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
+        corpus = generated_files(4 << 20);
+    }
+    let stress = stress_samples(4 << 20);
+
+    let mut decoders: Vec<Decoder> = Kernel::available().into_iter().map(Decoder::Ours).collect();
+    decoders.extend([Decoder::Liblz4, Decoder::Lz4Flex, Decoder::Memcpy]);
+    let liblz4 = decoders
+        .iter()
+        .position(|d| matches!(d, Decoder::Liblz4))
+        .expect("liblz4 is in the list");
+    let flex = liblz4 + 1;
+
+    println!(
+        "ratio = liblz4's time / the decoder's (medians of {rounds} interleaved rounds; 64 KiB blocks by liblz4 -1)"
+    );
+    let mut log_sums = vec![0.0f64; decoders.len()];
+    let mut counted = 0usize;
+    for (index, (name, data)) in corpus.iter().chain(&stress).enumerate() {
+        let file = File::new(name.clone(), data);
+        let mut out: Vec<Vec<u8>> = file.chunks.iter().map(|c| vec![0u8; c.len()]).collect();
+        // Every decoder must reproduce the input (this pass also warms the caches and the clock).
+        for decoder in &decoders {
+            for dst in out.iter_mut() {
+                dst.fill(0);
+            }
+            decoder.run(&file, &mut out);
+            assert!(
+                out.iter().zip(&file.chunks).all(|(o, c)| o == c),
+                "{} decoded {} wrongly",
+                decoder.name(),
+                file.name
+            );
+        }
+        let mut times = vec![Vec::with_capacity(rounds); decoders.len()];
+        for _ in 0..rounds {
+            for (decoder, times) in decoders.iter().zip(times.iter_mut()) {
+                let started = Instant::now();
+                decoder.run(&file, &mut out);
+                times.push(started.elapsed().as_secs_f64());
+            }
+        }
+        let time: Vec<f64> = times.iter_mut().map(|times| median(times)).collect();
+        let mut line = format!("{:14}", file.name);
+        for (decoder, &t) in decoders.iter().zip(&time) {
+            line += &format!(
+                " {}={:.3} ({:.0} MB/s)",
+                decoder.name(),
+                time[liblz4] / t,
+                file.bytes as f64 / t / 1e6
+            );
+        }
+        if index >= corpus.len() {
+            line += &format!(
+                "  | vs lz4_flex:{}",
+                decoders
+                    .iter()
+                    .zip(&time)
+                    .filter(|(d, _)| matches!(d, Decoder::Ours(_)))
+                    .map(|(d, &t)| format!(" {}={:.2}", d.name(), time[flex] / t))
+                    .collect::<String>()
+            );
+        } else {
+            counted += 1;
+            for (sum, &t) in log_sums.iter_mut().zip(&time) {
+                *sum += (time[liblz4] / t).ln();
+            }
+        }
+        println!("{line}");
+    }
+    let label = if generated { "generated" } else { "Silesia" };
+    let mut line = format!("geomean ({label}, {counted} files):");
+    for (decoder, sum) in decoders.iter().zip(&log_sums) {
+        line += &format!(" {}={:.3}", decoder.name(), (sum / counted as f64).exp());
+    }
+    println!("{line}");
+}
