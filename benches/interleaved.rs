@@ -30,7 +30,9 @@ use std::time::Instant;
 
 mod common;
 
-use common::{liblz4_compress_into, liblz4_decompress_into, load_corpus, stress_samples, Rng};
+use common::{
+    generated_samples, liblz4_compress_into, liblz4_decompress_into, load_corpus, stress_samples,
+};
 use lz4_simd::{block, Kernel};
 
 const CHUNK: usize = 64 * 1024;
@@ -136,34 +138,6 @@ fn env_usize(name: &str, default: usize) -> usize {
     }
 }
 
-/// Generated text and logs, for a machine without the corpus.
-fn generated_files(len: usize) -> Vec<(String, Vec<u8>)> {
-    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
-    let words = common::WORDS;
-    let mut text = Vec::with_capacity(len + 64);
-    while text.len() < len {
-        text.extend_from_slice(words[rng.below(words.len() as u64) as usize].as_bytes());
-        text.push(if rng.below(12) == 0 { b'\n' } else { b' ' });
-    }
-    text.truncate(len);
-    let mut logs = Vec::with_capacity(len + 128);
-    let mut tick = 0u64;
-    while logs.len() < len {
-        tick += 1 + rng.below(50);
-        logs.extend_from_slice(
-            format!(
-                "t={tick} level={} shard={} wrote {} bytes\n",
-                ["INFO", "INFO", "WARN", "DEBUG"][rng.below(4) as usize],
-                rng.below(16),
-                rng.below(1 << 20)
-            )
-            .as_bytes(),
-        );
-    }
-    logs.truncate(len);
-    vec![("text".to_string(), text), ("logs".to_string(), logs)]
-}
-
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and expects a quick
     // run: measure only when asked to bench.
@@ -179,7 +153,8 @@ fn main() {
     let generated = corpus.is_empty();
     if generated {
         eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
-        corpus = generated_files(4 << 20);
+        corpus = generated_samples(4 << 20);
+        corpus.retain(|(name, _)| name == "text" || name == "logs");
     }
     let stress = stress_samples(4 << 20);
 

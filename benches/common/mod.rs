@@ -200,3 +200,60 @@ pub fn stress_samples(len: usize) -> Vec<(String, Vec<u8>)> {
         ("short-offsets".to_string(), short),
     ]
 }
+
+/// Generated samples for when the corpus is absent: text-like, log lines, runs, random.
+pub fn generated_samples(len: usize) -> Vec<(String, Vec<u8>)> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+
+    let mut text = Vec::with_capacity(len + 64);
+    while text.len() < len {
+        let sentence_len = 5 + rng.below(15);
+        for i in 0..sentence_len {
+            let word = WORDS[rng.below(WORDS.len() as u64) as usize];
+            if i == 0 {
+                text.push(word.as_bytes()[0].to_ascii_uppercase());
+                text.extend_from_slice(&word.as_bytes()[1..]);
+            } else {
+                text.push(b' ');
+                text.extend_from_slice(word.as_bytes());
+            }
+        }
+        text.extend_from_slice(if rng.below(8) == 0 { b".\n" } else { b". " });
+    }
+    text.truncate(len);
+
+    let mut logs = Vec::with_capacity(len + 160);
+    let mut tick = 0u64;
+    while logs.len() < len {
+        tick += 1 + rng.below(40);
+        let level = ["INFO ", "INFO ", "INFO ", "DEBUG", "WARN "][rng.below(5) as usize];
+        let line = format!(
+            "2026-12-02T{:02}:{:02}:{:02}.{:03}Z {level} store::flush: segment {} flushed ({} bytes) to shard {}\n",
+            (tick / 3_600_000) % 24,
+            (tick / 60_000) % 60,
+            (tick / 1000) % 60,
+            tick % 1000,
+            tick / 7,
+            rng.below(1 << 20),
+            rng.below(16)
+        );
+        logs.extend_from_slice(line.as_bytes());
+    }
+    logs.truncate(len);
+
+    let mut runs = Vec::with_capacity(len);
+    while runs.len() < len {
+        let byte = rng.next() as u8;
+        let run = (1 + rng.below(200) as usize).min(len - runs.len());
+        runs.extend(std::iter::repeat_n(byte, run));
+    }
+
+    let random: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+
+    vec![
+        ("text".to_string(), text),
+        ("logs".to_string(), logs),
+        ("runs".to_string(), runs),
+        ("random".to_string(), random),
+    ]
+}
