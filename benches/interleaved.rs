@@ -30,9 +30,7 @@ use std::time::Instant;
 
 mod common;
 
-use common::{
-    generated_samples, liblz4_compress_into, liblz4_decompress_into, load_corpus, stress_samples,
-};
+use common::{generated_samples, liblz4_decompress_into, load_corpus, stress_samples, Sample};
 use lz4_simd::{block, Kernel};
 
 const CHUNK: usize = 64 * 1024;
@@ -58,7 +56,7 @@ impl Decoder {
 
     /// Decodes every block of `file` into `out` (one buffer per block, exactly sized).
     #[inline(never)]
-    fn run(self, file: &File, out: &mut [Vec<u8>]) {
+    fn run(self, file: &Sample, out: &mut [Vec<u8>]) {
         let blocks = file.compressed.iter().zip(&file.chunks).zip(out.iter_mut());
         match self {
             Decoder::Ours(kernel) => {
@@ -86,34 +84,6 @@ impl Decoder {
                     black_box(&dst);
                 }
             }
-        }
-    }
-}
-
-/// A file cut into 64 KiB chunks, with liblz4's compressed form of each.
-struct File {
-    name: String,
-    bytes: usize,
-    chunks: Vec<Vec<u8>>,
-    compressed: Vec<Vec<u8>>,
-}
-
-impl File {
-    fn new(name: String, data: &[u8]) -> Self {
-        let chunks: Vec<Vec<u8>> = data.chunks(CHUNK).map(<[u8]>::to_vec).collect();
-        let mut buffer = vec![0u8; block::compress_bound(CHUNK)];
-        let compressed = chunks
-            .iter()
-            .map(|chunk| {
-                let len = liblz4_compress_into(chunk, &mut buffer);
-                buffer[..len].to_vec()
-            })
-            .collect();
-        File {
-            name,
-            bytes: data.len(),
-            chunks,
-            compressed,
         }
     }
 }
@@ -172,7 +142,7 @@ fn main() {
     let mut log_sums = vec![0.0f64; decoders.len()];
     let mut counted = 0usize;
     for (index, (name, data)) in corpus.iter().chain(&stress).enumerate() {
-        let file = File::new(name.clone(), data);
+        let file = Sample::new(name.clone(), data, CHUNK);
         let mut out: Vec<Vec<u8>> = file.chunks.iter().map(|c| vec![0u8; c.len()]).collect();
         // Every decoder must reproduce the input (this pass also warms the caches and the clock).
         for decoder in &decoders {
@@ -202,7 +172,7 @@ fn main() {
                 " {}={:.3} ({:.0} MB/s)",
                 decoder.name(),
                 time[liblz4] / t,
-                file.bytes as f64 / t / 1e6
+                file.len() as f64 / t / 1e6
             );
         }
         if index >= corpus.len() {

@@ -35,51 +35,12 @@ mod common;
 
 use common::{
     corpus_dir, generated_samples, liblz4_compress_hc_into, liblz4_compress_into,
-    liblz4_decompress_into, load_corpus, stress_samples,
+    liblz4_decompress_into, load_corpus, stress_samples, Sample,
 };
 use lz4_simd::block;
 
 const CHUNK: usize = 64 * 1024;
 const FILE_CAP: usize = 4 * 1024 * 1024;
-
-/// One input file, cut into chunks, with liblz4's compressed form of each chunk.
-struct Sample {
-    name: String,
-    chunks: Vec<Vec<u8>>,
-    compressed: Vec<Vec<u8>>,
-}
-
-impl Sample {
-    fn new(name: String, data: Vec<u8>) -> Self {
-        Sample::chunked(name, data, CHUNK)
-    }
-
-    fn chunked(name: String, mut data: Vec<u8>, chunk: usize) -> Self {
-        data.truncate(FILE_CAP);
-        let chunks: Vec<Vec<u8>> = data.chunks(chunk).map(<[u8]>::to_vec).collect();
-        let compressed = chunks.iter().map(|c| liblz4_compress(c)).collect();
-        Sample {
-            name,
-            chunks,
-            compressed,
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.chunks.iter().map(Vec::len).sum()
-    }
-
-    fn compressed_len(&self) -> usize {
-        self.compressed.iter().map(Vec::len).sum()
-    }
-}
-
-fn liblz4_compress(src: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; block::compress_bound(src.len())];
-    let n = liblz4_compress_into(src, &mut out);
-    out.truncate(n);
-    out
-}
 
 fn samples() -> Vec<Sample> {
     let mut files = load_corpus(FILE_CAP);
@@ -94,7 +55,7 @@ fn samples() -> Vec<Sample> {
     }
     files
         .into_iter()
-        .map(|(name, data)| Sample::new(name, data))
+        .map(|(name, data)| Sample::new(name, &data[..data.len().min(FILE_CAP)], CHUNK))
         .collect()
 }
 
@@ -302,11 +263,11 @@ fn throughput(c: &mut Criterion) {
     decode_inputs.extend(stress_samples(FILE_CAP));
     let small: Vec<Sample> = decode_inputs
         .iter()
-        .map(|(name, data)| Sample::chunked(name.clone(), data.clone(), CHUNK))
+        .map(|(name, data)| Sample::new(name.clone(), &data[..data.len().min(FILE_CAP)], CHUNK))
         .collect();
     let large: Vec<Sample> = decode_inputs
         .into_iter()
-        .map(|(name, data)| Sample::chunked(name, data, FILE_CAP))
+        .map(|(name, data)| Sample::new(name, &data[..data.len().min(FILE_CAP)], FILE_CAP))
         .collect();
     for sample in small.iter().chain(&large).skip(samples.len()) {
         verify(sample);

@@ -51,6 +51,42 @@ pub fn liblz4_decompress_into(src: &[u8], dst: &mut [u8]) -> usize {
     n as usize
 }
 
+/// One input cut into `chunk`-byte blocks, with liblz4's compressed form (acceleration 1) of each:
+/// what the decode benches decode.
+pub struct Sample {
+    pub name: String,
+    pub chunks: Vec<Vec<u8>>,
+    pub compressed: Vec<Vec<u8>>,
+}
+
+impl Sample {
+    pub fn new(name: String, data: &[u8], chunk: usize) -> Self {
+        let chunks: Vec<Vec<u8>> = data.chunks(chunk).map(<[u8]>::to_vec).collect();
+        let mut buffer = vec![0u8; lz4_simd::block::compress_bound(chunk)];
+        let compressed = chunks
+            .iter()
+            .map(|chunk| {
+                let len = liblz4_compress_into(chunk, &mut buffer);
+                buffer[..len].to_vec()
+            })
+            .collect();
+        Sample {
+            name,
+            chunks,
+            compressed,
+        }
+    }
+
+    /// Uncompressed bytes.
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(Vec::len).sum()
+    }
+
+    pub fn compressed_len(&self) -> usize {
+        self.compressed.iter().map(Vec::len).sum()
+    }
+}
+
 pub fn corpus_dir() -> PathBuf {
     match std::env::var_os("LZ4_SIMD_CORPUS") {
         Some(dir) => PathBuf::from(dir),
