@@ -15,6 +15,7 @@ mod args;
 mod bench;
 mod codec;
 mod jobs;
+mod list;
 mod output;
 mod progress;
 mod samples;
@@ -177,14 +178,55 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
         );
     }
     match settings.mode {
-        Mode::List => Err(Failure::Message("--list is not available yet".into())),
-        Mode::Bench => Err(Failure::Message("-b is not available yet".into())),
+        Mode::List => list::run(&settings.inputs, settings.display_level >= 3),
+        Mode::Bench => run_lz4_bench(&settings),
         _ => {
             let jobs = jobs::plan(&mut settings)?;
             signals::install();
             jobs::run(&settings, &jobs)
         }
     }
+}
+
+/// `-b#` (`-e#`, `-i#`): `lz4`'s benchmark mode, run by `bench.rs` once per level: block
+/// compression and decompression of the files (or of the built-in samples when none is given)
+/// in blocks of the `-B` size.
+fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
+    let last = settings
+        .level_last
+        .unwrap_or(settings.level)
+        .max(settings.level);
+    for level in settings.level..=last {
+        let mut argv: Vec<OsString> = vec!["lz4-simd bench".into()];
+        match codec::Compressor::from_level(level) {
+            codec::Compressor::Fast { acceleration } => {
+                argv.extend(["-a".into(), acceleration.to_string().into()])
+            }
+            codec::Compressor::Hc { level } => {
+                argv.extend(["--hc".into(), level.to_string().into()])
+            }
+        }
+        argv.extend([
+            "--seconds".into(),
+            settings
+                .bench_seconds
+                .unwrap_or(3)
+                .clamp(1, 3600)
+                .to_string()
+                .into(),
+            "-B".into(),
+            settings.block_size.bytes().to_string().into(),
+        ]);
+        if !settings.inputs.is_empty() {
+            argv.push("--no-samples".into());
+            argv.extend(settings.inputs.iter().map(OsString::from));
+        }
+        println!("level {level}:");
+        let command =
+            BenchCommand::try_parse_from(argv).map_err(|e| Failure::Usage(e.to_string()))?;
+        bench::run(&command.args)?;
+    }
+    Ok(())
 }
 
 fn run_bench_subcommand(args: &[OsString]) -> Result<(), Failure> {

@@ -155,3 +155,95 @@ fn bench_subcommand_still_runs() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn list_reads_headers_of_every_frame_kind() {
+    let dir = scratch("list");
+    let data = sample(300_000);
+    let options = lz4_simd::frame::FrameOptions::new()
+        .block_checksum(true)
+        .content_size(true);
+    let mut mixed = lz4_simd::frame::compress(&data, &options);
+    mixed.extend(lz4_simd::frame::skippable_frame(3, b"meta").unwrap());
+    mixed.extend(lz4_simd::frame::compress_legacy(&data, 1));
+    std::fs::write(dir.join("mixed.lz4"), &mixed).unwrap();
+    std::fs::write(
+        dir.join("sized.lz4"),
+        lz4_simd::frame::compress(&data, &options),
+    )
+    .unwrap();
+    std::fs::write(dir.join("cut.lz4"), &mixed[..1000]).unwrap();
+    let out = run_in(bin().args(["--list", "sized.lz4", "mixed.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines[0][0], "Frames");
+    assert_eq!(lines[1][..4], ["1", "LZ4Frame", "B6I", "XXH32+BX"]);
+    assert_eq!(lines[1][5..], ["292.97K", lines[1][6], "sized.lz4"]);
+    assert_eq!(&lines[2][..2], ["3", "mixed"]);
+    assert_eq!(lines[2][5], "-");
+    let out = run_in(bin().args(["--list", "-v", "mixed.lz4"]), &dir);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("SkippableFrame") && text.contains("LegacyFrame"),
+        "{text}"
+    );
+    let out = run_in(bin().args(["--list", "cut.lz4"]), &dir);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("truncated"), "{}", stderr(&out));
+}
+
+/// Runs `command` (a shell command line) under a pseudo-terminal (`script`), so that stdin,
+/// stdout and stderr are a terminal; returns the exit status and everything the terminal got.
+fn under_pty(dir: &std::path::Path, command: &str) -> Option<(bool, String)> {
+    let out = std::process::Command::new("script")
+        .args(["-qefc", command, "/dev/null"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    Some((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}
+
+#[test]
+fn terminals_are_refused_and_the_progress_bar_shows_only_there() {
+    let dir = scratch("tty");
+    if under_pty(&dir, "true").is_none() {
+        eprintln!("notice: `script` (util-linux) is not installed; skipping the terminal tests");
+        return;
+    }
+    let exe = env!("CARGO_BIN_EXE_lz4-simd");
+    std::fs::write(dir.join("f"), sample(100_000)).unwrap();
+    // Compressed data to a terminal: refused even with -c, unless -f.
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' -c f")).unwrap();
+    assert!(!ok && text.contains("refusing"), "{text}");
+    let (ok, _) = under_pty(&dir, &format!("'{exe}' -c -f f > /dev/null")).unwrap();
+    assert!(ok);
+    // Input from a terminal: refused.
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' -d")).unwrap();
+    assert!(
+        !ok && text.contains("refusing to read from a console"),
+        "{text}"
+    );
+    // With stdout a terminal, `f` is compressed to f.lz4 and `f.lz4` decompressed (unlz4).
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' f && rm f && '{exe}' f.lz4")).unwrap();
+    assert!(ok, "{text}");
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), sample(100_000));
+    // A job of more than a second shows a bar on a terminal, and nothing in a pipe.
+    std::fs::write(dir.join("big"), sample(24 << 20)).unwrap();
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' -12 -f big big.lz4")).unwrap();
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("big ["),
+        "no progress bar on a terminal: {text:?}"
+    );
+    let out = run_in(bin().args(["-12", "-f", "big", "big.lz4"]), &dir);
+    assert!(out.status.success());
+    assert!(!stderr(&out).contains('['), "{}", stderr(&out));
+}
