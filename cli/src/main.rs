@@ -1,120 +1,64 @@
-//! `lz4-simd`: benchmark the codec, and compress or decompress LZ4 frames or size-prepended blocks.
+//! `lz4-simd`: the `lz4` command line tool on the `lz4_simd` library, which cannot lose data.
 //!
-//! `compress` and `decompress` stream the LZ4 *frame* format of the `lz4` command line tool
-//! (memory bounded by the block size; with the default options the output is byte-identical to
-//! `lz4 -1`'s). With `--block` they read and write one *size-prepended block* instead (a 4-byte
-//! little-endian decompressed size, then one LZ4 block: what python-lz4's `lz4.block` and
-//! lz4_flex's `compress_prepend_size` use); that input is read into memory whole.
+//! It takes `lz4` 1.10's command line (`args.rs`) and writes `lz4`'s formats with `lz4`'s bytes
+//! (`codec.rs`), with one difference: no run can destroy a file. Outputs go to a temporary file
+//! renamed over the target only when complete and flushed to disk; an existing file is never
+//! replaced without `-f`; an input is never an output; `--rm` removes a source only once its
+//! output is durable (`output.rs`, `signals.rs`, `jobs.rs`). `lz4-simd bench` benchmarks the
+//! codec on generated samples and files (`bench.rs`); `--block` reads and writes one
+//! size-prepended block (a 4-byte little-endian size, then one LZ4 block: python-lz4's
+//! `lz4.block` and lz4_flex's `compress_prepend_size` format) instead of frames.
 
 #![forbid(unsafe_code)]
 
+mod args;
 mod bench;
+mod codec;
+mod jobs;
+mod list;
+mod output;
+mod progress;
 mod samples;
+mod signals;
 
-use std::fs;
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+use std::io;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
-use lz4_simd::block;
-use lz4_simd::frame::{self, BlockMode, BlockSize, FrameOptions};
+use clap::Parser;
 
-#[derive(Parser)]
-#[command(
-    name = "lz4-simd",
-    version,
-    about = "LZ4 codec: benchmark, compress, decompress (frames, as the lz4 tool, or size-prepended blocks)"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Compress and decompress generated sample data (and FILES), verify every round trip, and
-    /// print sizes, ratios and speeds.
-    Bench(bench::BenchArgs),
-    /// Compress INPUT (default stdin) to OUTPUT (default stdout) as an LZ4 frame (the `lz4`
-    /// tool's format), or with `--block` as one size-prepended block.
-    Compress {
-        /// Input file; `-` or absent for stdin.
-        input: Option<PathBuf>,
-        /// Output file; `-` or absent for stdout.
-        output: Option<PathBuf>,
-        /// Acceleration: 1 (default) compresses best; larger is faster. Clamped to 1..=65537.
-        #[arg(short, long, default_value_t = 1)]
-        acceleration: u32,
-        #[command(flatten)]
-        frame: FrameArgs,
-        /// Write one size-prepended block (4-byte LE size + block) instead of a frame.
-        #[arg(long, conflicts_with_all = ["block_size_code", "linked", "block_checksum", "no_content_checksum", "content_size", "legacy", "hc"])]
-        block: bool,
-    },
-    /// Decompress LZ4 frames (any mix of frames, skippable and legacy frames, concatenated) from
-    /// INPUT (default stdin) to OUTPUT (default stdout), or with `--block` one size-prepended block.
-    Decompress {
-        /// Input file; `-` or absent for stdin.
-        input: Option<PathBuf>,
-        /// Output file; `-` or absent for stdout.
-        output: Option<PathBuf>,
-        /// With `--block`: refuse blocks whose size prefix declares more than this many bytes.
-        #[arg(long, value_name = "BYTES", default_value_t = block::MAX_INPUT_SIZE)]
-        max_out: usize,
-        /// Read one size-prepended block instead of frames.
-        #[arg(long)]
-        block: bool,
-    },
-}
-
-/// Frame options, named as the `lz4` tool names them.
-#[derive(Args)]
-struct FrameArgs {
-    /// Block maximum size code: 4 = 64 KB, 5 = 256 KB, 6 = 1 MB, 7 = 4 MB (as `lz4 -B4..-B7`).
-    #[arg(short = 'B', long = "block-size", value_name = "CODE", default_value_t = 7, value_parser = clap::value_parser!(u8).range(4..=7))]
-    block_size_code: u8,
-    /// Linked blocks: each may reference the previous 64 KB (as `lz4 -BD`).
-    #[arg(long)]
-    linked: bool,
-    /// Add an xxh32 checksum after every block (as `lz4 -BX`).
-    #[arg(long)]
-    block_checksum: bool,
-    /// Leave out the content checksum (as `lz4 --no-frame-crc`).
-    #[arg(long)]
-    no_content_checksum: bool,
-    /// Record the content size in the header (as `lz4 --content-size`; needs a file input).
-    #[arg(long)]
-    content_size: bool,
-    /// Write a legacy frame (as `lz4 -l`, fast compressor only).
-    #[arg(short, long, conflicts_with = "hc")]
-    legacy: bool,
-    /// Compress with LZ4 HC at this level (2-12; `lz4 -9` is 9) instead of the fast compressor.
-    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(2..=12))]
-    hc: Option<u8>,
-}
-
-impl FrameArgs {
-    fn options(&self, acceleration: u32) -> FrameOptions {
-        FrameOptions::new()
-            .block_size(BlockSize::from_code(self.block_size_code).unwrap_or_default())
-            .block_mode(if self.linked {
-                BlockMode::Linked
-            } else {
-                BlockMode::Independent
-            })
-            .block_checksum(self.block_checksum)
-            .content_checksum(!self.no_content_checksum)
-            .acceleration(acceleration)
-            .hc_level(self.hc)
-    }
-}
+use args::{Mode, Parsed, Settings};
 
 /// Why the command failed; printed as `lz4-simd: <message>` with exit code 1.
-enum Failure {
+pub enum Failure {
     Io(String, io::Error),
     Codec(lz4_simd::Error),
     Message(String),
+    /// A bad command line: the message, then the usage line.
+    Usage(String),
+    /// A failure with the file it happened to.
+    InFile(String, Box<Failure>),
+    /// Failures already printed (with `-m`, as each job ended).
+    Reported,
+}
+
+impl Failure {
+    /// Names the file a codec error happened in (other failures name their file already).
+    pub fn in_file(self, name: &str) -> Failure {
+        match self {
+            Failure::Codec(_) => Failure::InFile(name.to_string(), Box::new(self)),
+            other => other,
+        }
+    }
+
+    /// Standard output's reader went away (`lz4-simd -dc f | head`): not an error to report.
+    pub fn is_broken_pipe(&self) -> bool {
+        match self {
+            Failure::Io(_, err) => err.kind() == io::ErrorKind::BrokenPipe,
+            Failure::InFile(_, inner) => inner.is_broken_pipe(),
+            _ => false,
+        }
+    }
 }
 
 impl std::fmt::Display for Failure {
@@ -122,7 +66,9 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Io(what, err) => write!(f, "{what}: {err}"),
             Failure::Codec(err) => write!(f, "{err}"),
-            Failure::Message(message) => f.write_str(message),
+            Failure::Message(message) | Failure::Usage(message) => f.write_str(message),
+            Failure::InFile(name, inner) => write!(f, "{name}: {inner}"),
+            Failure::Reported => f.write_str("some files failed"),
         }
     }
 }
@@ -133,184 +79,176 @@ impl From<lz4_simd::Error> for Failure {
     }
 }
 
-fn is_stdio(path: Option<&Path>) -> bool {
-    path.is_none_or(|p| p == Path::new("-"))
+/// `lz4-simd bench ...`: the codec benchmark (clap parses its options).
+#[derive(Parser)]
+#[command(name = "lz4-simd bench", version)]
+struct BenchCommand {
+    #[command(flatten)]
+    args: bench::BenchArgs,
 }
 
-fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Failure> {
-    if is_stdio(path) {
-        let mut data = Vec::new();
-        io::stdin()
-            .lock()
-            .read_to_end(&mut data)
-            .map_err(|e| Failure::Io("stdin".into(), e))?;
-        Ok(data)
-    } else {
-        let path = path.unwrap_or(Path::new("-"));
-        fs::read(path).map_err(|e| Failure::Io(path.display().to_string(), e))
+const USAGE: &str = "Usage : lz4-simd [arg] [input] [output]";
+
+fn help(long: bool) -> String {
+    let mut text = format!(
+        "lz4-simd {}: the lz4 command line, on a codec that cannot lose data\n\
+{USAGE}\n\n\
+input   : a filename (with no FILE, or when FILE is - : read standard input)\n\
+Arguments :\n\
+ -1     : fast compression (default)\n\
+ -9     : high compression (levels 2-12 are LZ4 HC)\n\
+ -d     : decompression (default for .lz4 extension)\n\
+ -z     : force compression\n\
+ -D FILE: use FILE as dictionary\n\
+ -f     : overwrite output without prompting\n\
+ -k     : preserve source files (default)\n\
+--rm    : remove source file(s) after successful de/compression\n\
+ -h/-H  : display help/long help and exit\n\n\
+Advanced arguments :\n\
+ -V     : display version number and exit\n\
+ -v     : verbose mode\n\
+ -q     : suppress warnings; specify twice to suppress errors too\n\
+ -c     : force write to standard output, even if it is the console\n\
+ -t     : test compressed file integrity\n\
+ -m     : multiple input files (implies automatic output filenames)\n\
+ -r     : operate recursively on directories (sets also -m)\n\
+ -l     : compress using Legacy format (Linux kernel compression)\n\
+ -B#    : cut file into blocks of size # bytes [32+]\n\
+          or predefined block size [4-7] (default: 7)\n\
+ -BI    : Block Independence (default)\n\
+ -BD    : Block dependency (improves compression ratio)\n\
+ -BX    : enable block checksum (default:disabled)\n\
+--no-frame-crc : disable stream checksum (default:enabled)\n\
+--content-size : compressed frame includes original size (default:not present)\n\
+--list FILE : lists information about .lz4 files (useful for files compressed with --content-size flag)\n\
+--[no-]sparse  : sparse mode (accepted; files are written whole)\n\
+--favor-decSpeed: compressed files decompress faster, but are less compressed\n\
+--fast[=#]: switch to ultra fast compression level (default: 1)\n\
+--best  : same as -12\n\
+-T#     : use # threads (accepted; one thread for now)\n\
+Benchmark arguments :\n\
+ -b#    : benchmark file(s), using # compression level (default : 1)\n\
+ -e#    : test all compression levels from -bX to # (default : 1)\n\
+ -i#    : minimum evaluation time in seconds (default : 3s)\n\n\
+lz4-simd extras :\n\
+ bench [--help] : benchmark the codec on built-in samples and files\n\
+ compress / decompress : the same as -z / -d\n\
+--block : one size-prepended block (4-byte size + block) instead of frames\n\
+--max-out N : with --block -d, refuse a size prefix above N bytes\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    if long {
+        text.push_str(
+            "\nWhich parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.\n\
+Never loses data: outputs are written to a temporary file and renamed when complete,\n\
+an existing file is replaced only with -f, and --rm removes a source only once its\n\
+output is on disk.\n",
+        );
     }
+    text
 }
 
-fn write_output(path: Option<&Path>, data: &[u8]) -> Result<(), Failure> {
-    if is_stdio(path) {
-        let mut stdout = io::stdout().lock();
-        stdout
-            .write_all(data)
-            .and_then(|()| stdout.flush())
-            .map_err(|e| Failure::Io("stdout".into(), e))
-    } else {
-        let path = path.unwrap_or(Path::new("-"));
-        fs::write(path, data).map_err(|e| Failure::Io(path.display().to_string(), e))
-    }
-}
-
-/// The size-prepended block at any acceleration (at acceleration 1 the bytes of
-/// `block::compress_prepend_size`). Inputs too large for a block are an error, not empty output.
-fn compress_prepend_size(data: &[u8], acceleration: u32) -> Result<Vec<u8>, Failure> {
-    let Ok(len) = u32::try_from(data.len()) else {
-        return Err(Failure::Codec(lz4_simd::Error::InputTooLarge {
-            len: data.len(),
-            max: block::MAX_INPUT_SIZE,
-        }));
+/// Runs what the `lz4`-style command line asks for.
+fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
+    let mut settings: Settings = match args::parse(args) {
+        Ok(Parsed::Run(settings)) => *settings,
+        Ok(Parsed::Help) => {
+            print!("{}", help(false));
+            return Ok(());
+        }
+        Ok(Parsed::LongHelp) => {
+            print!("{}", help(true));
+            return Ok(());
+        }
+        Ok(Parsed::Version) => {
+            println!(
+                "*** lz4-simd command line interface {}-bits v{}, the lz4 1.10 format ***",
+                usize::BITS,
+                env!("CARGO_PKG_VERSION")
+            );
+            return Ok(());
+        }
+        Err(args::Usage(message)) => return Err(Failure::Usage(message)),
     };
-    let mut out = vec![0u8; 4 + block::compress_bound(data.len())];
-    out[..4].copy_from_slice(&len.to_le_bytes());
-    let compressed_len = block::compress_into(data, &mut out[4..], acceleration)?;
-    out.truncate(4 + compressed_len);
-    Ok(out)
-}
-
-fn open_input(path: Option<&Path>) -> Result<Box<dyn Read>, Failure> {
-    if is_stdio(path) {
-        Ok(Box::new(io::stdin().lock()))
-    } else {
-        let path = path.unwrap_or(Path::new("-"));
-        let file = fs::File::open(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
-        Ok(Box::new(file))
+    if settings.threads.is_some_and(|n| n != 1) {
+        jobs::display(
+            &settings,
+            3,
+            "note: -T is accepted; this version compresses on one thread",
+        );
     }
-}
-
-fn open_output(path: Option<&Path>) -> Result<Box<dyn Write>, Failure> {
-    if is_stdio(path) {
-        Ok(Box::new(io::BufWriter::with_capacity(
-            1 << 20,
-            io::stdout().lock(),
-        )))
-    } else {
-        let path = path.unwrap_or(Path::new("-"));
-        let file =
-            fs::File::create(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
-        Ok(Box::new(io::BufWriter::with_capacity(1 << 20, file)))
-    }
-}
-
-/// An io error from the frame layer: a codec error inside is reported as such.
-fn stream_failure(what: &str, err: io::Error) -> Failure {
-    match err
-        .get_ref()
-        .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
-    {
-        Some(codec) => Failure::Codec(codec.clone()),
-        None => Failure::Io(what.into(), err),
-    }
-}
-
-fn compress_frame(
-    input: Option<&Path>,
-    output: Option<&Path>,
-    args: &FrameArgs,
-    acceleration: u32,
-) -> Result<(), Failure> {
-    if args.legacy {
-        let data = read_input(input)?;
-        return write_output(output, &frame::compress_legacy(&data, acceleration));
-    }
-    let mut options = args.options(acceleration);
-    if args.content_size {
-        if is_stdio(input) {
-            return Err(Failure::Message(
-                "--content-size needs a file input (the size must be known up front)".into(),
-            ));
+    match settings.mode {
+        Mode::List => list::run(&settings.inputs, settings.display_level >= 3),
+        Mode::Bench => run_lz4_bench(&settings),
+        _ => {
+            let jobs = jobs::plan(&mut settings)?;
+            signals::install();
+            jobs::run(&settings, &jobs)
         }
-        let path = input.unwrap_or(Path::new("-"));
-        let len = fs::metadata(path)
-            .map_err(|e| Failure::Io(path.display().to_string(), e))?
-            .len();
-        // liblz4 writes no size field for empty content.
-        options = options.declared_content_size((len > 0).then_some(len));
     }
-    let mut reader = open_input(input)?;
-    // Like the lz4 tool: an input smaller than one block is compressed in one shot (which picks
-    // the smallest block size code that holds it), anything larger is streamed.
-    let block_len = BlockSize::from_code(args.block_size_code)
-        .unwrap_or_default()
-        .bytes();
-    let mut first = Vec::with_capacity(block_len);
-    (&mut reader)
-        .take(block_len as u64)
-        .read_to_end(&mut first)
-        .map_err(|e| Failure::Io("input".into(), e))?;
-    if first.len() < block_len {
-        return write_output(output, &frame::compress(&first, &options));
-    }
-    let mut encoder = frame::FrameEncoder::new(open_output(output)?, options);
-    encoder
-        .write_all(&first)
-        .map_err(|e| stream_failure("compress", e))?;
-    drop(first);
-    io::copy(&mut reader, &mut encoder).map_err(|e| stream_failure("compress", e))?;
-    let mut writer = encoder
-        .finish()
-        .map_err(|e| stream_failure("compress", e))?;
-    writer.flush().map_err(|e| Failure::Io("output".into(), e))
 }
 
-fn decompress_frames(input: Option<&Path>, output: Option<&Path>) -> Result<(), Failure> {
-    let mut decoder =
-        frame::FrameDecoder::new(io::BufReader::with_capacity(1 << 20, open_input(input)?));
-    let mut writer = open_output(output)?;
-    io::copy(&mut decoder, &mut writer).map_err(|e| stream_failure("decompress", e))?;
-    writer.flush().map_err(|e| Failure::Io("output".into(), e))
-}
-
-fn run(cli: Cli) -> Result<(), Failure> {
-    match cli.command {
-        Command::Bench(args) => bench::run(&args),
-        Command::Compress {
-            input,
-            output,
-            acceleration,
-            frame,
-            block,
-        } => {
-            if block {
-                let data = read_input(input.as_deref())?;
-                let compressed = compress_prepend_size(&data, acceleration)?;
-                write_output(output.as_deref(), &compressed)
-            } else {
-                compress_frame(input.as_deref(), output.as_deref(), &frame, acceleration)
+/// `-b#` (`-e#`, `-i#`): `lz4`'s benchmark mode, run by `bench.rs` once per level: block
+/// compression and decompression of the files (or of the built-in samples when none is given)
+/// in blocks of the `-B` size.
+fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
+    let last = settings
+        .level_last
+        .unwrap_or(settings.level)
+        .max(settings.level);
+    for level in settings.level..=last {
+        let mut argv: Vec<OsString> = vec!["lz4-simd bench".into()];
+        match codec::Compressor::from_level(level) {
+            codec::Compressor::Fast { acceleration } => {
+                argv.extend(["-a".into(), acceleration.to_string().into()])
+            }
+            codec::Compressor::Hc { level } => {
+                argv.extend(["--hc".into(), level.to_string().into()])
             }
         }
-        Command::Decompress {
-            input,
-            output,
-            max_out,
-            block,
-        } => {
-            if block {
-                let data = read_input(input.as_deref())?;
-                let decompressed = block::decompress_size_prepended(&data, max_out)?;
-                write_output(output.as_deref(), &decompressed)
-            } else {
-                decompress_frames(input.as_deref(), output.as_deref())
-            }
+        argv.extend([
+            "--seconds".into(),
+            settings
+                .bench_seconds
+                .unwrap_or(3)
+                .clamp(1, 3600)
+                .to_string()
+                .into(),
+            "-B".into(),
+            settings.block_size.bytes().to_string().into(),
+        ]);
+        if !settings.inputs.is_empty() {
+            argv.push("--no-samples".into());
+            argv.extend(settings.inputs.iter().map(OsString::from));
         }
+        println!("level {level}:");
+        let command =
+            BenchCommand::try_parse_from(argv).map_err(|e| Failure::Usage(e.to_string()))?;
+        bench::run(&command.args)?;
     }
+    Ok(())
+}
+
+fn run_bench_subcommand(args: &[OsString]) -> Result<(), Failure> {
+    let argv = std::iter::once(OsString::from("lz4-simd bench")).chain(args.iter().cloned());
+    let command = BenchCommand::parse_from(argv);
+    bench::run(&command.args)
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let result = match args.first() {
+        Some(word) if word == "bench" => run_bench_subcommand(&args[1..]),
+        _ => run_lz4(&args),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if failure.is_broken_pipe() => signals::die_of_broken_pipe(),
+        Err(Failure::Reported) => ExitCode::FAILURE,
+        Err(Failure::Usage(message)) => {
+            eprintln!("lz4-simd: {message}\nIncorrect parameters\n{USAGE}\n(lz4-simd -h for help)");
+            ExitCode::FAILURE
+        }
         Err(failure) => {
             eprintln!("lz4-simd: {failure}");
             ExitCode::FAILURE
@@ -320,24 +258,9 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
-    fn cli_parses() {
+    fn bench_command_parses() {
         use clap::CommandFactory;
-        Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn prepend_size_matches_library_at_acceleration_1() {
-        let data = samples::generated(64 * 1024);
-        for (_, sample) in &data {
-            let ours = compress_prepend_size(sample, 1).ok().unwrap();
-            assert_eq!(ours, block::compress_prepend_size(sample));
-            assert_eq!(
-                block::decompress_size_prepended(&ours, sample.len()).unwrap(),
-                *sample
-            );
-        }
+        super::BenchCommand::command().debug_assert();
     }
 }

@@ -1,54 +1,10 @@
 //! The `lz4-simd` binary end to end: frame and size-prepended round trips through files and
-//! pipes, byte-identity with the library's one-shot frames, and error messages on bad input.
+//! pipes, byte-identity with the library's one-shot frames, error messages on bad input, and
+//! `lz4`'s command-line rules (output names, modes, the `bench` subcommand).
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_lz4-simd"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn sample(len: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(len + 64);
-    let mut n = 0u64;
-    while out.len() < len {
-        n = n
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        out.extend_from_slice(
-            format!("segment {} flushed to shard {}\n", n >> 40, n % 7).as_bytes(),
-        );
-    }
-    out.truncate(len);
-    out
-}
-
-fn piped(args: &[&str], input: &[u8]) -> std::process::Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+use common::{bin, piped, run_in, sample, scratch, stderr};
 
 #[test]
 fn frames_round_trip_through_files_and_pipes() {
@@ -60,14 +16,18 @@ fn frames_round_trip_through_files_and_pipes() {
         for args in [
             &[][..],
             &["-B4", "--linked", "--block-checksum"][..],
+            &["-B4D", "-BX"][..],
             &["-B5", "--content-size", "--no-content-checksum"][..],
             &["--legacy"][..],
-            &["-a", "8"][..],
+            &["-l", "-9"][..],
+            &["--fast=7"][..],
             &["--hc", "9", "-B4", "--linked"][..],
+            &["-12", "--favor-decSpeed"][..],
         ] {
             let framed = dir.join("framed");
             let status = bin()
                 .arg("compress")
+                .arg("-f")
                 .args(args)
                 .arg(&input)
                 .arg(&framed)
@@ -85,11 +45,7 @@ fn frames_round_trip_through_files_and_pipes() {
                 );
             }
             let out = piped(&["decompress"], &framed_bytes);
-            assert!(
-                out.status.success(),
-                "{args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
             assert!(out.stdout == data, "len {len} {args:?}: round trip differs");
         }
         // Piped compression (stdin has no size).
@@ -105,11 +61,14 @@ fn size_prepended_blocks_with_block_flag() {
     let out = piped(&["compress", "--block"], &data);
     assert!(out.status.success());
     assert_eq!(out.stdout, lz4_simd::block::compress_prepend_size(&data));
-    let back = piped(&["decompress", "--block"], &out.stdout);
+    let back = piped(&["-d", "--block"], &out.stdout);
     assert!(back.status.success());
     assert!(back.stdout == data);
     let capped = piped(&["decompress", "--block", "--max-out", "1000"], &out.stdout);
     assert!(!capped.status.success());
+    let hc = piped(&["-z9", "--block"], &data);
+    assert!(hc.status.success());
+    assert_eq!(&hc.stdout[4..], lz4_simd::block::compress_hc(&data, 9));
 }
 
 #[test]
@@ -120,13 +79,171 @@ fn bad_input_is_reported_not_panicked() {
         (&raw_block[..], "raw LZ4 block"),
         (&[0x04, 0x22, 0x4d, 0x18, 0x64][..], "truncated frame"),
     ] {
-        let out = piped(&["decompress"], input);
+        let out = piped(&["-d"], input);
         assert!(!out.status.success());
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = stderr(&out);
         assert!(stderr.contains(needle), "{stderr}");
+        assert!(stderr.contains("stdin"), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
-    let out = piped(&["compress", "--content-size"], b"abc");
+    // As lz4: --content-size on a pipe (no size known) writes a frame without it.
+    let out = piped(&["--content-size"], b"abc");
+    assert!(out.status.success());
+    let info = lz4_simd::frame::read_frame_info(&out.stdout).unwrap();
+    assert_eq!(info.content_size, None);
+}
+
+#[test]
+fn default_output_names_and_modes() {
+    let dir = scratch("names");
+    let data = sample(300_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    // -m names outputs as lz4 does: f -> f.lz4, then f.lz4 -> f (which needs -f to replace).
+    let out = run_in(bin().args(["-m", "f"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    assert_eq!(lz4_simd::frame::decompress(&framed, 1 << 20).unwrap(), data);
+    let out = run_in(bin().args(["-d", "-m", "f.lz4"]), &dir);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("file input"));
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    std::fs::remove_file(dir.join("f")).unwrap();
+    let out = run_in(bin().args(["-dm", "f.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), data);
+    // Without a mode, a file goes to stdout when stdout is not a terminal (lz4's rule).
+    let out = run_in(bin().arg("f"), &dir);
+    assert!(out.status.success());
+    assert_eq!(out.stdout, framed);
+    // -t writes nothing and fails on bad data.
+    let out = run_in(bin().args(["-t", "f.lz4"]), &dir);
+    assert!(out.status.success() && out.stdout.is_empty());
+    std::fs::write(dir.join("bad.lz4"), &framed[..framed.len() - 3]).unwrap();
+    let out = run_in(bin().args(["-t", "bad.lz4"]), &dir);
+    assert!(!out.status.success());
+    // -c with --rm keeps the source (stdout is not durable).
+    let out = run_in(bin().args(["-c", "--rm", "f"]), &dir);
+    assert!(out.status.success());
+    assert!(dir.join("f").exists());
+    // --rm removes the source once the output file is complete.
+    let out = run_in(bin().args(["--rm", "-f", "f", "g.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!dir.join("f").exists());
+    let out = run_in(bin().args(["-d", "g.lz4", "f"]), &dir);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), data);
+}
+
+#[test]
+fn usage_errors_and_help() {
+    for args in [&["-y"][..], &["--nope"], &["-B3"], &["a", "b", "c"]] {
+        let out = piped(args, b"");
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).contains("Incorrect parameters"), "{args:?}");
+    }
+    for args in [&["-h"][..], &["-H"], &["-V"], &["--help"], &["--version"]] {
+        let out = piped(args, b"");
+        assert!(out.status.success(), "{args:?}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bench_subcommand_still_runs() {
+    let out = bin()
+        .args(["bench", "--seconds", "0.01", "-B", "64K"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn list_reads_headers_of_every_frame_kind() {
+    let dir = scratch("list");
+    let data = sample(300_000);
+    let options = lz4_simd::frame::FrameOptions::new()
+        .block_checksum(true)
+        .content_size(true);
+    let mut mixed = lz4_simd::frame::compress(&data, &options);
+    mixed.extend(lz4_simd::frame::skippable_frame(3, b"meta").unwrap());
+    mixed.extend(lz4_simd::frame::compress_legacy(&data, 1));
+    std::fs::write(dir.join("mixed.lz4"), &mixed).unwrap();
+    std::fs::write(
+        dir.join("sized.lz4"),
+        lz4_simd::frame::compress(&data, &options),
+    )
+    .unwrap();
+    std::fs::write(dir.join("cut.lz4"), &mixed[..1000]).unwrap();
+    let out = run_in(bin().args(["--list", "sized.lz4", "mixed.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines[0][0], "Frames");
+    assert_eq!(lines[1][..4], ["1", "LZ4Frame", "B6I", "XXH32+BX"]);
+    assert_eq!(lines[1][5..], ["292.97K", lines[1][6], "sized.lz4"]);
+    assert_eq!(&lines[2][..2], ["3", "mixed"]);
+    assert_eq!(lines[2][5], "-");
+    let out = run_in(bin().args(["--list", "-v", "mixed.lz4"]), &dir);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("SkippableFrame") && text.contains("LegacyFrame"),
+        "{text}"
+    );
+    let out = run_in(bin().args(["--list", "cut.lz4"]), &dir);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("truncated"), "{}", stderr(&out));
+}
+
+/// Runs `command` (a shell command line) under a pseudo-terminal (`script`), so that stdin,
+/// stdout and stderr are a terminal; returns the exit status and everything the terminal got.
+fn under_pty(dir: &std::path::Path, command: &str) -> Option<(bool, String)> {
+    let out = std::process::Command::new("script")
+        .args(["-qefc", command, "/dev/null"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    Some((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}
+
+#[test]
+fn terminals_are_refused_and_the_progress_bar_shows_only_there() {
+    let dir = scratch("tty");
+    if under_pty(&dir, "true").is_none() {
+        eprintln!("notice: `script` (util-linux) is not installed; skipping the terminal tests");
+        return;
+    }
+    let exe = env!("CARGO_BIN_EXE_lz4-simd");
+    std::fs::write(dir.join("f"), sample(100_000)).unwrap();
+    // Compressed data to a terminal: refused even with -c, unless -f.
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' -c f")).unwrap();
+    assert!(!ok && text.contains("refusing"), "{text}");
+    let (ok, _) = under_pty(&dir, &format!("'{exe}' -c -f f > /dev/null")).unwrap();
+    assert!(ok);
+    // Input from a terminal: refused.
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' -d")).unwrap();
+    assert!(
+        !ok && text.contains("refusing to read from a console"),
+        "{text}"
+    );
+    // With stdout a terminal, `f` is compressed to f.lz4 and `f.lz4` decompressed (unlz4).
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' f && rm f && '{exe}' f.lz4")).unwrap();
+    assert!(ok, "{text}");
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), sample(100_000));
+    // A job of more than a second shows a bar on a terminal, and nothing in a pipe.
+    std::fs::write(dir.join("big"), sample(24 << 20)).unwrap();
+    let (ok, text) = under_pty(&dir, &format!("'{exe}' -12 -f big big.lz4")).unwrap();
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("big ["),
+        "no progress bar on a terminal: {text:?}"
+    );
+    let out = run_in(bin().args(["-12", "-f", "big", "big.lz4"]), &dir);
+    assert!(out.status.success());
+    assert!(!stderr(&out).contains('['), "{}", stderr(&out));
 }

@@ -1,0 +1,506 @@
+//! The command line of `lz4` 1.10, parsed by hand.
+//!
+//! Why not clap: `lz4`'s grammar is not one clap can express without fighting it. Short options
+//! aggregate with numbers inside them (`-9BD`, `-B7`, `-b1e3i2`, `-T4`), a digit run after `-`
+//! is a compression level (`-12`), `-B` takes any run of `4`-`7`, `D`, `I`, `X` glued to it,
+//! `--fast` takes an optional `=N`, a lone `-` means standard input the first time and standard
+//! output the second, and positional arguments are an input and an output unless `-m`/`-r`
+//! makes them all inputs. This parser walks `std::env::args_os` once, the way `lz4cli.c` does,
+//! and builds [`Settings`]; clap still parses the `bench` subcommand (see `main.rs`).
+//!
+//! Extras beyond `lz4`: the words `compress` and `decompress` (first argument) mean `-z` and
+//! `-d`; `--block` reads and writes one size-prepended block instead of frames; the spelled-out
+//! options of earlier `lz4-simd` versions (`--hc N`, `--linked`, `--block-checksum`,
+//! `--no-content-checksum`, `--legacy`, `--max-out N`) are still accepted.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+use lz4_simd::frame::BlockSize;
+
+/// What the run does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// No `-z`/`-d`: compress, unless the output name is chosen automatically for a `.lz4`
+    /// input (then decompress), as `lz4` decides.
+    Auto,
+    Compress,
+    Decompress,
+    Test,
+    List,
+    Bench,
+}
+
+/// A positional argument or `-`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Operand {
+    Stdio,
+    Path(PathBuf),
+}
+
+/// Everything the command line says.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub mode: Mode,
+    /// `lz4`'s compression level: below 0 is `--fast=-level`, 0-1 the fast compressor, 2-12 HC.
+    pub level: i32,
+    /// Last level of a benchmark range (`-e#`).
+    pub level_last: Option<i32>,
+    pub block_size: BlockSize,
+    pub linked: bool,
+    pub block_checksum: bool,
+    pub content_checksum: bool,
+    pub content_size: bool,
+    pub favor_dec_speed: bool,
+    pub legacy: bool,
+    pub dictionary: Option<PathBuf>,
+    /// `--block`: one size-prepended block instead of frames.
+    pub prepended_block: bool,
+    /// With `--block` when decompressing: the largest size prefix accepted.
+    pub max_out: usize,
+    pub force: bool,
+    pub force_stdout: bool,
+    pub remove_source: bool,
+    pub multiple: bool,
+    pub recursive: bool,
+    pub sparse: Option<bool>,
+    pub threads: Option<u32>,
+    /// `lz4`'s display level: 0 silent, 1 errors, 2 normal (default), 3+ verbose.
+    pub display_level: u8,
+    /// Benchmark seconds per level (`-i#`).
+    pub bench_seconds: Option<u32>,
+    pub input: Option<Operand>,
+    pub output: Option<Operand>,
+    /// With `-m`, `-r`, `--list`, `-b`: every positional argument.
+    pub inputs: Vec<PathBuf>,
+    /// Set when planning skipped an input (its output could not be named): the run fails.
+    pub skipped: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            mode: Mode::Auto,
+            level: 1,
+            level_last: None,
+            block_size: BlockSize::Max4MB,
+            linked: false,
+            block_checksum: false,
+            content_checksum: true,
+            content_size: false,
+            favor_dec_speed: false,
+            legacy: false,
+            dictionary: None,
+            prepended_block: false,
+            max_out: lz4_simd::block::MAX_INPUT_SIZE,
+            force: false,
+            force_stdout: false,
+            remove_source: false,
+            multiple: false,
+            recursive: false,
+            sparse: None,
+            threads: None,
+            display_level: 2,
+            bench_seconds: None,
+            input: None,
+            output: None,
+            inputs: Vec::new(),
+            skipped: false,
+        }
+    }
+}
+
+/// What parsing asks for besides running.
+#[derive(Debug)]
+pub enum Parsed {
+    Run(Box<Settings>),
+    Help,
+    LongHelp,
+    Version,
+}
+
+/// A usage error, printed with the usage line; exit code 1.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+/// Reads a decimal number with `lz4`'s optional `K`/`M` (and `i`, `B`) suffixes from the front
+/// of `rest`; returns it and the bytes after it. `None` when no digit comes first or it
+/// overflows.
+fn read_number(rest: &[u8]) -> Option<(u32, &[u8])> {
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    let mut value: u32 = 0;
+    for &digit in &rest[..digits] {
+        value = value
+            .checked_mul(10)?
+            .checked_add(u32::from(digit - b'0'))?;
+    }
+    let mut rest = &rest[digits..];
+    if let Some(&unit @ (b'K' | b'M')) = rest.first() {
+        value = value.checked_mul(if unit == b'K' { 1 << 10 } else { 1 << 20 })?;
+        rest = &rest[1..];
+        rest = rest.strip_prefix(b"i").unwrap_or(rest);
+        rest = rest.strip_prefix(b"B").unwrap_or(rest);
+    }
+    Some((value, rest))
+}
+
+fn usage(message: impl Into<String>) -> Usage {
+    Usage(message.into())
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[OsString]) -> Result<Parsed, Usage> {
+    let mut settings = Settings::default();
+    let mut positionals: Vec<Operand> = Vec::new();
+    let mut only_files = false;
+    let mut index = 0;
+    if let Some(word) = args.first() {
+        if word == "compress" {
+            settings.mode = Mode::Compress;
+            index = 1;
+        } else if word == "decompress" {
+            settings.mode = Mode::Decompress;
+            index = 1;
+        }
+    }
+    while index < args.len() {
+        let arg = &args[index];
+        index += 1;
+        let bytes = arg.as_bytes();
+        if only_files || bytes.len() < 2 || bytes[0] != b'-' {
+            positionals.push(if bytes == b"-" && !only_files {
+                Operand::Stdio
+            } else {
+                Operand::Path(PathBuf::from(arg))
+            });
+            continue;
+        }
+        if let Some(long) = bytes.strip_prefix(b"--") {
+            if long.is_empty() {
+                only_files = true;
+                continue;
+            }
+            let mut next_value = |name: &str| -> Result<OsString, Usage> {
+                let value = args
+                    .get(index)
+                    .cloned()
+                    .ok_or_else(|| usage(format!("--{name} needs a value")))?;
+                index += 1;
+                Ok(value)
+            };
+            match parse_long(long, &mut settings, &mut next_value)? {
+                Some(parsed) => return Ok(parsed),
+                None => continue,
+            }
+        }
+        if let Some(parsed) = parse_short(&bytes[1..], &mut settings, args, &mut index)? {
+            return Ok(parsed);
+        }
+    }
+    assign_operands(&mut settings, positionals)?;
+    Ok(Parsed::Run(Box::new(settings)))
+}
+
+/// Long options; `Some` for those that end parsing (help, version).
+fn parse_long(
+    long: &[u8],
+    settings: &mut Settings,
+    next_value: &mut dyn FnMut(&str) -> Result<OsString, Usage>,
+) -> Result<Option<Parsed>, Usage> {
+    let (name, value) = match long.iter().position(|&b| b == b'=') {
+        Some(eq) => (&long[..eq], Some(&long[eq + 1..])),
+        None => (long, None),
+    };
+    let name_str = String::from_utf8_lossy(name).into_owned();
+    let no_value = |settings: &mut Settings, apply: fn(&mut Settings)| -> Result<(), Usage> {
+        if value.is_some() {
+            return Err(usage(format!("--{name_str} takes no value")));
+        }
+        apply(settings);
+        Ok(())
+    };
+    match name {
+        b"compress" => no_value(settings, |s| s.mode = Mode::Compress)?,
+        b"decompress" | b"uncompress" => no_value(settings, |s| s.mode = Mode::Decompress)?,
+        b"test" => no_value(settings, |s| s.mode = Mode::Test)?,
+        b"list" => no_value(settings, |s| s.mode = Mode::List)?,
+        b"multiple" => no_value(settings, |s| s.multiple = true)?,
+        b"force" => no_value(settings, |s| s.force = true)?,
+        b"no-force" => no_value(settings, |s| s.force = false)?,
+        b"stdout" | b"to-stdout" => no_value(settings, |s| {
+            s.force_stdout = true;
+            s.output = Some(Operand::Stdio);
+        })?,
+        b"frame-crc" => no_value(settings, |s| s.content_checksum = true)?,
+        b"no-frame-crc" | b"no-content-checksum" => {
+            no_value(settings, |s| s.content_checksum = false)?
+        }
+        b"content-size" => no_value(settings, |s| s.content_size = true)?,
+        b"no-content-size" => no_value(settings, |s| s.content_size = false)?,
+        b"sparse" => no_value(settings, |s| s.sparse = Some(true))?,
+        b"no-sparse" => no_value(settings, |s| s.sparse = Some(false))?,
+        b"favor-decSpeed" => no_value(settings, |s| s.favor_dec_speed = true)?,
+        b"verbose" => no_value(settings, |s| s.display_level += 1)?,
+        b"quiet" => no_value(settings, |s| {
+            s.display_level = s.display_level.saturating_sub(1)
+        })?,
+        b"keep" => no_value(settings, |s| s.remove_source = false)?,
+        b"rm" => no_value(settings, |s| s.remove_source = true)?,
+        b"best" => no_value(settings, |s| s.level = 12)?,
+        b"version" => return Ok(Some(Parsed::Version)),
+        b"help" => return Ok(Some(Parsed::Help)),
+        b"fast" => {
+            settings.level = match value {
+                None => -1,
+                Some(digits) => match read_number(digits) {
+                    Some((n, [])) if n > 0 && n <= i32::MAX as u32 => -(n as i32),
+                    _ => return Err(usage("--fast=N needs a number N of at least 1")),
+                },
+            };
+        }
+        b"threads" => {
+            let text = value.ok_or_else(|| usage("--threads=N needs a number"))?;
+            match read_number(text) {
+                Some((n, [])) => settings.threads = Some(n),
+                _ => return Err(usage("--threads=N needs a number")),
+            }
+        }
+        // Spellings of earlier lz4-simd versions.
+        b"block" => no_value(settings, |s| s.prepended_block = true)?,
+        b"linked" => no_value(settings, |s| s.linked = true)?,
+        b"block-checksum" => no_value(settings, |s| s.block_checksum = true)?,
+        b"legacy" => no_value(settings, |s| s.legacy = true)?,
+        b"hc" | b"max-out" => {
+            let owned;
+            let text = match value {
+                Some(text) => text,
+                None => {
+                    owned = next_value(&name_str)?;
+                    owned.as_bytes()
+                }
+            };
+            let Some((n, [])) = read_number(text) else {
+                return Err(usage(format!("--{name_str} needs a number")));
+            };
+            if name == b"hc" {
+                if !(2..=12).contains(&n) {
+                    return Err(usage("--hc takes a level from 2 to 12"));
+                }
+                settings.level = n as i32;
+            } else {
+                settings.max_out = n as usize;
+            }
+        }
+        _ => return Err(usage(format!("unknown option --{name_str}"))),
+    }
+    Ok(None)
+}
+
+/// One argument of aggregated short options (without its `-`); `-D` may take the next argument.
+fn parse_short(
+    mut rest: &[u8],
+    settings: &mut Settings,
+    args: &[OsString],
+    index: &mut usize,
+) -> Result<Option<Parsed>, Usage> {
+    while let Some(&option) = rest.first() {
+        if option.is_ascii_digit() {
+            let (level, after) =
+                read_number(rest).ok_or_else(|| usage("compression level too large"))?;
+            settings.level = level.min(i32::MAX as u32) as i32;
+            rest = after;
+            continue;
+        }
+        rest = &rest[1..];
+        match option {
+            b'V' => return Ok(Some(Parsed::Version)),
+            b'h' => return Ok(Some(Parsed::Help)),
+            b'H' => return Ok(Some(Parsed::LongHelp)),
+            b'z' => settings.mode = Mode::Compress,
+            b'd' => settings.mode = Mode::Decompress,
+            b't' => settings.mode = Mode::Test,
+            b'l' => settings.legacy = true,
+            b'c' => {
+                settings.force_stdout = true;
+                settings.output = Some(Operand::Stdio);
+            }
+            b'f' => settings.force = true,
+            b'v' => settings.display_level += 1,
+            b'q' => settings.display_level = settings.display_level.saturating_sub(1),
+            b'k' => settings.remove_source = false,
+            b'm' => settings.multiple = true,
+            b'r' => {
+                settings.recursive = true;
+                settings.multiple = true;
+            }
+            b'b' => {
+                settings.mode = Mode::Bench;
+                settings.multiple = true;
+            }
+            b'e' | b'i' | b'T' => {
+                let (n, after) = read_number(rest)
+                    .ok_or_else(|| usage(format!("-{} needs a number", option as char)))?;
+                rest = after;
+                match option {
+                    b'e' => settings.level_last = Some(n.min(i32::MAX as u32) as i32),
+                    b'i' => settings.bench_seconds = Some(n),
+                    _ => settings.threads = Some(n),
+                }
+            }
+            b'D' => {
+                let path = if rest.is_empty() {
+                    let next = args
+                        .get(*index)
+                        .ok_or_else(|| usage("-D needs a dictionary file"))?;
+                    *index += 1;
+                    PathBuf::from(next)
+                } else {
+                    PathBuf::from(OsStr::from_bytes(rest))
+                };
+                settings.dictionary = Some(path);
+                rest = &[];
+            }
+            b'B' => loop {
+                match rest.first() {
+                    Some(b'D') => settings.linked = true,
+                    Some(b'I') => settings.linked = false,
+                    Some(b'X') => settings.block_checksum = true,
+                    Some(b'0'..=b'9') => {
+                        let (code, after) =
+                            read_number(rest).ok_or_else(|| usage("-B: block size too large"))?;
+                        settings.block_size = u8::try_from(code)
+                            .ok()
+                            .and_then(BlockSize::from_code)
+                            .ok_or_else(|| {
+                                usage(format!(
+                                    "-B{code}: block sizes are -B4 (64 KB), -B5 (256 KB), \
+                                     -B6 (1 MB), -B7 (4 MB)"
+                                ))
+                            })?;
+                        rest = after;
+                        continue;
+                    }
+                    _ => break,
+                }
+                rest = &rest[1..];
+            },
+            other => {
+                return Err(usage(format!(
+                    "unknown option -{}",
+                    String::from_utf8_lossy(&[other])
+                )))
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Positional arguments: input and output, or all inputs with `-m`, `-r`, `--list`, `-b`.
+fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result<(), Usage> {
+    if settings.multiple || matches!(settings.mode, Mode::List | Mode::Bench) {
+        for operand in positionals {
+            match operand {
+                Operand::Path(path) => settings.inputs.push(path),
+                Operand::Stdio => return Err(usage("`-` cannot be one of several inputs")),
+            }
+        }
+        return Ok(());
+    }
+    let mut positionals = positionals.into_iter();
+    if let Some(first) = positionals.next() {
+        settings.input = Some(first);
+    }
+    if let Some(second) = positionals.next() {
+        // `-c` already chose standard output; a second name is then ignored, as lz4 does.
+        if settings.output.is_none() {
+            settings.output = Some(second);
+        }
+    }
+    if let Some(extra) = positionals.next() {
+        return Err(usage(format!(
+            "{}: a third file name (use -m for several inputs)",
+            match extra {
+                Operand::Stdio => "-".into(),
+                Operand::Path(path) => path.display().to_string(),
+            }
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(args: &[&str]) -> Settings {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        match parse(&args) {
+            Ok(Parsed::Run(settings)) => *settings,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn aggregated_short_options() {
+        let s = run(&["-9BD", "in", "out"]);
+        assert_eq!((s.level, s.linked), (9, true));
+        assert_eq!(s.input, Some(Operand::Path("in".into())));
+        assert_eq!(s.output, Some(Operand::Path("out".into())));
+        let s = run(&["-BX", "-B5", "-dc"]);
+        assert!(s.block_checksum && s.force_stdout);
+        assert_eq!(
+            (s.block_size, s.mode),
+            (BlockSize::Max256KB, Mode::Decompress)
+        );
+        let s = run(&["-12", "-B4D", "-T3", "--fast=3"]);
+        assert_eq!(
+            (s.level, s.block_size, s.linked, s.threads),
+            (-3, BlockSize::Max64KB, true, Some(3))
+        );
+        let s = run(&["-b1e3i2", "x"]);
+        assert_eq!(
+            (s.mode, s.level, s.level_last, s.bench_seconds),
+            (Mode::Bench, 1, Some(3), Some(2))
+        );
+        assert_eq!(s.inputs, vec![PathBuf::from("x")]);
+    }
+
+    #[test]
+    fn operands_and_dictionary() {
+        let s = run(&["-D", "dict", "-", "-"]);
+        assert_eq!(s.dictionary, Some("dict".into()));
+        assert_eq!(
+            (s.input, s.output),
+            (Some(Operand::Stdio), Some(Operand::Stdio))
+        );
+        let s = run(&["-Ddict", "-m", "a", "b", "--", "-c"]);
+        assert_eq!(s.dictionary, Some("dict".into()));
+        assert_eq!(s.inputs, vec![PathBuf::from("a"), "b".into(), "-c".into()]);
+        assert!(!s.force_stdout);
+        let s = run(&["decompress", "--block", "--max-out", "10"]);
+        assert_eq!(
+            (s.mode, s.prepended_block, s.max_out),
+            (Mode::Decompress, true, 10)
+        );
+    }
+
+    #[test]
+    fn usage_errors() {
+        for bad in [
+            &["-B3"][..],
+            &["-B8"],
+            &["-y"],
+            &["--fast=0"],
+            &["--nope"],
+            &["a", "b", "c"],
+            &["-D"],
+        ] {
+            let args: Vec<OsString> = bad.iter().map(OsString::from).collect();
+            assert!(parse(&args).is_err(), "{bad:?}");
+        }
+    }
+}

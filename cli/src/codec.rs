@@ -1,0 +1,244 @@
+//! The streams a job runs, each from a reader to a writer: frame compression as `lz4` does it,
+//! legacy frames (`-l`), size-prepended blocks (`--block`), and decompression of any mix of
+//! frames. Memory stays bounded by the block size (8 MiB for legacy frames), except for
+//! `--block`, whose single block is read whole.
+//!
+//! How `lz4` compresses a file, and so how we do to get its bytes: it reads one block's worth
+//! first; an input shorter than a block is compressed in one shot (`LZ4F_compressFrame`, which
+//! picks the smallest block size that holds it and records the content size when asked), a
+//! longer one is streamed block by block. `lz4`'s levels map onto the library as: a negative
+//! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
+//! means 12).
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+
+use lz4_simd::block;
+use lz4_simd::frame::{self, BlockMode, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions};
+
+use crate::args::Settings;
+
+/// Input buffer of the decoder.
+const READ_BUFFER: usize = 1 << 20;
+
+/// The block compressor a level asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compressor {
+    Fast { acceleration: u32 },
+    Hc { level: u8 },
+}
+
+impl Compressor {
+    pub fn from_level(level: i32) -> Self {
+        match level {
+            i32::MIN..=-1 => Compressor::Fast {
+                acceleration: level.unsigned_abs().saturating_add(1),
+            },
+            0 | 1 => Compressor::Fast { acceleration: 1 },
+            _ => Compressor::Hc {
+                level: level.min(i32::from(block::HC_LEVEL_MAX)) as u8,
+            },
+        }
+    }
+}
+
+/// The frame options the settings ask for.
+pub fn frame_options(settings: &Settings) -> FrameOptions {
+    let options = FrameOptions::new()
+        .block_size(settings.block_size)
+        .block_mode(if settings.linked {
+            BlockMode::Linked
+        } else {
+            BlockMode::Independent
+        })
+        .block_checksum(settings.block_checksum)
+        .content_checksum(settings.content_checksum)
+        .favor_dec_speed(settings.favor_dec_speed);
+    match Compressor::from_level(settings.level) {
+        Compressor::Fast { acceleration } => options.acceleration(acceleration),
+        Compressor::Hc { level } => options.hc_level(Some(level)),
+    }
+}
+
+/// Reads until `buf` is full or the input ends; returns how much was read.
+fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Compresses `reader` into one LZ4 frame on `writer`, as `lz4` does (see the module docs).
+/// `content_size` is the input file's size when `--content-size` asked for it.
+pub fn compress_frame(
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    settings: &Settings,
+    dictionary: Option<&[u8]>,
+    content_size: Option<u64>,
+) -> io::Result<()> {
+    let options = frame_options(settings);
+    let block_len = settings.block_size.bytes();
+    let mut buf = vec![0u8; block_len];
+    let first = read_full(reader, &mut buf)?;
+    if first < block_len {
+        let options = options.content_size(content_size.is_some());
+        let framed = match dictionary {
+            Some(dict) => frame::compress_with_dict(&buf[..first], dict, &options),
+            None => frame::compress(&buf[..first], &options),
+        };
+        return writer.write_all(&framed);
+    }
+    let options = options.declared_content_size(content_size.filter(|&len| len > 0));
+    let mut encoder = match dictionary {
+        Some(dict) => FrameEncoder::with_dictionary(writer, options, dict),
+        None => FrameEncoder::new(writer, options),
+    };
+    let mut len = first;
+    while len > 0 {
+        encoder.write_all(&buf[..len])?;
+        len = read_full(reader, &mut buf)?;
+    }
+    encoder.finish()?;
+    Ok(())
+}
+
+/// Compresses `reader` into a legacy frame (`lz4 -l`): the magic, then every 8 MiB of input as
+/// one block behind its 4-byte size.
+pub fn compress_legacy(
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    settings: &Settings,
+) -> io::Result<()> {
+    let mut chunk = vec![0u8; frame::LEGACY_BLOCK_SIZE];
+    let compressor = Compressor::from_level(settings.level);
+    let mut hc = block::HcCompressor::new();
+    let mut compressed = vec![0u8; block::compress_bound(frame::LEGACY_BLOCK_SIZE)];
+    writer.write_all(&frame::LEGACY_MAGIC.to_le_bytes())?;
+    loop {
+        let len = read_full(reader, &mut chunk)?;
+        if len == 0 {
+            return Ok(());
+        }
+        match compressor {
+            Compressor::Fast { acceleration } => {
+                // The library writes a whole legacy frame; its blocks follow the 4-byte magic.
+                let framed = frame::compress_legacy(&chunk[..len], acceleration);
+                writer.write_all(&framed[4..])?;
+            }
+            Compressor::Hc { level } => {
+                let n = hc
+                    .compress_into(&chunk[..len], &mut compressed, level)
+                    .map_err(io::Error::other)?;
+                writer.write_all(&(n as u32).to_le_bytes())?;
+                writer.write_all(&compressed[..n])?;
+            }
+        }
+        if len < chunk.len() {
+            return Ok(());
+        }
+    }
+}
+
+/// Decompresses every frame of `reader` onto `writer`. With a dictionary, frames are decoded
+/// with it whatever dictionary ID their header holds (`lz4` writes none and checks none).
+pub fn decompress_frames(
+    reader: impl Read,
+    writer: &mut impl Write,
+    dictionary: Option<&[u8]>,
+) -> io::Result<u64> {
+    let mut reader = BufReader::with_capacity(READ_BUFFER, reader);
+    let mut decoder = match dictionary {
+        Some(dict) => {
+            let dict_id = match frame::read_frame_header(reader.fill_buf()?) {
+                Ok((FrameHeader::Lz4(info), _)) => info.dict_id.unwrap_or(0),
+                _ => 0,
+            };
+            FrameDecoder::with_dictionary(reader, dict, dict_id)
+        }
+        None => FrameDecoder::new(reader),
+    };
+    io::copy(&mut decoder, writer)
+}
+
+/// `--block`: compresses the whole input as one size-prepended block (a 4-byte little-endian
+/// size, then the block), at any level.
+pub fn compress_prepended(
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    settings: &Settings,
+) -> io::Result<()> {
+    let mut data = Vec::new();
+    reader.read_to_end(&mut data)?;
+    let len = u32::try_from(data.len())
+        .ok()
+        .filter(|&len| len as usize <= block::MAX_INPUT_SIZE)
+        .ok_or_else(|| {
+            io::Error::other(lz4_simd::Error::InputTooLarge {
+                len: data.len(),
+                max: block::MAX_INPUT_SIZE,
+            })
+        })?;
+    let mut out = vec![0u8; block::compress_bound(data.len())];
+    let n = match Compressor::from_level(settings.level) {
+        Compressor::Fast { acceleration } => block::compress_into(&data, &mut out, acceleration),
+        Compressor::Hc { level } => block::compress_hc_into(&data, &mut out, level),
+    }
+    .map_err(io::Error::other)?;
+    writer.write_all(&len.to_le_bytes())?;
+    writer.write_all(&out[..n])
+}
+
+/// `--block -d`: decompresses one size-prepended block of at most `max_out` bytes.
+pub fn decompress_prepended(
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    max_out: usize,
+) -> io::Result<u64> {
+    let mut data = Vec::new();
+    reader.read_to_end(&mut data)?;
+    let decoded = block::decompress_size_prepended(&data, max_out).map_err(io::Error::other)?;
+    writer.write_all(&decoded)?;
+    Ok(decoded.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_map_as_lz4_maps_them() {
+        assert_eq!(
+            Compressor::from_level(-3),
+            Compressor::Fast { acceleration: 4 }
+        );
+        assert_eq!(
+            Compressor::from_level(0),
+            Compressor::Fast { acceleration: 1 }
+        );
+        assert_eq!(
+            Compressor::from_level(1),
+            Compressor::Fast { acceleration: 1 }
+        );
+        assert_eq!(Compressor::from_level(2), Compressor::Hc { level: 2 });
+        assert_eq!(Compressor::from_level(99), Compressor::Hc { level: 12 });
+    }
+
+    #[test]
+    fn prepended_block_matches_library_at_level_1() {
+        let settings = Settings::default();
+        for (_, sample) in crate::samples::generated(64 * 1024) {
+            let mut out = Vec::new();
+            compress_prepended(&mut &sample[..], &mut out, &settings).unwrap();
+            assert_eq!(out, block::compress_prepend_size(&sample));
+            let mut back = Vec::new();
+            decompress_prepended(&mut &out[..], &mut back, sample.len()).unwrap();
+            assert!(back == sample);
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! From settings to jobs (one input, one output each), and running them.
+//!
+//! The inputs and outputs follow `lz4`'s rules: with one input and no output named, standard
+//! input goes to standard output; a file goes to standard output when that is not a terminal
+//! (with `lz4`'s warning), else to `FILE.lz4` (compressing) or `FILE` without `.lz4`
+//! (decompressing; a `.lz4` input with no mode given decompresses); with `-m`/`-r` every input
+//! gets its own output by those names (or all go to standard output with `-c`). Every job is
+//! checked (`output::plan_check`) before any is run; a job that fails leaves its output as it
+//! was and the others still run; the exit status says whether all succeeded.
+
+use std::fs::{self, File};
+use std::io::{self, IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::args::{Mode, Operand, Settings};
+use crate::codec;
+use crate::output::{self, Input, Output, Sink, SourceMeta};
+use crate::progress::{Counted, Progress};
+use crate::Failure;
+
+const EXTENSION: &str = ".lz4";
+
+/// One unit of work.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub input: Input,
+    pub output: Output,
+    /// Compress, Decompress or Test.
+    pub mode: Mode,
+}
+
+/// Prints at `level` and above (to standard error, where `lz4` prints its messages).
+pub fn display(settings: &Settings, level: u8, message: &str) {
+    if settings.display_level >= level {
+        eprintln!("{message}");
+    }
+}
+
+fn has_extension(path: &Path) -> bool {
+    path.as_os_str().len() > EXTENSION.len() && path.to_string_lossy().ends_with(EXTENSION)
+}
+
+fn compressed_name(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(EXTENSION);
+    PathBuf::from(name)
+}
+
+fn decompressed_name(path: &Path) -> Option<PathBuf> {
+    has_extension(path).then(|| {
+        let text = path.as_os_str().as_encoded_bytes();
+        let stem = &text[..text.len() - EXTENSION.len()];
+        PathBuf::from(String::from_utf8_lossy(stem).into_owned())
+    })
+}
+
+/// Every regular file under `paths`, directories walked in name order.
+fn expand_recursive(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        let meta =
+            fs::symlink_metadata(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
+        if meta.is_dir() {
+            let mut entries: Vec<PathBuf> = fs::read_dir(path)
+                .map_err(|e| Failure::Io(path.display().to_string(), e))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .collect();
+            entries.sort();
+            files.extend(expand_recursive(&entries)?);
+        } else if meta.is_file() {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The jobs the settings describe (`settings.mode` is Compress, Decompress, Test or Auto).
+pub fn plan(settings: &mut Settings) -> Result<Vec<Job>, Failure> {
+    let test = settings.mode == Mode::Test;
+    if settings.multiple {
+        let inputs = if settings.recursive {
+            expand_recursive(&settings.inputs)?
+        } else {
+            settings.inputs.clone()
+        };
+        let mode = match settings.mode {
+            Mode::Auto => Mode::Compress,
+            mode => mode,
+        };
+        let mut jobs = Vec::new();
+        for path in inputs {
+            let output = if test {
+                Output::Discard
+            } else if settings.output == Some(Operand::Stdio) {
+                Output::Stdout
+            } else if mode == Mode::Compress {
+                Output::File(compressed_name(&path))
+            } else if let Some(name) = decompressed_name(&path) {
+                Output::File(name)
+            } else {
+                // Skipped, as lz4 skips it; the run fails at the end.
+                display(
+                    settings,
+                    1,
+                    &format!(
+                        "lz4-simd: {}: does not end in {EXTENSION}; cannot name its output, skipped",
+                        path.display()
+                    ),
+                );
+                settings.skipped = true;
+                continue;
+            };
+            jobs.push(Job {
+                input: Input::File(path),
+                output,
+                mode,
+            });
+        }
+        return Ok(jobs);
+    }
+    let input = match settings.input.take() {
+        None | Some(Operand::Stdio) => Input::Stdin,
+        Some(Operand::Path(path)) => Input::File(path),
+    };
+    let mut mode = settings.mode;
+    let output = match (&input, settings.output.take()) {
+        _ if test => Output::Discard,
+        (_, Some(Operand::Stdio)) | (Input::Stdin, None) => Output::Stdout,
+        (_, Some(Operand::Path(path))) => Output::File(path),
+        (Input::File(path), None) => {
+            if !io::stdout().is_terminal() {
+                display(
+                    settings,
+                    1,
+                    "Warning : using stdout as default output. Do not rely on this behavior: \
+                     use explicit `-c` instead !",
+                );
+                Output::Stdout
+            } else {
+                if mode == Mode::Auto && has_extension(path) {
+                    mode = Mode::Decompress;
+                }
+                if mode == Mode::Decompress {
+                    let name = decompressed_name(path).ok_or_else(|| {
+                        Failure::Usage(format!(
+                            "Cannot determine an output filename for {} (it does not end in {EXTENSION})",
+                            path.display()
+                        ))
+                    })?;
+                    display(settings, 2, &format!("Decoding file {}", name.display()));
+                    Output::File(name)
+                } else {
+                    let name = compressed_name(path);
+                    display(
+                        settings,
+                        2,
+                        &format!("Compressed filename will be : {}", name.display()),
+                    );
+                    Output::File(name)
+                }
+            }
+        }
+    };
+    if mode == Mode::Auto {
+        mode = Mode::Compress;
+    }
+    if input == Input::Stdin && output == Output::Stdout && settings.display_level == 2 {
+        settings.display_level = 1;
+    }
+    Ok(vec![Job {
+        input,
+        output,
+        mode,
+    }])
+}
+
+/// Refuses terminals where `lz4` does (and compressed data to one unless `-f`).
+fn check_terminals(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
+    for job in jobs {
+        if job.input == Input::Stdin && io::stdin().is_terminal() && !settings.force {
+            return Err(Failure::Usage(
+                "refusing to read from a console (use -f to type the input)".into(),
+            ));
+        }
+        if job.output == Output::Stdout && io::stdout().is_terminal() {
+            if !settings.force_stdout {
+                return Err(Failure::Usage(
+                    "refusing to write to console without -c".into(),
+                ));
+            }
+            if job.mode == Mode::Compress && !settings.force {
+                return Err(Failure::Usage(
+                    "refusing to write compressed data to a terminal (use -f to force it)".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs every job; the first failure is returned after all have run.
+pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
+    check_terminals(settings, jobs)?;
+    let pairs: Vec<(Input, Output)> = jobs
+        .iter()
+        .map(|job| (job.input.clone(), job.output.clone()))
+        .collect();
+    output::plan_check(&pairs, settings.force)?;
+    let dictionary = match &settings.dictionary {
+        Some(path) => Some(read_dictionary(path)?),
+        None => None,
+    };
+    let mut first_failure = settings.skipped.then_some(Failure::Reported);
+    for job in jobs {
+        if let Err(failure) = run_job(settings, job, dictionary.as_deref()) {
+            let failure = failure.in_file(&job.input.name());
+            if jobs.len() > 1 {
+                // Reported now; the others still run (as lz4 -m does).
+                if !failure.is_broken_pipe() {
+                    display(settings, 1, &format!("lz4-simd: {failure}"));
+                }
+                if failure.is_broken_pipe() {
+                    return Err(failure);
+                }
+                first_failure.get_or_insert(Failure::Reported);
+            } else {
+                return Err(failure);
+            }
+        }
+    }
+    first_failure.map_or(Ok(()), Err)
+}
+
+/// The dictionary's last 64 KiB (all `lz4` uses of it).
+fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
+    let name = format!("dictionary {}", path.display());
+    let mut data = Vec::new();
+    if path == Path::new("-") {
+        io::stdin()
+            .read_to_end(&mut data)
+            .map_err(|e| Failure::Io(name, e))?;
+    } else {
+        data = fs::read(path).map_err(|e| Failure::Io(name, e))?;
+    }
+    let keep = data.len().saturating_sub(lz4_simd::block::MAX_HISTORY);
+    data.drain(..keep);
+    Ok(data)
+}
+
+/// Which side of a stream an I/O error came from.
+fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -> Failure {
+    if let Some(codec) = err
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
+    {
+        return Failure::Codec(codec.clone());
+    }
+    if input.failed() {
+        Failure::Io(format!("reading {}", input.name()), err)
+    } else {
+        Failure::Io(sink.name(), err)
+    }
+}
+
+fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<(), Failure> {
+    let start = Instant::now();
+    let (reader, length): (Box<dyn Read>, Option<u64>) = match &job.input {
+        Input::Stdin => (Box::new(io::stdin().lock()), None),
+        Input::File(path) => {
+            let file = File::open(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
+            let meta = file
+                .metadata()
+                .map_err(|e| Failure::Io(path.display().to_string(), e))?;
+            if meta.is_dir() {
+                return Err(Failure::Message(format!(
+                    "{}: is a directory",
+                    path.display()
+                )));
+            }
+            (Box::new(file), meta.is_file().then_some(meta.len()))
+        }
+    };
+    let source = SourceMeta::of(&job.input);
+    let mut sink = Sink::open(&job.output, source.is_some(), settings.force)?;
+    let progress = Progress::start(settings, &job.input.name(), length, sink.counter());
+    let mut reader = Counted::new(reader, job.input.name(), progress);
+    let result = match job.mode {
+        Mode::Compress if settings.prepended_block => {
+            codec::compress_prepended(&mut reader, &mut sink, settings)
+        }
+        Mode::Compress if settings.legacy => {
+            codec::compress_legacy(&mut reader, &mut sink, settings)
+        }
+        Mode::Compress => codec::compress_frame(
+            &mut reader,
+            &mut sink,
+            settings,
+            dictionary,
+            length.filter(|_| settings.content_size),
+        ),
+        _ if settings.prepended_block => {
+            codec::decompress_prepended(&mut reader, &mut sink, settings.max_out).map(drop)
+        }
+        _ => codec::decompress_frames(&mut reader, &mut sink, dictionary).map(drop),
+    };
+    let written = sink.bytes_written();
+    let read = reader.bytes_read();
+    reader.finish_progress();
+    if let Err(err) = result {
+        return Err(stream_failure(err, &reader, &sink));
+    }
+    sink.commit(source.as_ref())?;
+    summary(settings, job, read, written, start);
+    if settings.remove_source {
+        if let Input::File(path) = &job.input {
+            match job.output {
+                Output::File(_) => fs::remove_file(path)
+                    .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?,
+                Output::Stdout => display(
+                    settings,
+                    1,
+                    &format!(
+                        "{}: kept (--rm removes a source only once its output file is durable)",
+                        path.display()
+                    ),
+                ),
+                Output::Discard => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Megabytes with two decimals, as `lz4 -v` reports sizes.
+fn human(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.2} {}", UNITS[unit])
+    }
+}
+
+/// The line `lz4` prints after a file (display level 2; timing from level 3).
+fn summary(settings: &Settings, job: &Job, read: u64, written: u64, start: Instant) {
+    let seconds = start.elapsed().as_secs_f64();
+    let line = match job.mode {
+        Mode::Compress => {
+            let ratio = if read == 0 {
+                0.0
+            } else {
+                written as f64 * 100.0 / read as f64
+            };
+            format!(
+                "{}: Compressed {} → {} ({ratio:.2}%)",
+                job.input.name(),
+                human(read),
+                human(written)
+            )
+        }
+        Mode::Test => format!(
+            "{}: tested, decodes to {} (OK)",
+            job.input.name(),
+            human(written)
+        ),
+        _ => format!("{}: decoded {} bytes", job.input.name(), written),
+    };
+    display(settings, 2, &line);
+    let processed = if job.mode == Mode::Compress {
+        read
+    } else {
+        written
+    };
+    display(
+        settings,
+        3,
+        &format!(
+            "Done in {seconds:.2} s ==> {:.2} MiB/s",
+            processed as f64 / (1 << 20) as f64 / seconds.max(1e-9)
+        ),
+    );
+}

@@ -1,0 +1,329 @@
+//! `--list`: what `.lz4` files hold, read from their headers without decoding.
+//!
+//! Each file is walked frame by frame: an LZ4 frame's header is parsed (every check the library
+//! makes), then its blocks are skipped by their size words (and checksums), then the end mark
+//! and the content checksum; a legacy frame's blocks are skipped until the next magic number or
+//! the end; a skippable frame by its size. Nothing is read but those words, so a large file is
+//! listed at once. The uncompressed size is known only when every frame records its content
+//! size (as `lz4` shows it: `-` otherwise). One line per file, as `lz4 --list`, with a column
+//! for checksums; `-v` adds a table of the frames (type, block size and mode, checksums,
+//! dictionary ID, sizes).
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use lz4_simd::frame::{self, BlockMode, FrameHeader, FrameInfo};
+
+use crate::Failure;
+
+/// The longest frame header (magic, FLG, BD, content size, dictionary ID, checksum).
+const MAX_HEADER: usize = 19;
+
+/// What one frame is.
+struct FrameSummary {
+    kind: &'static str,
+    info: Option<FrameInfo>,
+    compressed: u64,
+    uncompressed: Option<u64>,
+    skippable_nibble: Option<u8>,
+}
+
+impl FrameSummary {
+    fn block(&self) -> String {
+        match &self.info {
+            Some(info) => format!(
+                "B{}{}",
+                info.block_size.code(),
+                if info.block_mode == BlockMode::Linked {
+                    "D"
+                } else {
+                    "I"
+                }
+            ),
+            None => "-".into(),
+        }
+    }
+
+    fn checksum(&self) -> &'static str {
+        match &self.info {
+            Some(info) => match (info.content_checksum, info.block_checksum) {
+                (true, true) => "XXH32+BX",
+                (true, false) => "XXH32",
+                (false, true) => "BX",
+                (false, false) => "-",
+            },
+            None => "-",
+        }
+    }
+}
+
+/// Human size as `lz4 --list` prints it (1024-based, two decimals).
+fn human(size: u64) -> String {
+    const UNITS: &[u8] = b" KMGTPE";
+    let mut value = size as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.2}{}", UNITS[unit] as char)
+        .trim_end()
+        .to_string()
+}
+
+fn ratio(compressed: u64, uncompressed: Option<u64>) -> String {
+    match uncompressed {
+        Some(0) | None => "-".into(),
+        Some(n) => format!("{:.2}%", compressed as f64 * 100.0 / n as f64),
+    }
+}
+
+fn is_magic(word: u32) -> bool {
+    word == frame::MAGIC
+        || word == frame::LEGACY_MAGIC
+        || word & 0xFFFF_FFF0 == frame::SKIPPABLE_MAGIC
+}
+
+fn read_u32(reader: &mut impl Read) -> io::Result<Option<u32>> {
+    let mut word = [0u8; 4];
+    let mut filled = 0;
+    while filled < 4 {
+        match reader.read(&mut word[filled..])? {
+            0 if filled == 0 => return Ok(None),
+            0 => {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "truncated 4-byte word",
+                ))
+            }
+            n => filled += n,
+        }
+    }
+    Ok(Some(u32::from_le_bytes(word)))
+}
+
+/// Walks the frames of one file.
+fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
+    let name = path.display().to_string();
+    let io_failure = |e| Failure::Io(name.clone(), e);
+    let file = File::open(path).map_err(io_failure)?;
+    let len = file.metadata().map_err(io_failure)?.len();
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let truncated = |what: &str, at: u64| {
+        Failure::Message(format!(
+            "{name}: truncated frame: {what} at offset {at} is past the end"
+        ))
+    };
+    let mut frames = Vec::new();
+    let mut pos = 0u64;
+    while pos < len {
+        let mut head = [0u8; MAX_HEADER];
+        let want = (len - pos).min(MAX_HEADER as u64) as usize;
+        reader.read_exact(&mut head[..want]).map_err(io_failure)?;
+        let (header, header_len) = frame::read_frame_header(&head[..want])
+            .map_err(|e| Failure::Message(format!("{name}: the frame at offset {pos}: {e}")))?;
+        let start = pos;
+        pos += header_len as u64;
+        reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
+        let summary = match header {
+            FrameHeader::Skippable {
+                magic_nibble,
+                payload_len,
+            } => {
+                pos += u64::from(payload_len);
+                if pos > len {
+                    return Err(truncated("a skippable frame's payload", pos));
+                }
+                reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
+                FrameSummary {
+                    kind: "SkippableFrame",
+                    info: None,
+                    compressed: pos - start,
+                    uncompressed: Some(0),
+                    skippable_nibble: Some(magic_nibble),
+                }
+            }
+            FrameHeader::Legacy => {
+                while let Some(word) = read_u32(&mut reader).map_err(io_failure)? {
+                    if is_magic(word) {
+                        reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
+                        break;
+                    }
+                    pos += 4 + u64::from(word);
+                    if pos > len {
+                        return Err(truncated("a legacy block", pos));
+                    }
+                    reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
+                }
+                FrameSummary {
+                    kind: "LegacyFrame",
+                    info: None,
+                    compressed: pos - start,
+                    uncompressed: None,
+                    skippable_nibble: None,
+                }
+            }
+            FrameHeader::Lz4(info) => {
+                let block_max = info.block_size.bytes() as u64;
+                let checksum = if info.block_checksum { 4 } else { 0 };
+                loop {
+                    let word = read_u32(&mut reader)
+                        .map_err(io_failure)?
+                        .ok_or_else(|| truncated("a block size or the end mark", pos))?;
+                    pos += 4;
+                    if word == 0 {
+                        break;
+                    }
+                    let size = u64::from(word & 0x7FFF_FFFF);
+                    if size > block_max {
+                        return Err(Failure::Message(format!(
+                            "{name}: a block of {size} bytes at offset {} exceeds the frame's \
+                             block size of {block_max}",
+                            pos - 4
+                        )));
+                    }
+                    pos += size + checksum;
+                    if pos > len {
+                        return Err(truncated("a data block", pos));
+                    }
+                    reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
+                }
+                if info.content_checksum {
+                    pos += 4;
+                    if pos > len {
+                        return Err(truncated("the content checksum", pos));
+                    }
+                    reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
+                }
+                FrameSummary {
+                    kind: "LZ4Frame",
+                    uncompressed: info.content_size,
+                    info: Some(info),
+                    compressed: pos - start,
+                    skippable_nibble: None,
+                }
+            }
+            _ => {
+                return Err(Failure::Message(format!(
+                    "{name}: a frame of a kind this version cannot list at offset {start}"
+                )))
+            }
+        };
+        frames.push(summary);
+    }
+    Ok(frames)
+}
+
+/// Lists `paths`; `verbose` adds the frame table. Output goes to stdout, as `lz4`'s does.
+pub fn run(paths: &[std::path::PathBuf], verbose: bool) -> Result<(), Failure> {
+    if paths.is_empty() {
+        return Err(Failure::Usage(
+            "--list needs file names (it does not read stdin)".into(),
+        ));
+    }
+    let mut out = String::new();
+    let mut failed = None;
+    if !verbose {
+        out.push_str(&format!(
+            "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   Filename\n",
+            "Frames", "Type", "Block", "Checksum", "Compressed", "Uncompressed", "Ratio"
+        ));
+    }
+    for (index, path) in paths.iter().enumerate() {
+        let frames = match frames_of(path) {
+            Ok(frames) => frames,
+            Err(failure) => {
+                eprintln!("lz4-simd: {failure}");
+                failed = Some(Failure::Reported);
+                continue;
+            }
+        };
+        let compressed: u64 = frames.iter().map(|f| f.compressed).sum();
+        let uncompressed = frames
+            .iter()
+            .try_fold(0u64, |sum, f| f.uncompressed.map(|n| sum + n));
+        let same = |field: &dyn Fn(&FrameSummary) -> String| -> String {
+            let first = frames.first().map(field).unwrap_or_else(|| "-".into());
+            if frames.iter().all(|f| field(f) == first) {
+                first
+            } else {
+                "mixed".into()
+            }
+        };
+        if verbose {
+            out.push_str(&format!(
+                "{}({}/{})\n",
+                path.display(),
+                index + 1,
+                paths.len()
+            ));
+            out.push_str(&format!(
+                "{:>10} {:>14} {:>5} {:>9} {:>10} {:>20} {:>20} {:>9}\n",
+                "Frame",
+                "Type",
+                "Block",
+                "Checksum",
+                "DictID",
+                "Compressed",
+                "Uncompressed",
+                "Ratio"
+            ));
+            for (number, f) in frames.iter().enumerate() {
+                let dict = match (&f.info, f.skippable_nibble) {
+                    (
+                        Some(FrameInfo {
+                            dict_id: Some(id), ..
+                        }),
+                        _,
+                    ) => format!("{id:#010x}"),
+                    (_, Some(nibble)) => format!("magic 5{nibble:X}"),
+                    _ => "-".into(),
+                };
+                out.push_str(&format!(
+                    "{:>10} {:>14} {:>5} {:>9} {:>10} {:>20} {:>20} {:>9}\n",
+                    number + 1,
+                    f.kind,
+                    f.block(),
+                    f.checksum(),
+                    dict,
+                    f.compressed,
+                    f.uncompressed.map_or("-".into(), |n| n.to_string()),
+                    ratio(f.compressed, f.uncompressed)
+                ));
+            }
+            out.push('\n');
+        } else {
+            out.push_str(&format!(
+                "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   {}\n",
+                frames.len(),
+                same(&|f| f.kind.to_string()),
+                same(&|f| f.block()),
+                same(&|f| f.checksum().to_string()),
+                human(compressed),
+                uncompressed.map_or("-".into(), human),
+                ratio(compressed, uncompressed),
+                path.display()
+            ));
+        }
+    }
+    use std::io::Write;
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure::Io("stdout".into(), e))?;
+    failed.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_sizes_as_lz4() {
+        assert_eq!(human(100_115), "97.77K");
+        assert_eq!(human(300_000), "292.97K");
+        assert_eq!(human(23), "23.00");
+    }
+}

@@ -1,0 +1,424 @@
+//! Where output goes, without ever losing data.
+//!
+//! A file output is written to a temporary file created beside the target (same directory, so
+//! same file system: the final rename is atomic), named `.NAME.XXXXXX.lz4-simd-tmp`. Only when
+//! everything was written and every check passed is the temporary file given the source's
+//! permissions, owner and times, flushed to disk (`fsync`), renamed over the target, and the
+//! directory flushed too. Any error before that (corrupt input, full disk, an I/O error) drops
+//! the temporary file, which deletes it; a signal deletes it through `signals.rs`. So the target
+//! either keeps its old content or receives the complete new one, and the source is never
+//! written at all.
+//!
+//! Checks made before anything is opened for writing (`plan_check`): an existing target is
+//! not replaced without `--force`; no job writes a file that any job of the run reads (same
+//! device and inode: also through hard links and symbolic links, and across a `-m` list), and
+//! no two jobs write the same file. A symbolic link as target is followed: the file it names is
+//! replaced, as `lz4` (which opens the path for writing) would change it.
+//!
+//! Standard output, and existing targets that are not regular files (`/dev/null`, devices,
+//! FIFOs), are written directly: they hold nothing a failure could destroy.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use tempfile::NamedTempFile;
+
+use crate::signals;
+use crate::Failure;
+
+/// Buffer between the codec and the file (the codec writes a block at a time).
+const WRITE_BUFFER: usize = 1 << 20;
+
+/// A file's identity: device and inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    fn of(metadata: &fs::Metadata) -> Self {
+        FileId {
+            dev: metadata.dev(),
+            ino: metadata.ino(),
+        }
+    }
+
+    /// The identity of the file `path` names (through symbolic links), if it exists.
+    pub fn of_path(path: &Path) -> Option<Self> {
+        fs::metadata(path).ok().map(|m| FileId::of(&m))
+    }
+
+    /// The identity of what standard input or output is, when it is a regular file (a file
+    /// redirected with `<`, `>` or `>>`).
+    pub fn of_stdio(fd: std::os::fd::BorrowedFd<'_>) -> Option<Self> {
+        let file = File::from(fd.try_clone_to_owned().ok()?);
+        let metadata = file.metadata().ok()?;
+        metadata.is_file().then(|| FileId::of(&metadata))
+    }
+}
+
+/// Where one job writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    Stdout,
+    File(PathBuf),
+    /// `-t`: decode and check, write nothing.
+    Discard,
+}
+
+/// Where one job reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Input {
+    pub fn name(&self) -> String {
+        match self {
+            Input::Stdin => "stdin".into(),
+            Input::File(path) => path.display().to_string(),
+        }
+    }
+}
+
+impl Output {
+    pub fn name(&self) -> String {
+        match self {
+            Output::Stdout => "stdout".into(),
+            Output::File(path) => path.display().to_string(),
+            Output::Discard => "(nothing)".into(),
+        }
+    }
+}
+
+/// The file a target path stands for: a symbolic link's target when the link resolves.
+fn resolved_target(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).unwrap_or(path.into()),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// A name that is the same for two spellings of one not-yet-existing path (`a` and `./a`).
+fn normalized(path: &Path) -> PathBuf {
+    let target = resolved_target(path);
+    let parent = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    match (fs::canonicalize(parent), target.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => target,
+    }
+}
+
+fn is_dev_null(path: &Path) -> bool {
+    fs::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null"))
+}
+
+/// Refuses, before anything is opened for writing, every job that could destroy data: an
+/// output that is an input of the run (itself or another job's), two jobs writing one file, an
+/// existing output without `force`, and standard output redirected onto an input.
+pub fn plan_check(jobs: &[(Input, Output)], force: bool) -> Result<(), Failure> {
+    let inputs: Vec<(String, Option<FileId>)> = jobs
+        .iter()
+        .map(|(input, _)| match input {
+            Input::Stdin => (input.name(), None),
+            Input::File(path) => (input.name(), FileId::of_path(path)),
+        })
+        .collect();
+    let stdout_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdout()));
+    let mut outputs_seen: Vec<(PathBuf, Option<FileId>)> = Vec::new();
+    for (input, output) in jobs {
+        let (output_name, output_id) = match output {
+            Output::Discard => continue,
+            Output::Stdout => (output.name(), stdout_id),
+            Output::File(path) => (output.name(), FileId::of_path(path)),
+        };
+        if let Some(id) = output_id {
+            if let Some((name, _)) = inputs.iter().find(|(_, input_id)| *input_id == Some(id)) {
+                return Err(Failure::Message(format!(
+                    "{output_name}: is the same file as the input {name}; refusing to write to it"
+                )));
+            }
+        }
+        let Output::File(path) = output else {
+            continue;
+        };
+        let key = normalized(path);
+        if outputs_seen
+            .iter()
+            .any(|(seen, seen_id)| *seen == key || (output_id.is_some() && *seen_id == output_id))
+        {
+            return Err(Failure::Message(format!(
+                "{output_name}: more than one input would be written to it; refusing ({} is one)",
+                input.name()
+            )));
+        }
+        outputs_seen.push((key, output_id));
+        if fs::symlink_metadata(path).is_ok() && !force && !is_dev_null(path) {
+            return Err(Failure::Message(format!(
+                "{output_name} already exists; not overwritten (use -f to replace it)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// An output being written, and how many bytes it received.
+pub struct Sink {
+    target: Target,
+    written: Arc<AtomicU64>,
+}
+
+/// Where a [`Sink`] writes: a temporary file, a direct file (a device or FIFO), standard
+/// output, or nothing.
+enum Target {
+    Temporary(Box<Temporary>),
+    Direct(BufWriter<File>, String),
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    Discard,
+}
+
+/// A temporary file beside `target`, registered for deletion on a signal.
+pub struct Temporary {
+    file: Option<BufWriter<NamedTempFile>>,
+    path: PathBuf,
+    target: PathBuf,
+    /// Replace an existing target (`-f`); otherwise the rename refuses to.
+    overwrite: bool,
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        // The `NamedTempFile` (if not renamed) deletes its file when dropped; forget it after.
+        let mut registry = signals::registry();
+        drop(self.file.take());
+        signals::unregister(&mut registry, &self.path);
+    }
+}
+
+/// What the output file receives from the source once complete.
+pub struct SourceMeta {
+    metadata: fs::Metadata,
+}
+
+impl SourceMeta {
+    pub fn of(input: &Input) -> Option<Self> {
+        match input {
+            Input::File(path) => fs::metadata(path)
+                .ok()
+                .map(|metadata| SourceMeta { metadata }),
+            Input::Stdin => None,
+        }
+    }
+}
+
+impl Sink {
+    /// Opens `output` for writing (after [`plan_check`]). A source with `meta` makes the
+    /// temporary file private (0600) until it receives the source's permissions; without one it
+    /// gets 0666 less the umask, as a new file would.
+    pub fn open(output: &Output, private: bool, overwrite: bool) -> Result<Sink, Failure> {
+        Ok(Sink {
+            target: Target::open(output, private, overwrite)?,
+            written: Arc::new(AtomicU64::new(0)),
+        })
+    }
+
+    /// Bytes written so far (shared with the progress bar).
+    pub fn counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.written)
+    }
+
+    pub fn bytes_written(&self) -> u64 {
+        self.written.load(Ordering::Relaxed)
+    }
+
+    pub fn name(&self) -> String {
+        self.target.name()
+    }
+
+    /// Makes the output complete and durable: flush, copy the source's metadata, `fsync`,
+    /// rename over the target, `fsync` the directory. Only after this returns `Ok` may the
+    /// source be removed.
+    pub fn commit(self, source: Option<&SourceMeta>) -> Result<(), Failure> {
+        self.target.commit(source)
+    }
+}
+
+impl Target {
+    fn open(output: &Output, private: bool, overwrite: bool) -> Result<Target, Failure> {
+        match output {
+            Output::Discard => Ok(Target::Discard),
+            Output::Stdout => Ok(Target::Stdout(BufWriter::with_capacity(
+                WRITE_BUFFER,
+                io::stdout().lock(),
+            ))),
+            Output::File(path) => {
+                let name = path.display().to_string();
+                let target = resolved_target(path);
+                if fs::metadata(&target).is_ok_and(|m| !m.is_file()) {
+                    let file = fs::OpenOptions::new()
+                        .write(true)
+                        .open(&target)
+                        .map_err(|e| Failure::Io(name.clone(), e))?;
+                    return Ok(Target::Direct(
+                        BufWriter::with_capacity(WRITE_BUFFER, file),
+                        name,
+                    ));
+                }
+                let dir = match target.parent() {
+                    Some(dir) if !dir.as_os_str().is_empty() => dir,
+                    _ => Path::new("."),
+                };
+                let prefix = format!(
+                    ".{}.",
+                    target
+                        .file_name()
+                        .map_or("output".into(), |n| n.to_string_lossy())
+                );
+                let mode = if private { 0o600 } else { 0o666 };
+                // Created and registered under the lock: a signal cannot fall between the two.
+                let mut registry = signals::registry();
+                let file = tempfile::Builder::new()
+                    .prefix(&prefix)
+                    .suffix(".lz4-simd-tmp")
+                    .permissions(fs::Permissions::from_mode(mode))
+                    .tempfile_in(dir)
+                    .map_err(|e| Failure::Io(format!("{name}: creating a temporary file"), e))?;
+                let path = file.path().to_path_buf();
+                registry.push(path.clone());
+                drop(registry);
+                Ok(Target::Temporary(Box::new(Temporary {
+                    file: Some(BufWriter::with_capacity(WRITE_BUFFER, file)),
+                    path,
+                    target,
+                    overwrite,
+                })))
+            }
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Target::Temporary(temporary) => temporary.target.display().to_string(),
+            Target::Direct(_, name) => name.clone(),
+            Target::Stdout(_) => "stdout".into(),
+            Target::Discard => "(nothing)".into(),
+        }
+    }
+
+    fn commit(self, source: Option<&SourceMeta>) -> Result<(), Failure> {
+        let name = self.name();
+        let io_failure = |e| Failure::Io(name.clone(), e);
+        match self {
+            Target::Discard => Ok(()),
+            Target::Stdout(mut out) => out.flush().map_err(io_failure),
+            Target::Direct(mut out, _) => out.flush().map_err(io_failure),
+            Target::Temporary(mut temporary) => {
+                let Some(buffered) = temporary.file.take() else {
+                    return Ok(());
+                };
+                // On failure the `NamedTempFile` inside the error is dropped: the file goes.
+                let file = buffered
+                    .into_inner()
+                    .map_err(|e| Failure::Io(name.clone(), e.into_error()))?;
+                if let Some(source) = source {
+                    copy_metadata(file.as_file(), &source.metadata).map_err(io_failure)?;
+                }
+                file.as_file().sync_all().map_err(io_failure)?;
+                let mut registry = signals::registry();
+                let persisted = if temporary.overwrite {
+                    file.persist(&temporary.target)
+                } else {
+                    file.persist_noclobber(&temporary.target)
+                };
+                let result = match persisted {
+                    Ok(_) => Ok(()),
+                    Err(e) => {
+                        let exists = e.error.kind() == io::ErrorKind::AlreadyExists;
+                        drop(e.file);
+                        Err(if exists {
+                            Failure::Message(format!(
+                                "{name} appeared while it was being written; not overwritten"
+                            ))
+                        } else {
+                            Failure::Io(name.clone(), e.error)
+                        })
+                    }
+                };
+                signals::unregister(&mut registry, &temporary.path);
+                drop(registry);
+                result?;
+                sync_parent(&temporary.target).map_err(io_failure)
+            }
+        }
+    }
+}
+
+/// The source's owner (when allowed), permissions and times, as `lz4` copies them.
+fn copy_metadata(file: &File, source: &fs::Metadata) -> io::Result<()> {
+    // Changing the owner is allowed only to root (or to the same owner); lz4 ignores failures
+    // too. It goes first: it may clear the set-user-ID bits the chmod then restores.
+    let _ = std::os::unix::fs::fchown(file, Some(source.uid()), Some(source.gid()));
+    file.set_permissions(fs::Permissions::from_mode(source.mode() & 0o7777))?;
+    let mut times = fs::FileTimes::new();
+    if let Ok(accessed) = source.accessed() {
+        times = times.set_accessed(accessed);
+    }
+    if let Ok(modified) = source.modified() {
+        times = times.set_modified(modified);
+    }
+    file.set_times(times)
+}
+
+/// Flushes the directory entry of a renamed file to disk.
+fn sync_parent(target: &Path) -> io::Result<()> {
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    File::open(dir)?.sync_all()
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = match &mut self.target {
+            Target::Temporary(temporary) => match temporary.file.as_mut() {
+                Some(file) => file.write(buf),
+                None => Err(io::Error::other("output already committed")),
+            },
+            Target::Direct(out, _) => out.write(buf),
+            Target::Stdout(out) => out.write(buf),
+            Target::Discard => Ok(buf.len()),
+        }?;
+        self.written.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.target {
+            Target::Temporary(temporary) => match temporary.file.as_mut() {
+                Some(file) => file.write_all(buf),
+                None => Err(io::Error::other("output already committed")),
+            },
+            Target::Direct(out, _) => out.write_all(buf),
+            Target::Stdout(out) => out.write_all(buf),
+            Target::Discard => Ok(()),
+        }?;
+        self.written.fetch_add(buf.len() as u64, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        // The real flush (and fsync) is `commit`'s; the frame encoder's flushes need not reach
+        // the file.
+        Ok(())
+    }
+}

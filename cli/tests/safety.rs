@@ -1,0 +1,284 @@
+//! Data safety: whatever goes wrong, the source and any existing output are byte for byte as
+//! they were, and no temporary file is left behind. Each test sets up files, makes the command
+//! fail (or refuse), and checks every file in the directory against what it held before.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::{bin, run_in, sample, scratch, stderr};
+
+/// Every regular file in `dir` (by name) and its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().unwrap().is_file() {
+            files.insert(name, std::fs::read(entry.path()).unwrap());
+        } else {
+            files.insert(name, b"(not a regular file)".to_vec());
+        }
+    }
+    files
+}
+
+/// Runs `args` in a directory holding `files`; it must fail and leave every file as it was.
+fn fails_and_changes_nothing(name: &str, files: &[(&str, &[u8])], args: &[&str], needle: &str) {
+    let dir = scratch(name);
+    for (file, content) in files {
+        std::fs::write(dir.join(file), content).unwrap();
+    }
+    let before = snapshot(&dir);
+    let out = run_in(bin().args(args), &dir);
+    assert!(!out.status.success(), "{name}: {args:?} succeeded");
+    assert!(
+        stderr(&out).contains(needle),
+        "{name}: {args:?}: expected {needle:?} in {}",
+        stderr(&out)
+    );
+    assert!(
+        snapshot(&dir) == before,
+        "{name}: {args:?} changed the directory"
+    );
+}
+
+#[test]
+fn input_equal_to_output_is_refused() {
+    let data = sample(5_000_000);
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    for args in [
+        &["compress", "x", "x"][..],
+        &["-f", "x", "x"],
+        &["-f", "x", "./x"],
+        &["-z", "-f", "x", "hard"],
+        &["-z", "-f", "x", "soft"],
+        &["-z", "-f", "soft", "x"],
+        &["-d", "-f", "x.lz4", "x.lz4"],
+        &["decompress", "x.lz4", "x.lz4"],
+        &["-d", "-f", "x.lz4", "soft.lz4"],
+    ] {
+        let dir = scratch("same-file");
+        std::fs::write(dir.join("x"), &data).unwrap();
+        std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+        std::fs::hard_link(dir.join("x"), dir.join("hard")).unwrap();
+        std::os::unix::fs::symlink("x", dir.join("soft")).unwrap();
+        std::os::unix::fs::symlink("x.lz4", dir.join("soft.lz4")).unwrap();
+        let before = snapshot(&dir);
+        let out = run_in(bin().args(args), &dir);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr(&out).contains("same file"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(snapshot(&dir) == before, "{args:?} changed a file");
+    }
+}
+
+#[test]
+fn multiple_inputs_naming_one_file_twice_are_refused() {
+    let a = sample(1000);
+    let framed = lz4_simd::frame::compress(&a, &Default::default());
+    let files: &[(&str, &[u8])] = &[("a", &a), ("a.lz4", &framed)];
+    // Both would write a.lz4.
+    fails_and_changes_nothing("twice", files, &["-m", "-f", "a", "./a"], "more than one");
+    // The second input is the first one's output.
+    fails_and_changes_nothing("chain", files, &["-m", "-f", "a", "a.lz4"], "same file");
+    let files: &[(&str, &[u8])] = &[("a.lz4", &framed), ("a.lz4.lz4", &framed)];
+    let args = ["-d", "-m", "-f", "a.lz4.lz4", "a.lz4"];
+    fails_and_changes_nothing("chain-d", files, &args, "same file");
+}
+
+#[test]
+fn standard_output_onto_the_input_is_refused() {
+    let dir = scratch("stdout-append");
+    let data = sample(100_000);
+    std::fs::write(dir.join("x"), &data).unwrap();
+    let append = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("x"))
+        .unwrap();
+    let out = bin()
+        .args(["-c", "x"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(append)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(std::fs::read(dir.join("x")).unwrap(), data);
+}
+
+#[test]
+fn existing_output_is_not_replaced_without_force() {
+    let a = sample(10_000);
+    let files: &[(&str, &[u8])] = &[("a", &a), ("b", b"precious"), ("a.lz4", b"also precious")];
+    for args in [&["a", "b"][..], &["compress", "a", "b"], &["-m", "a"]] {
+        fails_and_changes_nothing("no-force", files, args, "already exists");
+    }
+    // With -f the output is replaced (and the source kept).
+    let dir = scratch("force");
+    std::fs::write(dir.join("a"), &a).unwrap();
+    std::fs::write(dir.join("b"), b"old").unwrap();
+    let out = run_in(bin().args(["-f", "a", "b"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let framed = std::fs::read(dir.join("b")).unwrap();
+    assert_eq!(lz4_simd::frame::decompress(&framed, 1 << 20).unwrap(), a);
+    assert_eq!(std::fs::read(dir.join("a")).unwrap(), a);
+}
+
+#[test]
+fn corrupt_and_truncated_input_leave_everything_intact() {
+    let data = sample(3_000_000);
+    let options =
+        lz4_simd::frame::FrameOptions::new().block_size(lz4_simd::frame::BlockSize::Max64KB);
+    let framed = lz4_simd::frame::compress(&data, &options);
+    let mut corrupt = framed.clone();
+    let middle = corrupt.len() / 2;
+    corrupt[middle] ^= 0x55;
+    let truncated = &framed[..framed.len() - 100];
+    for (what, input) in [
+        ("corrupt", &corrupt[..]),
+        ("truncated", truncated),
+        ("garbage", b"not lz4 at all"),
+    ] {
+        let files: &[(&str, &[u8])] = &[("in.lz4", input), ("out", b"existing output")];
+        for args in [
+            &["-d", "-f", "in.lz4", "out"][..],
+            &["-d", "-f", "--rm", "in.lz4", "out"],
+        ] {
+            fails_and_changes_nothing(what, files, args, "in.lz4");
+        }
+        // The default name, with --rm: the source stays, no partial `in` appears.
+        let files: &[(&str, &[u8])] = &[("in.lz4", input)];
+        fails_and_changes_nothing(what, files, &["-d", "-m", "--rm", "in.lz4"], "in.lz4");
+    }
+}
+
+#[test]
+fn a_full_disk_fails_cleanly() {
+    let data = sample(200_000);
+    let files: &[(&str, &[u8])] = &[("a", &data)];
+    fails_and_changes_nothing("dev-full", files, &["-f", "a", "/dev/full"], "/dev/full");
+    fails_and_changes_nothing(
+        "dev-full-rm",
+        files,
+        &["-f", "--rm", "a", "/dev/full"],
+        "/dev/full",
+    );
+    // Without -f an existing device is not written either.
+    fails_and_changes_nothing(
+        "dev-full-noforce",
+        files,
+        &["a", "/dev/full"],
+        "already exists",
+    );
+}
+
+#[test]
+fn a_file_size_limit_removes_the_temporary_file() {
+    let data = sample(4_000_000);
+    for args in ["-f a b", "-f --rm a b", "-d -f a.lz4 b"] {
+        let dir = scratch("fsize");
+        std::fs::write(dir.join("a"), &data).unwrap();
+        std::fs::write(
+            dir.join("a.lz4"),
+            lz4_simd::frame::compress(&data, &Default::default()),
+        )
+        .unwrap();
+        std::fs::write(dir.join("b"), b"existing output").unwrap();
+        let before = snapshot(&dir);
+        // 100 blocks of 512 bytes: the output cannot be written whole.
+        let script = format!(
+            "ulimit -f 100; exec '{}' {args}",
+            env!("CARGO_BIN_EXE_lz4-simd")
+        );
+        let out = run_in(Command::new("sh").args(["-c", &script]), &dir);
+        assert!(!out.status.success(), "{args}");
+        assert!(
+            stderr(&out).contains("too large"),
+            "{args}: {}",
+            stderr(&out)
+        );
+        assert!(snapshot(&dir) == before, "{args}: changed the directory");
+    }
+}
+
+/// Waits until a temporary output appears in `dir` (the job is under way).
+fn wait_for_temporary(dir: &Path) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if std::fs::read_dir(dir).unwrap().any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".lz4-simd-tmp")
+        }) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    panic!("no temporary file appeared");
+}
+
+#[test]
+fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
+    // HC at level 12 on 24 MB takes seconds even in a release build.
+    let data = sample(24 << 20);
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+        let dir = scratch(&format!("signal-{signal}"));
+        std::fs::write(dir.join("big"), &data).unwrap();
+        std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
+        let before = snapshot(&dir);
+        let child = bin()
+            .args(["-12", "-f", "--rm", "big", "big.lz4"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for_temporary(&dir);
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.signal(),
+            Some(number),
+            "{signal}: {:?}",
+            out.status
+        );
+        assert!(snapshot(&dir) == before, "{signal}: changed the directory");
+    }
+}
+
+#[test]
+fn output_keeps_the_source_permissions_and_times() {
+    let dir = scratch("metadata");
+    let data = sample(50_000);
+    std::fs::write(dir.join("a"), &data).unwrap();
+    std::fs::set_permissions(dir.join("a"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_500_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join("a"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    for args in [&["a", "a.lz4"][..], &["-d", "a.lz4", "b"]] {
+        let out = run_in(bin().args(args), &dir);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let written = std::fs::metadata(dir.join(args[args.len() - 1])).unwrap();
+        assert_eq!(written.permissions().mode() & 0o7777, 0o640, "{args:?}");
+        assert_eq!(written.modified().unwrap(), old, "{args:?}");
+    }
+    assert_eq!(std::fs::read(dir.join("b")).unwrap(), data);
+}
