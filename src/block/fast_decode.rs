@@ -1,4 +1,6 @@
-//! The one fast decode loop, generic over a [`CopyKernel`], and the kernel entry points.
+//! The one fast decode loop, generic over a [`CopyKernel`], and the kernel entry points
+//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`), which `dispatch` reaches
+//! through a kernel token.
 //!
 //! The loop decodes sequences while both buffers have room for the kernel's wide ("wild")
 //! copies: literals and matches are moved in whole `WIDTH`-byte chunks that may run past their

@@ -53,11 +53,19 @@ use crate::kernel::KernelToken;
 use crate::{Error, Kernel};
 
 mod compress;
-#[cfg(feature = "unsafe")]
+mod dispatch;
+// The SIMD kernels' fast loop, on the targets that have one.
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 pub(crate) mod fast_decode;
 mod hc;
 pub(crate) mod reference;
-#[cfg(feature = "unsafe")]
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
@@ -209,7 +217,7 @@ pub fn decompress_into_with_history(
     history_len: usize,
 ) -> Result<usize, Error> {
     let history_len = history_len.min(buf.len());
-    let end = KernelToken::detected().decode(src, buf, history_len)?;
+    let end = dispatch::decode(KernelToken::detected(), src, buf, history_len)?;
     Ok(end - history_len)
 }
 
@@ -222,7 +230,7 @@ pub fn decompress_into_with_history_kernel(
     history_len: usize,
 ) -> Result<usize, Error> {
     let history_len = history_len.min(buf.len());
-    let end = kernel.require()?.decode(src, buf, history_len)?;
+    let end = dispatch::decode(kernel.require()?, src, buf, history_len)?;
     Ok(end - history_len)
 }
 
@@ -258,7 +266,8 @@ pub fn decompress_append(
             )
         };
         // SAFETY: window[..history_len] is out[history_from..start], initialised bytes of `out`.
-        let end = unsafe { KernelToken::detected().decode_uninit(src, window, history_len)? };
+        let end =
+            unsafe { dispatch::decode_uninit(KernelToken::detected(), src, window, history_len)? };
         // SAFETY: decode_uninit returned Ok(end): window[..end] is initialised, so `out` is
         // initialised up to history_from + end <= start + room <= capacity.
         unsafe { out.set_len(history_from + end) };
@@ -267,7 +276,12 @@ pub fn decompress_append(
     #[cfg(not(feature = "unsafe"))]
     {
         out.resize(start + room, 0);
-        let result = KernelToken::detected().decode(src, &mut out[history_from..], history_len);
+        let result = dispatch::decode(
+            KernelToken::detected(),
+            src,
+            &mut out[history_from..],
+            history_len,
+        );
         match result {
             Ok(end) => {
                 out.truncate(history_from + end);
@@ -303,7 +317,7 @@ pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<V
 /// fast loop copies in fixed-size chunks), and after an error the contents of `dst` are
 /// unspecified. See the module documentation for the rules.
 pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    KernelToken::detected().decode(src, dst, 0)
+    dispatch::decode(KernelToken::detected(), src, dst, 0)
 }
 
 /// [`decompress_into`] with a chosen decode kernel, for tests, benchmarks and debugging.
@@ -311,7 +325,7 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
 /// Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run. Every kernel
 /// gives the same verdict and output as [`Kernel::Scalar`].
 pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    kernel.require()?.decode(src, dst, 0)
+    dispatch::decode(kernel.require()?, src, dst, 0)
 }
 
 /// Decompresses the block `src` into `dst`, which may be uninitialised memory (a reused buffer,
@@ -349,7 +363,7 @@ fn decode_into_uninit(
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<usize, Error> {
     // SAFETY: out_start = 0: there is no history to be initialised.
-    unsafe { kernel.decode_uninit(src, dst, 0) }
+    unsafe { dispatch::decode_uninit(kernel, src, dst, 0) }
 }
 
 /// Safe build: decode into an initialised temporary, then copy the result out. The temporary
@@ -364,12 +378,12 @@ fn decode_into_uninit(
 ) -> Result<usize, Error> {
     let cap = dst.len();
     let mut scratch = vec![0u8; cap.min(src.len().saturating_mul(MAX_EXPANSION))];
-    let result = match kernel.decode(src, &mut scratch, 0) {
+    let result = match dispatch::decode(kernel, src, &mut scratch, 0) {
         Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
             if scratch.len() < cap =>
         {
             scratch = vec![0u8; cap];
-            kernel.decode(src, &mut scratch, 0)
+            dispatch::decode(kernel, src, &mut scratch, 0)
         }
         result => result,
     };
@@ -396,7 +410,7 @@ fn decode_to_vec(src: &[u8], cap: usize) -> Result<Vec<u8>, Error> {
     #[cfg(not(feature = "unsafe"))]
     {
         let mut out = vec![0u8; cap];
-        let len = KernelToken::detected().decode(src, &mut out, 0)?;
+        let len = dispatch::decode(KernelToken::detected(), src, &mut out, 0)?;
         out.truncate(len);
         Ok(out)
     }

@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
+use crate::kernel::tables::REPEAT;
 use crate::Error;
 
 /// Decodes the block `src` into `dst[out_start..]`, where `dst[..out_start]` is history that
@@ -434,24 +435,6 @@ fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
     }
 }
 
-/// `REPEAT[offset]`: the sum of `1 << (8 * offset * k)` for every `k` with `offset * k < 16`.
-/// Multiplying an `offset`-byte value by it lays copies of the value end to end across 16 bytes
-/// (the copies do not overlap, so no carries cross them); its low 64 bits do the same across 8
-/// bytes. Used here for offsets 1-7 and by the SSE2 kernel's replication.
-pub(crate) static REPEAT: [u128; 16] = {
-    let mut table = [0u128; 16];
-    let mut offset = 1;
-    while offset < 16 {
-        let mut at = 0;
-        while at < 16 {
-            table[offset] |= 1u128 << (8 * at);
-            at += offset;
-        }
-        offset += 1;
-    }
-    table
-};
-
 /// Reads the `255, 255, ..., r` extension of a length whose nibble was 15, adding it to `base`.
 #[inline]
 fn read_length_extension(
@@ -552,17 +535,6 @@ mod tests {
         }
         out.extend_from_slice(last);
         out
-    }
-
-    #[test]
-    fn repeat_table_repeats_every_offset() {
-        for n in 1..8usize {
-            let x = 0x0807_0605_0403_0201u64 & ((1u64 << (8 * n)) - 1);
-            let bytes = x.wrapping_mul(super::REPEAT[n] as u64).to_le_bytes();
-            for (i, &b) in bytes.iter().enumerate() {
-                assert_eq!(b, (i % n) as u8 + 1, "offset {n}, byte {i}");
-            }
-        }
     }
 
     #[test]

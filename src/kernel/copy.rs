@@ -1,5 +1,5 @@
 //! The copy primitives a decode kernel provides to the one fast loop
-//! ([`block::fast_decode`](crate::block)).
+//! (`block::fast_decode`).
 //!
 //! The output may be uninitialised memory: a primitive may write anywhere its contract allows,
 //! but may read only output bytes that are already written (the contracts say which).

@@ -1,9 +1,12 @@
 //! Decode kernels: which exist, which this CPU can run, which one is used.
 //!
-//! A kernel is the block decoder's fast loop instantiated with one instruction set's copy
-//! primitives ([`CopyKernel`]): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64.
+//! The bottom layer of the crate: it knows nothing of the block format. A kernel is the block
+//! decoder's fast loop (`block::fast_decode`) instantiated with one instruction set's copy
+//! primitives (`CopyKernel`, in `copy`): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64.
 //! [`Kernel::Scalar`] is the safe reference decoder. Every variant exists on every target, so
-//! code and tests need no `cfg` ladders; [`Kernel::is_available`] says which can run here.
+//! code and tests need no `cfg` ladders; [`Kernel::is_available`] says which can run here. The
+//! tables the decoders share (offset → shuffle pattern, offset → repeat multiplier) are in
+//! `tables`.
 //!
 //! This module is the only place that detects CPU features. Detection runs once: the first
 //! decode (or [`Kernel::detect`]) picks the best available kernel, or the one named by the
@@ -11,10 +14,10 @@
 //! valid and available (otherwise it says so on standard error and detects), and caches the
 //! choice.
 //!
-//! Dispatch is capability-checked by construction: an entry point that needs AVX2 is only
-//! reachable through a [`KernelToken`], and only [`Kernel::token`] (after the availability check)
-//! or the cached detection (which stores only available kernels) makes one. Forcing a kernel the
-//! CPU lacks is an [`Error::KernelUnavailable`], never undefined behaviour.
+//! Dispatch is capability-checked by construction: the `match` from a kernel to its entry point
+//! (in `block`) takes a [`KernelToken`], and only [`Kernel::token`] (after the availability
+//! check) or the cached detection (which stores only available kernels) makes one. Forcing a
+//! kernel the CPU lacks is an [`Error::KernelUnavailable`], never undefined behaviour.
 //!
 //! Without the `unsafe` feature no SIMD kernel is compiled in: [`Kernel::available`] is just
 //! `[Scalar]`, and every kernel name, forced or detected, maps to the scalar decoder.
@@ -22,23 +25,27 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
-#[cfg(feature = "unsafe")]
-use core::mem::MaybeUninit;
 use core::str::FromStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::Error;
 
-#[cfg(feature = "unsafe")]
+// The copy primitives exist where a SIMD kernel uses them.
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 mod copy;
 #[cfg(all(feature = "unsafe", target_arch = "aarch64"))]
 pub(crate) mod neon;
-#[cfg(feature = "unsafe")]
-mod tables;
+pub(crate) mod tables;
 #[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
 pub(crate) mod x86;
 
-#[cfg(feature = "unsafe")]
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
 pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 
 /// A block decode kernel.
@@ -104,7 +111,7 @@ impl Kernel {
             .collect()
     }
 
-    /// The kernel [`block::decompress`](crate::block::decompress) and friends use: the best
+    /// The kernel `block::decompress` and friends use: the best
     /// available, or `LZ4_SIMD_KERNEL`'s choice. Decided on first use and cached.
     pub fn detect() -> Kernel {
         match DETECTED.load(Ordering::Relaxed) {
@@ -252,7 +259,8 @@ fn neon_present() -> bool {
 }
 
 /// Proof that a kernel can run on this CPU: made only by [`Kernel::token`] after the
-/// availability check, or from the cached detection (which stores only available kernels).
+/// availability check, or from the cached detection (which stores only available kernels). The
+/// block decoder's dispatch (`block::dispatch`) takes one to reach a kernel's entry point.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct KernelToken(Kernel);
 
@@ -263,76 +271,9 @@ impl KernelToken {
         KernelToken(Kernel::detect())
     }
 
-    /// Decodes the block `src` into `dst[out_start..]` (`dst[..out_start]` is history) with this
-    /// kernel. Verdict and output are the reference decoder's for every kernel.
+    /// The kernel this token proves available.
     #[inline]
-    pub(crate) fn decode(
-        self,
-        src: &[u8],
-        dst: &mut [u8],
-        out_start: usize,
-    ) -> Result<usize, Error> {
-        debug_assert!(out_start <= dst.len());
-        match self.0 {
-            #[cfg(feature = "unsafe")]
-            Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
-                // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
-                // write only copies of initialised bytes (block::fast_decode, block::uninit), so
-                // `dst` stays initialised.
-                let dst =
-                    unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) };
-                // SAFETY: all of `dst` is initialised, its history prefix included.
-                unsafe { self.decode_uninit(src, dst, out_start) }
-            }
-            _ => crate::block::reference::decode(src, dst, out_start),
-        }
-    }
-
-    /// [`decode`](Self::decode) into uninitialised memory: decodes `src` into `dst[out_start..]`,
-    /// where `dst[..out_start]` is (initialised) history. On success `dst[..returned length]` is
-    /// initialised; bytes after it may have been written (with copies of initialised bytes) but
-    /// are unspecified. Nothing outside `dst` is written.
-    ///
-    /// The SIMD kernels decode in place without initialising anything first. The scalar reference
-    /// decoder is safe code over `&mut [u8]`: it first zero-fills `dst[out_start..]` (the price
-    /// of the Vec API on targets without a SIMD kernel, or when `scalar` is forced).
-    ///
-    /// # Safety
-    ///
-    /// `out_start <= dst.len()` and `dst[..out_start]` is initialised.
-    #[cfg(feature = "unsafe")]
-    #[inline]
-    pub(crate) unsafe fn decode_uninit(
-        self,
-        src: &[u8],
-        dst: &mut [MaybeUninit<u8>],
-        out_start: usize,
-    ) -> Result<usize, Error> {
-        debug_assert!(out_start <= dst.len());
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is baseline on x86_64; history: this function's contract.
-            Kernel::Sse2 => unsafe { crate::block::fast_decode::decode_sse2(src, dst, out_start) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect); history:
-            // this function's contract.
-            Kernel::Avx2 => unsafe { crate::block::fast_decode::decode_avx2(src, dst, out_start) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: the token exists, so AVX-512 F, BW and VBMI were detected (Kernel::token /
-            // detect); history: this function's contract.
-            Kernel::Avx512 => unsafe {
-                crate::block::fast_decode::decode_avx512(src, dst, out_start)
-            },
-            #[cfg(target_arch = "aarch64")]
-            // SAFETY: the token exists, so NEON was detected; history: this function's contract.
-            Kernel::Neon => unsafe { crate::block::fast_decode::decode_neon(src, dst, out_start) },
-            _ => {
-                dst[out_start..].fill(MaybeUninit::new(0));
-                // SAFETY: dst[..out_start] is initialised (this function's contract) and the rest
-                // was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
-                let dst = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [u8]) };
-                crate::block::reference::decode(src, dst, out_start)
-            }
-        }
+    pub(crate) fn kernel(self) -> Kernel {
+        self.0
     }
 }

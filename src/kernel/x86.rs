@@ -10,8 +10,7 @@ use core::arch::x86_64::{
 };
 
 use super::copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
-use super::tables::{PATTERN, PATTERN_64, STEP, STEP_64};
-use crate::block::reference::REPEAT;
+use super::tables::{PATTERN, PATTERN_64, REPEAT, STEP, STEP_64};
 
 /// Copies 16 bytes with one unaligned SSE2 load and store.
 ///

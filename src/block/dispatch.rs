@@ -1,0 +1,93 @@
+//! From a kernel token to a decode entry point: the one `match` per block.
+//!
+//! A [`KernelToken`] proves its kernel can run on this CPU (`kernel` makes one only after the
+//! availability check), so the SIMD entry points in `fast_decode`, which carry the kernel's
+//! `#[target_feature]`, are reached only on CPUs that have the features. The scalar decoder
+//! (`reference::decode`) needs no proof; it is also what every token maps to in the build
+//! without the `unsafe` feature.
+
+#[cfg(feature = "unsafe")]
+use core::mem::MaybeUninit;
+
+use super::reference;
+use crate::kernel::KernelToken;
+use crate::Error;
+// Used by the SIMD arms, which exist on the targets with a SIMD kernel.
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+use {super::fast_decode, crate::Kernel};
+
+/// Decodes the block `src` into `dst[out_start..]` (`dst[..out_start]` is history) with the
+/// token's kernel. Verdict and output are the reference decoder's for every kernel.
+#[inline]
+pub(crate) fn decode(
+    kernel: KernelToken,
+    src: &[u8],
+    dst: &mut [u8],
+    out_start: usize,
+) -> Result<usize, Error> {
+    debug_assert!(out_start <= dst.len());
+    match kernel.kernel() {
+        #[cfg(all(
+            feature = "unsafe",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
+        Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
+            // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
+            // write only copies of initialised bytes (block::fast_decode, block::uninit), so
+            // `dst` stays initialised.
+            let dst = unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) };
+            // SAFETY: all of `dst` is initialised, its history prefix included.
+            unsafe { decode_uninit(kernel, src, dst, out_start) }
+        }
+        _ => reference::decode(src, dst, out_start),
+    }
+}
+
+/// [`decode`] into uninitialised memory: decodes `src` into `dst[out_start..]`, where
+/// `dst[..out_start]` is (initialised) history. On success `dst[..returned length]` is
+/// initialised; bytes after it may have been written (with copies of initialised bytes) but are
+/// unspecified. Nothing outside `dst` is written.
+///
+/// The SIMD kernels decode in place without initialising anything first. The scalar decoder is
+/// safe code over `&mut [u8]`: it first zero-fills `dst[out_start..]` (the price of the `Vec`
+/// API on targets without a SIMD kernel, or when `scalar` is forced).
+///
+/// # Safety
+///
+/// `out_start <= dst.len()` and `dst[..out_start]` is initialised.
+#[cfg(feature = "unsafe")]
+#[inline]
+pub(crate) unsafe fn decode_uninit(
+    kernel: KernelToken,
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    out_start: usize,
+) -> Result<usize, Error> {
+    debug_assert!(out_start <= dst.len());
+    match kernel.kernel() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is baseline on x86_64; history: this function's contract.
+        Kernel::Sse2 => unsafe { fast_decode::decode_sse2(src, dst, out_start) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect); history: this
+        // function's contract.
+        Kernel::Avx2 => unsafe { fast_decode::decode_avx2(src, dst, out_start) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token exists, so AVX-512 F, BW and VBMI were detected (Kernel::token /
+        // detect); history: this function's contract.
+        Kernel::Avx512 => unsafe { fast_decode::decode_avx512(src, dst, out_start) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the token exists, so NEON was detected; history: this function's contract.
+        Kernel::Neon => unsafe { fast_decode::decode_neon(src, dst, out_start) },
+        _ => {
+            dst[out_start..].fill(MaybeUninit::new(0));
+            // SAFETY: dst[..out_start] is initialised (this function's contract) and the rest
+            // was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
+            let dst = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [u8]) };
+            reference::decode(src, dst, out_start)
+        }
+    }
+}
