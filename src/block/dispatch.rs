@@ -3,13 +3,13 @@
 //! A [`KernelToken`] proves its kernel can run on this CPU (`kernel` makes one only after the
 //! availability check), so the SIMD entry points in `fast_decode`, which carry the kernel's
 //! `#[target_feature]`, are reached only on CPUs that have the features. The scalar decoder
-//! (`reference::decode`) needs no proof; it is also what every token maps to in the build
-//! without the `unsafe` feature.
+//! (`scalar`) needs no proof; it is also what every token maps to in the build without the
+//! `unsafe` feature.
 
 #[cfg(feature = "unsafe")]
 use core::mem::MaybeUninit;
 
-use super::reference;
+use super::scalar;
 use crate::kernel::KernelToken;
 use crate::Error;
 // Used by the SIMD arms, which exist on the targets with a SIMD kernel.
@@ -42,7 +42,7 @@ pub(crate) fn decode(
             // SAFETY: all of `dst` is initialised, its history prefix included.
             unsafe { decode_uninit(kernel, src, dst, out_start) }
         }
-        _ => reference::decode(src, dst, out_start),
+        _ => scalar::decode(src, dst, out_start),
     }
 }
 
@@ -87,7 +87,7 @@ pub(crate) unsafe fn decode_uninit(
             // SAFETY: dst[..out_start] is initialised (this function's contract) and the rest
             // was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
             let dst = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [u8]) };
-            reference::decode(src, dst, out_start)
+            scalar::decode(src, dst, out_start)
         }
     }
 }

@@ -62,6 +62,7 @@ mod dispatch;
 pub(crate) mod fast_decode;
 mod hc;
 pub(crate) mod reference;
+mod scalar;
 #[cfg(all(
     feature = "unsafe",
     any(target_arch = "x86_64", target_arch = "aarch64")

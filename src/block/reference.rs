@@ -1,4 +1,4 @@
-//! The scalar reference decoder: the oracle every faster decode path is tested against.
+//! The reference decoder: the oracle every faster decode path is tested against.
 //!
 //! It is safe Rust and reads like the format: a block is a series of sequences, each a token, an
 //! optional literal-length extension, the literals, then (except in the last sequence) a 2-byte
@@ -12,26 +12,28 @@
 //! first `offset` bytes are written, the next `2 * offset` can be copied from the match start, and
 //! so on, each chunk a non-overlapping copy. Offset 1 (a run of one byte) is a `fill`.
 //!
-//! The careful loop ([`decode_careful`]) writes through the [`Output`] trait, so the SIMD kernels
-//! can finish a block in uninitialised memory (`block::uninit`) with exactly this loop's checks
-//! and verdicts; for `[u8]` the trait's methods are the slice copies described above.
+//! This careful loop ([`decode_careful`]) is also every fast decoder's tail: the tuned scalar
+//! decoder (`block::scalar`) and the SIMD kernels (`block::fast_decode`) decode what they can
+//! with wide copies and hand the rest of the block to it, so their verdicts are this loop's by
+//! construction. It writes through the [`Output`] trait, so the SIMD kernels can finish a block in
+//! uninitialised memory (`block::uninit`); for `[u8]` the trait's methods are the slice copies
+//! described above.
 
 #![forbid(unsafe_code)]
 
-use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
-use crate::kernel::tables::REPEAT;
+use super::{MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
 
 /// Decodes the block `src` into `dst[out_start..]`, where `dst[..out_start]` is history that
-/// matches may reference (the prefix of a linked block, or nothing). Returns the output position
-/// after the last decoded byte.
+/// matches may reference (the prefix of a linked block, or nothing), with the careful loop
+/// alone. Returns the output position after the last decoded byte.
 ///
 /// The verdict depends only on `src`, `out_start` and `dst.len()` as the output cap: never on
 /// the bytes already in `dst[out_start..]`.
+#[cfg(test)]
 pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
-    let (ip, op) = fast_sequences(src, dst, out_start);
-    decode_careful::<[u8]>(src, dst, out_start, ip, op)
+    decode_careful::<[u8]>(src, dst, out_start, 0, out_start)
 }
 
 /// Where the careful loop writes: an initialised byte slice, or (with the `unsafe` feature)
@@ -73,7 +75,8 @@ impl Output for [u8] {
 
 /// The careful loop: decodes from the token at `src[ip]`, writing at `dst[op]`, checking
 /// everything and writing exactly the decoded bytes. `decode_careful(src, dst, s, 0, s)` alone is
-/// a complete decoder; [`decode`] runs [`fast_sequences`] first and hands over where it stopped.
+/// a complete decoder (the oracle, [`decode`]); the scalar decoder and the SIMD kernels run their
+/// wild-copy loop first and hand over where it stopped.
 /// `dst[..op]` must be final output (history and what the fast loop decoded).
 /// (Not inlined: it runs once per block, and keeping it apart leaves the fast loop its registers.)
 #[inline(never)]
@@ -166,278 +169,9 @@ pub(crate) fn decode_careful<O: Output + ?Sized>(
     }
 }
 
-/// Room the general path requires beyond a literal run or match, in both slices: literal runs
-/// of up to 32 bytes are copied as one fixed 32-byte window, matches of up to 32 or 64 bytes as
-/// a fixed 32- or 64-byte window, and overlapping matches in whole 8- or 16-byte chunks.
-const WILD_SLACK: usize = 32;
-/// Input the general path requires after a literal run: the 2-byte offset plus the wild
-/// literal window. It also proves the sequence is not the block's last.
-const FAST_INPUT_TAIL: usize = 2 + WILD_SLACK;
-/// Input the short-sequence path needs from its token: the token, a wild 16-byte literal read
-/// (literal length <= 14) and the offset after it, plus one byte so more input follows.
-const SHORT_INPUT: usize = 1 + 16 + 2 + 1;
-/// Output the short-sequence path needs: up to 14 literals plus three 8-byte match chunks (the
-/// larger of that and the 18-byte window of a non-overlapping match).
-const SHORT_OUTPUT: usize = 14 + 24;
-
-/// The fast loop: decodes sequences while both slices have room for fixed-size ("wild") copies
-/// that may run up to [`WILD_SLACK`] bytes past a sequence's end, and stops, *before* consuming
-/// it, at the first sequence that is invalid, is the last one, or lacks that room. It returns the
-/// (token position, output position) to resume from; [`decode_careful`] then decodes the rest and
-/// reports any error, so verdicts are exactly the careful loop's.
-///
-/// Wild copies may scribble over `dst` past the final output length (never past `dst.len()`);
-/// every byte before the returned position is final.
-#[inline]
-fn fast_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize) {
-    let mut ip = 0usize;
-    let mut op = out_start;
-    loop {
-        // The common short sequence: literal nibble < 15, match nibble < 15, and an offset of at
-        // least 8 or at least the match length (so offsets 4-7 of short matches stay here too).
-        // A fixed window of input holds the token, up to 14 literals and the offset; the output
-        // takes a fixed 16 literal bytes and an 18- or 24-byte match window. The input window is
-        // a fixed-size array, so within it the compiler needs no further checks. The offset is
-        // read before the match tests (for a literal nibble of 15 it reads window bytes 16 and
-        // 17, still inside the window, and the value is not used). No limits are kept in
-        // registers: the room tests are these two `get`s. (Small changes of form move the
-        // register allocation of the whole loop: a variant testing `dst.len() - op` inside the
-        // condition, with plain `memcpy`/`memmove` in the general path, measured 8% slower with
-        // the input pointer spilled.)
-        if let (Some(window), Some(future_len)) = (
-            src.get(ip..).and_then(<[u8]>::first_chunk::<SHORT_INPUT>),
-            dst.len().checked_sub(op),
-        ) {
-            let token = window[0];
-            let literal_len = usize::from(token >> 4);
-            let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
-            let offset = usize::from(u16::from_le_bytes([
-                window[1 + literal_len],
-                window[2 + literal_len],
-            ]));
-            let match_pos = op + literal_len;
-            if literal_len < RUN_MASK
-                && match_len < ML_MASK + MINMATCH
-                && (offset >= match_len || offset >= 8)
-                && offset <= match_pos
-                && future_len >= SHORT_OUTPUT
-            {
-                dst[op..op + 16].copy_from_slice(&window[1..17]);
-                if offset >= match_len {
-                    // The source ends before the match starts (it may include the literals just
-                    // written). `copy_within` is a memmove: for a fixed 18 bytes it loads the
-                    // whole window before storing, so the overlap past the match's end is
-                    // harmless.
-                    let from = match_pos - offset;
-                    dst.copy_within(from..from + 18, match_pos);
-                } else {
-                    copy_short_match(dst, match_pos, offset);
-                }
-                ip += 1 + literal_len + 2;
-                op = match_pos + match_len;
-                continue;
-            }
-        }
-
-        // The general path. Marked cold: about 5-25% of sequences come here, and without the
-        // hint the register allocator spills the short path's output position to the stack
-        // (one store and reload per sequence on the loop-carried chain) to serve this path.
-        cold_path();
-        // A short literal run and a match of 19..=64 bytes (match nibble 15, one extension byte),
-        // not overlapping: the commonest sequence the short path leaves (about a fifth of osdb's
-        // and xml's), copied as 16 literal bytes and one fixed 32- or 64-byte memmove.
-        if let (Some(window), Some(room)) = (
-            src.get(ip..).and_then(<[u8]>::first_chunk::<SHORT_INPUT>),
-            dst.len().checked_sub(op),
-        ) {
-            let token = window[0];
-            let literal_len = usize::from(token >> 4);
-            if literal_len < RUN_MASK && usize::from(token) & ML_MASK == ML_MASK {
-                let offset = usize::from(u16::from_le_bytes([
-                    window[1 + literal_len],
-                    window[2 + literal_len],
-                ]));
-                let match_len = ML_MASK + MINMATCH + usize::from(window[3 + literal_len]);
-                let match_pos = op + literal_len;
-                if match_len <= 64 && offset >= match_len && offset <= match_pos && room >= 14 + 64
-                {
-                    dst[op..op + 16].copy_from_slice(&window[1..17]);
-                    copy_earlier(dst, match_pos, offset, match_len);
-                    ip += 1 + literal_len + 3;
-                    op = match_pos + match_len;
-                    continue;
-                }
-            }
-        }
-        let token_pos = ip;
-        let Some(&token) = src.get(ip) else {
-            return (token_pos, op);
-        };
-        let mut cursor = ip + 1;
-
-        let mut literal_len = usize::from(token >> 4);
-        if literal_len == RUN_MASK {
-            match read_length_extension(src, &mut cursor, literal_len, token_pos) {
-                Ok(len) => literal_len = len,
-                Err(_) => return (token_pos, op),
-            }
-        }
-        // Room for the wild literal copy and the offset (which also means more input follows:
-        // this is not the last sequence), and for the wild literal write.
-        if src.len() - cursor < literal_len.saturating_add(FAST_INPUT_TAIL)
-            || dst.len() - op < literal_len.saturating_add(WILD_SLACK)
-        {
-            return (token_pos, op);
-        }
-        let literal_end = op + literal_len;
-        let offset = usize::from(u16::from_le_bytes([
-            src[cursor + literal_len],
-            src[cursor + literal_len + 1],
-        ]));
-        if offset == 0 || offset > literal_end {
-            return (token_pos, op);
-        }
-        let mut match_cursor = cursor + literal_len + 2;
-        let mut match_len = usize::from(token & ML_MASK as u8);
-        if match_len == ML_MASK {
-            match read_length_extension(src, &mut match_cursor, match_len, token_pos) {
-                Ok(len) => match_len = len,
-                Err(_) => return (token_pos, op),
-            }
-        }
-        // MINMATCH + WILD_SLACK: room for the wild match write past the match's end.
-        if dst.len() - literal_end < match_len.saturating_add(MINMATCH + WILD_SLACK) {
-            return (token_pos, op);
-        }
-        let match_len = match_len + MINMATCH;
-
-        // Everything is validated: copy.
-        if literal_len <= WILD_SLACK {
-            dst[op..op + WILD_SLACK].copy_from_slice(&src[cursor..cursor + WILD_SLACK]);
-        } else {
-            copy_long(
-                &mut dst[op..literal_end],
-                &src[cursor..cursor + literal_len],
-            );
-        }
-        if offset >= match_len {
-            copy_earlier(dst, literal_end, offset, match_len);
-        } else {
-            wild_copy_match(dst, literal_end, offset, match_len);
-        }
-        ip = match_cursor;
-        op = literal_end + match_len;
-    }
-}
-
-/// Writes a match of at most 18 bytes at `dst[match_pos..]` from `offset >= 8` bytes back, as
-/// three 8-byte chunks, each read entirely before the position it is written to (the source may
-/// overlap the literals just written or the match itself). The caller guarantees
-/// `8 <= offset <= match_pos` and 24 bytes of room.
-#[inline(always)]
-fn copy_short_match(dst: &mut [u8], match_pos: usize, offset: usize) {
-    debug_assert!(offset >= 8 && offset <= match_pos && dst.len() - match_pos >= 24);
-    // One checked window from the match source to the end of the 24 written bytes: inside it
-    // the source chunk at `at` and its destination at `offset + at` need no further checks.
-    let Some(region) = dst.get_mut(match_pos - offset..match_pos + 24) else {
-        return;
-    };
-    for at in [0, 8, 16] {
-        let bytes: [u8; 8] = region[at..at + 8].try_into().unwrap_or_default();
-        region[offset + at..offset + at + 8].copy_from_slice(&bytes);
-    }
-}
-
-/// Writes a match of `match_len` bytes at `dst[at..]` whose source ends before it (`offset >=
-/// match_len`, `offset <= at`): up to 32 or 64 bytes as one fixed-size `copy_within` (a memmove:
-/// it loads the whole window before storing, so what it writes past the match is harmless),
-/// longer ones exactly. The caller guarantees room for the window: `dst.len() - at` at least 32
-/// for matches up to 32 bytes, otherwise at least `match_len.max(64)`.
-#[inline(always)]
-fn copy_earlier(dst: &mut [u8], at: usize, offset: usize, match_len: usize) {
-    debug_assert!(offset >= match_len && offset <= at);
-    let window = if match_len <= 32 {
-        32
-    } else {
-        match_len.max(64)
-    };
-    debug_assert!(dst.len() - at >= window);
-    let from = at - offset;
-    if match_len <= 32 {
-        dst.copy_within(from..from + 32, at);
-    } else if match_len <= 64 {
-        dst.copy_within(from..from + 64, at);
-    } else {
-        let (history, future) = dst.split_at_mut(at);
-        copy_long(&mut future[..match_len], &history[from..from + match_len]);
-    }
-}
-
-/// Copies `src` to `dst` (equal lengths, more than 32) in 32-byte chunks and one last chunk
-/// ending at the end. (The compiler turns the chunk loop into a `memcpy` call; this form is the
-/// one measured in `asm-notes/scalar.md`, not compared alone with a plain `copy_from_slice`.)
-#[inline(always)]
-fn copy_long(dst: &mut [u8], src: &[u8]) {
-    for (to, from) in dst.chunks_exact_mut(32).zip(src.chunks_exact(32)) {
-        to.copy_from_slice(from);
-    }
-    if let (Some(to), Some(from)) = (dst.last_chunk_mut::<32>(), src.last_chunk::<32>()) {
-        *to = *from;
-    }
-}
-
-/// Writes a match of `match_len` bytes at `dst[op..]` from `offset` bytes back, in whole chunks
-/// (up to 15 bytes past its end). The caller guarantees `1 <= offset <= op` and
-/// `dst.len() - op >= match_len + WILD_SLACK`.
-#[inline(always)]
-fn wild_copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
-    debug_assert!(offset >= 1 && offset <= op && dst.len() - op >= match_len + WILD_SLACK);
-    let end = op + match_len;
-    if offset >= 16 {
-        // Each 16-byte chunk read lies entirely before the position it is written to.
-        let mut pos = op;
-        while pos < end {
-            let chunk: [u8; 16] = dst[pos - offset..pos - offset + 16]
-                .try_into()
-                .unwrap_or([0; 16]);
-            dst[pos..pos + 16].copy_from_slice(&chunk);
-            pos += 16;
-        }
-    } else if offset >= 8 {
-        let mut pos = op;
-        while pos < end {
-            let chunk: [u8; 8] = dst[pos - offset..pos - offset + 8]
-                .try_into()
-                .unwrap_or([0; 8]);
-            dst[pos..pos + 8].copy_from_slice(&chunk);
-            pos += 8;
-        }
-    } else {
-        // Offsets 1-7: the `offset` bytes before `op`, repeated to 8 bytes by one multiply (the
-        // low 64 bits of `REPEAT[offset]` have a 1 in every `offset`-th byte, and the copies
-        // cannot carry into each other), stored every `step` bytes: the largest multiple of the
-        // offset up to 8, so each store continues the pattern in phase.
-        let Some(history) = op.checked_sub(8).and_then(|at| dst.get(at..op)) else {
-            for pos in op..end {
-                dst[pos] = dst[pos - offset];
-            }
-            return;
-        };
-        let history = u64::from_le_bytes(history.try_into().unwrap_or([0; 8]));
-        let pattern = (history >> (8 * (8 - offset))).wrapping_mul(REPEAT[offset] as u64);
-        let pattern = pattern.to_le_bytes();
-        let step = offset * (8 / offset);
-        let mut pos = op;
-        while pos < end {
-            dst[pos..pos + 8].copy_from_slice(&pattern);
-            pos += step;
-        }
-    }
-}
-
 /// Reads the `255, 255, ..., r` extension of a length whose nibble was 15, adding it to `base`.
 #[inline]
-fn read_length_extension(
+pub(super) fn read_length_extension(
     src: &[u8],
     ip: &mut usize,
     base: usize,
@@ -484,101 +218,6 @@ fn copy_match(dst: &mut [u8], op: usize, offset: usize, match_len: usize) {
             let chunk = (pos - start).min(end - pos);
             dst.copy_within(start..start + chunk, pos);
             pos += chunk;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    //! The fast loop against the careful loop alone: same verdict, same output, on valid blocks
-    //! of every shape the fast paths distinguish and on corrupted ones.
-    use super::{decode, decode_careful};
-    use alloc::vec;
-    use alloc::vec::Vec;
-
-    fn both(src: &[u8], cap: usize) {
-        let mut fast_out = vec![0xAAu8; cap];
-        let mut careful_out = vec![0x55u8; cap];
-        let fast = decode(src, &mut fast_out, 0);
-        let careful = decode_careful::<[u8]>(src, &mut careful_out, 0, 0, 0);
-        assert_eq!(fast, careful, "verdicts differ for {src:02x?}");
-        if let Ok(len) = careful {
-            assert_eq!(fast_out[..len], careful_out[..len]);
-        }
-    }
-
-    /// Builds a block from (literal bytes, offset, match length) sequences plus final literals.
-    fn block(sequences: &[(&[u8], u16, usize)], last: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        let push_len = |out: &mut Vec<u8>, mut len: usize| {
-            while len >= 255 {
-                out.push(255);
-                len -= 255;
-            }
-            out.push(len as u8);
-        };
-        for &(literals, offset, match_len) in sequences {
-            let ml = match_len - 4;
-            out.push(((literals.len().min(15) << 4) | ml.min(15)) as u8);
-            if literals.len() >= 15 {
-                push_len(&mut out, literals.len() - 15);
-            }
-            out.extend_from_slice(literals);
-            out.extend_from_slice(&offset.to_le_bytes());
-            if ml >= 15 {
-                push_len(&mut out, ml - 15);
-            }
-        }
-        out.push((last.len().min(15) << 4) as u8);
-        if last.len() >= 15 {
-            push_len(&mut out, last.len() - 15);
-        }
-        out.extend_from_slice(last);
-        out
-    }
-
-    #[test]
-    fn every_offset_and_length_shape() {
-        let text: Vec<u8> = (0..300u32).map(|i| (i * 7 + i / 13) as u8).collect();
-        // Offsets and match lengths around every path's edges: the short path (match <= 18,
-        // offset >= 8 or >= the match), the 19..=64-byte medium one (32- and 64-byte windows),
-        // and the general one (overlapping, longer, several extension bytes).
-        for offset in (1..=40u16).chain([63, 64, 65, 100]) {
-            for match_len in (4..=40).chain([63, 64, 65, 100, 270, 271, 600]) {
-                for literal_len in [0usize, 1, 7, 14, 15, 16, 40, 270] {
-                    let head = &text[..literal_len.max(offset as usize)];
-                    let seqs = [
-                        (head, offset, match_len),
-                        (&text[..literal_len], offset, match_len),
-                    ];
-                    let src = block(&seqs, &text[..20]);
-                    let total = 2 * match_len + head.len() + literal_len + 20;
-                    for cap in [total, total + 1, total + 64, total - 1] {
-                        both(&src, cap);
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn corrupted_blocks() {
-        let text: Vec<u8> = (0..2000u32)
-            .map(|i| b"the quick brown fox "[(i % 20) as usize] ^ (i / 97) as u8)
-            .collect();
-        let src = crate::block::compress(&text);
-        let mut state = 0x1234_5678_9abc_def0u64;
-        for _ in 0..3000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let mut bad = src.clone();
-            let pos = (state % bad.len() as u64) as usize;
-            bad[pos] = (state >> 32) as u8;
-            let cut = ((state >> 40) as usize) % (bad.len() + 1);
-            both(&bad, text.len());
-            both(&bad[..cut], text.len());
-            both(&bad, text.len() + 100);
         }
     }
 }
