@@ -3,6 +3,9 @@
 //! Every variant says what was wrong and where: decoder errors carry the input offset of the byte
 //! (token, length byte, offset field) that made the block invalid and, where it matters, the output
 //! position reached so far. No path in the crate panics on bad input; it returns one of these.
+//! [`Error::kind`] sorts the variants into a few classes ([`ErrorKind`]) for callers that only
+//! need to know what to do (reject the data, raise a limit, pass other arguments), and
+//! `std::error::Error::source` returns the block error inside a frame error.
 
 #![forbid(unsafe_code)]
 
@@ -327,10 +330,14 @@ impl fmt::Display for Error {
                 f,
                 "the {kernel} decode kernel is not available on this CPU or in this build (see Kernel::available)"
             ),
-            Error::UnknownKernel { ref name } => write!(
-                f,
-                "unknown decode kernel {name:?} (expected one of scalar, sse2, avx2, neon)"
-            ),
+            Error::UnknownKernel { ref name } => {
+                write!(f, "unknown decode kernel {name:?} (expected one of ")?;
+                for (i, kernel) in crate::Kernel::ALL.iter().enumerate() {
+                    let separator = if i == 0 { "" } else { ", " };
+                    write!(f, "{separator}{kernel}")?;
+                }
+                f.write_str(")")
+            }
             Error::SizeMismatch { declared, actual } => write!(
                 f,
                 "block decoded to {actual} bytes but its size prefix declares {declared}"
@@ -399,5 +406,98 @@ impl fmt::Display for Error {
     }
 }
 
+/// What kind of failure an [`Error`] is: what a caller can do about it, without matching every
+/// variant. See [`Error::kind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input is not valid LZ4 (a block, a size prefix or a frame that breaks the format, or
+    /// fails a checksum): the data is damaged or is not what the call expects. Retrying with
+    /// the same input fails the same way.
+    CorruptInput,
+    /// A limit was reached: the output would exceed the caller's buffer or cap, or a size
+    /// exceeds the format's maximum. The input may be valid; a larger buffer or cap may succeed.
+    LimitExceeded,
+    /// The input or the request uses something this build or CPU does not support: a newer
+    /// frame format version, or a decode kernel this CPU cannot run.
+    Unsupported,
+    /// An argument is wrong for the call: an unknown kernel name, a missing or different
+    /// dictionary, a value the format cannot express.
+    InvalidArgument,
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ErrorKind::CorruptInput => "corrupt input",
+            ErrorKind::LimitExceeded => "limit exceeded",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::InvalidArgument => "invalid argument",
+        })
+    }
+}
+
+impl Error {
+    /// The kind of failure, for callers that act on the class rather than the variant.
+    ///
+    /// ```
+    /// use lz4_simd::{block, ErrorKind};
+    ///
+    /// let block = block::compress(&[7u8; 1000]);
+    /// // The cap is too small: a limit, not corrupt data.
+    /// assert_eq!(block::decompress(&block, 10).unwrap_err().kind(), ErrorKind::LimitExceeded);
+    /// // Offset 0 is never valid.
+    /// let bad = [0x11, b'a', 0x00, 0x00, 0x10, b'b'];
+    /// assert_eq!(block::decompress(&bad, 100).unwrap_err().kind(), ErrorKind::CorruptInput);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::EmptyInput
+            | Error::TruncatedLength { .. }
+            | Error::TruncatedOffset { .. }
+            | Error::MissingLastLiterals { .. }
+            | Error::LiteralsPastInput { .. }
+            | Error::OffsetZero { .. }
+            | Error::OffsetBeforeStart { .. }
+            | Error::LengthOverflow { .. }
+            | Error::TruncatedSizePrefix { .. }
+            | Error::SizePrefixImpossible { .. }
+            | Error::SizeMismatch { .. }
+            | Error::FrameBadMagic { .. }
+            | Error::FrameTruncated { .. }
+            | Error::FrameReservedBitSet { .. }
+            | Error::FrameBadBlockSizeCode { .. }
+            | Error::FrameHeaderChecksum { .. }
+            | Error::FrameBlockTooLarge { .. }
+            | Error::FrameBlockChecksum { .. }
+            | Error::FrameContentChecksum { .. }
+            | Error::FrameContentSizeMismatch { .. }
+            | Error::FrameBlock { .. } => ErrorKind::CorruptInput,
+            Error::LiteralsOverflowOutput { .. }
+            | Error::MatchOverflowsOutput { .. }
+            | Error::OutputTooSmall { .. }
+            | Error::InputTooLarge { .. }
+            | Error::SizePrefixTooLarge { .. }
+            | Error::FrameOutputLimit { .. } => ErrorKind::LimitExceeded,
+            Error::KernelUnavailable { .. } | Error::FrameUnsupportedVersion { .. } => {
+                ErrorKind::Unsupported
+            }
+            Error::UnknownKernel { .. }
+            | Error::FrameDictIdMismatch { .. }
+            | Error::FrameMissingDictionary { .. }
+            | Error::InvalidArgument { .. } => ErrorKind::InvalidArgument,
+        }
+    }
+}
+
 #[cfg(feature = "std")]
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    /// The block decoder's error inside [`Error::FrameBlock`]; `None` for the other variants
+    /// (they wrap nothing).
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::FrameBlock { error, .. } => Some(&**error),
+            _ => None,
+        }
+    }
+}

@@ -44,7 +44,7 @@ mod error;
 pub mod frame;
 mod kernel;
 
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 pub use kernel::{Kernel, KERNEL_ENV};
 
 /// The README's examples, compiled and run as doctests.
