@@ -26,6 +26,8 @@
 //!   decoder's careful loop, so their verdicts and output are the reference decoder's.
 //! - Bad input gets an [`Error`] naming what was wrong and at which input offset, never a panic.
 //!   No allocation is sized from a length field in untrusted data beyond the caller's cap.
+//! - The library never prints. What became of the `LZ4_SIMD_KERNEL` override is
+//!   [`Kernel::override_status`], for the application to report.
 //!
 //! ## Features
 //! - `std` (default): `std::error::Error` for [`Error`]. Without it the crate is `no_std` + `alloc`.
@@ -45,7 +47,7 @@ pub mod frame;
 mod kernel;
 
 pub use error::{Error, ErrorKind};
-pub use kernel::{Kernel, KERNEL_ENV};
+pub use kernel::{Kernel, KernelOverride, KERNEL_ENV};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

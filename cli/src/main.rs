@@ -177,6 +177,9 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
             "note: -T is accepted; this version compresses on one thread",
         );
     }
+    if let Some(warning) = kernel_override_warning() {
+        jobs::display(&settings, 2, &warning);
+    }
     match settings.mode {
         Mode::List => list::run(&settings.inputs, settings.display_level >= 3),
         Mode::Bench => run_lz4_bench(&settings),
@@ -230,9 +233,22 @@ fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
 }
 
 fn run_bench_subcommand(args: &[OsString]) -> Result<(), Failure> {
+    if let Some(warning) = kernel_override_warning() {
+        eprintln!("{warning}");
+    }
     let argv = std::iter::once(OsString::from("lz4-simd bench")).chain(args.iter().cloned());
     let command = BenchCommand::parse_from(argv);
     bench::run(&command.args)
+}
+
+/// The library never prints: when `LZ4_SIMD_KERNEL` names no kernel, or one this CPU cannot run,
+/// it detects instead and reports that as a value. This is the warning for the user (`-q` hides
+/// it, as `lz4`'s other warnings).
+fn kernel_override_warning() -> Option<String> {
+    match lz4_simd::Kernel::override_status() {
+        lz4_simd::KernelOverride::NotSet | lz4_simd::KernelOverride::Used(_) => None,
+        ignored => Some(format!("lz4-simd: warning: {ignored}")),
+    }
 }
 
 fn main() -> ExitCode {

@@ -3,16 +3,16 @@
 //! The bottom layer of the crate: it knows nothing of the block format. A kernel is the block
 //! decoder's fast loop (`block::fast_decode`) instantiated with one instruction set's copy
 //! primitives (`CopyKernel`, in `copy`): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64.
-//! [`Kernel::Scalar`] is the safe reference decoder. Every variant exists on every target, so
-//! code and tests need no `cfg` ladders; [`Kernel::is_available`] says which can run here. The
-//! tables the decoders share (offset → shuffle pattern, offset → repeat multiplier) are in
-//! `tables`.
+//! [`Kernel::Scalar`] is the safe scalar decoder. Every variant exists on every target, so code
+//! and tests need no `cfg` ladders; [`Kernel::is_available`] says which can run here. The tables
+//! the decoders share (offset → shuffle pattern, offset → repeat multiplier) are in `tables`.
 //!
 //! This module is the only place that detects CPU features. Detection runs once: the first
 //! decode (or [`Kernel::detect`]) picks the best available kernel, or the one named by the
 //! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`, `neon`) if it is
-//! valid and available (otherwise it says so on standard error and detects), and caches the
-//! choice.
+//! valid and available, and caches the choice. The library never prints: what became of the
+//! override (not set, used, or ignored and why) is [`Kernel::override_status`], for the
+//! application to report.
 //!
 //! Dispatch is capability-checked by construction: the `match` from a kernel to its entry point
 //! (in `block`) takes a [`KernelToken`], and only [`Kernel::token`] (after the availability
@@ -111,17 +111,52 @@ impl Kernel {
             .collect()
     }
 
-    /// The kernel `block::decompress` and friends use: the best
-    /// available, or `LZ4_SIMD_KERNEL`'s choice. Decided on first use and cached.
+    /// The kernel `block::decompress` and the other decoders use by default: the best
+    /// available, or `LZ4_SIMD_KERNEL`'s choice when it names an available kernel. Decided on
+    /// first use and cached; [`Kernel::override_status`] says what became of the variable.
+    ///
+    /// ```
+    /// use lz4_simd::Kernel;
+    ///
+    /// let kernel = Kernel::detect();
+    /// assert!(kernel.is_available());
+    /// assert!(Kernel::available().contains(&kernel));
+    /// // Names round-trip through `FromStr` (what `LZ4_SIMD_KERNEL` takes).
+    /// assert_eq!(kernel.name().parse::<Kernel>().unwrap(), kernel);
+    /// assert!("scalar".parse::<Kernel>().unwrap().is_available());
+    /// ```
     pub fn detect() -> Kernel {
         match DETECTED.load(Ordering::Relaxed) {
             0 => {
-                let kernel = choose();
+                let kernel = decision().kernel;
                 DETECTED.store(kernel.index() + 1, Ordering::Relaxed);
                 kernel
             }
             n => Kernel::from_index(n - 1),
         }
+    }
+
+    /// What became of the `LZ4_SIMD_KERNEL` override when the kernel was detected (detecting
+    /// first if that has not happened yet): not set, used, or ignored because it names a kernel
+    /// this CPU or build cannot run, or no kernel at all. The library never prints; an
+    /// application that wants the user to see an ignored override prints this (its `Display`
+    /// is a one-line message).
+    ///
+    /// ```
+    /// use lz4_simd::{Kernel, KernelOverride};
+    ///
+    /// match Kernel::override_status() {
+    ///     KernelOverride::NotSet => assert_eq!(Kernel::detect(), Kernel::available()[0]),
+    ///     KernelOverride::Used(kernel) => assert_eq!(Kernel::detect(), kernel),
+    ///     ignored => {
+    ///         // An application shows this line to its user (the lz4-simd CLI: on stderr).
+    ///         let warning = ignored.to_string();
+    ///         assert!(warning.starts_with("LZ4_SIMD_KERNEL="));
+    ///     }
+    /// }
+    /// ```
+    pub fn override_status() -> KernelOverride {
+        decision().status.clone()
     }
 
     /// A token proving this kernel can run here, or `None`.
@@ -183,26 +218,99 @@ impl FromStr for Kernel {
 }
 
 /// 0 = not decided yet; otherwise the detected kernel's index + 1. Only available kernels are
-/// stored.
+/// stored. (The fast path of [`Kernel::detect`]: one relaxed load.)
 static DETECTED: AtomicU8 = AtomicU8::new(0);
 
-/// The best available kernel, or the environment's choice when valid and available.
-fn choose() -> Kernel {
+/// What `LZ4_SIMD_KERNEL` did when the kernel was detected ([`Kernel::override_status`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KernelOverride {
+    /// The variable is not set (or the crate is built without `std`, which has no environment):
+    /// detection chose the best available kernel.
+    NotSet,
+    /// The variable named this kernel, which is available, and it is used.
+    Used(Kernel),
+    /// The variable named a kernel this CPU or build cannot run; `using` was detected instead.
+    Unavailable {
+        /// The kernel the variable named.
+        requested: Kernel,
+        /// The kernel used instead (the best available).
+        using: Kernel,
+    },
+    /// The variable names no kernel; `using` was detected instead.
+    Unknown {
+        /// The variable's value (lossily converted if it was not UTF-8).
+        value: String,
+        /// The kernel used instead (the best available).
+        using: Kernel,
+    },
+}
+
+impl fmt::Display for KernelOverride {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelOverride::NotSet => write!(f, "{KERNEL_ENV} is not set"),
+            KernelOverride::Used(kernel) => write!(f, "{KERNEL_ENV}={kernel}: using {kernel}"),
+            KernelOverride::Unavailable { requested, using } => write!(
+                f,
+                "{KERNEL_ENV}={requested}: the {requested} kernel is not available on this CPU or in this build; using {using}"
+            ),
+            KernelOverride::Unknown { value, using } => {
+                let error = Error::UnknownKernel {
+                    name: String::from(value.trim()),
+                };
+                write!(f, "{KERNEL_ENV}={value:?}: {error}; using {using}")
+            }
+        }
+    }
+}
+
+/// The kernel detection chose and what became of the override.
+struct Decision {
+    kernel: Kernel,
+    status: KernelOverride,
+}
+
+/// The decision, made once (with `std`: cached with the override's status; without it there is
+/// no environment and detection is cheap, so it is made again when asked).
+#[cfg(feature = "std")]
+fn decision() -> &'static Decision {
+    static DECISION: std::sync::OnceLock<Decision> = std::sync::OnceLock::new();
+    DECISION.get_or_init(|| {
+        let value = std::env::var_os(KERNEL_ENV).map(|value| value.to_string_lossy().into_owned());
+        choose(value)
+    })
+}
+
+#[cfg(not(feature = "std"))]
+fn decision() -> Decision {
+    choose(None)
+}
+
+/// The best available kernel, or the override's choice when it names an available kernel.
+fn choose(value: Option<String>) -> Decision {
     let best = Kernel::ALL
         .into_iter()
         .find(|k| k.is_available())
         .unwrap_or(Kernel::Scalar);
-    #[cfg(feature = "std")]
-    if let Ok(value) = std::env::var(KERNEL_ENV) {
-        match value.parse::<Kernel>() {
-            Ok(kernel) if kernel.is_available() => return kernel,
-            Ok(kernel) => std::eprintln!(
-                "lz4-simd: {KERNEL_ENV}={value}: the {kernel} kernel is not available on this CPU or build; using {best}"
-            ),
-            Err(err) => std::eprintln!("lz4-simd: {KERNEL_ENV}: {err}; using {best}"),
-        }
-    }
-    best
+    let Some(value) = value else {
+        return Decision {
+            kernel: best,
+            status: KernelOverride::NotSet,
+        };
+    };
+    let (kernel, status) = match value.parse::<Kernel>() {
+        Ok(kernel) if kernel.is_available() => (kernel, KernelOverride::Used(kernel)),
+        Ok(requested) => (
+            best,
+            KernelOverride::Unavailable {
+                requested,
+                using: best,
+            },
+        ),
+        Err(_) => (best, KernelOverride::Unknown { value, using: best }),
+    };
+    Decision { kernel, status }
 }
 
 #[cfg(all(feature = "unsafe", target_arch = "x86_64", feature = "std"))]
@@ -275,5 +383,52 @@ impl KernelToken {
     #[inline]
     pub(crate) fn kernel(self) -> Kernel {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{choose, Kernel, KernelOverride, KERNEL_ENV};
+    use alloc::string::{String, ToString};
+
+    #[test]
+    fn override_decisions() {
+        let best = Kernel::available()[0];
+        let unset = choose(None);
+        assert_eq!((unset.kernel, unset.status), (best, KernelOverride::NotSet));
+        let scalar = choose(Some(String::from(" Scalar ")));
+        assert_eq!(scalar.kernel, Kernel::Scalar);
+        assert_eq!(scalar.status, KernelOverride::Used(Kernel::Scalar));
+        let bogus = choose(Some(String::from("bogus")));
+        assert_eq!(bogus.kernel, best);
+        assert_eq!(
+            bogus.status,
+            KernelOverride::Unknown {
+                value: String::from("bogus"),
+                using: best
+            }
+        );
+        let message = bogus.status.to_string();
+        assert!(
+            message.starts_with(KERNEL_ENV) && message.ends_with(&alloc::format!("using {best}"))
+        );
+        for kernel in Kernel::ALL {
+            assert!(message.contains(kernel.name()), "{message}");
+            let decision = choose(Some(kernel.name().to_string()));
+            if kernel.is_available() {
+                assert_eq!(decision.kernel, kernel);
+                assert_eq!(decision.status, KernelOverride::Used(kernel));
+            } else {
+                assert_eq!(decision.kernel, best);
+                assert_eq!(
+                    decision.status,
+                    KernelOverride::Unavailable {
+                        requested: kernel,
+                        using: best
+                    }
+                );
+                assert!(decision.status.to_string().contains("not available"));
+            }
+        }
     }
 }
