@@ -140,6 +140,13 @@ pub enum Error {
         /// The size actually decoded.
         actual: usize,
     },
+    /// The allocator refused the output buffer, or its size exceeds what this target can address
+    /// (`isize::MAX` bytes: a large `max_out` on a 32-bit target). Lower the cap, or decode into
+    /// a buffer of your own (`decompress_into`).
+    AllocationFailed {
+        /// The size of the reservation that failed, in bytes.
+        bytes: usize,
+    },
 
     // ---- Frame format ----------------------------------------------------------------------
     /// The 4 bytes at `input_pos` are not a frame magic number (LZ4, skippable or legacy). `hint`
@@ -342,6 +349,10 @@ impl fmt::Display for Error {
                 f,
                 "block decoded to {actual} bytes but its size prefix declares {declared}"
             ),
+            Error::AllocationFailed { bytes } => write!(
+                f,
+                "cannot allocate {bytes} bytes for the decoded output (the allocator refused, or the size exceeds what this target can address); lower the output cap"
+            ),
             Error::FrameBadMagic { input_pos, found, hint } => write!(
                 f,
                 "not an LZ4 frame at input offset {input_pos}: found {:02x} {:02x} {:02x} {:02x} where a frame magic number (04 22 4d 18, skippable 5x 2a 4d 18, or legacy 02 21 4c 18) was expected; {hint}",
@@ -415,8 +426,9 @@ pub enum ErrorKind {
     /// fails a checksum): the data is damaged or is not what the call expects. Retrying with
     /// the same input fails the same way.
     CorruptInput,
-    /// A limit was reached: the output would exceed the caller's buffer or cap, or a size
-    /// exceeds the format's maximum. The input may be valid; a larger buffer or cap may succeed.
+    /// A limit was reached: the output would exceed the caller's buffer or cap, a size exceeds
+    /// the format's maximum, or the allocator refused the output. The input may be valid; a
+    /// larger buffer or cap may succeed.
     LimitExceeded,
     /// The input or the request uses something this build or CPU does not support: a newer
     /// frame format version, or a decode kernel this CPU cannot run.
@@ -478,6 +490,7 @@ impl Error {
             | Error::OutputTooSmall { .. }
             | Error::InputTooLarge { .. }
             | Error::SizePrefixTooLarge { .. }
+            | Error::AllocationFailed { .. }
             | Error::FrameOutputLimit { .. } => ErrorKind::LimitExceeded,
             Error::KernelUnavailable { .. } | Error::FrameUnsupportedVersion { .. } => {
                 ErrorKind::Unsupported

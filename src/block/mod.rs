@@ -35,6 +35,16 @@
 //! Errors name what was wrong and the input offset (and output position) where it was found; see
 //! [`Error`].
 //!
+//! # Decoding
+//!
+//! The free functions ([`decompress`], [`decompress_into`], [`decompress_into_uninit`],
+//! [`decompress_into_with_history`], [`decompress_append`], [`decompress_with_dict`],
+//! [`decompress_size_prepended`]) decode with the detected kernel ([`Kernel::detect`]). A
+//! [`Decoder`] has the same operations for a kernel of your choice. The decoders, bottom up:
+//! `reference` (the oracle, and every decoder's careful tail), `scalar` (the tuned safe decoder),
+//! `fast_decode` (the one SIMD loop and its entry points per kernel), `dispatch` (kernel token →
+//! entry point), `decoder` ([`Decoder`], the one implementation behind the free functions).
+//!
 //! # Compression
 //!
 //! [`compress_fast`] produces the bytes of liblz4 1.10's `LZ4_compress_fast` exactly; see the
@@ -49,10 +59,10 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
-use crate::kernel::KernelToken;
 use crate::{Error, Kernel};
 
 mod compress;
+mod decoder;
 mod dispatch;
 // The SIMD kernels' fast loop, on the targets that have one.
 #[cfg(all(
@@ -70,6 +80,7 @@ mod scalar;
 mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
+pub use decoder::Decoder;
 pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
@@ -211,104 +222,51 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8], acceleration: u32) -> Vec<u8>
 /// not before `buf[0]`. The output cap is `buf.len() - history_len`.
 ///
 /// This is the zero-copy form of [`decompress_with_dict`] for streaming decoders that keep the
-/// history in front of the output.
+/// history in front of the output. ([`Decoder::decompress_into_with_history`] with the detected
+/// kernel.)
 pub fn decompress_into_with_history(
     src: &[u8],
     buf: &mut [u8],
     history_len: usize,
 ) -> Result<usize, Error> {
-    let history_len = history_len.min(buf.len());
-    let end = dispatch::decode(KernelToken::detected(), src, buf, history_len)?;
-    Ok(end - history_len)
+    Decoder::new().decompress_into_with_history(src, buf, history_len)
 }
 
 /// [`decompress_into_with_history`] with a chosen decode kernel, for tests, benchmarks and
 /// debugging. Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run.
+/// New code should prefer the [`Decoder`] form, which does the same:
+/// `Decoder::with_kernel(kernel)?.decompress_into_with_history(src, buf, history_len)`.
 pub fn decompress_into_with_history_kernel(
     kernel: Kernel,
     src: &[u8],
     buf: &mut [u8],
     history_len: usize,
 ) -> Result<usize, Error> {
-    let history_len = history_len.min(buf.len());
-    let end = dispatch::decode(kernel.require()?, src, buf, history_len)?;
-    Ok(end - history_len)
+    Decoder::with_kernel(kernel)?.decompress_into_with_history(src, buf, history_len)
 }
 
 /// Decodes the block `src` and appends its output (at most `max_out` bytes) to `out`, whose last
 /// `history_len` bytes are history the block's matches may reference (the previous blocks of a
 /// linked frame, or a dictionary placed in front). Returns the number of bytes appended; after
-/// an error `out` is unchanged.
+/// an error `out` is unchanged (its capacity may have grown).
 ///
 /// With the `unsafe` feature the block is decoded straight into `out`'s spare capacity: no
-/// zero-fill, no copy. `history_len` above `out.len()` counts as `out.len()`.
+/// zero-fill, no copy. `history_len` above `out.len()` counts as `out.len()`. The `Vec` grows by
+/// exact reservations, never past `out.len() + max_out` (no amortised doubling: a caller
+/// appending many blocks reserves ahead itself); see [`Decoder`] for how much is reserved.
 pub fn decompress_append(
     src: &[u8],
     out: &mut Vec<u8>,
     history_len: usize,
     max_out: usize,
 ) -> Result<usize, Error> {
-    let start = out.len();
-    let history_len = history_len.min(start);
-    let history_from = start - history_len;
-    let room = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
-    #[cfg(feature = "unsafe")]
-    {
-        out.reserve(room);
-        let window_len = history_len + room;
-        // SAFETY: `reserve` made the capacity at least `start + room = history_from +
-        // window_len`, so the window lies inside the allocation; viewing initialised or
-        // uninitialised `u8`s as `MaybeUninit<u8>` is always valid, and nothing else borrows
-        // `out` while the window lives.
-        let window = unsafe {
-            core::slice::from_raw_parts_mut(
-                out.as_mut_ptr().add(history_from).cast::<MaybeUninit<u8>>(),
-                window_len,
-            )
-        };
-        // SAFETY: window[..history_len] is out[history_from..start], initialised bytes of `out`.
-        let end =
-            unsafe { dispatch::decode_uninit(KernelToken::detected(), src, window, history_len)? };
-        // SAFETY: decode_uninit returned Ok(end): window[..end] is initialised, so `out` is
-        // initialised up to history_from + end <= start + room <= capacity.
-        unsafe { out.set_len(history_from + end) };
-        Ok(end - history_len)
-    }
-    #[cfg(not(feature = "unsafe"))]
-    {
-        out.resize(start + room, 0);
-        let result = dispatch::decode(
-            KernelToken::detected(),
-            src,
-            &mut out[history_from..],
-            history_len,
-        );
-        match result {
-            Ok(end) => {
-                out.truncate(history_from + end);
-                Ok(end - history_len)
-            }
-            Err(error) => {
-                out.truncate(start);
-                Err(error)
-            }
-        }
-    }
+    Decoder::new().decompress_append(src, out, history_len, max_out)
 }
 
 /// Decompresses a block compressed with `dict` as history ([`compress_with_dict`]) into a new
 /// `Vec` of at most `max_out` bytes. With an empty `dict` this is [`decompress`].
 pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let history = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
-    let cap = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
-    let mut buf = Vec::with_capacity(history.len() + cap);
-    buf.extend_from_slice(history);
-    decompress_append(src, &mut buf, history.len(), cap)?;
-    buf.drain(..history.len());
-    if buf.capacity() - buf.len() > buf.len() / 4 + 4096 {
-        buf.shrink_to_fit();
-    }
-    Ok(buf)
+    Decoder::new().decompress_with_dict(src, dict, max_out)
 }
 
 /// Decompresses the block `src` into `dst`, returning the number of bytes written.
@@ -318,15 +276,16 @@ pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<V
 /// fast loop copies in fixed-size chunks), and after an error the contents of `dst` are
 /// unspecified. See the module documentation for the rules.
 pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    dispatch::decode(KernelToken::detected(), src, dst, 0)
+    Decoder::new().decompress_into(src, dst)
 }
 
 /// [`decompress_into`] with a chosen decode kernel, for tests, benchmarks and debugging.
 ///
 /// Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run. Every kernel
-/// gives the same verdict and output as [`Kernel::Scalar`].
+/// gives the same verdict and output as [`Kernel::Scalar`]. New code should prefer the
+/// [`Decoder`] form, which does the same: `Decoder::with_kernel(kernel)?.decompress_into(src, dst)`.
 pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    dispatch::decode(kernel.require()?, src, dst, 0)
+    Decoder::with_kernel(kernel)?.decompress_into(src, dst)
 }
 
 /// Decompresses the block `src` into `dst`, which may be uninitialised memory (a reused buffer,
@@ -340,97 +299,31 @@ pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Resul
 ///
 /// The SIMD kernels decode without initialising `dst` first and never read a byte they have not
 /// written. Without the `unsafe` feature (or with the scalar kernel) the block is decoded by the
-/// safe reference decoder into initialised memory first: a temporary buffer of at most
-/// `dst.len()` bytes in the safe build, a zero-fill of `dst` with the scalar kernel.
+/// safe scalar decoder into initialised memory first: a temporary buffer of at most `dst.len()`
+/// bytes in the safe build, a zero-fill of `dst` with the scalar kernel.
 pub fn decompress_into_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Result<usize, Error> {
-    decode_into_uninit(KernelToken::detected(), src, dst)
+    Decoder::new().decompress_into_uninit(src, dst)
 }
 
-/// [`decompress_into_uninit`] with a chosen decode kernel (see [`decompress_into_with`]).
+/// [`decompress_into_uninit`] with a chosen decode kernel (see [`decompress_into_with`]). New
+/// code should prefer the [`Decoder`] form, which does the same:
+/// `Decoder::with_kernel(kernel)?.decompress_into_uninit(src, dst)`.
 pub fn decompress_into_uninit_with(
     kernel: Kernel,
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
 ) -> Result<usize, Error> {
-    decode_into_uninit(kernel.require()?, src, dst)
-}
-
-/// Decodes `src` into uninitialised `dst` (no history) with `kernel`; `dst[..n]` is initialised
-/// on `Ok(n)`.
-#[cfg(feature = "unsafe")]
-fn decode_into_uninit(
-    kernel: KernelToken,
-    src: &[u8],
-    dst: &mut [MaybeUninit<u8>],
-) -> Result<usize, Error> {
-    // SAFETY: out_start = 0: there is no history to be initialised.
-    unsafe { dispatch::decode_uninit(kernel, src, dst, 0) }
-}
-
-/// Safe build: decode into an initialised temporary, then copy the result out. The temporary
-/// holds what `src` can possibly decode to (255 bytes per input byte) when that is less than
-/// `dst.len()`; only when the block overflows it (so the error must name the real capacity) is the
-/// decode repeated into `dst.len()` bytes.
-#[cfg(not(feature = "unsafe"))]
-fn decode_into_uninit(
-    kernel: KernelToken,
-    src: &[u8],
-    dst: &mut [MaybeUninit<u8>],
-) -> Result<usize, Error> {
-    let cap = dst.len();
-    let mut scratch = vec![0u8; cap.min(src.len().saturating_mul(MAX_EXPANSION))];
-    let result = match dispatch::decode(kernel, src, &mut scratch, 0) {
-        Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
-            if scratch.len() < cap =>
-        {
-            scratch = vec![0u8; cap];
-            dispatch::decode(kernel, src, &mut scratch, 0)
-        }
-        result => result,
-    };
-    let len = result?;
-    for (to, &byte) in dst.iter_mut().zip(&scratch[..len]) {
-        to.write(byte);
-    }
-    Ok(len)
-}
-
-/// Decodes `src` into a new `Vec` of capacity `cap` with the detected kernel: into the spare
-/// capacity (no zero-fill) with the `unsafe` feature, into a zeroed `Vec` without it.
-fn decode_to_vec(src: &[u8], cap: usize) -> Result<Vec<u8>, Error> {
-    #[cfg(feature = "unsafe")]
-    {
-        let mut out = Vec::with_capacity(cap);
-        let len = decompress_into_uninit(src, &mut out.spare_capacity_mut()[..cap])?;
-        // SAFETY: decompress_into_uninit returned Ok(len): the first `len` bytes of the spare
-        // capacity (the whole allocation: `out` was empty) are initialised, and len <= cap <=
-        // capacity.
-        unsafe { out.set_len(len) };
-        Ok(out)
-    }
-    #[cfg(not(feature = "unsafe"))]
-    {
-        let mut out = vec![0u8; cap];
-        let len = dispatch::decode(KernelToken::detected(), src, &mut out, 0)?;
-        out.truncate(len);
-        Ok(out)
-    }
+    Decoder::with_kernel(kernel)?.decompress_into_uninit(src, dst)
 }
 
 /// Decompresses the block `src` into a new `Vec` of at most `max_out` bytes.
 ///
 /// The allocation is bounded by `max_out` and by what `src` can possibly decode to (255 bytes per
-/// input byte), never by anything the block claims. With the `unsafe` feature the block is
-/// decoded straight into the allocation's uninitialised memory (no zero-fill first).
+/// input byte), never by anything the block claims; a size the allocator refuses (or this target
+/// cannot address) is [`Error::AllocationFailed`], never a panic. With the `unsafe` feature the
+/// block is decoded straight into the allocation's uninitialised memory (no zero-fill first).
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let cap = max_out.min(src.len().saturating_mul(MAX_EXPANSION));
-    let mut out = decode_to_vec(src, cap)?;
-    let len = out.len();
-    // Do not hand back a large reservation the block did not need.
-    if out.capacity() - len > len / 4 + 4096 {
-        out.shrink_to_fit();
-    }
-    Ok(out)
+    Decoder::new().decompress(src, max_out)
 }
 
 /// Decompresses a block behind a 4-byte little-endian size prefix (see
@@ -440,36 +333,5 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
 /// *before* anything is allocated, and the block must decode to exactly the declared size. As
 /// [`decompress`], it decodes into uninitialised memory with the `unsafe` feature.
 pub fn decompress_size_prepended(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let (declared, block) = read_size_prefix(src, max_out)?;
-    let out = decode_to_vec(block, declared)?;
-    if out.len() != declared {
-        return Err(Error::SizeMismatch {
-            declared,
-            actual: out.len(),
-        });
-    }
-    Ok(out)
-}
-
-/// Splits a size-prepended block into its declared size and the block, validating the size
-/// before anything is allocated for it.
-fn read_size_prefix(src: &[u8], max_out: usize) -> Result<(usize, &[u8]), Error> {
-    let Some((prefix, block)) = src.split_first_chunk::<4>() else {
-        return Err(Error::TruncatedSizePrefix { len: src.len() });
-    };
-    let declared64 = u64::from(u32::from_le_bytes(*prefix));
-    let declared = usize::try_from(declared64).unwrap_or(usize::MAX);
-    if declared > max_out {
-        return Err(Error::SizePrefixTooLarge {
-            declared: declared64,
-            max_out,
-        });
-    }
-    if declared > block.len().saturating_mul(MAX_EXPANSION) {
-        return Err(Error::SizePrefixImpossible {
-            declared: declared64,
-            compressed_len: block.len(),
-        });
-    }
-    Ok((declared, block))
+    Decoder::new().decompress_size_prepended(src, max_out)
 }

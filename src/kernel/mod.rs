@@ -49,6 +49,25 @@ pub(crate) mod x86;
 pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 
 /// A block decode kernel.
+///
+/// Every variant exists on every target; [`is_available`](Kernel::is_available) says which can
+/// run here, [`detect`](Kernel::detect) which one the decoders use by default. A
+/// `block::Decoder` runs a chosen one.
+///
+/// ```
+/// use lz4_simd::{block, Kernel};
+///
+/// let data = b"kernels differ in speed, never in output; ".repeat(50);
+/// let compressed = block::compress(&data);
+/// for kernel in Kernel::available() {
+///     // Names are what `LZ4_SIMD_KERNEL` takes.
+///     assert_eq!(kernel.name().parse::<Kernel>().unwrap(), kernel);
+///     let decoder = block::Decoder::with_kernel(kernel).unwrap();
+///     assert_eq!(decoder.decompress(&compressed, data.len()).unwrap(), data);
+/// }
+/// // The scalar decoder is available everywhere, and is the last choice.
+/// assert_eq!(Kernel::available().last(), Some(&Kernel::Scalar));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Kernel {
