@@ -11,8 +11,13 @@
 //! length in the data, and never panic on a size the target cannot address: a reservation the
 //! allocator refuses (or that exceeds `isize::MAX` bytes, as `max_out = usize::MAX` can on 32-bit
 //! targets) is [`Error::AllocationFailed`]. A block of `n` bytes decodes to at most `255 × n`
-//! bytes, so the output room reserved is `min(max_out, 255 × n)`, exactly (no amortised
-//! doubling).
+//! bytes, so the output cap is `min(max_out, 255 × n)`. When `max_out` is below `255 × n` (the
+//! common case: the caller knows the size, or a bound of it) the cap `max_out` is reserved at
+//! once and the block is decoded once. Otherwise (`usize::MAX`: "no limit") `255 × n` is a poor
+//! guess, so the first reservation is `4 × n` (at least 64 KiB, at most the cap), and a block
+//! that overflows it is decoded again into four times the room, up to the cap. Verdicts do not
+//! depend on the room (only the overflow error does, and it is only returned at the full cap), so
+//! the result is that of one decode into the full cap.
 
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
@@ -176,7 +181,7 @@ impl Decoder {
     ) -> Result<Vec<u8>, Error> {
         let history = &dict[dict.len().saturating_sub(super::MAX_HISTORY)..];
         let mut buf = Vec::new();
-        reserve(&mut buf, history.len(), output_cap(src.len(), max_out))?;
+        reserve(&mut buf, history.len(), first_room(src.len(), max_out))?;
         buf.extend_from_slice(history);
         self.decompress_append(src, &mut buf, history.len(), max_out)?;
         buf.drain(..history.len());
@@ -195,7 +200,18 @@ impl Decoder {
         history_len: usize,
         max_out: usize,
     ) -> Result<usize, Error> {
-        self.append_within(src, out, history_len, output_cap(src.len(), max_out))
+        let cap = output_cap(src.len(), max_out);
+        let mut room = first_room(src.len(), max_out);
+        loop {
+            match self.append_within(src, out, history_len, room) {
+                Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
+                    if room < cap =>
+                {
+                    room = cap.min(room.saturating_mul(ROOM_GROWTH));
+                }
+                result => return result,
+            }
+        }
     }
 
     /// [`decompress_append`](Self::decompress_append) with exactly `room` bytes of output room
@@ -256,10 +272,34 @@ impl Decoder {
     }
 }
 
+/// The factor by which the room grows after a decode overflowed it (see the module
+/// documentation).
+const ROOM_GROWTH: usize = 4;
+/// When `max_out` is larger than what the block can produce, the first room is this many bytes
+/// per input byte ...
+const FIRST_ROOM_EXPANSION: usize = 4;
+/// ... but at least this many (small blocks are decoded once).
+const FIRST_ROOM_MIN: usize = 64 << 10;
+
 /// The most a block of `src_len` bytes may decode to under the cap `max_out`.
 #[inline]
 fn output_cap(src_len: usize, max_out: usize) -> usize {
     max_out.min(src_len.saturating_mul(MAX_EXPANSION))
+}
+
+/// The room of the first decode attempt: the whole cap when the caller's `max_out` is what
+/// limits it, otherwise a guess (see the module documentation). (Strictly below: when `255 × n`
+/// saturates, `max_out = usize::MAX` is no limit.)
+#[inline]
+fn first_room(src_len: usize, max_out: usize) -> usize {
+    if max_out < src_len.saturating_mul(MAX_EXPANSION) {
+        return max_out;
+    }
+    output_cap(src_len, max_out).min(
+        src_len
+            .saturating_mul(FIRST_ROOM_EXPANSION)
+            .max(FIRST_ROOM_MIN),
+    )
 }
 
 /// Makes room for `more + room` bytes after `out`'s length, exactly (no amortised doubling: the
@@ -353,4 +393,30 @@ fn read_size_prefix(src: &[u8], max_out: usize) -> Result<(usize, &[u8]), Error>
         });
     }
     Ok((declared, block))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_room, output_cap, FIRST_ROOM_MIN};
+
+    #[test]
+    fn first_room_trusts_a_binding_cap_and_guesses_otherwise() {
+        // max_out binds (the exact-size case): the whole cap at once.
+        assert_eq!(first_room(1000, 5000), 5000);
+        assert_eq!(first_room(1000, 254_999), 254_999);
+        assert_eq!(first_room(1000, 255_000), FIRST_ROOM_MIN);
+        // 255 × n saturates (32-bit, huge input): usize::MAX is still no limit.
+        assert_eq!(
+            first_room(usize::MAX / 200, usize::MAX),
+            usize::MAX / 200 * 4
+        );
+        // max_out above what the block can produce: a guess, within the cap.
+        assert_eq!(first_room(1000, usize::MAX), FIRST_ROOM_MIN);
+        assert_eq!(first_room(1 << 20, usize::MAX), 4 << 20);
+        assert_eq!(first_room(10, usize::MAX), 2550);
+        assert_eq!(output_cap(usize::MAX, usize::MAX), usize::MAX);
+        assert_eq!(first_room(usize::MAX / 2, usize::MAX), usize::MAX);
+        assert_eq!(first_room(usize::MAX / 2, usize::MAX - 1), usize::MAX - 1);
+        assert_eq!(first_room(0, usize::MAX), 0);
+    }
 }

@@ -320,8 +320,10 @@ pub fn decompress_into_uninit_with(
 ///
 /// The allocation is bounded by `max_out` and by what `src` can possibly decode to (255 bytes per
 /// input byte), never by anything the block claims; a size the allocator refuses (or this target
-/// cannot address) is [`Error::AllocationFailed`], never a panic. With the `unsafe` feature the
-/// block is decoded straight into the allocation's uninitialised memory (no zero-fill first).
+/// cannot address) is [`Error::AllocationFailed`], never a panic. With a `max_out` above what the
+/// block can produce (`usize::MAX`), a smaller first reservation is grown as needed (see
+/// [`Decoder`]). With the `unsafe` feature the block is decoded straight into the allocation's
+/// uninitialised memory (no zero-fill first).
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     Decoder::new().decompress(src, max_out)
 }
