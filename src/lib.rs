@@ -16,8 +16,9 @@
 //!
 //! ## Safety model
 //!
-//! - The block decoder's reference path ([`block`]'s scalar decoder) is safe Rust and is the
-//!   oracle every faster path is tested against.
+//! - The block decoder's reference path (the careful loop in `block::reference`) is safe Rust,
+//!   short, and is the oracle every faster path is tested against; the tuned scalar decoder
+//!   ([`Kernel::Scalar`], and the decoder of the build without `unsafe`) is safe Rust too.
 //! - Every use of `unsafe` lives behind the cargo feature `unsafe` (on by default). With the
 //!   feature off the crate is `#![forbid(unsafe_code)]`, and every API still works, on the safe
 //!   paths.
@@ -25,9 +26,16 @@
 //!   it copies anything and hands the block's end (and anything suspicious) to the reference
 //!   decoder's careful loop, so their verdicts and output are the reference decoder's.
 //! - Bad input gets an [`Error`] naming what was wrong and at which input offset, never a panic.
-//!   No allocation is sized from a length field in untrusted data beyond the caller's cap.
+//!   No allocation is sized from a length field in untrusted data beyond the caller's cap, and a
+//!   size the allocator refuses (or a 32-bit target cannot address) is an error, not a panic.
 //! - The library never prints. What became of the `LZ4_SIMD_KERNEL` override is
 //!   [`Kernel::override_status`], for the application to report.
+//!
+//! ## Layers
+//!
+//! `kernel` (CPU detection, the [`Kernel`] value, copy primitives, tables) is the bottom and
+//! knows nothing above it; [`block`] (the block format, its decoders and compressors) uses it;
+//! [`frame`] uses `block`.
 //!
 //! ## Features
 //! - `std` (default): `std::error::Error` for [`Error`]. Without it the crate is `no_std` + `alloc`.
