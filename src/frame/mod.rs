@@ -40,6 +40,7 @@
 
 #![forbid(unsafe_code)]
 
+mod codec;
 mod decode;
 mod encode;
 mod header;

@@ -4,42 +4,27 @@
 use std::io::{self, BufRead, Read};
 use std::vec::Vec;
 
-use xxhash_rust::xxh32::Xxh32;
-
-use super::decode::{
-    block_word, check_dictionary, finish_content, is_magic, verify_block_checksum, BlockTarget,
-    DataBlock, LEGACY_MAX_COMPRESSED,
-};
-use super::header::{parse_header, FrameHeader, FrameInfo, MIN_HEADER_LEN};
-use super::{io_error as invalid, BlockMode, LEGACY_BLOCK_SIZE, SKIPPABLE_MAGIC};
+use super::codec::{allocation_failed, BlockJob, BlockTarget, FrameParser, History, Sink, Step};
+use super::header::FrameInfo;
+use super::io_error;
 use crate::block::MAX_HISTORY;
 use crate::Error;
-
-/// Where the decoder is in the stream.
-enum State {
-    /// Expecting a frame magic number (or the end of the input).
-    Magic,
-    /// Inside an LZ4 frame, expecting a block size or the end mark.
-    Blocks {
-        info: FrameInfo,
-        block_index: u64,
-        produced: u64,
-        hasher: Option<Xxh32>,
-    },
-    /// Inside a legacy frame.
-    Legacy { block_index: u64 },
-    /// The input is exhausted.
-    Done,
-    /// An error was returned; it is returned again.
-    Failed(Error),
-}
 
 /// Decompresses a stream of concatenated frames (LZ4 and legacy; skippable frames are skipped)
 /// from the inner reader.
 ///
 /// Memory is bounded by the frames' block sizes (at most 4 MiB of compressed and 4 MiB + 64 KiB
-/// of decoded data, 8 MiB for legacy frames), never by a content size. Errors come back as
-/// `io::Error`s wrapping an [`Error`] (`io::Error::get_ref` / `into_inner` + `downcast`).
+/// of decoded data, 8 MiB for legacy frames), never by a content size. Errors in the data come
+/// back as `io::Error`s wrapping an [`Error`] (`io::Error::get_ref` / `into_inner` +
+/// `downcast`); once one is returned, every later call returns it again.
+///
+/// An error of the inner reader is returned as it is, and decoding resumes exactly where it
+/// stopped on the next call (a partly read header or block is kept): a non-blocking source's
+/// `WouldBlock`, a `TimedOut` or any other error loses no byte and repeats none. `Interrupted`
+/// is retried at once. The decoder reports the end of the stream (`Ok(0)`) only when the input
+/// ends between frames (or after a legacy block) and every check of the last frame passed; when
+/// the input ends inside a frame, that is an error ([`Error::FrameTruncated`]). A reader that
+/// delivers more input after its end continues the stream.
 ///
 /// ```
 /// use std::io::Read;
@@ -51,56 +36,151 @@ enum State {
 /// ```
 pub struct FrameDecoder<R: Read> {
     reader: R,
-    dict: Option<(Vec<u8>, u32)>,
-    state: State,
-    compressed: Vec<u8>,
+    parser: FrameParser,
+    /// The unit the parser needs next is read into `unit[..parser.need()]`; `unit[..unit_len]`
+    /// holds what was read of it so far (kept when the reader fails). Kept at its largest
+    /// length, so reading a unit costs no zero-fill.
+    unit: Vec<u8>,
+    unit_len: usize,
+    output: Output,
+}
+
+/// Decoded content waiting to be read, and the history of the next block.
+struct Output {
+    /// The last 64 KiB of the dictionary.
+    dict: Vec<u8>,
     /// History (linked blocks, dictionary) followed by the current block's content. Kept at its
     /// largest size (stale bytes past `buf_len` are overwritten by the next block), so decoding
     /// a block costs no zero-fill.
     buf: Vec<u8>,
     /// End of the meaningful part of `buf`.
     buf_len: usize,
+    /// `buf[out_pos..out_end]` is content not yet read.
     out_pos: usize,
     out_end: usize,
-    input_pos: u64,
-    /// A magic number read while looking for the next legacy block.
-    pending_magic: Option<[u8; 4]>,
-    frames_seen: u64,
+    /// Whether `buf` starts with the dictionary.
+    dict_in_front: bool,
+}
+
+impl Output {
+    /// Grows `buf` to at least `len` bytes.
+    fn grow(&mut self, len: usize) -> Result<(), Error> {
+        if self.buf.len() < len {
+            self.buf
+                .try_reserve_exact(len - self.buf.len())
+                .map_err(|_| allocation_failed())?;
+            self.buf.resize(len, 0);
+        }
+        Ok(())
+    }
+
+    /// Puts the dictionary at the front of `buf` (if it is not there) and returns its length.
+    fn dict_in_front(&mut self) -> Result<usize, Error> {
+        let dict_len = self.dict.len();
+        if !self.dict_in_front {
+            self.grow(dict_len)?;
+            self.buf[..dict_len].copy_from_slice(&self.dict);
+            self.dict_in_front = true;
+        }
+        Ok(dict_len)
+    }
+
+    /// Decodes the block into `buf`, behind its history.
+    fn decode(
+        &mut self,
+        job: &BlockJob<'_>,
+        target: &BlockTarget,
+        room: usize,
+    ) -> Result<&[u8], Error> {
+        let start = match job.history {
+            History::None => {
+                self.dict_in_front &= self.dict.is_empty();
+                0
+            }
+            History::Dict => self.dict_in_front()?,
+            History::Linked if job.frame_produced == 0 => self.dict_in_front()?,
+            History::Linked => {
+                // `buf[..buf_len]` is the dictionary and this frame's content: keep the last
+                // 64 KiB of it.
+                let excess = self.buf_len.saturating_sub(MAX_HISTORY);
+                if excess > 0 {
+                    self.buf.copy_within(excess..self.buf_len, 0);
+                    self.dict_in_front = false;
+                }
+                self.buf_len - excess
+            }
+        };
+        self.grow(start + room)?;
+        let len = job.block.decode_at(&mut self.buf, start, room, target)?;
+        self.out_pos = start;
+        self.out_end = start + len;
+        self.buf_len = self.out_end;
+        Ok(&self.buf[start..self.out_end])
+    }
+}
+
+/// The streaming decoder's sink: blocks that need no history go straight onto the end of the
+/// caller's `Vec` when `read_to_end` gives one with room for them; others are decoded into the
+/// decoder's buffer.
+struct StreamSink<'a> {
+    output: &'a mut Output,
+    direct: Option<&'a mut Vec<u8>>,
+}
+
+impl Sink for StreamSink<'_> {
+    fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
+        let target = BlockTarget::uncapped(job.block_max);
+        let room = job.block.room(&target)?;
+        if let (History::None, Some(out)) = (job.history, self.direct.as_deref_mut()) {
+            // Only into room the `Vec` already has: a `Vec` sized for the content is not
+            // doubled for the last block's worst case.
+            if out.capacity() - out.len() >= room {
+                let from = out.len();
+                job.block
+                    .append_to(out, 0, room)
+                    .map_err(|error| job.block.error(error, &target, room))?;
+                self.output.out_pos = 0;
+                self.output.out_end = 0;
+                return Ok(&out[from..]);
+            }
+        }
+        self.output.decode(job, &target, room)
+    }
 }
 
 impl<R: Read> FrameDecoder<R> {
     /// A decoder reading frames from `reader`.
     pub fn new(reader: R) -> Self {
-        Self {
-            reader,
-            dict: None,
-            state: State::Magic,
-            compressed: Vec::new(),
-            buf: Vec::new(),
-            buf_len: 0,
-            out_pos: 0,
-            out_end: 0,
-            input_pos: 0,
-            pending_magic: None,
-            frames_seen: 0,
-        }
+        Self::with_parts(reader, FrameParser::new(None), Vec::new())
     }
 
     /// A decoder for frames compressed with the dictionary `dict` whose ID is `dict_id` (checked
     /// against each frame's header).
     pub fn with_dictionary(reader: R, dict: &[u8], dict_id: u32) -> Self {
-        let mut decoder = Self::new(reader);
         let tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
-        decoder.dict = Some((tail.to_vec(), dict_id));
-        decoder
+        Self::with_parts(reader, FrameParser::new(Some(dict_id)), tail.to_vec())
+    }
+
+    fn with_parts(reader: R, parser: FrameParser, dict: Vec<u8>) -> Self {
+        Self {
+            reader,
+            parser,
+            unit: Vec::new(),
+            unit_len: 0,
+            output: Output {
+                dict,
+                buf: Vec::new(),
+                buf_len: 0,
+                out_pos: 0,
+                out_end: 0,
+                dict_in_front: false,
+            },
+        }
     }
 
     /// The descriptor of the LZ4 frame being decoded, if inside one.
     pub fn frame_info(&self) -> Option<&FrameInfo> {
-        match &self.state {
-            State::Blocks { info, .. } => Some(info),
-            _ => None,
-        }
+        self.parser.frame_info()
     }
 
     /// The inner reader.
@@ -108,368 +188,67 @@ impl<R: Read> FrameDecoder<R> {
         &self.reader
     }
 
-    /// Gives back the inner reader (positioned wherever decoding stopped).
+    /// Gives back the inner reader (positioned wherever decoding stopped; input the decoder
+    /// read but did not decode yet is lost with the decoder).
     pub fn into_inner(self) -> R {
         self.reader
     }
 
-    /// Reads up to `buf.len()` bytes, stopping early only at the end of the input.
-    fn read_upto(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut filled = 0;
-        while filled < buf.len() {
-            match self.reader.read(&mut buf[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        self.input_pos += filled as u64;
-        Ok(filled)
-    }
-
-    /// Reads exactly `buf.len()` bytes; the end of the input is a truncated frame (`what`).
-    fn read_exact_or(&mut self, buf: &mut [u8], what: &'static str) -> io::Result<()> {
-        if self.read_upto(buf)? < buf.len() {
-            return Err(invalid(Error::FrameTruncated {
-                input_pos: self.input_pos,
-                what,
-            }));
-        }
-        Ok(())
-    }
-
-    fn read_word(&mut self, what: &'static str) -> io::Result<u32> {
-        let mut word = [0u8; 4];
-        self.read_exact_or(&mut word, what)?;
-        Ok(u32::from_le_bytes(word))
+    /// Hands the parser the first `len` bytes of `unit` (the whole unit, or what the input held
+    /// of it before it ended).
+    fn process_unit(&mut self, len: usize, direct: Option<&mut Vec<u8>>) -> io::Result<Step> {
+        let mut sink = StreamSink {
+            output: &mut self.output,
+            direct,
+        };
+        let result = self.parser.process(&self.unit[..len], &mut sink);
+        self.unit_len = 0;
+        result.map_err(io_error)
     }
 
     /// Decodes until some content is available or the input ends. Returns `false` at the end.
     ///
-    /// With `direct`, a block that needs no history is decoded straight onto the end of that
-    /// `Vec` (nothing is left pending); others are decoded into `self.buf` as usual.
+    /// With `direct`, a block that needs no history may be decoded straight onto the end of
+    /// that `Vec` (nothing is left pending); others are decoded into the decoder's buffer.
     fn fill(&mut self, mut direct: Option<&mut Vec<u8>>) -> io::Result<bool> {
         loop {
-            match std::mem::replace(&mut self.state, State::Done) {
-                State::Done => return Ok(false),
-                State::Failed(error) => {
-                    self.state = State::Failed(error.clone());
-                    return Err(invalid(error));
+            if let Some(error) = self.parser.failure() {
+                return Err(io_error(error.clone()));
+            }
+            let need = self.parser.need();
+            if self.unit_len == need {
+                match self.process_unit(need, direct.as_deref_mut())? {
+                    Step::Output(len) if len > 0 => return Ok(true),
+                    Step::End => return Ok(false),
+                    _ => continue,
                 }
-                State::Magic => self.start_frame()?,
-                State::Blocks {
-                    info,
-                    block_index,
-                    produced,
-                    hasher,
-                } => {
-                    if self.next_block(
-                        info,
-                        block_index,
-                        produced,
-                        hasher,
-                        direct.as_deref_mut(),
-                    )? {
-                        return Ok(true);
+            }
+            if self.unit.len() < need {
+                self.unit
+                    .try_reserve_exact(need - self.unit.len())
+                    .map_err(|_| io_error(allocation_failed()))?;
+                self.unit.resize(need, 0);
+            }
+            match self.reader.read(&mut self.unit[self.unit_len..need]) {
+                Ok(0) => {
+                    // The input ended: between frames that is the end of the stream, inside one
+                    // an error.
+                    match self.process_unit(self.unit_len, direct.as_deref_mut())? {
+                        Step::End => return Ok(false),
+                        _ => continue,
                     }
                 }
-                State::Legacy { block_index } => {
-                    if self.next_legacy_block(block_index, direct.as_deref_mut())? {
-                        return Ok(true);
-                    }
+                Ok(read) if read <= need - self.unit_len => self.unit_len += read,
+                Ok(_) => {
+                    let error = self.parser.fail(Error::InvalidArgument {
+                        what: "the inner reader reported reading more bytes than it was asked for",
+                    });
+                    return Err(io_error(error));
                 }
-            }
-        }
-    }
-
-    /// Reads a frame header and sets the state for its content.
-    fn start_frame(&mut self) -> io::Result<()> {
-        let frame_pos = self.input_pos - if self.pending_magic.is_some() { 4 } else { 0 };
-        let mut header = [0u8; super::header::MAX_HEADER_LEN];
-        if let Some(magic) = self.pending_magic.take() {
-            header[..4].copy_from_slice(&magic);
-        } else {
-            let got = self.read_upto(&mut header[..4])?;
-            if got == 0 {
-                if self.frames_seen == 0 {
-                    return Err(invalid(Error::FrameTruncated {
-                        input_pos: 0,
-                        what: "a 4-byte frame magic number (the input is empty)",
-                    }));
-                }
-                self.state = State::Done;
-                return Ok(());
-            }
-            if got < 4 {
-                return Err(invalid(Error::FrameTruncated {
-                    input_pos: self.input_pos,
-                    what: "a 4-byte frame magic number",
-                }));
-            }
-        }
-        self.frames_seen += 1;
-        let magic = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
-        let len = if magic & 0xFFFF_FFF0 == SKIPPABLE_MAGIC {
-            8
-        } else if magic == super::MAGIC {
-            // FLG and BD say how long the rest is.
-            self.read_exact_or(&mut header[4..6], "the frame descriptor (FLG and BD bytes)")?;
-            let flg = header[4];
-            MIN_HEADER_LEN + if flg & 8 != 0 { 8 } else { 0 } + if flg & 1 != 0 { 4 } else { 0 }
-        } else if magic == super::LEGACY_MAGIC {
-            4
-        } else {
-            // Not a frame: read a little more so the error can say what the data looks like.
-            let mut sample = header[..4].to_vec();
-            (&mut self.reader).take(1 << 16).read_to_end(&mut sample)?;
-            let error = match parse_header(&sample, frame_pos) {
-                Err(error) => error,
-                // Unreachable: the magic is none of the frame magics.
-                Ok(_) => Error::FrameBadMagic {
-                    input_pos: frame_pos,
-                    found: magic.to_le_bytes(),
-                    hint: "unknown data",
-                },
-            };
-            return Err(invalid(error));
-        };
-        let have = if magic == super::MAGIC { 6 } else { 4 };
-        // A version or reserved-bit problem is reported before reading on.
-        if len > have {
-            if let Err(error) = parse_header(&header[..have], frame_pos) {
-                if !matches!(error, Error::FrameTruncated { .. }) {
-                    return Err(invalid(error));
-                }
-            }
-            self.read_exact_or(&mut header[have..len], "the rest of the frame header")?;
-        }
-        let (parsed, _) = parse_header(&header[..len], frame_pos).map_err(invalid)?;
-        match parsed {
-            FrameHeader::Skippable { payload_len, .. } => {
-                let skipped = io::copy(
-                    &mut (&mut self.reader).take(u64::from(payload_len)),
-                    &mut io::sink(),
-                )?;
-                self.input_pos += skipped;
-                if skipped < u64::from(payload_len) {
-                    return Err(invalid(Error::FrameTruncated {
-                        input_pos: self.input_pos,
-                        what: "the rest of a skippable frame's payload",
-                    }));
-                }
-                self.state = State::Magic;
-            }
-            FrameHeader::Legacy => {
-                self.buf_len = 0;
-                self.state = State::Legacy { block_index: 0 };
-            }
-            FrameHeader::Lz4(info) => {
-                let dict = self.dict.as_ref().map(|(bytes, id)| (&bytes[..], *id));
-                check_dictionary(&info, dict).map_err(invalid)?;
-                self.buf_len = 0;
-                if let Some((bytes, _)) = &self.dict {
-                    self.buf.truncate(0);
-                    self.buf.extend_from_slice(bytes);
-                    self.buf_len = bytes.len();
-                }
-                self.state = State::Blocks {
-                    hasher: info.content_checksum.then(|| Xxh32::new(0)),
-                    info,
-                    block_index: 0,
-                    produced: 0,
-                };
-            }
-        }
-        Ok(())
-    }
-
-    /// Reads and decodes the next block of an LZ4 frame (or its end). Returns whether content
-    /// is available.
-    fn next_block(
-        &mut self,
-        info: FrameInfo,
-        block_index: u64,
-        produced: u64,
-        mut hasher: Option<Xxh32>,
-        direct: Option<&mut Vec<u8>>,
-    ) -> io::Result<bool> {
-        let word_pos = self.input_pos;
-        let block_max = info.block_size.bytes();
-        let word = self.read_word("a 4-byte block size or the end mark")?;
-        let Some((size, stored)) =
-            block_word(word, block_max, word_pos, block_index).map_err(invalid)?
-        else {
-            let stored_checksum = if info.content_checksum {
-                let found = self.read_word("the 4-byte content checksum")?;
-                Some((found, self.input_pos - 4))
-            } else {
-                None
-            };
-            finish_content(&info, produced, hasher, stored_checksum).map_err(invalid)?;
-            self.state = State::Magic;
-            return Ok(false);
-        };
-        let mut compressed = std::mem::take(&mut self.compressed);
-        compressed.resize(size, 0);
-        let result = self.read_exact_or(&mut compressed, "the rest of a data block");
-        self.compressed = compressed;
-        result?;
-        if info.block_checksum {
-            let found = self.read_word("a 4-byte block checksum")?;
-            verify_block_checksum(&self.compressed, found, word_pos, block_index)
-                .map_err(invalid)?;
-        }
-        // Keep only the history this block may use.
-        let dict_len = self.dict.as_ref().map_or(0, |(bytes, _)| bytes.len());
-        let start = match info.block_mode {
-            BlockMode::Independent => dict_len,
-            BlockMode::Linked => {
-                let excess = self.buf_len.saturating_sub(MAX_HISTORY);
-                self.buf.copy_within(excess..self.buf_len, 0);
-                self.buf_len - excess
-            }
-        };
-        let target = BlockTarget {
-            history_from: 0,
-            cap_left: u64::MAX,
-            max_out: u64::MAX,
-            block_max,
-        };
-        // Linked blocks keep their content in `self.buf` as the next block's history.
-        let direct = direct.filter(|_| info.block_mode == BlockMode::Independent);
-        let len = self.decode_block(
-            start,
-            &target,
-            stored,
-            word_pos,
-            block_index,
-            hasher.as_mut(),
-            direct,
-        )?;
-        self.state = State::Blocks {
-            produced: produced + len as u64,
-            info,
-            block_index: block_index + 1,
-            hasher,
-        };
-        Ok(len > 0)
-    }
-
-    /// Reads and decodes the next block of a legacy frame, or notices the frame's end.
-    fn next_legacy_block(
-        &mut self,
-        block_index: u64,
-        direct: Option<&mut Vec<u8>>,
-    ) -> io::Result<bool> {
-        let word_pos = self.input_pos;
-        let mut word = [0u8; 4];
-        match self.read_upto(&mut word)? {
-            0 => {
-                self.state = State::Done;
-                return Ok(false);
-            }
-            4 => {}
-            _ => {
-                return Err(invalid(Error::FrameTruncated {
-                    input_pos: self.input_pos,
-                    what: "a 4-byte legacy block size",
-                }))
-            }
-        }
-        let size = u32::from_le_bytes(word);
-        if is_magic(size) {
-            self.pending_magic = Some(word);
-            self.state = State::Magic;
-            return Ok(false);
-        }
-        let size = size as usize;
-        if size > LEGACY_MAX_COMPRESSED {
-            return Err(invalid(Error::FrameBlockTooLarge {
-                input_pos: word_pos,
-                block_index,
-                size: size as u64,
-                max: LEGACY_MAX_COMPRESSED as u64,
-            }));
-        }
-        let mut compressed = std::mem::take(&mut self.compressed);
-        compressed.resize(size, 0);
-        let result = self.read_exact_or(&mut compressed, "the rest of a legacy block");
-        self.compressed = compressed;
-        result?;
-        let target = BlockTarget {
-            history_from: 0,
-            cap_left: u64::MAX,
-            max_out: u64::MAX,
-            block_max: LEGACY_BLOCK_SIZE,
-        };
-        let len = self.decode_block(0, &target, false, word_pos, block_index, None, direct)?;
-        self.state = State::Legacy {
-            block_index: block_index + 1,
-        };
-        Ok(len > 0)
-    }
-
-    /// Decodes the block in `self.compressed` and feeds its content to `hasher`: onto the end of
-    /// `direct` when given and the block has no history (`start == 0`), else into
-    /// `self.buf[start..]` (grown once to hold it), setting the readable range. Returns the
-    /// decoded length.
-    #[allow(clippy::too_many_arguments)]
-    fn decode_block(
-        &mut self,
-        start: usize,
-        target: &BlockTarget,
-        stored: bool,
-        word_pos: u64,
-        block_index: u64,
-        hasher: Option<&mut Xxh32>,
-        direct: Option<&mut Vec<u8>>,
-    ) -> io::Result<usize> {
-        let block = DataBlock {
-            data: &self.compressed,
-            stored,
-            input_pos: word_pos,
-            index: block_index,
-        };
-        if let (Some(out), 0) = (direct, start) {
-            let from = out.len();
-            let direct_target = BlockTarget {
-                history_from: from,
-                ..*target
-            };
-            let len = block.append_to(out, &direct_target).map_err(invalid)?;
-            if let Some(hasher) = hasher {
-                hasher.update(&out[from..]);
-            }
-            self.out_pos = 0;
-            self.out_end = 0;
-            self.buf_len = 0;
-            return Ok(len);
-        }
-        let room = block.room(target).map_err(invalid)?;
-        if self.buf.len() < start + room {
-            self.buf.resize(start + room, 0);
-        }
-        let len = block
-            .decode_at(&mut self.buf, start, target)
-            .map_err(invalid)?;
-        if let Some(hasher) = hasher {
-            hasher.update(&self.buf[start..start + len]);
-        }
-        self.out_pos = start;
-        self.out_end = start + len;
-        self.buf_len = self.out_end;
-        Ok(len)
-    }
-
-    fn fill_or_fail(&mut self, direct: Option<&mut Vec<u8>>) -> io::Result<bool> {
-        match self.fill(direct) {
-            Ok(more) => Ok(more),
-            Err(error) => {
-                if let Some(inner) = error.get_ref().and_then(|e| e.downcast_ref::<Error>()) {
-                    self.state = State::Failed(inner.clone());
-                }
-                Err(error)
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                // Nothing is lost: the bytes read so far stay in `unit`, and the next call
+                // continues reading where this one stopped.
+                Err(error) => return Err(error),
             }
         }
     }
@@ -477,13 +256,17 @@ impl<R: Read> FrameDecoder<R> {
 
 impl<R: Read> Read for FrameDecoder<R> {
     /// Decodes blocks that need no history (independent blocks without a dictionary, legacy
-    /// blocks) straight onto the end of `buf`, without the copy `read` makes.
+    /// blocks) straight onto the end of `buf` when it has the room, without the copy `read`
+    /// makes. As `Read::read_to_end` promises, content decoded before an error stays appended.
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let start = buf.len();
         loop {
-            buf.extend_from_slice(&self.buf[self.out_pos..self.out_end]);
-            self.out_pos = self.out_end;
-            if !self.fill_or_fail(Some(buf))? {
+            let pending = &self.output.buf[self.output.out_pos..self.output.out_end];
+            buf.try_reserve(pending.len())
+                .map_err(|_| io_error(allocation_failed()))?;
+            buf.extend_from_slice(pending);
+            self.output.out_pos = self.output.out_end;
+            if !self.fill(Some(buf))? {
                 return Ok(buf.len() - start);
             }
         }
@@ -503,24 +286,28 @@ impl<R: Read> Read for FrameDecoder<R> {
 
 impl<R: Read> BufRead for FrameDecoder<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        while self.out_pos == self.out_end {
-            if !self.fill_or_fail(None)? {
+        while self.output.out_pos == self.output.out_end {
+            if !self.fill(None)? {
                 return Ok(&[]);
             }
         }
-        Ok(&self.buf[self.out_pos..self.out_end])
+        Ok(&self.output.buf[self.output.out_pos..self.output.out_end])
     }
 
     fn consume(&mut self, amount: usize) {
-        self.out_pos = (self.out_pos + amount).min(self.out_end);
+        self.output.out_pos = (self.output.out_pos + amount).min(self.output.out_end);
     }
 }
 
 impl<R: Read> core::fmt::Debug for FrameDecoder<R> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FrameDecoder")
-            .field("input_pos", &self.input_pos)
+            .field(
+                "input_pos",
+                &(self.parser.input_pos() + self.unit_len as u64),
+            )
             .field("frame_info", &self.frame_info())
+            .field("failure", &self.parser.failure())
             .finish_non_exhaustive()
     }
 }
