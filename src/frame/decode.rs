@@ -1,221 +1,33 @@
-//! One-shot frame decoding, the frame splitter, and the block-level steps the streaming decoder
-//! shares.
+//! One-shot frame decoding (the [`FrameParser`] fed slices of the input, decoding into one
+//! `Vec`) and the frame splitter.
 
-use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use xxhash_rust::xxh32::{xxh32, Xxh32};
-
+use super::codec::{
+    allocation_failed, block_content_bound, block_word, is_magic, is_overflow, BlockJob,
+    BlockTarget, FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
+};
 use super::header::{le32, parse_header, FrameHeader, FrameInfo};
-use super::{BlockMode, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, MAGIC, SKIPPABLE_MAGIC, STORED_FLAG};
-use crate::block::{self, MAX_HISTORY};
+use super::LEGACY_BLOCK_SIZE;
+use crate::block::MAX_HISTORY;
 use crate::Error;
-
-/// The largest compressed size of a legacy block (`compress_bound` of 8 MiB).
-pub(crate) const LEGACY_MAX_COMPRESSED: usize = block::compress_bound(LEGACY_BLOCK_SIZE);
-
-/// Interprets a block size word: `None` for the end mark, else the data length and whether the
-/// block is stored raw. Rejects sizes above the frame's block maximum.
-pub(crate) fn block_word(
-    word: u32,
-    block_max: usize,
-    input_pos: u64,
-    block_index: u64,
-) -> Result<Option<(usize, bool)>, Error> {
-    if word == 0 {
-        return Ok(None);
-    }
-    let size = (word & !STORED_FLAG) as usize;
-    if size > block_max {
-        return Err(Error::FrameBlockTooLarge {
-            input_pos,
-            block_index,
-            size: size as u64,
-            max: block_max as u64,
-        });
-    }
-    Ok(Some((size, word & STORED_FLAG != 0)))
-}
-
-/// Checks a block's xxh32 (computed over its bytes as stored).
-pub(crate) fn verify_block_checksum(
-    data: &[u8],
-    found: u32,
-    input_pos: u64,
-    block_index: u64,
-) -> Result<(), Error> {
-    let expected = xxh32(data, 0);
-    if expected != found {
-        return Err(Error::FrameBlockChecksum {
-            input_pos,
-            block_index,
-            expected,
-            found,
-        });
-    }
-    Ok(())
-}
-
-/// Whether a legacy frame's next word starts a new frame instead of being a block size.
-pub(crate) fn is_magic(word: u32) -> bool {
-    word == MAGIC || word == LEGACY_MAGIC || word & 0xFFFF_FFF0 == SKIPPABLE_MAGIC
-}
-
-/// Where a block's bytes go and how much it may produce.
-pub(crate) struct BlockTarget {
-    /// `out[history_from..]` is the history a compressed block may reference.
-    pub history_from: usize,
-    /// The most bytes the block may decode to under the caller's cap.
-    pub cap_left: u64,
-    /// The caller's cap, for the error.
-    pub max_out: u64,
-    /// The frame's block maximum size.
-    pub block_max: usize,
-}
-
-/// One data block of a frame, as read from the input.
-pub(crate) struct DataBlock<'a> {
-    /// The block's bytes (compressed, or the content itself when stored).
-    pub data: &'a [u8],
-    /// Whether the size word's high bit marks it stored raw.
-    pub stored: bool,
-    /// Input offset of its size word.
-    pub input_pos: u64,
-    /// Its index in the frame.
-    pub index: u64,
-}
-
-impl DataBlock<'_> {
-    /// How many output bytes the block needs room for: a stored block its length, a compressed
-    /// block up to the block maximum (capped by the caller's cap and by what it can produce).
-    pub(crate) fn room(&self, target: &BlockTarget) -> Result<usize, Error> {
-        let limit = usize::try_from(target.cap_left)
-            .unwrap_or(usize::MAX)
-            .min(target.block_max);
-        if self.stored {
-            if self.data.len() > limit {
-                return Err(Error::FrameOutputLimit {
-                    max_out: target.max_out,
-                    declared: None,
-                });
-            }
-            return Ok(self.data.len());
-        }
-        Ok(limit.min(self.data.len().saturating_mul(255)))
-    }
-
-    /// Decodes the block, appending its content to `out` (`out[target.history_from..]` is the
-    /// history); returns the number of bytes appended.
-    pub(crate) fn append_to(
-        &self,
-        out: &mut Vec<u8>,
-        target: &BlockTarget,
-    ) -> Result<usize, Error> {
-        let room = self.room(target)?;
-        if self.stored {
-            out.extend_from_slice(self.data);
-            return Ok(room);
-        }
-        let history_len = out.len() - target.history_from;
-        block::decompress_append(self.data, out, history_len, room)
-            .map_err(|error| self.error(error, target, room))
-    }
-
-    /// Decodes the block into `buf[start..]` (at most [`DataBlock::room`] bytes; whatever `buf`
-    /// holds there is overwritten), with `buf[target.history_from..start]` as history. Returns
-    /// the decoded length.
-    pub(crate) fn decode_at(
-        &self,
-        buf: &mut [u8],
-        start: usize,
-        target: &BlockTarget,
-    ) -> Result<usize, Error> {
-        let room = self.room(target)?;
-        if self.stored {
-            buf[start..start + room].copy_from_slice(self.data);
-            return Ok(room);
-        }
-        let window = &mut buf[target.history_from..start + room];
-        block::decompress_into_with_history(self.data, window, start - target.history_from)
-            .map_err(|error| self.error(error, target, room))
-    }
-
-    /// The frame-level error for a block the block decoder rejected: hitting the caller's cap is
-    /// [`Error::FrameOutputLimit`], anything else a corrupt block.
-    fn error(&self, error: Error, target: &BlockTarget, room: usize) -> Error {
-        let overflow = matches!(
-            error,
-            Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
-        );
-        let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
-            && room as u128 == u128::from(target.cap_left);
-        if overflow && limited_by_cap {
-            Error::FrameOutputLimit {
-                max_out: target.max_out,
-                declared: None,
-            }
-        } else {
-            Error::FrameBlock {
-                input_pos: self.input_pos,
-                block_index: self.index,
-                error: Box::new(error),
-            }
-        }
-    }
-}
-
-/// Checks a frame's content size and content checksum once its blocks are decoded.
-pub(crate) fn finish_content(
-    info: &FrameInfo,
-    produced: u64,
-    hasher: Option<Xxh32>,
-    stored_checksum: Option<(u32, u64)>,
-) -> Result<(), Error> {
-    if let Some(declared) = info.content_size {
-        if declared != produced {
-            return Err(Error::FrameContentSizeMismatch {
-                declared,
-                actual: produced,
-            });
-        }
-    }
-    if let (Some(hasher), Some((found, input_pos))) = (hasher, stored_checksum) {
-        let expected = hasher.digest();
-        if expected != found {
-            return Err(Error::FrameContentChecksum {
-                input_pos,
-                expected,
-                found,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Checks the caller's dictionary against the frame's dictionary ID.
-pub(crate) fn check_dictionary(info: &FrameInfo, dict: Option<(&[u8], u32)>) -> Result<(), Error> {
-    match (info.dict_id, dict) {
-        (Some(dict_id), None) => Err(Error::FrameMissingDictionary { dict_id }),
-        (Some(frame), Some((_, supplied))) if frame != supplied => {
-            Err(Error::FrameDictIdMismatch { frame, supplied })
-        }
-        _ => Ok(()),
-    }
-}
 
 /// Decompresses every frame in `src` (LZ4 frames, legacy frames; skippable frames are skipped)
 /// into one `Vec` of at most `max_out` bytes.
 ///
-/// A frame that declares a content size above `max_out` is refused before anything is decoded,
-/// and nothing is allocated beyond `max_out` (and what the input could possibly decode to).
-/// Frames with a dictionary ID need [`decompress_with_dict`].
+/// A frame that declares a content size above `max_out` is refused before anything is decoded.
+/// Nothing is allocated beyond `max_out` (plus 256 KiB with a dictionary) and what the input's
+/// blocks could possibly decode to, and the returned `Vec`'s capacity is at most `max_out`.
+/// Each frame is decoded on its own: a linked block may reference earlier blocks of its frame
+/// (and the dictionary), never an earlier frame. Frames with a dictionary ID need
+/// [`decompress_with_dict`].
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     decode_all(src, max_out, None)
 }
 
 /// [`decompress`] for frames compressed with a dictionary: `dict` is the dictionary's bytes and
 /// `dict_id` its ID, checked against the ID in each frame header (a frame without an ID is
-/// decoded with the dictionary as given).
+/// decoded with the dictionary as given). Every frame starts from the dictionary.
 pub fn decompress_with_dict(
     src: &[u8],
     dict: &[u8],
@@ -226,202 +38,237 @@ pub fn decompress_with_dict(
 }
 
 fn decode_all(src: &[u8], max_out: usize, dict: Option<(&[u8], u32)>) -> Result<Vec<u8>, Error> {
-    if src.is_empty() {
-        return Err(Error::FrameTruncated {
-            input_pos: 0,
-            what: "a 4-byte frame magic number (the input is empty)",
-        });
-    }
     let dict_tail = dict.map_or(&[][..], |(bytes, _)| {
         &bytes[bytes.len().saturating_sub(MAX_HISTORY)..]
     });
-    // `out` starts with the dictionary (history for linked blocks); it is removed at the end.
-    let prefix = dict_tail.len();
-    let mut out =
-        Vec::with_capacity(prefix + max_out.min(src.len().saturating_mul(4)).min(1 << 26));
-    out.extend_from_slice(dict_tail);
-    let mut pos = 0usize;
-    while pos < src.len() {
-        let (header, header_len) = parse_header(&src[pos..], pos as u64)?;
-        let produced_before = out.len() - prefix;
-        match header {
-            FrameHeader::Skippable { payload_len, .. } => {
-                let end = (pos + header_len).saturating_add(payload_len as usize);
-                if end > src.len() {
-                    return Err(Error::FrameTruncated {
-                        input_pos: src.len() as u64,
-                        what: "the rest of a skippable frame's payload",
-                    });
-                }
-                pos = end;
-            }
-            FrameHeader::Legacy => {
-                pos += header_len;
-                let mut block_index = 0u64;
-                while let Some(word) = le32(src, pos) {
-                    if is_magic(word) {
-                        break;
-                    }
-                    let size = word as usize;
-                    let word_pos = pos as u64;
-                    if size > LEGACY_MAX_COMPRESSED {
-                        return Err(Error::FrameBlockTooLarge {
-                            input_pos: word_pos,
-                            block_index,
-                            size: size as u64,
-                            max: LEGACY_MAX_COMPRESSED as u64,
-                        });
-                    }
-                    let data = src
-                        .get(pos + 4..pos + 4 + size)
-                        .ok_or(Error::FrameTruncated {
-                            input_pos: src.len() as u64,
-                            what: "the rest of a legacy block",
-                        })?;
-                    let target = BlockTarget {
-                        history_from: out.len(),
-                        cap_left: (max_out - (out.len() - prefix)) as u64,
-                        max_out: max_out as u64,
-                        block_max: LEGACY_BLOCK_SIZE,
-                    };
-                    DataBlock {
-                        data,
-                        stored: false,
-                        input_pos: word_pos,
-                        index: block_index,
-                    }
-                    .append_to(&mut out, &target)?;
-                    pos += 4 + size;
-                    block_index += 1;
-                }
-                if pos < src.len() && pos + 4 > src.len() {
-                    return Err(Error::FrameTruncated {
-                        input_pos: src.len() as u64,
-                        what: "a 4-byte legacy block size",
-                    });
-                }
-            }
-            FrameHeader::Lz4(info) => {
-                check_dictionary(&info, dict)?;
-                if let Some(declared) = info.content_size {
-                    if declared > (max_out - produced_before) as u64 {
-                        return Err(Error::FrameOutputLimit {
-                            max_out: max_out as u64,
-                            declared: Some(declared),
-                        });
-                    }
-                    // Trust the declared size only as far as the input could produce it.
-                    let plausible = (src.len() - pos).saturating_mul(255) as u64;
-                    out.reserve(declared.min(plausible) as usize);
-                }
-                pos += header_len;
-                pos = decode_frame_blocks(src, pos, &info, &mut out, prefix, max_out, dict_tail)?;
-            }
+    let mut parser = FrameParser::new(dict.map(|(_, id)| id));
+    let mut sink = VecSink::new(dict_tail, max_out, stream_content_bound(src))?;
+    let mut rest = src;
+    loop {
+        let take = parser.need().min(rest.len());
+        let (unit, after) = rest.split_at(take);
+        if parser.process(unit, &mut sink)? == Step::End {
+            break;
         }
+        rest = after;
     }
-    out.drain(..prefix);
-    Ok(out)
+    Ok(sink.into_content())
 }
 
-/// Decodes the blocks, end mark and content checksum of the frame `info` whose first block is at
-/// `src[pos..]`, appending to `out` (whose first `prefix` bytes are the dictionary). Returns the
-/// position after the frame.
-fn decode_frame_blocks(
-    src: &[u8],
-    mut pos: usize,
-    info: &FrameInfo,
-    out: &mut Vec<u8>,
+/// The one-shot decoder's sink: the content of every frame, one after the other, in one `Vec`
+/// (after the dictionary, while the content is too short to hold a block's history). Blocks are
+/// decoded straight into its spare capacity, with their history in front of them.
+///
+/// Its capacity is reserved once, for what the input's blocks can decode to (their stored
+/// sizes, block maximum sizes, declared content sizes) but never beyond the caller's cap; it
+/// grows again only for frames that lie about their content size.
+struct VecSink<'d> {
+    out: Vec<u8>,
+    /// `out[..prefix]` is the dictionary, the history of the first blocks; it is removed once the
+    /// content itself can hold a block's history (64 KiB).
     prefix: usize,
+    /// The last 64 KiB of the dictionary.
+    dict: &'d [u8],
     max_out: usize,
-    dict_tail: &[u8],
-) -> Result<usize, Error> {
-    let block_max = info.block_size.bytes();
-    let frame_start = out.len();
-    let mut hasher = info.content_checksum.then(|| Xxh32::new(0));
-    // Independent blocks with a dictionary each see only the dictionary: decode them behind a
-    // copy of it.
-    let mut scratch = (info.block_mode == BlockMode::Independent && !dict_tail.is_empty())
-        .then(|| dict_tail.to_vec());
-    let mut block_index = 0u64;
-    loop {
-        let word_pos = pos as u64;
-        let word = le32(src, pos).ok_or(Error::FrameTruncated {
-            input_pos: src.len() as u64,
-            what: "a 4-byte block size or the end mark",
-        })?;
-        pos += 4;
-        let Some((size, stored)) = block_word(word, block_max, word_pos, block_index)? else {
-            break;
-        };
-        let data = src.get(pos..pos + size).ok_or(Error::FrameTruncated {
-            input_pos: src.len() as u64,
-            what: "the rest of a data block",
-        })?;
-        pos += size;
-        if info.block_checksum {
-            let found = le32(src, pos).ok_or(Error::FrameTruncated {
-                input_pos: src.len() as u64,
-                what: "a 4-byte block checksum",
-            })?;
-            pos += 4;
-            verify_block_checksum(data, found, word_pos, block_index)?;
+    /// A small block whose history includes the dictionary is decoded here behind its history
+    /// and copied into place; for a large one, the content that the dictionary covers while it
+    /// decodes is kept here meanwhile. At most 64 KiB of history and 128 KiB of block.
+    scratch: Vec<u8>,
+    /// `scratch` starts with the whole dictionary (as independent blocks need it).
+    scratch_is_dict: bool,
+}
+
+impl<'d> VecSink<'d> {
+    fn new(dict: &'d [u8], max_out: usize, content_bound: u64) -> Result<Self, Error> {
+        let mut out = Vec::new();
+        let content = usize::try_from(content_bound)
+            .unwrap_or(usize::MAX)
+            .min(max_out);
+        if out
+            .try_reserve_exact(dict.len().saturating_add(content))
+            .is_err()
+        {
+            // A bound too large to reserve at once (flushed blocks of highly compressible data
+            // on a 32-bit target): grow as blocks come instead.
+            out.try_reserve_exact(dict.len())
+                .map_err(|_| allocation_failed())?;
         }
-        let block = DataBlock {
-            data,
-            stored,
-            input_pos: word_pos,
-            index: block_index,
-        };
-        let cap_left = (max_out - (out.len() - prefix)) as u64;
-        let appended_from = out.len();
-        match scratch.as_mut() {
-            Some(scratch) => {
-                scratch.truncate(dict_tail.len());
-                let target = BlockTarget {
-                    history_from: 0,
-                    cap_left,
-                    max_out: max_out as u64,
-                    block_max,
-                };
-                block.append_to(scratch, &target)?;
-                out.extend_from_slice(&scratch[dict_tail.len()..]);
-            }
-            None => {
-                let history_from = match info.block_mode {
-                    BlockMode::Independent => out.len(),
-                    BlockMode::Linked => out.len().saturating_sub(MAX_HISTORY),
-                };
-                let target = BlockTarget {
-                    history_from,
-                    cap_left,
-                    max_out: max_out as u64,
-                    block_max,
-                };
-                block.append_to(out, &target)?;
-            }
-        }
-        if let Some(hasher) = hasher.as_mut() {
-            hasher.update(&out[appended_from..]);
-        }
-        block_index += 1;
+        out.extend_from_slice(dict);
+        Ok(Self {
+            out,
+            prefix: dict.len(),
+            dict,
+            max_out,
+            scratch: Vec::new(),
+            scratch_is_dict: false,
+        })
     }
-    let stored_checksum = if info.content_checksum {
-        let found = le32(src, pos).ok_or(Error::FrameTruncated {
-            input_pos: src.len() as u64,
-            what: "the 4-byte content checksum",
-        })?;
-        pos += 4;
-        Some((found, pos as u64 - 4))
-    } else {
-        None
-    };
-    finish_content(
-        info,
-        (out.len() - frame_start) as u64,
-        hasher,
-        stored_checksum,
-    )?;
-    Ok(pos)
+
+    fn produced(&self) -> usize {
+        self.out.len() - self.prefix
+    }
+
+    /// Makes room for `extra` more bytes: growing geometrically (so a `Vec` that must grow does
+    /// not grow block by block), but never past what the cap allows.
+    fn reserve(&mut self, extra: usize) -> Result<(), Error> {
+        let len = self.out.len();
+        if self.out.capacity() - len >= extra {
+            return Ok(());
+        }
+        let limit = self.prefix.saturating_add(self.max_out);
+        let wanted = self
+            .out
+            .capacity()
+            .saturating_mul(2)
+            .min(limit)
+            .max(len + extra);
+        if self.out.try_reserve_exact(wanted - len).is_err() {
+            self.out
+                .try_reserve_exact(extra)
+                .map_err(|_| allocation_failed())?;
+        }
+        Ok(())
+    }
+
+    /// Decodes the compressed block of `job` into at most `room` bytes after the content, with
+    /// its history in front of it. Returns the block decoder's error.
+    fn decode_compressed(&mut self, job: &BlockJob<'_>, room: usize) -> Result<usize, Error> {
+        self.reserve(room)?;
+        // The history: `from_content` bytes of the frame's own content (already in place in
+        // `out`), after `from_dict` bytes of the dictionary.
+        let (from_content, from_dict) = match job.history {
+            History::None => (0, 0),
+            History::Dict => (0, self.dict.len()),
+            History::Linked => {
+                let from_content = usize::try_from(job.frame_produced)
+                    .unwrap_or(usize::MAX)
+                    .min(MAX_HISTORY);
+                (
+                    from_content,
+                    self.dict.len().min(MAX_HISTORY - from_content),
+                )
+            }
+        };
+        let history_len = from_content + from_dict;
+        let len = self.out.len();
+        let dict_at = len - from_content;
+        if from_dict == 0 || dict_at == self.prefix {
+            // The history is already in place (for the first frame's first blocks it is the
+            // dictionary at the front).
+            return job.block.append_to(&mut self.out, history_len, room);
+        }
+        let dict: &'d [u8] = self.dict;
+        let dict_part = &dict[dict.len() - from_dict..];
+        if room <= 2 * from_dict {
+            // Small block: decode it behind a copy of its history (independent blocks reuse the
+            // dictionary already there) and copy it into place: one copy of the block, as many
+            // bytes as laying the dictionary over the content would move.
+            if !(from_content == 0 && from_dict == dict.len() && self.scratch_is_dict) {
+                self.scratch.clear();
+                self.scratch
+                    .try_reserve_exact(history_len + room)
+                    .map_err(|_| allocation_failed())?;
+                self.scratch.extend_from_slice(dict_part);
+                self.scratch.extend_from_slice(&self.out[dict_at..len]);
+                self.scratch_is_dict = from_content == 0 && from_dict == dict.len();
+            }
+            self.scratch.truncate(history_len);
+            self.scratch
+                .try_reserve_exact(room)
+                .map_err(|_| allocation_failed())?;
+            let decoded = job.block.append_to(&mut self.scratch, history_len, room)?;
+            self.out.extend_from_slice(&self.scratch[history_len..]);
+            return Ok(decoded);
+        }
+        // Large block: lay the dictionary over the content before the frame's own history for
+        // the time of the decode (`dict_at >= from_dict`: `out` holds the dictionary prefix or
+        // at least 64 KiB of content), keeping that content in `scratch` meanwhile.
+        let covered = dict_at - from_dict..dict_at;
+        self.scratch.clear();
+        self.scratch_is_dict = false;
+        self.scratch
+            .try_reserve_exact(from_dict)
+            .map_err(|_| allocation_failed())?;
+        self.scratch.extend_from_slice(&self.out[covered.clone()]);
+        self.out[covered.clone()].copy_from_slice(dict_part);
+        let result = job.block.append_to(&mut self.out, history_len, room);
+        self.out[covered].copy_from_slice(&self.scratch);
+        result
+    }
+
+    /// The content: without the dictionary, its capacity within the cap and not much above its
+    /// length.
+    fn into_content(mut self) -> Vec<u8> {
+        self.out.drain(..self.prefix);
+        let len = self.out.len();
+        if self.out.capacity() > self.max_out || self.out.capacity() - len > len / 4 + 4096 {
+            self.out.shrink_to_fit();
+        }
+        self.out
+    }
+}
+
+impl Sink for VecSink<'_> {
+    fn begin_frame(&mut self, info: &FrameInfo) -> Result<(), Error> {
+        match info.content_size {
+            Some(declared) if declared > (self.max_out - self.produced()) as u64 => {
+                Err(Error::FrameOutputLimit {
+                    max_out: self.max_out as u64,
+                    declared: Some(declared),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
+        if self.prefix > 0 && self.produced() >= MAX_HISTORY {
+            // The content now holds any block's history: drop the dictionary from the front
+            // (one move of at most 64 KiB and a block).
+            self.out.drain(..self.prefix);
+            self.prefix = 0;
+        }
+        let target = BlockTarget {
+            cap_left: (self.max_out - self.produced()) as u64,
+            max_out: self.max_out as u64,
+            block_max: job.block_max,
+        };
+        let room = job.block.room(&target)?;
+        let from = self.out.len();
+        if job.block.stored {
+            self.reserve(room)?;
+            self.out.extend_from_slice(job.block.data);
+            return Ok(&self.out[from..]);
+        }
+        // An honest frame's blocks produce no more than its declared size: asking for no more
+        // room keeps the last block within the reservation. A block that produces more is
+        // decoded again with its full room, for the verdict the streaming decoder gives.
+        let declared_left = job.declared_left.map_or(usize::MAX, |left| {
+            usize::try_from(left).unwrap_or(usize::MAX)
+        });
+        let result = match self.decode_compressed(job, room.min(declared_left)) {
+            Err(error) if declared_left < room && is_overflow(&error) => {
+                self.decode_compressed(job, room)
+            }
+            result => result,
+        };
+        result.map_err(|error| job.block.error(error, &target, room))?;
+        Ok(&self.out[from..])
+    }
+}
+
+/// An upper bound of the content the frames in `src` can decode to, found by walking their
+/// block size words (up to the first structural problem, where decoding stops too).
+fn stream_content_bound(src: &[u8]) -> u64 {
+    let mut bound = 0u64;
+    let mut pos = 0;
+    while pos < src.len() {
+        match frame_end(src, pos, &mut bound) {
+            Ok((_, end)) => pos = end,
+            Err(_) => break,
+        }
+    }
+    bound
 }
 
 /// One frame of a stream, as [`frames`] finds it.
@@ -481,7 +328,7 @@ impl<'a> Iterator for Frames<'a> {
         if self.failed || self.pos >= self.src.len() {
             return None;
         }
-        let result = frame_end(self.src, self.pos);
+        let result = frame_end(self.src, self.pos, &mut 0);
         match result {
             Ok((header, end)) => {
                 let frame = Frame {
@@ -500,8 +347,13 @@ impl<'a> Iterator for Frames<'a> {
     }
 }
 
-/// Finds the end of the frame starting at `src[start..]`.
-fn frame_end(src: &[u8], start: usize) -> Result<(FrameHeader, usize), Error> {
+/// Finds the end of the frame starting at `src[start..]`, adding to `content_bound` the most
+/// content its blocks can decode to (as far as they are well formed).
+fn frame_end(
+    src: &[u8],
+    start: usize,
+    content_bound: &mut u64,
+) -> Result<(FrameHeader, usize), Error> {
     let (header, header_len) = parse_header(&src[start..], start as u64)?;
     let truncated = |what| Error::FrameTruncated {
         input_pos: src.len() as u64,
@@ -528,6 +380,11 @@ fn frame_end(src: &[u8], start: usize) -> Result<(FrameHeader, usize), Error> {
                         max: LEGACY_MAX_COMPRESSED as u64,
                     });
                 }
+                *content_bound = content_bound.saturating_add(block_content_bound(
+                    word as usize,
+                    false,
+                    LEGACY_BLOCK_SIZE,
+                ) as u64);
                 pos += 4 + word as usize;
                 if pos > src.len() {
                     return Err(truncated("the rest of a legacy block"));
@@ -541,19 +398,31 @@ fn frame_end(src: &[u8], start: usize) -> Result<(FrameHeader, usize), Error> {
             let block_max = info.block_size.bytes();
             let checksum_len = if info.block_checksum { 4 } else { 0 };
             let mut block_index = 0;
-            loop {
-                let word = le32(src, pos)
-                    .ok_or_else(|| truncated("a 4-byte block size or the end mark"))?;
-                let Some((size, _)) = block_word(word, block_max, pos as u64, block_index)? else {
-                    pos += 4;
-                    break;
+            // An honest frame decodes to no more than its declared size.
+            let mut frame_bound = 0u64;
+            let declared = info.content_size.unwrap_or(u64::MAX);
+            let result = loop {
+                let Some(word) = le32(src, pos) else {
+                    break Err(truncated("a 4-byte block size or the end mark"));
                 };
+                let (size, stored) = match block_word(word, block_max, pos as u64, block_index) {
+                    Ok(Some(block)) => block,
+                    Ok(None) => {
+                        pos += 4;
+                        break Ok(());
+                    }
+                    Err(error) => break Err(error),
+                };
+                frame_bound =
+                    frame_bound.saturating_add(block_content_bound(size, stored, block_max) as u64);
                 pos += 4 + size + checksum_len;
                 if pos > src.len() {
-                    return Err(truncated("the rest of a data block"));
+                    break Err(truncated("the rest of a data block"));
                 }
                 block_index += 1;
-            }
+            };
+            *content_bound = content_bound.saturating_add(frame_bound.min(declared));
+            result?;
             if info.content_checksum {
                 pos += 4;
                 if pos > src.len() {

@@ -284,6 +284,18 @@ pub fn compress_legacy(src: &[u8], acceleration: u32) -> Vec<u8> {
 /// the payload. Decoders skip it; [`frames`](super::frames) hands its payload back.
 ///
 /// Fails for a `magic_nibble` above 15 or a payload of 4 GiB or more.
+///
+/// ```
+/// use lz4_simd::frame::{self, FrameOptions};
+/// // Metadata in front of the content: decoders skip it, `frames` finds it.
+/// let mut stream = frame::skippable_frame(0, b"{\"source\": \"sensor-7\"}").unwrap();
+/// assert_eq!(stream[..8], [0x50, 0x2a, 0x4d, 0x18, 22, 0, 0, 0]);
+/// stream.extend(frame::compress(b"readings", &FrameOptions::new()));
+/// assert_eq!(frame::decompress(&stream, 100).unwrap(), b"readings");
+/// let first = frame::frames(&stream).next().unwrap().unwrap();
+/// assert_eq!(first.skippable_payload(), Some(&b"{\"source\": \"sensor-7\"}"[..]));
+/// assert!(frame::skippable_frame(16, b"").is_err());
+/// ```
 pub fn skippable_frame(magic_nibble: u8, payload: &[u8]) -> Result<Vec<u8>, Error> {
     if magic_nibble > 15 {
         return Err(Error::InvalidArgument {

@@ -40,17 +40,38 @@
 
 #![forbid(unsafe_code)]
 
+mod codec;
 mod decode;
 mod encode;
 mod header;
 #[cfg(feature = "std")]
-mod io;
+mod read;
+#[cfg(feature = "std")]
+mod write;
 
 pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
 pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]
-pub use io::{FrameDecoder, FrameEncoder};
+pub use read::FrameDecoder;
+#[cfg(feature = "std")]
+pub use write::FrameEncoder;
+
+/// An [`Error`](crate::Error) as the `io::Error` the streaming adapters return (`get_ref` /
+/// `into_inner` + `downcast` give it back).
+#[cfg(feature = "std")]
+fn io_error(error: crate::Error) -> std::io::Error {
+    use crate::Error;
+    use std::io::ErrorKind;
+    let kind = match error {
+        Error::FrameTruncated { .. } => ErrorKind::UnexpectedEof,
+        Error::InvalidArgument { .. } | Error::FrameContentSizeMismatch { .. } => {
+            ErrorKind::InvalidInput
+        }
+        _ => ErrorKind::InvalidData,
+    };
+    std::io::Error::new(kind, error)
+}
 
 /// Magic number of an LZ4 frame (bytes `04 22 4D 18`).
 pub const MAGIC: u32 = 0x184D_2204;

@@ -1,0 +1,324 @@
+//! Builds streams of several frames with valid headers from the input (random bytes rarely
+//! contain a second valid frame header, so `decode_frame` never reaches what follows a frame):
+//! LZ4 frames with options, contents, block modes and a dictionary chosen by the input, written
+//! one-shot or streamed with flushes (blocks of every size), skippable and legacy frames between,
+//! then optionally corrupts a few bytes. Requires:
+//!
+//! - the one-shot decoder and the streaming decoder (through a reader that returns short reads,
+//!   `Interrupted` and `WouldBlock`, the decoder called again after each `WouldBlock`) give the
+//!   same verdict: the same content, or the same error;
+//! - an uncorrupted stream decodes to what was compressed, within a cap of exactly its size and
+//!   not within one byte less, and liblz4's LZ4F decoder agrees frame by frame.
+//!
+//! Input layout: a stream byte (frame count, dictionary, corruption count, reader pattern),
+//! then per frame a kind-and-options byte, a length byte and a seed byte, then the corruptions,
+//! then the bytes contents are made of.
+#![no_main]
+
+use std::io::{self, Read, Write};
+
+use libfuzzer_sys::fuzz_target;
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
+use lz4_simd::Error;
+
+const DICT_ID: u32 = 0xD1C7;
+
+/// The fuzz input, read front to back (zeros once it is exhausted).
+struct Input<'a>(&'a [u8]);
+
+impl Input<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&byte, rest)) => {
+                self.0 = rest;
+                byte
+            }
+            None => 0,
+        }
+    }
+}
+
+/// `len` bytes made of `material` (repeated, shifted by `seed`), so that contents compress, reach
+/// back across blocks and (with a dictionary made of the same material) into the dictionary.
+fn make_content(material: &[u8], len: usize, seed: u8) -> Vec<u8> {
+    if material.is_empty() {
+        return vec![seed; len];
+    }
+    let mut out = Vec::with_capacity(len);
+    let mut pos = usize::from(seed) % material.len();
+    while out.len() < len {
+        let take = (len - out.len()).min(material.len() - pos);
+        out.extend_from_slice(&material[pos..pos + take]);
+        pos = (pos + 1 + usize::from(seed)) % material.len();
+    }
+    out
+}
+
+/// One frame of the stream.
+struct Part {
+    bytes: Vec<u8>,
+    content: Vec<u8>,
+    /// LZ4F reads it (LZ4 and skippable frames, not legacy ones).
+    lz4f: bool,
+}
+
+fn lz4_frame(content: &[u8], kind: u8, seed: u8, dict: Option<&[u8]>) -> Vec<u8> {
+    let mut options = FrameOptions::new()
+        .block_size(if kind & 0x04 != 0 {
+            BlockSize::Max256KB
+        } else {
+            BlockSize::Max64KB
+        })
+        .block_mode(if kind & 0x08 != 0 {
+            BlockMode::Linked
+        } else {
+            BlockMode::Independent
+        })
+        .content_checksum(kind & 0x10 != 0)
+        .block_checksum(kind & 0x20 != 0);
+    if dict.is_some() && seed & 1 != 0 {
+        options = options.dict_id(Some(DICT_ID));
+    }
+    if kind & 0x40 == 0 {
+        let options = options.content_size(kind & 0x80 != 0);
+        return match dict {
+            Some(dict) => frame::compress_with_dict(content, dict, &options),
+            None => frame::compress(content, &options),
+        };
+    }
+    // Streamed, flushed every few thousand bytes: blocks of many sizes (not too many blocks:
+    // each costs the compressor a table reset).
+    if kind & 0x80 != 0 {
+        options = options.declared_content_size(Some(content.len() as u64));
+    }
+    let piece = 700 + usize::from(seed) * 397;
+    let mut encoder = FrameEncoder::with_dictionary(Vec::new(), options, dict.unwrap_or(&[]));
+    for (index, chunk) in content.chunks(piece).enumerate() {
+        encoder.write_all(chunk).unwrap();
+        if index % 3 != 2 {
+            encoder.flush().unwrap();
+        }
+    }
+    encoder.finish().unwrap()
+}
+
+/// A reader handing out the stream in pieces of 1-`max_piece` bytes, failing now and then with
+/// `Interrupted` or `WouldBlock` (before or after a short read).
+struct Flaky<'a> {
+    data: &'a [u8],
+    pattern: u8,
+    calls: usize,
+}
+
+impl Read for Flaky<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.calls += 1;
+        let tick = self.calls.wrapping_mul(usize::from(self.pattern) | 1);
+        match tick % 11 {
+            3 if self.pattern & 1 != 0 => {
+                return Err(io::Error::new(io::ErrorKind::WouldBlock, "not yet"))
+            }
+            7 if self.pattern & 2 != 0 => {
+                return Err(io::Error::new(io::ErrorKind::Interrupted, "signal"))
+            }
+            _ => {}
+        }
+        let max_piece = 1 + (tick % (1 + usize::from(self.pattern >> 2) * 97));
+        let n = buf.len().min(self.data.len()).min(max_piece);
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn frame_error(error: io::Error) -> Error {
+    match error
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<Error>())
+    {
+        Some(error) => error.clone(),
+        None => panic!("the decoder returned an error that is not a frame error: {error}"),
+    }
+}
+
+fn streaming(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>, Error> {
+    let reader = Flaky {
+        data: stream,
+        pattern,
+        calls: 0,
+    };
+    let mut decoder = match dict {
+        Some(dict) => FrameDecoder::with_dictionary(reader, dict, DICT_ID),
+        None => FrameDecoder::new(reader),
+    };
+    let mut out = Vec::new();
+    loop {
+        match decoder.read_to_end(&mut out) {
+            Ok(_) => return Ok(out),
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                assert!(
+                    error.get_ref().is_none_or(|inner| !inner.is::<Error>()),
+                    "a WouldBlock of the decoder's own"
+                );
+            }
+            Err(error) => return Err(frame_error(error)),
+        }
+    }
+}
+
+fn one_shot(stream: &[u8], dict: Option<&[u8]>, cap: usize) -> Result<Vec<u8>, Error> {
+    match dict {
+        Some(dict) => frame::decompress_with_dict(stream, dict, DICT_ID, cap),
+        None => frame::decompress(stream, cap),
+    }
+}
+
+/// `LZ4F_decompress_usingDict` (liblz4 1.10; lz4-sys declares only `LZ4F_decompress`).
+mod ffi {
+    use lz4_sys::{LZ4FDecompressOptions, LZ4FDecompressionContext};
+    extern "C" {
+        pub fn LZ4F_decompress_usingDict(
+            ctx: LZ4FDecompressionContext,
+            dst: *mut u8,
+            dst_size: &mut usize,
+            src: *const u8,
+            src_size: &mut usize,
+            dict: *const u8,
+            dict_size: usize,
+            options: *const LZ4FDecompressOptions,
+        ) -> usize;
+    }
+}
+
+/// liblz4's content of one frame (`None` if it rejects it or the frame is incomplete).
+fn lz4f(framed: &[u8], dict: &[u8]) -> Option<Vec<u8>> {
+    let mut ctx = lz4_sys::LZ4FDecompressionContext(std::ptr::null_mut());
+    // SAFETY: creating a context writes the pointer into `ctx`.
+    let code = unsafe { lz4_sys::LZ4F_createDecompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
+    // SAFETY: a pure function of the code.
+    assert_eq!(unsafe { lz4_sys::LZ4F_isError(code) }, 0);
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut pos = 0;
+    let verdict = loop {
+        let mut dst_size = chunk.len();
+        let mut src_size = framed.len() - pos;
+        // SAFETY: every buffer is valid for the size passed; the dictionary outlives the context.
+        let hint = unsafe {
+            ffi::LZ4F_decompress_usingDict(
+                ctx,
+                chunk.as_mut_ptr(),
+                &mut dst_size,
+                framed[pos..].as_ptr(),
+                &mut src_size,
+                dict.as_ptr(),
+                dict.len(),
+                std::ptr::null(),
+            )
+        };
+        out.extend_from_slice(&chunk[..dst_size]);
+        pos += src_size;
+        // SAFETY: a pure function of the code.
+        if unsafe { lz4_sys::LZ4F_isError(hint) } != 0 {
+            break false;
+        }
+        if hint == 0 {
+            break pos == framed.len();
+        }
+        if src_size == 0 && dst_size == 0 {
+            break false;
+        }
+    };
+    // SAFETY: created above, not used again.
+    unsafe { lz4_sys::LZ4F_freeDecompressionContext(ctx) };
+    verdict.then_some(out)
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input(data);
+    let shape = input.byte();
+    let frame_count = 1 + usize::from(shape & 3);
+    let use_dict = shape & 4 != 0;
+    let corruptions = usize::from(shape >> 3 & 3);
+    let pattern = input.byte();
+    let specs: Vec<[u8; 3]> = (0..frame_count)
+        .map(|_| [input.byte(), input.byte(), input.byte()])
+        .collect();
+    let flips: Vec<[u8; 3]> = (0..corruptions)
+        .map(|_| [input.byte(), input.byte(), input.byte()])
+        .collect();
+    let material = input.0;
+    let dict = use_dict.then(|| make_content(material, 1 + material.len() * 3 % 70_000, 1));
+    let dict = dict.as_deref();
+
+    let mut parts = Vec::new();
+    for [kind, length, seed] in specs {
+        // Mostly small contents; now and then several blocks.
+        let len = match length >> 6 {
+            0 => usize::from(length & 63),
+            1 => usize::from(length & 63) * 97,
+            2 => usize::from(length & 63) * 1_531,
+            _ => usize::from(length & 63) * 4_153,
+        };
+        let content = make_content(material, len, seed);
+        parts.push(match kind & 3 {
+            0 => Part {
+                bytes: frame::skippable_frame(seed & 15, &content[..len.min(100)]).unwrap(),
+                content: Vec::new(),
+                lz4f: true,
+            },
+            1 if dict.is_none() => Part {
+                bytes: frame::compress_legacy(&content, 1 + u32::from(seed >> 5)),
+                content,
+                lz4f: false,
+            },
+            _ => Part {
+                bytes: lz4_frame(&content, kind, seed, dict),
+                content,
+                lz4f: true,
+            },
+        });
+    }
+    let mut stream: Vec<u8> = parts.iter().flat_map(|part| part.bytes.clone()).collect();
+    let expected: Vec<u8> = parts.iter().flat_map(|part| part.content.clone()).collect();
+    let mut corrupted = false;
+    for [low, high, mask] in flips {
+        if !stream.is_empty() && mask != 0 {
+            let at = (usize::from(high) << 8 | usize::from(low)) * 7 % stream.len();
+            stream[at] ^= mask;
+            corrupted = true;
+        }
+    }
+
+    let one = one_shot(&stream, dict, 1 << 26);
+    let streamed = streaming(&stream, dict, pattern);
+    assert!(
+        one == streamed,
+        "one-shot and streaming disagree: {:?} vs {:?}",
+        one.as_ref().map(Vec::len),
+        streamed.as_ref().map(Vec::len)
+    );
+    if corrupted {
+        return;
+    }
+    assert!(
+        one.as_deref() == Ok(&expected[..]),
+        "a valid stream decoded wrongly: {:?}",
+        one.as_ref().map(Vec::len)
+    );
+    assert!(one_shot(&stream, dict, expected.len()).as_deref() == Ok(&expected[..]));
+    if !expected.is_empty() {
+        assert!(matches!(
+            one_shot(&stream, dict, expected.len() - 1),
+            Err(Error::FrameOutputLimit { .. })
+        ));
+    }
+    for part in &parts {
+        if part.lz4f {
+            assert!(
+                lz4f(&part.bytes, dict.unwrap_or(&[])).as_deref() == Some(&part.content[..]),
+                "liblz4 disagrees on a frame"
+            );
+        }
+    }
+});

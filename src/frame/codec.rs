@@ -1,0 +1,733 @@
+//! The frame decoder's state machine, without I/O: the one implementation of the frame logic
+//! that the one-shot decoder ([`decompress`](super::decompress)) and the streaming decoder
+//! ([`FrameDecoder`](super::FrameDecoder)) share.
+//!
+//! A stream of frames is a series of *units* whose lengths are known before they are read: a
+//! 4-byte magic number, the descriptor's FLG and BD bytes, the rest of the header, a block size
+//! word, a block (its bytes and its checksum), the end mark's content checksum, a piece of a
+//! skippable frame's payload. [`FrameParser::need`] says how many bytes the next unit takes and
+//! [`FrameParser::process`] takes it whole; a shorter unit means that the input ended there. The
+//! parser never reads, waits or buffers input itself: its caller owns the bytes. The one-shot
+//! decoder hands it slices of the input (nothing is copied); the streaming decoder reads each
+//! unit straight into one buffer and keeps a partly read unit when its reader fails, so it
+//! resumes exactly where it stopped (issue 19's push-style codec copies input into the same kind
+//! of buffer when a unit straddles two calls).
+//!
+//! Content goes to a [`Sink`], which decodes each data block where its caller wants it: behind
+//! the history in one growing `Vec` (one-shot), into a history buffer, or onto the end of the
+//! caller's `Vec` (streaming). Everything else (block sizes, checksums, the content size, the
+//! dictionary ID, the history each block may use) is decided here, so both decoders give the
+//! same output and the same verdict on every input.
+//!
+//! After an error the parser returns it again on every call: a stream is never resumed past a
+//! byte the decoder rejected.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use xxhash_rust::xxh32::{xxh32, Xxh32};
+
+use super::header::{le32, parse_header, FrameHeader, FrameInfo, MAX_HEADER_LEN, MIN_HEADER_LEN};
+use super::{BlockMode, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, MAGIC, SKIPPABLE_MAGIC, STORED_FLAG};
+use crate::block::{self, MAX_EXPANSION};
+use crate::Error;
+
+/// The largest compressed size of a legacy block (`compress_bound` of 8 MiB).
+pub(crate) const LEGACY_MAX_COMPRESSED: usize = block::compress_bound(LEGACY_BLOCK_SIZE);
+
+/// How many bytes after an unknown magic number the error may look at to say what the data is.
+const BAD_MAGIC_SAMPLE: usize = 1 << 16;
+
+/// A skippable frame's payload is consumed in units of at most this many bytes.
+const SKIP_UNIT: usize = 1 << 13;
+
+/// The FLG and BD bytes follow the 4-byte magic number.
+const DESCRIPTOR_END: usize = 6;
+
+/// The error for a buffer the allocator refused (an output cap larger than the memory
+/// available, or than the address space of a 32-bit target).
+pub(crate) fn allocation_failed() -> Error {
+    Error::InvalidArgument {
+        what: "the decoder could not allocate its buffer (the output cap or the frame's block \
+               size is more than the memory available)",
+    }
+}
+
+/// Interprets a block size word: `None` for the end mark, else the data length and whether the
+/// block is stored raw. Rejects sizes above the frame's block maximum.
+pub(crate) fn block_word(
+    word: u32,
+    block_max: usize,
+    input_pos: u64,
+    block_index: u64,
+) -> Result<Option<(usize, bool)>, Error> {
+    if word == 0 {
+        return Ok(None);
+    }
+    let size = (word & !STORED_FLAG) as usize;
+    if size > block_max {
+        return Err(Error::FrameBlockTooLarge {
+            input_pos,
+            block_index,
+            size: size as u64,
+            max: block_max as u64,
+        });
+    }
+    Ok(Some((size, word & STORED_FLAG != 0)))
+}
+
+/// The most content a data block of `size` bytes can decode to in a frame whose blocks decode
+/// to at most `block_max` bytes: its size when stored, else 255 bytes per input byte.
+pub(crate) fn block_content_bound(size: usize, stored: bool, block_max: usize) -> usize {
+    if stored {
+        size
+    } else {
+        block_max.min(size.saturating_mul(MAX_EXPANSION))
+    }
+}
+
+/// Checks a block's xxh32 (computed over its bytes as stored).
+fn verify_block_checksum(
+    data: &[u8],
+    found: u32,
+    input_pos: u64,
+    block_index: u64,
+) -> Result<(), Error> {
+    let expected = xxh32(data, 0);
+    if expected != found {
+        return Err(Error::FrameBlockChecksum {
+            input_pos,
+            block_index,
+            expected,
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// Whether a legacy frame's next word starts a new frame instead of being a block size.
+pub(crate) fn is_magic(word: u32) -> bool {
+    word == MAGIC || word == LEGACY_MAGIC || word & 0xFFFF_FFF0 == SKIPPABLE_MAGIC
+}
+
+/// How much a block may produce, and what to call an overflow.
+pub(crate) struct BlockTarget {
+    /// The most bytes the block may decode to under the caller's cap.
+    pub cap_left: u64,
+    /// The caller's cap, for the error.
+    pub max_out: u64,
+    /// The frame's block maximum size.
+    pub block_max: usize,
+}
+
+impl BlockTarget {
+    #[cfg(feature = "std")]
+    /// A target without a cap (the streaming decoder's).
+    pub(crate) fn uncapped(block_max: usize) -> Self {
+        Self {
+            cap_left: u64::MAX,
+            max_out: u64::MAX,
+            block_max,
+        }
+    }
+}
+
+/// One data block of a frame, as read from the input.
+pub(crate) struct DataBlock<'a> {
+    /// The block's bytes (compressed, or the content itself when stored).
+    pub data: &'a [u8],
+    /// Whether the size word's high bit marks it stored raw.
+    pub stored: bool,
+    /// Input offset of its size word.
+    pub input_pos: u64,
+    /// Its index in the frame.
+    pub index: u64,
+}
+
+impl DataBlock<'_> {
+    /// How many output bytes the block needs room for: a stored block its length, a compressed
+    /// block up to the block maximum (capped by the caller's cap and by what it can produce).
+    pub(crate) fn room(&self, target: &BlockTarget) -> Result<usize, Error> {
+        let cap_left = usize::try_from(target.cap_left).unwrap_or(usize::MAX);
+        let bound = block_content_bound(self.data.len(), self.stored, target.block_max);
+        if self.stored && bound > cap_left {
+            return Err(Error::FrameOutputLimit {
+                max_out: target.max_out,
+                declared: None,
+            });
+        }
+        Ok(bound.min(cap_left))
+    }
+
+    /// Decodes the block, appending at most `room` bytes of content to `out`, whose last
+    /// `history_len` bytes are the history; returns the number of bytes appended. `out` should
+    /// have `room` bytes of spare capacity (else it grows as `Vec::reserve` does). The error is
+    /// the block decoder's, to be passed through [`DataBlock::error`].
+    pub(crate) fn append_to(
+        &self,
+        out: &mut Vec<u8>,
+        history_len: usize,
+        room: usize,
+    ) -> Result<usize, Error> {
+        if self.stored {
+            out.extend_from_slice(self.data);
+            return Ok(self.data.len());
+        }
+        block::decompress_append(self.data, out, history_len, room)
+    }
+
+    #[cfg(feature = "std")]
+    /// Decodes the block into `buf[start..start + room]` (whatever `buf` holds there is
+    /// overwritten), with `buf[..start]` as history. Returns the decoded length.
+    pub(crate) fn decode_at(
+        &self,
+        buf: &mut [u8],
+        start: usize,
+        room: usize,
+        target: &BlockTarget,
+    ) -> Result<usize, Error> {
+        if self.stored {
+            buf[start..start + self.data.len()].copy_from_slice(self.data);
+            return Ok(self.data.len());
+        }
+        block::decompress_into_with_history(self.data, &mut buf[..start + room], start)
+            .map_err(|error| self.error(error, target, room))
+    }
+
+    /// The frame-level error for a block the block decoder rejected with `room` bytes of room:
+    /// hitting the caller's cap is [`Error::FrameOutputLimit`], anything else a corrupt block.
+    pub(crate) fn error(&self, error: Error, target: &BlockTarget, room: usize) -> Error {
+        let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
+            && room as u128 == u128::from(target.cap_left);
+        if is_overflow(&error) && limited_by_cap {
+            Error::FrameOutputLimit {
+                max_out: target.max_out,
+                declared: None,
+            }
+        } else {
+            Error::FrameBlock {
+                input_pos: self.input_pos,
+                block_index: self.index,
+                error: Box::new(error),
+            }
+        }
+    }
+}
+
+/// Whether a block decoder's error says the block needs more room than it was given.
+pub(crate) fn is_overflow(error: &Error) -> bool {
+    matches!(
+        error,
+        Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
+    )
+}
+
+/// Checks a frame's content size and content checksum once its blocks are decoded.
+fn finish_content(
+    info: &FrameInfo,
+    produced: u64,
+    hasher: Option<Xxh32>,
+    stored_checksum: Option<(u32, u64)>,
+) -> Result<(), Error> {
+    if let Some(declared) = info.content_size {
+        if declared != produced {
+            return Err(Error::FrameContentSizeMismatch {
+                declared,
+                actual: produced,
+            });
+        }
+    }
+    if let (Some(hasher), Some((found, input_pos))) = (hasher, stored_checksum) {
+        let expected = hasher.digest();
+        if expected != found {
+            return Err(Error::FrameContentChecksum {
+                input_pos,
+                expected,
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks the ID of the caller's dictionary (if any) against the frame's dictionary ID.
+fn check_dictionary(info: &FrameInfo, dict_id: Option<u32>) -> Result<(), Error> {
+    match (info.dict_id, dict_id) {
+        (Some(dict_id), None) => Err(Error::FrameMissingDictionary { dict_id }),
+        (Some(frame), Some(supplied)) if frame != supplied => {
+            Err(Error::FrameDictIdMismatch { frame, supplied })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What a data block may reference besides its own output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum History {
+    /// Nothing (independent blocks without a dictionary, legacy blocks).
+    None,
+    /// The dictionary (the last 64 KiB of it): independent blocks of a frame with one.
+    Dict,
+    /// The last 64 KiB of the dictionary (if any) followed by the frame's content so far:
+    /// linked blocks. Nothing of an earlier frame.
+    Linked,
+}
+
+/// A data block for a [`Sink`] to decode, with what it needs to know to place it.
+pub(crate) struct BlockJob<'a> {
+    /// The block.
+    pub block: DataBlock<'a>,
+    /// The history its matches may reference.
+    pub history: History,
+    /// Content of the block's frame decoded before it.
+    pub frame_produced: u64,
+    /// The frame's block maximum size.
+    pub block_max: usize,
+    /// What the frame's declared content size leaves for this block and the rest (`None`
+    /// without a declared size). A block may produce more (the frame then fails its content
+    /// size check at the end mark); this is a hint for sizing buffers, not a limit.
+    pub declared_left: Option<u64>,
+}
+
+/// Where decoded content goes.
+pub(crate) trait Sink {
+    /// An LZ4 frame's header was read (the one-shot decoder checks a declared size against its
+    /// cap here).
+    fn begin_frame(&mut self, info: &FrameInfo) -> Result<(), Error> {
+        let _ = info;
+        Ok(())
+    }
+
+    /// Decodes the block and returns its content.
+    fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error>;
+}
+
+/// What processing a unit did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Nothing for the caller yet: read the next unit.
+    More,
+    /// A data block decoded to this many bytes (the sink has them).
+    Output(usize),
+    /// The input ended where a stream may end (between frames, or after a legacy block). The
+    /// state is unchanged: more input, if any comes, continues the stream.
+    End,
+}
+
+/// The LZ4 frame being decoded.
+struct FrameState {
+    info: FrameInfo,
+    block_index: u64,
+    produced: u64,
+    hasher: Option<Xxh32>,
+}
+
+/// The unit the parser expects next.
+enum State {
+    /// A frame magic number (or the end of the input).
+    Magic,
+    /// An LZ4 frame's FLG and BD bytes.
+    Descriptor { frame_pos: u64 },
+    /// The rest of an LZ4 frame header (`len` bytes in all; the first six are in `start`).
+    HeaderRest {
+        frame_pos: u64,
+        start: [u8; DESCRIPTOR_END],
+        len: usize,
+    },
+    /// A skippable frame's 4-byte payload size.
+    SkippableSize,
+    /// The rest of a skippable frame's payload.
+    SkipPayload { left: u64 },
+    /// What follows an unknown magic number, for the error's description of it.
+    BadMagic { frame_pos: u64, magic: [u8; 4] },
+    /// An LZ4 frame's next block size word (or its end mark).
+    BlockWord(FrameState),
+    /// A data block's bytes and its checksum.
+    BlockData {
+        frame: FrameState,
+        size: usize,
+        stored: bool,
+        word_pos: u64,
+    },
+    /// The content checksum after the end mark.
+    ContentChecksum(FrameState),
+    /// A legacy frame's next block size (or the next frame's magic, or the end of the input).
+    LegacyWord { block_index: u64 },
+    /// A legacy block.
+    LegacyData {
+        block_index: u64,
+        size: usize,
+        word_pos: u64,
+    },
+    /// An error was returned; it is returned again.
+    Failed(Error),
+}
+
+/// The frame decoder's state machine; see the module documentation.
+pub(crate) struct FrameParser {
+    state: State,
+    /// Input offset of the next unit.
+    input_pos: u64,
+    /// The ID of the caller's dictionary, when there is one.
+    dict_id: Option<u32>,
+}
+
+impl FrameParser {
+    /// A parser at the start of a stream; `dict_id` is the ID of the caller's dictionary.
+    pub(crate) fn new(dict_id: Option<u32>) -> Self {
+        Self {
+            state: State::Magic,
+            input_pos: 0,
+            dict_id,
+        }
+    }
+
+    /// How many bytes the next unit takes (at least 1).
+    pub(crate) fn need(&self) -> usize {
+        match &self.state {
+            State::Magic
+            | State::SkippableSize
+            | State::BlockWord(_)
+            | State::ContentChecksum(_)
+            | State::LegacyWord { .. }
+            | State::Failed(_) => 4,
+            State::Descriptor { .. } => DESCRIPTOR_END - 4,
+            State::HeaderRest { len, .. } => len - DESCRIPTOR_END,
+            State::SkipPayload { left } => (*left).min(SKIP_UNIT as u64) as usize,
+            State::BadMagic { .. } => BAD_MAGIC_SAMPLE,
+            State::BlockData { frame, size, .. } => {
+                size + if frame.info.block_checksum { 4 } else { 0 }
+            }
+            State::LegacyData { size, .. } => *size,
+        }
+    }
+
+    #[cfg(feature = "std")]
+    /// Input offset of the next unit.
+    pub(crate) fn input_pos(&self) -> u64 {
+        self.input_pos
+    }
+
+    #[cfg(feature = "std")]
+    /// The error returned, if the parser failed.
+    pub(crate) fn failure(&self) -> Option<&Error> {
+        match &self.state {
+            State::Failed(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    #[cfg(feature = "std")]
+    /// Fails the parser with `error` (for a problem its caller found, such as a reader that
+    /// misreports its reads).
+    pub(crate) fn fail(&mut self, error: Error) -> Error {
+        self.state = State::Failed(error.clone());
+        error
+    }
+
+    #[cfg(feature = "std")]
+    /// The descriptor of the LZ4 frame being decoded, if inside one.
+    pub(crate) fn frame_info(&self) -> Option<&FrameInfo> {
+        match &self.state {
+            State::BlockWord(frame)
+            | State::BlockData { frame, .. }
+            | State::ContentChecksum(frame) => Some(&frame.info),
+            _ => None,
+        }
+    }
+
+    /// Processes the next unit: `unit` holds [`need`](Self::need) bytes, or fewer when the input
+    /// ends after them. Decoded content goes to `sink`. An error is latched.
+    pub(crate) fn process(&mut self, unit: &[u8], sink: &mut impl Sink) -> Result<Step, Error> {
+        if let State::Failed(error) = &self.state {
+            return Err(error.clone());
+        }
+        debug_assert!(unit.len() <= self.need());
+        let mut result = self.step(unit, sink);
+        // A unit announced as empty (a stored block of 0 bytes, a legacy block size of 0) is
+        // processed at once, so `need` is never 0.
+        while matches!(result, Ok(Step::More)) && self.need() == 0 {
+            result = self.step(&[], sink);
+        }
+        if let Err(error) = &result {
+            self.state = State::Failed(error.clone());
+        }
+        result
+    }
+
+    fn step(&mut self, unit: &[u8], sink: &mut impl Sink) -> Result<Step, Error> {
+        let ended = unit.len() < self.need();
+        let unit_pos = self.input_pos;
+        self.input_pos += unit.len() as u64;
+        let truncated = |what| Error::FrameTruncated {
+            input_pos: unit_pos + unit.len() as u64,
+            what,
+        };
+        match core::mem::replace(&mut self.state, State::Magic) {
+            State::Magic => {
+                if !ended {
+                    return self.start_frame(unit, unit_pos);
+                }
+                if !unit.is_empty() {
+                    return Err(truncated("a 4-byte frame magic number"));
+                }
+                if unit_pos == 0 {
+                    return Err(truncated(
+                        "a 4-byte frame magic number (the input is empty)",
+                    ));
+                }
+                Ok(Step::End)
+            }
+            State::Descriptor { frame_pos } => {
+                if ended {
+                    return Err(truncated("the frame descriptor (FLG and BD bytes)"));
+                }
+                let mut start = [0u8; DESCRIPTOR_END];
+                start[..4].copy_from_slice(&MAGIC.to_le_bytes());
+                start[4..].copy_from_slice(unit);
+                // A version or reserved-bit problem is reported before reading on.
+                match parse_header(&start, frame_pos) {
+                    Err(Error::FrameTruncated { .. }) => {}
+                    Err(error) => return Err(error),
+                    Ok(_) => {}
+                }
+                let flg = start[4];
+                let len = MIN_HEADER_LEN
+                    + if flg & 8 != 0 { 8 } else { 0 }
+                    + if flg & 1 != 0 { 4 } else { 0 };
+                self.state = State::HeaderRest {
+                    frame_pos,
+                    start,
+                    len,
+                };
+                Ok(Step::More)
+            }
+            State::HeaderRest {
+                frame_pos,
+                start,
+                len,
+            } => {
+                if ended {
+                    return Err(truncated("the rest of the frame header"));
+                }
+                let mut header = [0u8; MAX_HEADER_LEN];
+                header[..DESCRIPTOR_END].copy_from_slice(&start);
+                header[DESCRIPTOR_END..len].copy_from_slice(unit);
+                let info = match parse_header(&header[..len], frame_pos)? {
+                    (FrameHeader::Lz4(info), _) => info,
+                    // Unreachable: the magic number is the LZ4 frame magic.
+                    _ => {
+                        return Err(Error::FrameBadMagic {
+                            input_pos: frame_pos,
+                            found: MAGIC.to_le_bytes(),
+                            hint: "unknown data",
+                        })
+                    }
+                };
+                check_dictionary(&info, self.dict_id)?;
+                sink.begin_frame(&info)?;
+                self.state = State::BlockWord(FrameState {
+                    hasher: info.content_checksum.then(|| Xxh32::new(0)),
+                    info,
+                    block_index: 0,
+                    produced: 0,
+                });
+                Ok(Step::More)
+            }
+            State::SkippableSize => {
+                if ended {
+                    return Err(truncated("the 4-byte size of a skippable frame"));
+                }
+                let left = u64::from(le32(unit, 0).unwrap_or(0));
+                if left > 0 {
+                    self.state = State::SkipPayload { left };
+                }
+                Ok(Step::More)
+            }
+            State::SkipPayload { left } => {
+                if ended {
+                    return Err(truncated("the rest of a skippable frame's payload"));
+                }
+                let left = left - unit.len() as u64;
+                if left > 0 {
+                    self.state = State::SkipPayload { left };
+                }
+                Ok(Step::More)
+            }
+            State::BadMagic { frame_pos, magic } => {
+                let mut sample = Vec::new();
+                sample
+                    .try_reserve_exact(4 + unit.len())
+                    .map_err(|_| allocation_failed())?;
+                sample.extend_from_slice(&magic);
+                sample.extend_from_slice(unit);
+                Err(match parse_header(&sample, frame_pos) {
+                    Err(error) => error,
+                    // Unreachable: the magic is none of the frame magics.
+                    Ok(_) => Error::FrameBadMagic {
+                        input_pos: frame_pos,
+                        found: magic,
+                        hint: "unknown data",
+                    },
+                })
+            }
+            State::BlockWord(frame) => {
+                if ended {
+                    return Err(truncated("a 4-byte block size or the end mark"));
+                }
+                let word = le32(unit, 0).unwrap_or(0);
+                let block_max = frame.info.block_size.bytes();
+                match block_word(word, block_max, unit_pos, frame.block_index)? {
+                    Some((size, stored)) => {
+                        self.state = State::BlockData {
+                            frame,
+                            size,
+                            stored,
+                            word_pos: unit_pos,
+                        };
+                    }
+                    None if frame.info.content_checksum => {
+                        self.state = State::ContentChecksum(frame);
+                    }
+                    None => finish_content(&frame.info, frame.produced, frame.hasher, None)?,
+                }
+                Ok(Step::More)
+            }
+            State::BlockData {
+                mut frame,
+                size,
+                stored,
+                word_pos,
+            } => {
+                if ended {
+                    return Err(truncated(if unit.len() < size {
+                        "the rest of a data block"
+                    } else {
+                        "a 4-byte block checksum"
+                    }));
+                }
+                let data = &unit[..size];
+                if frame.info.block_checksum {
+                    let found = le32(unit, size).unwrap_or(0);
+                    verify_block_checksum(data, found, word_pos, frame.block_index)?;
+                }
+                let history = match frame.info.block_mode {
+                    BlockMode::Linked => History::Linked,
+                    BlockMode::Independent if self.dict_id.is_some() => History::Dict,
+                    BlockMode::Independent => History::None,
+                };
+                let job = BlockJob {
+                    block: DataBlock {
+                        data,
+                        stored,
+                        input_pos: word_pos,
+                        index: frame.block_index,
+                    },
+                    history,
+                    frame_produced: frame.produced,
+                    block_max: frame.info.block_size.bytes(),
+                    declared_left: frame
+                        .info
+                        .content_size
+                        .map(|declared| declared.saturating_sub(frame.produced)),
+                };
+                let content = sink.decode(&job)?;
+                if let Some(hasher) = frame.hasher.as_mut() {
+                    hasher.update(content);
+                }
+                let len = content.len();
+                frame.produced += len as u64;
+                frame.block_index += 1;
+                self.state = State::BlockWord(frame);
+                Ok(Step::Output(len))
+            }
+            State::ContentChecksum(frame) => {
+                if ended {
+                    return Err(truncated("the 4-byte content checksum"));
+                }
+                let found = le32(unit, 0).unwrap_or(0);
+                finish_content(
+                    &frame.info,
+                    frame.produced,
+                    frame.hasher,
+                    Some((found, unit_pos)),
+                )?;
+                Ok(Step::More)
+            }
+            State::LegacyWord { block_index } => {
+                if ended {
+                    if !unit.is_empty() {
+                        return Err(truncated("a 4-byte legacy block size"));
+                    }
+                    // Legacy frames have no end mark: the end of the input ends them.
+                    self.state = State::LegacyWord { block_index };
+                    return Ok(Step::End);
+                }
+                let word = le32(unit, 0).unwrap_or(0);
+                if is_magic(word) {
+                    return self.start_frame(unit, unit_pos);
+                }
+                let size = word as usize;
+                if size > LEGACY_MAX_COMPRESSED {
+                    return Err(Error::FrameBlockTooLarge {
+                        input_pos: unit_pos,
+                        block_index,
+                        size: size as u64,
+                        max: LEGACY_MAX_COMPRESSED as u64,
+                    });
+                }
+                self.state = State::LegacyData {
+                    block_index,
+                    size,
+                    word_pos: unit_pos,
+                };
+                Ok(Step::More)
+            }
+            State::LegacyData {
+                block_index,
+                word_pos,
+                ..
+            } => {
+                if ended {
+                    return Err(truncated("the rest of a legacy block"));
+                }
+                let job = BlockJob {
+                    block: DataBlock {
+                        data: unit,
+                        stored: false,
+                        input_pos: word_pos,
+                        index: block_index,
+                    },
+                    history: History::None,
+                    frame_produced: 0,
+                    block_max: LEGACY_BLOCK_SIZE,
+                    declared_left: None,
+                };
+                let len = sink.decode(&job)?.len();
+                self.state = State::LegacyWord {
+                    block_index: block_index + 1,
+                };
+                Ok(Step::Output(len))
+            }
+            State::Failed(error) => Err(error),
+        }
+    }
+
+    /// Starts the frame whose 4-byte magic number (`magic`, at `frame_pos`) was just read.
+    fn start_frame(&mut self, magic: &[u8], frame_pos: u64) -> Result<Step, Error> {
+        let word = le32(magic, 0).unwrap_or(0);
+        self.state = if word & 0xFFFF_FFF0 == SKIPPABLE_MAGIC {
+            State::SkippableSize
+        } else if word == MAGIC {
+            State::Descriptor { frame_pos }
+        } else if word == LEGACY_MAGIC {
+            State::LegacyWord { block_index: 0 }
+        } else {
+            State::BadMagic {
+                frame_pos,
+                magic: word.to_le_bytes(),
+            }
+        };
+        Ok(Step::More)
+    }
+}
