@@ -342,11 +342,10 @@ fn block_decompress_stays_within_the_cap() {
     }
 }
 
-// Fails today: the block API is being fixed by another change (issue 15 part 4): after removing
-// the history from the front, `block::decompress_with_dict` returns a `Vec` whose capacity is the
-// cap plus the dictionary's 64 KiB.
+// Regression (issue 15 part 4): after removing the history from the front,
+// `block::decompress_with_dict` returned a `Vec` whose capacity was the cap plus the dictionary's
+// 64 KiB.
 #[test]
-#[ignore = "block::decompress_with_dict returns a Vec with capacity beyond the cap (issue 15 part 4)"]
 fn block_decompress_with_dict_stays_within_the_cap() {
     let (data, _) = block_cases();
     let dict = content(100_000, 6);
@@ -359,11 +358,9 @@ fn block_decompress_with_dict_stays_within_the_cap() {
     }
 }
 
-// Fails today: the block API is being fixed by another change (issue 15 part 4):
-// `decompress_append` reserves with `Vec::reserve`, which doubles a `Vec` that already holds
-// more than the block may add, far beyond `max_out`.
+// Regression (issue 15 part 4): `decompress_append` reserved with `Vec::reserve`, which doubles
+// a `Vec` that already holds more than the block may add, far beyond `max_out`.
 #[test]
-#[ignore = "block::decompress_append grows the Vec by doubling beyond max_out (issue 15 part 4)"]
 fn block_decompress_append_stays_within_the_cap() {
     let (data, compressed) = block_cases();
     let before = content(4 << 20, 7);

@@ -185,6 +185,10 @@ impl Decoder {
         buf.extend_from_slice(history);
         self.decompress_append(src, &mut buf, history.len(), max_out)?;
         buf.drain(..history.len());
+        // The history's room at the front is free again: never hand back more than the cap.
+        if buf.capacity() > max_out {
+            buf.shrink_to(max_out);
+        }
         shrink_if_oversized(&mut buf);
         Ok(buf)
     }

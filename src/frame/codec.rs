@@ -44,13 +44,13 @@ const SKIP_UNIT: usize = 1 << 13;
 /// The FLG and BD bytes follow the 4-byte magic number.
 const DESCRIPTOR_END: usize = 6;
 
-/// The error for a buffer the allocator refused (an output cap larger than the memory
-/// available, or than the address space of a 32-bit target).
-pub(crate) fn allocation_failed() -> Error {
-    Error::InvalidArgument {
-        what: "the decoder could not allocate its buffer (the output cap or the frame's block \
-               size is more than the memory available)",
-    }
+/// Reserves exactly `additional` more bytes, or [`Error::AllocationFailed`] naming the size the
+/// allocator refused (a cap larger than the memory available, or than a 32-bit address space).
+pub(crate) fn reserve_exact(buf: &mut Vec<u8>, additional: usize) -> Result<(), Error> {
+    buf.try_reserve_exact(additional)
+        .map_err(|_| Error::AllocationFailed {
+            bytes: buf.len().saturating_add(additional),
+        })
 }
 
 /// Interprets a block size word: `None` for the end mark, else the data length and whether the
@@ -556,9 +556,7 @@ impl FrameParser {
             }
             State::BadMagic { frame_pos, magic } => {
                 let mut sample = Vec::new();
-                sample
-                    .try_reserve_exact(4 + unit.len())
-                    .map_err(|_| allocation_failed())?;
+                reserve_exact(&mut sample, 4 + unit.len())?;
                 sample.extend_from_slice(&magic);
                 sample.extend_from_slice(unit);
                 Err(match parse_header(&sample, frame_pos) {

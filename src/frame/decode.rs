@@ -4,8 +4,8 @@
 use alloc::vec::Vec;
 
 use super::codec::{
-    allocation_failed, block_content_bound, block_word, is_magic, is_overflow, BlockJob,
-    BlockTarget, FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
+    block_content_bound, block_word, is_magic, is_overflow, reserve_exact, BlockJob, BlockTarget,
+    FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
 };
 use super::header::{le32, parse_header, FrameHeader, FrameInfo};
 use super::LEGACY_BLOCK_SIZE;
@@ -90,8 +90,7 @@ impl<'d> VecSink<'d> {
         {
             // A bound too large to reserve at once (flushed blocks of highly compressible data
             // on a 32-bit target): grow as blocks come instead.
-            out.try_reserve_exact(dict.len())
-                .map_err(|_| allocation_failed())?;
+            reserve_exact(&mut out, dict.len())?;
         }
         out.extend_from_slice(dict);
         Ok(Self {
@@ -123,9 +122,7 @@ impl<'d> VecSink<'d> {
             .min(limit)
             .max(len + extra);
         if self.out.try_reserve_exact(wanted - len).is_err() {
-            self.out
-                .try_reserve_exact(extra)
-                .map_err(|_| allocation_failed())?;
+            reserve_exact(&mut self.out, extra)?;
         }
         Ok(())
     }
@@ -165,17 +162,13 @@ impl<'d> VecSink<'d> {
             // bytes as laying the dictionary over the content would move.
             if !(from_content == 0 && from_dict == dict.len() && self.scratch_is_dict) {
                 self.scratch.clear();
-                self.scratch
-                    .try_reserve_exact(history_len + room)
-                    .map_err(|_| allocation_failed())?;
+                reserve_exact(&mut self.scratch, history_len + room)?;
                 self.scratch.extend_from_slice(dict_part);
                 self.scratch.extend_from_slice(&self.out[dict_at..len]);
                 self.scratch_is_dict = from_content == 0 && from_dict == dict.len();
             }
             self.scratch.truncate(history_len);
-            self.scratch
-                .try_reserve_exact(room)
-                .map_err(|_| allocation_failed())?;
+            reserve_exact(&mut self.scratch, room)?;
             let decoded = job.block.append_to(&mut self.scratch, history_len, room)?;
             self.out.extend_from_slice(&self.scratch[history_len..]);
             return Ok(decoded);
@@ -186,9 +179,7 @@ impl<'d> VecSink<'d> {
         let covered = dict_at - from_dict..dict_at;
         self.scratch.clear();
         self.scratch_is_dict = false;
-        self.scratch
-            .try_reserve_exact(from_dict)
-            .map_err(|_| allocation_failed())?;
+        reserve_exact(&mut self.scratch, from_dict)?;
         self.scratch.extend_from_slice(&self.out[covered.clone()]);
         self.out[covered.clone()].copy_from_slice(dict_part);
         let result = job.block.append_to(&mut self.out, history_len, room);

@@ -4,7 +4,7 @@
 use std::io::{self, BufRead, Read};
 use std::vec::Vec;
 
-use super::codec::{allocation_failed, BlockJob, BlockTarget, FrameParser, History, Sink, Step};
+use super::codec::{reserve_exact, BlockJob, BlockTarget, FrameParser, History, Sink, Step};
 use super::header::FrameInfo;
 use super::io_error;
 use crate::block::MAX_HISTORY;
@@ -66,9 +66,8 @@ impl Output {
     /// Grows `buf` to at least `len` bytes.
     fn grow(&mut self, len: usize) -> Result<(), Error> {
         if self.buf.len() < len {
-            self.buf
-                .try_reserve_exact(len - self.buf.len())
-                .map_err(|_| allocation_failed())?;
+            let extra = len - self.buf.len();
+            reserve_exact(&mut self.buf, extra)?;
             self.buf.resize(len, 0);
         }
         Ok(())
@@ -224,9 +223,8 @@ impl<R: Read> FrameDecoder<R> {
                 }
             }
             if self.unit.len() < need {
-                self.unit
-                    .try_reserve_exact(need - self.unit.len())
-                    .map_err(|_| io_error(allocation_failed()))?;
+                let extra = need - self.unit.len();
+                reserve_exact(&mut self.unit, extra).map_err(io_error)?;
                 self.unit.resize(need, 0);
             }
             match self.reader.read(&mut self.unit[self.unit_len..need]) {
@@ -262,8 +260,11 @@ impl<R: Read> Read for FrameDecoder<R> {
         let start = buf.len();
         loop {
             let pending = &self.output.buf[self.output.out_pos..self.output.out_end];
-            buf.try_reserve(pending.len())
-                .map_err(|_| io_error(allocation_failed()))?;
+            buf.try_reserve(pending.len()).map_err(|_| {
+                io_error(Error::AllocationFailed {
+                    bytes: buf.len().saturating_add(pending.len()),
+                })
+            })?;
             buf.extend_from_slice(pending);
             self.output.out_pos = self.output.out_end;
             if !self.fill(Some(buf))? {
