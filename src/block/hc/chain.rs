@@ -1,4 +1,5 @@
-//! Hash chains (levels 3-12) and the lazy parse of levels 3-9.
+//! The hash-chain match finder of levels 3-12, which the lazy (`lazy`) and optimal (`optimal`)
+//! parsers search with.
 //!
 //! # The chains
 //!
@@ -36,26 +37,12 @@
 //!   entry point for the *remaining* candidates, and the chain of the one whose previous
 //!   occurrence is furthest back skips the most useless candidates. The walk continues along that
 //!   chain (following `chain[c + k]`, offset by `k`).
-//!
-//! # The lazy parse (levels 3-9)
-//!
-//! With a match `M1` at `ip`, search near its end (two bytes before) for a match `M2` that,
-//! extended backwards, is longer. None: emit `M1`. Otherwise search near the end of `M2` for `M3`
-//! in the same way. With three ascending matches, `M1` is shortened so that `M2` can start where
-//! it is worth most (a shortened `M1` is kept at up to 18 bytes, the longest that fits the token
-//! nibble), `M1` is emitted, and the window slides (`M2` becomes `M1`). When `M3` overlaps `M1`
-//! too much, `M2` is dropped; when `M2` starts less than 3 bytes after `M1`, `M1` is dropped.
 
 use alloc::boxed::Box;
 use alloc::vec;
 
-use super::super::compress::{byte_at, count_common, read_u32, word_at, Output};
-use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
-use super::emit;
-use crate::Error;
-
-/// The largest offset a match may have.
-pub(super) const MAX_DISTANCE: usize = 65535;
+use super::super::sequence::{byte_at, count_common, hash4, read_u16, read_u32, word_at};
+use super::super::{MAX_DISTANCE, MINMATCH};
 /// Bits of the 4-byte hash (liblz4's `LZ4HC_HASH_LOG`).
 pub(super) const HASH_LOG: u32 = 15;
 pub(super) const HASH_SLOTS: usize = 1 << HASH_LOG;
@@ -64,8 +51,6 @@ const CHAIN_SLOTS: usize = 1 << 16;
 const MIN_BASE: u32 = 1 << 16;
 /// Past this base, the next call zeroes the tables and restarts at [`MIN_BASE`].
 const MAX_BASE: u64 = 1 << 30;
-/// The longest match that fits the token's match nibble (liblz4's `OPTIMAL_ML`).
-const OPTIMAL_ML: usize = 15 - 1 + MINMATCH;
 
 /// A match found by a search: `len` bytes at `offset`, starting `back` bytes before the
 /// searched position. `len` below [`MINMATCH`] means no match.
@@ -76,22 +61,11 @@ pub(super) struct Match {
     pub(super) back: usize,
 }
 
-const NO_MATCH: Match = Match {
+pub(super) const NO_MATCH: Match = Match {
     len: 0,
     offset: 0,
     back: 0,
 };
-
-/// The 4-byte hash of the chains.
-#[inline(always)]
-pub(super) fn hash4(word: u32) -> usize {
-    (word.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
-}
-
-#[inline(always)]
-fn read_u16(src: &[u8], pos: usize) -> u16 {
-    u16::from_le_bytes(src[pos..pos + 2].try_into().unwrap_or([0; 2]))
-}
 
 /// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
 ///
@@ -237,7 +211,7 @@ impl ChainTables {
         assert!(self.next_to_update - base <= ip as u32);
         for pos in (self.next_to_update - base) as usize..ip {
             // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
-            let hash = hash4(word_at!(u32, src, pos));
+            let hash = hash4::<HASH_LOG>(word_at!(u32, src, pos));
             let index = pos as u32 + base;
             let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
             self.chain[usize::from(index as u16)] = delta as u16;
@@ -304,7 +278,7 @@ impl ChainTables {
         // candidates are settled by comparing them, without setting up `count_common`).
         assert!(high_limit <= src.len());
         let wide = high_limit >= ip + MINMATCH + 8;
-        let mut match_index = self.head[hash4(pattern)];
+        let mut match_index = self.head[hash4::<HASH_LOG>(pattern)];
         let mut attempts_left = attempts;
         let mut chain_pos = 0u32;
         // Run skipping: whether `ip` starts a run of one byte, and how long it is.
@@ -588,174 +562,6 @@ fn run_step(
             run_match: segment.min(src_run),
         }
     }
-}
-
-/// The lazy parse of levels 3-9 over `src[start..]`; returns the anchor (start of the final
-/// literals).
-// Out of line: once per block, and inlined into the caller its register allocation would
-// depend on the other strategies' code around it.
-#[inline(never)]
-pub(super) fn parse<const EXACT: bool>(
-    tables: &mut ChainTables,
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-    attempts: u32,
-) -> Result<usize, Error> {
-    if attempts > 128 {
-        lazy::<EXACT, true>(tables, src, start, out, attempts)
-    } else {
-        lazy::<EXACT, false>(tables, src, start, out, attempts)
-    }
-}
-
-fn lazy<const EXACT: bool, const RUNS: bool>(
-    tables: &mut ChainTables,
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-    attempts: u32,
-) -> Result<usize, Error> {
-    let len = src.len();
-    // No match starts after this position, and matches end by `match_limit`.
-    let mflimit = len - MFLIMIT;
-    let match_limit = len - LASTLITERALS;
-    let mut ip = start;
-    let mut anchor = start;
-
-    let find = |tables: &mut ChainTables, at: usize, low: usize, longest: usize| {
-        tables.find_wider::<RUNS, false, false>(src, at, low, match_limit, longest, attempts)
-    };
-
-    #[derive(Clone, Copy)]
-    enum Step {
-        Search2,
-        Search3,
-    }
-
-    while ip <= mflimit {
-        let mut m1 = find(tables, ip, ip, MINMATCH - 1);
-        if m1.len < MINMATCH {
-            ip += 1;
-            continue;
-        }
-        // The first match, kept in case the window slides past it too far.
-        let mut start0 = ip;
-        let mut m0 = m1;
-        let mut start2 = 0usize;
-        let mut m2 = NO_MATCH;
-        let mut start3 = 0usize;
-        let mut m3: Match;
-        let mut step = Step::Search2;
-        loop {
-            match step {
-                Step::Search2 => {
-                    if ip + m1.len <= mflimit {
-                        let at = ip + m1.len - 2;
-                        m2 = find(tables, at, ip, m1.len);
-                        start2 = at - m2.back;
-                    } else {
-                        m2 = NO_MATCH;
-                    }
-                    if m2.len <= m1.len {
-                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                        break;
-                    }
-                    if start0 < ip && start2 < ip + m0.len {
-                        // M2 starts inside the first match: go back to it.
-                        ip = start0;
-                        m1 = m0;
-                    }
-                    if start2 - ip < 3 {
-                        // M1 would be too short before M2: drop it.
-                        ip = start2;
-                        m1 = m2;
-                        continue;
-                    }
-                    step = Step::Search3;
-                }
-                Step::Search3 => {
-                    if start2 - ip < OPTIMAL_ML {
-                        // Let M1 keep up to OPTIMAL_ML bytes (leaving M2 at least MINMATCH).
-                        let mut new_len = m1.len.min(OPTIMAL_ML);
-                        if ip + new_len > start2 + m2.len - MINMATCH {
-                            new_len = start2 - ip + m2.len - MINMATCH;
-                        }
-                        if new_len > start2 - ip {
-                            let correction = new_len - (start2 - ip);
-                            start2 += correction;
-                            m2.len -= correction;
-                        }
-                    }
-                    if start2 + m2.len <= mflimit {
-                        let at = start2 + m2.len - 3;
-                        m3 = find(tables, at, start2, m2.len);
-                        start3 = at - m3.back;
-                    } else {
-                        m3 = NO_MATCH;
-                    }
-                    if m3.len <= m2.len {
-                        // No better third match: emit M1 (cut at M2) and M2.
-                        if start2 < ip + m1.len {
-                            m1.len = start2 - ip;
-                        }
-                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                        ip = start2;
-                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m2.len, m2.offset)?;
-                        break;
-                    }
-                    if start3 < ip + m1.len + 3 {
-                        // M3 leaves no room for M2 after M1.
-                        if start3 >= ip + m1.len {
-                            // M1 can go now; M2 (cut at M1's end) or M3 is the next first match.
-                            if start2 < ip + m1.len {
-                                let correction = ip + m1.len - start2;
-                                if m2.len < correction + MINMATCH {
-                                    start2 = start3;
-                                    m2 = m3;
-                                } else {
-                                    start2 += correction;
-                                    m2.len -= correction;
-                                }
-                            }
-                            emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                            ip = start3;
-                            m1 = m3;
-                            start0 = start2;
-                            m0 = m2;
-                            step = Step::Search2;
-                            continue;
-                        }
-                        start2 = start3;
-                        m2 = m3;
-                        continue;
-                    }
-                    // Three ascending matches: emit M1, cut so that M2 starts well.
-                    if start2 < ip + m1.len {
-                        if start2 - ip < OPTIMAL_ML {
-                            m1.len = m1.len.min(OPTIMAL_ML);
-                            if ip + m1.len > start2 + m2.len - MINMATCH {
-                                m1.len = start2 - ip + m2.len - MINMATCH;
-                            }
-                            if m1.len > start2 - ip {
-                                let correction = m1.len - (start2 - ip);
-                                start2 += correction;
-                                m2.len -= correction;
-                            }
-                        } else {
-                            m1.len = start2 - ip;
-                        }
-                    }
-                    emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                    ip = start2;
-                    m1 = m2;
-                    start2 = start3;
-                    m2 = m3;
-                }
-            }
-        }
-    }
-    Ok(anchor)
 }
 
 #[cfg(test)]

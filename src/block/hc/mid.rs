@@ -13,9 +13,9 @@
 //! position where the search started (before the backward extension and the one-byte step);
 //! candidates are always verified, so a stale entry costs a comparison, not correctness.
 
-use super::super::compress::{count_common, read_u32, read_u64, Output};
-use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
-use super::chain::{ChainTables, HASH_SLOTS, MAX_DISTANCE};
+use super::super::sequence::{count_common, hash4, read_u32, read_u64, SequenceWriter};
+use super::super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
+use super::chain::{ChainTables, HASH_SLOTS};
 use super::emit;
 use crate::Error;
 
@@ -24,14 +24,15 @@ const MID_HASH_LOG: u32 = 14;
 /// Bytes the long hash reads.
 const LONG_HASH_BYTES: usize = 8;
 
+/// Hash of the 4 bytes at `pos`.
 #[inline(always)]
-fn hash4(src: &[u8], pos: usize) -> usize {
-    (read_u32(src, pos).wrapping_mul(2_654_435_761) >> (32 - MID_HASH_LOG)) as usize
+fn hash_short(src: &[u8], pos: usize) -> usize {
+    hash4::<MID_HASH_LOG>(read_u32(src, pos))
 }
 
 /// Hash of the low 7 bytes of the little-endian 8-byte word at `pos`.
 #[inline(always)]
-fn hash8(src: &[u8], pos: usize) -> usize {
+fn hash_long(src: &[u8], pos: usize) -> usize {
     ((read_u64(src, pos) << 8).wrapping_mul(58_295_818_150_454_627) >> (64 - MID_HASH_LOG)) as usize
 }
 
@@ -44,11 +45,11 @@ struct Tables<'a> {
 impl Tables<'_> {
     #[inline(always)]
     fn put_short(&mut self, src: &[u8], pos: usize, index: u32) {
-        self.short[hash4(src, pos) & (HALF - 1)] = index;
+        self.short[hash_short(src, pos) & (HALF - 1)] = index;
     }
     #[inline(always)]
     fn put_long(&mut self, src: &[u8], pos: usize, index: u32) {
-        self.long[hash8(src, pos) & (HALF - 1)] = index;
+        self.long[hash_long(src, pos) & (HALF - 1)] = index;
     }
 }
 
@@ -70,7 +71,7 @@ pub(super) fn parse<const EXACT: bool>(
     tables: &mut ChainTables,
     src: &[u8],
     start: usize,
-    out: &mut Output<'_>,
+    out: &mut SequenceWriter<'_>,
 ) -> Result<usize, Error> {
     let base = tables.base;
     let (short, long) = tables.head.split_at_mut(HALF);
@@ -93,7 +94,7 @@ pub(super) fn parse<const EXACT: bool>(
     while ip <= mflimit {
         let ip_index = index(ip);
         let found = 'search: {
-            let long_hash = hash8(src, ip) & (HALF - 1);
+            let long_hash = hash_long(src, ip) & (HALF - 1);
             let long_candidate = tables.long[long_hash];
             tables.long[long_hash] = ip_index;
             if in_reach(ip_index.wrapping_sub(long_candidate)) {
@@ -103,7 +104,7 @@ pub(super) fn parse<const EXACT: bool>(
                     break 'search Some((length, (ip_index - long_candidate) as usize));
                 }
             }
-            let short_hash = hash4(src, ip) & (HALF - 1);
+            let short_hash = hash_short(src, ip) & (HALF - 1);
             let short_candidate = tables.short[short_hash];
             tables.short[short_hash] = ip_index;
             if in_reach(ip_index.wrapping_sub(short_candidate)) {
@@ -111,7 +112,7 @@ pub(super) fn parse<const EXACT: bool>(
                 let length = match_len(src, ip, candidate, match_limit);
                 if length >= MINMATCH {
                     // A short match: a long one starting a byte later may be better.
-                    let next_hash = hash8(src, ip + 1) & (HALF - 1);
+                    let next_hash = hash_long(src, ip + 1) & (HALF - 1);
                     let next_candidate = tables.long[next_hash];
                     let next_distance = (ip_index + 1).wrapping_sub(next_candidate);
                     if in_reach(next_distance) && ip < mflimit {

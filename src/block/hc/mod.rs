@@ -11,7 +11,7 @@
 //!   with the same 4-byte hash (a 32768-entry head table and a 65536-entry table of 16-bit
 //!   distances to the previous position in the chain). A search walks up to 4, 8, ... 256
 //!   candidates. The parse is lazy over three overlapping matches: a match is only emitted once
-//!   a search near its end found nothing better. See the `chain` module.
+//!   a search near its end found nothing better. See the `chain` (the finder) and `lazy` modules.
 //! - **Levels 10 to 12 (optimal parser)**: for a window of up to 4096 positions after a match
 //!   start, the byte cost of reaching each position (literals, or a sequence ending there) is
 //!   minimised by dynamic programming, then the cheapest path is emitted. Searches walk 96, 512
@@ -56,11 +56,12 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::compress::{check_input_size, Output};
-use super::{compress_bound, MFLIMIT};
+use super::sequence::{check_input_size, SequenceWriter, MIN_COMPRESSIBLE};
+use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MINMATCH};
 use crate::Error;
 
 mod chain;
+mod lazy;
 mod mid;
 mod optimal;
 
@@ -71,9 +72,6 @@ use optimal::OptNode;
 pub const HC_LEVEL_DEFAULT: u8 = 9;
 /// The highest HC level (liblz4's `LZ4HC_CLEVEL_MAX`); higher levels are clamped to it.
 pub const HC_LEVEL_MAX: u8 = 12;
-
-/// Inputs shorter than this are emitted as literals only (liblz4's `LZ4_minLength`).
-const MIN_COMPRESSIBLE: usize = MFLIMIT + 1;
 
 /// How a level searches and parses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,14 +227,14 @@ impl HcCompressor {
         dst: &mut [u8],
         level: u8,
     ) -> Result<usize, Error> {
-        let mut out = Output { dst, pos: 0 };
+        let mut out = SequenceWriter::new(dst);
         let mut anchor = start;
         if window.len() - start >= MIN_COMPRESSIBLE {
             self.tables.reset(window.len());
             anchor = match strategy(level) {
                 Strategy::Mid => mid::parse::<EXACT>(&mut self.tables, window, start, &mut out)?,
                 Strategy::Chain { attempts } => {
-                    chain::parse::<EXACT>(&mut self.tables, window, start, &mut out, attempts)?
+                    lazy::parse::<EXACT>(&mut self.tables, window, start, &mut out, attempts)?
                 }
                 Strategy::Optimal {
                     attempts,
@@ -258,7 +256,7 @@ impl HcCompressor {
             };
         }
         out.last_literals(&window[anchor..])?;
-        Ok(out.pos)
+        Ok(out.written())
     }
 }
 
@@ -266,17 +264,17 @@ impl HcCompressor {
 /// `offset`, then moves `ip` past the match and `anchor` to it.
 #[inline(always)]
 fn emit<const EXACT: bool>(
-    out: &mut Output<'_>,
+    out: &mut SequenceWriter<'_>,
     src: &[u8],
     anchor: &mut usize,
     ip: &mut usize,
     match_len: usize,
     offset: usize,
 ) -> Result<(), Error> {
-    debug_assert!(match_len >= super::MINMATCH);
-    debug_assert!((1..=chain::MAX_DISTANCE).contains(&offset) && offset <= *ip);
-    debug_assert!(*ip + match_len + super::LASTLITERALS <= src.len());
-    out.sequence::<EXACT>(src, *anchor, *ip, offset, match_len - super::MINMATCH)?;
+    debug_assert!(match_len >= MINMATCH);
+    debug_assert!((1..=MAX_DISTANCE).contains(&offset) && offset <= *ip);
+    debug_assert!(*ip + match_len + LASTLITERALS <= src.len());
+    out.sequence::<EXACT>(src, *anchor, *ip, offset, match_len - MINMATCH)?;
     *ip += match_len;
     *anchor = *ip;
     Ok(())

@@ -22,7 +22,7 @@
 //! With `favor_dec_speed`, the search skips offsets below 8, matches of 19 to 36 bytes are cut to
 //! 18, and a match step must be strictly cheaper than a known path to replace it.
 
-use super::super::compress::Output;
+use super::super::sequence::SequenceWriter;
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 use super::chain::ChainTables;
 use super::emit;
@@ -109,7 +109,7 @@ pub(super) fn parse<const EXACT: bool>(
     opt: &mut [OptNode],
     src: &[u8],
     start: usize,
-    out: &mut Output<'_>,
+    out: &mut SequenceWriter<'_>,
     params: Params,
 ) -> Result<usize, Error> {
     if params.favor_dec_speed {
@@ -127,7 +127,7 @@ fn parse_with<const EXACT: bool, const FAVOR: bool>(
     opt: &mut [OptNode],
     src: &[u8],
     start: usize,
-    out: &mut Output<'_>,
+    out: &mut SequenceWriter<'_>,
     params: Params,
 ) -> Result<usize, Error> {
     let opt: &mut [OptNode; OPT_NODES] = match opt.try_into() {

@@ -1,0 +1,310 @@
+//! What the fast compressor (`compress`) and LZ4 HC (`hc`) share: reading the input in the hot
+//! loops, counting how far a match extends, the 4-byte hash, and writing sequences.
+//!
+//! # Reading the input
+//!
+//! The parses read 2-, 4- and 8-byte little-endian words and single bytes at positions they have
+//! already proven to lie inside the input. [`word_at!`] and [`byte_at!`] do such reads, and
+//! [`put_at!`] such writes into the output: with the `unsafe` feature they skip the bounds check,
+//! without it they are ordinary checked slice accesses. Every use sits either in an `unsafe fn`
+//! whose `# Safety` section states the caller's duty, or after a check that holds in release
+//! builds (an `assert!`, a loop condition, or an invariant of this module's types), and says which.
+//!
+//! # Writing sequences
+//!
+//! [`SequenceWriter`] appends sequences (token, literal length extension, literals, offset, match
+//! length extension) and the final literal run to the output. It has two modes, chosen per block
+//! by whether the output holds [`compress_bound`](super::compress_bound) of the input: exact
+//! (every sequence's size is checked before it is written, and an output too small gives
+//! [`Error::OutputTooSmall`]), and bound-sized (no per-sequence size computation; literals are
+//! copied in whole 8-byte words).
+
+#![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
+
+use super::{MAX_INPUT_SIZE, MFLIMIT, ML_MASK, RUN_MASK};
+use crate::Error;
+
+/// Inputs shorter than this are emitted as literals only (liblz4's `LZ4_minLength`): a match
+/// needs an earlier occurrence (offset at least 1) and must start at least [`MFLIMIT`] bytes
+/// before the end.
+pub(super) const MIN_COMPRESSIBLE: usize = MFLIMIT + 1;
+
+/// Refuses inputs above [`MAX_INPUT_SIZE`].
+pub(super) fn check_input_size(src: &[u8]) -> Result<(), Error> {
+    if src.len() > MAX_INPUT_SIZE {
+        return Err(Error::InputTooLarge {
+            len: src.len(),
+            max: MAX_INPUT_SIZE,
+        });
+    }
+    Ok(())
+}
+
+/// The little-endian `u16` at `src[pos..]` (checked).
+#[inline(always)]
+pub(super) fn read_u16(src: &[u8], pos: usize) -> u16 {
+    u16::from_le_bytes(src[pos..pos + 2].try_into().unwrap_or([0; 2]))
+}
+
+/// The little-endian `u32` at `src[pos..]` (checked).
+#[inline(always)]
+pub(super) fn read_u32(src: &[u8], pos: usize) -> u32 {
+    let bytes: [u8; 4] = src[pos..pos + 4].try_into().unwrap_or([0; 4]);
+    u32::from_le_bytes(bytes)
+}
+
+/// The little-endian `u64` at `src[pos..]` (checked).
+#[inline(always)]
+pub(super) fn read_u64(src: &[u8], pos: usize) -> u64 {
+    let bytes: [u8; 8] = src[pos..pos + 8].try_into().unwrap_or([0; 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Reads a little-endian `u32` or `u64` from `src` at `pos` in the parse's hot loop, where the
+/// caller has established that the whole word lies inside `src` (each use says why; debug builds
+/// assert it). With the `unsafe` feature the read skips the bounds check; without it, it is an
+/// ordinary checked slice read.
+macro_rules! word_at {
+    ($ty:ty, $src:expr, $pos:expr) => {{
+        let (src, pos): (&[u8], usize) = ($src, $pos);
+        debug_assert!(pos + core::mem::size_of::<$ty>() <= src.len());
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's invariant (stated there) puts the word inside `src`, and any
+        // bit pattern is a valid integer; the read is unaligned.
+        let word = unsafe { src.as_ptr().add(pos).cast::<$ty>().read_unaligned() };
+        #[cfg(not(feature = "unsafe"))]
+        let word = <$ty>::from_ne_bytes(
+            src[pos..pos + core::mem::size_of::<$ty>()]
+                .try_into()
+                .unwrap_or_default(),
+        );
+        <$ty>::from_le(word)
+    }};
+}
+
+/// `src[pos]` in the parse's hot loop, where the caller has established `pos < src.len()`
+/// (unchecked with the `unsafe` feature, like [`word_at`]).
+macro_rules! byte_at {
+    ($src:expr, $pos:expr) => {{
+        let (src, pos): (&[u8], usize) = ($src, $pos);
+        debug_assert!(pos < src.len());
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's invariant (stated there) puts `pos` inside `src`.
+        let byte = unsafe { *src.get_unchecked(pos) };
+        #[cfg(not(feature = "unsafe"))]
+        let byte = src[pos];
+        byte
+    }};
+}
+
+/// Writes the `N` bytes of the array `$bytes` at `dst[pos..]` where the caller has established
+/// room (each use says why; debug builds assert it): unchecked with the `unsafe` feature, a
+/// checked slice write without it.
+macro_rules! put_at {
+    ($dst:expr, $pos:expr, $bytes:expr) => {{
+        let (dst, pos): (&mut [u8], usize) = ($dst, $pos);
+        let bytes = $bytes;
+        debug_assert!(pos + bytes.len() <= dst.len());
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's invariant (stated there) puts the written bytes inside `dst`;
+        // the write is unaligned.
+        unsafe {
+            core::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.as_mut_ptr().add(pos), bytes.len())
+        };
+        #[cfg(not(feature = "unsafe"))]
+        dst[pos..pos + bytes.len()].copy_from_slice(&bytes);
+    }};
+}
+
+// Path-based exports, so that the HC hot loops use the same (single) definitions.
+// Path-based exports, so that both compressors' hot loops use these (single) definitions.
+pub(super) use byte_at;
+pub(super) use word_at;
+
+/// Knuth's multiplicative hash of a 4-byte word, to `LOG` bits (liblz4's `LZ4_hash4` and
+/// `LZ4HC_hashPtr`): the fast compressor's `u16` table uses 13 bits, the HC chains 15 and level
+/// 2's short table 14.
+#[inline(always)]
+pub(super) fn hash4<const LOG: u32>(word: u32) -> usize {
+    (word.wrapping_mul(2_654_435_761) >> (32 - LOG)) as usize
+}
+
+/// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit` (`b < a`).
+#[inline(always)]
+pub(super) fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    debug_assert!(b < a && a <= limit && limit <= src.len());
+    // Most matches are short: settle them with one word compare before setting up the loop.
+    if limit - a >= 8 {
+        // In bounds: b < a and a + 8 <= limit <= src.len().
+        let diff = word_at!(u64, src, a) ^ word_at!(u64, src, b);
+        if diff != 0 {
+            return (diff.trailing_zeros() / 8) as usize;
+        }
+        return 8 + count_common_long(src, a + 8, b + 8, limit);
+    }
+    count_common_long(src, a, b, limit)
+}
+
+/// [`count_common`] past its first word.
+#[inline]
+fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    let ahead = &src[a..limit];
+    let behind = &src[b..b + ahead.len()];
+    let mut count = 0;
+    for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
+        let y = u64::from_le_bytes(y.try_into().unwrap_or([0; 8]));
+        let diff = x ^ y;
+        if diff != 0 {
+            return count + (diff.trailing_zeros() / 8) as usize;
+        }
+        count += 8;
+    }
+    count
+        + ahead[count..]
+            .iter()
+            .zip(&behind[count..])
+            .take_while(|(x, y)| x == y)
+            .count()
+}
+
+/// Appends sequences to a block being compressed (see the module documentation).
+pub(super) struct SequenceWriter<'a> {
+    dst: &'a mut [u8],
+    /// Bytes written so far.
+    pos: usize,
+}
+
+impl<'a> SequenceWriter<'a> {
+    /// A writer at the start of `dst`.
+    #[inline(always)]
+    pub(super) fn new(dst: &'a mut [u8]) -> Self {
+        Self { dst, pos: 0 }
+    }
+
+    /// Bytes written so far.
+    #[inline(always)]
+    pub(super) fn written(&self) -> usize {
+        self.pos
+    }
+
+    #[inline(always)]
+    fn ensure(&self, len: usize) -> Result<(), Error> {
+        if len > self.dst.len() - self.pos {
+            Err(Error::OutputTooSmall {
+                capacity: self.dst.len(),
+                needed: self.pos + len,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Number of extension bytes a length of `len` (beyond the nibble's 15) takes.
+    #[inline(always)]
+    fn extension_bytes(len: usize, mask: usize) -> usize {
+        if len >= mask {
+            (len - mask) / 255 + 1
+        } else {
+            0
+        }
+    }
+
+    #[inline(always)]
+    fn write_extension(&mut self, mut len: usize) {
+        while len >= 255 {
+            self.dst[self.pos] = 255;
+            self.pos += 1;
+            len -= 255;
+        }
+        self.dst[self.pos] = len as u8;
+        self.pos += 1;
+    }
+
+    /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
+    /// `MINMATCH + match_code` bytes at `offset`.
+    ///
+    /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
+    /// literals are copied exactly. Without it the caller guarantees `dst` holds at least
+    /// [`compress_bound`](super::compress_bound) of the input, so no room is checked: a sequence
+    /// never produces more than `literal_len / 255` bytes beyond the input it consumes, the final
+    /// literal run at most `len / 255 + 2`, so the whole block stays 14 bytes under the bound, more
+    /// than the 7 bytes a whole-chunk literal copy may write past the literals. (Slice indexing
+    /// still checks every write.) Literals are read in whole 8-byte chunks: `ip <= src.len() -
+    /// MFLIMIT`, so they stay inside `src`.
+    #[inline(always)]
+    pub(super) fn sequence<const EXACT: bool>(
+        &mut self,
+        src: &[u8],
+        anchor: usize,
+        ip: usize,
+        offset: usize,
+        match_code: usize,
+    ) -> Result<(), Error> {
+        debug_assert!(ip + MFLIMIT <= src.len());
+        let literal_len = ip - anchor;
+        if EXACT {
+            let total = 1
+                + Self::extension_bytes(literal_len, RUN_MASK)
+                + literal_len
+                + 2
+                + Self::extension_bytes(match_code, ML_MASK);
+            // Leave room for at least the final (possibly empty) literal run's token.
+            self.ensure(total + 1)?;
+        }
+        let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
+        if EXACT {
+            self.dst[self.pos] = token;
+        } else {
+            // Room: without EXACT the whole block stays 14 bytes under `dst.len()` (above).
+            put_at!(self.dst, self.pos, [token]);
+        }
+        self.pos += 1;
+        if literal_len >= RUN_MASK {
+            self.write_extension(literal_len - RUN_MASK);
+        }
+        if EXACT {
+            self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
+        } else {
+            let mut copied = 0;
+            while copied < literal_len {
+                // In bounds: the chunk ends before `ip + 8 <= src.len()` (ip + MFLIMIT <=
+                // src.len()); it is written at most 7 bytes past the literals, inside `dst`
+                // (the block stays 14 bytes under `dst.len()`, above).
+                let chunk = word_at!(u64, src, anchor + copied);
+                put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
+                copied += 8;
+            }
+        }
+        self.pos += literal_len;
+        if EXACT {
+            self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+        } else {
+            // Room: as for the token.
+            put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
+        }
+        self.pos += 2;
+        if match_code >= ML_MASK {
+            self.write_extension(match_code - ML_MASK);
+        }
+        Ok(())
+    }
+
+    /// Writes the final literal-only sequence.
+    #[inline]
+    pub(super) fn last_literals(&mut self, literals: &[u8]) -> Result<(), Error> {
+        let literal_len = literals.len();
+        self.ensure(1 + Self::extension_bytes(literal_len, RUN_MASK) + literal_len)?;
+        if literal_len >= RUN_MASK {
+            self.dst[self.pos] = (RUN_MASK << 4) as u8;
+            self.pos += 1;
+            self.write_extension(literal_len - RUN_MASK);
+        } else {
+            self.dst[self.pos] = (literal_len << 4) as u8;
+            self.pos += 1;
+        }
+        self.dst[self.pos..self.pos + literal_len].copy_from_slice(literals);
+        self.pos += literal_len;
+        Ok(())
+    }
+}
