@@ -34,8 +34,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::sequence::{
-    byte_at, check_input_size, count_common, hash4, read_u32, read_u64, word_at, SequenceWriter,
-    MIN_COMPRESSIBLE,
+    byte_at, call_unchecked, check_input_size, count_common, hash4, read_u32, read_u64,
+    unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
 };
 use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH};
 use crate::Error;
@@ -54,6 +54,8 @@ const U32_TABLE_SLOTS: usize = 4096;
 
 /// A position table of one of liblz4's two layouts.
 trait PositionTable {
+    /// A table with every slot 0.
+    fn new() -> Self;
     /// How many bytes [`PositionTable::hash`] reads at a position.
     const HASH_READ: usize;
     /// Whether candidates further than [`MAX_DISTANCE`] back must be skipped (the `u16` table is
@@ -74,22 +76,13 @@ struct U16Table([u16; U16_TABLE_SLOTS]);
 /// 4096 `u32` slots, hashed on the low 5 bytes of the 8-byte word.
 struct U32Table([u32; U32_TABLE_SLOTS]);
 
-impl U16Table {
-    fn new() -> Self {
-        Self([0; U16_TABLE_SLOTS])
-    }
-}
-
-impl U32Table {
-    fn new() -> Self {
-        Self([0; U32_TABLE_SLOTS])
-    }
-}
-
 impl PositionTable for U16Table {
     const HASH_READ: usize = 4;
     const CHECK_DISTANCE: bool = false;
 
+    fn new() -> Self {
+        Self([0; U16_TABLE_SLOTS])
+    }
     #[inline(always)]
     fn hash_word(word: u64) -> usize {
         hash4::<U16_TABLE_LOG>(word as u32)
@@ -116,6 +109,9 @@ impl PositionTable for U32Table {
     const HASH_READ: usize = 8;
     const CHECK_DISTANCE: bool = true;
 
+    fn new() -> Self {
+        Self([0; U32_TABLE_SLOTS])
+    }
     #[inline(always)]
     fn hash_word(word: u64) -> usize {
         ((word << 24).wrapping_mul(889_523_592_379) >> 52) as usize
@@ -137,6 +133,52 @@ impl PositionTable for U32Table {
         self.0.fill(0);
     }
 }
+
+mod fresh {
+    use super::{PositionTable, HISTORY_STRIDE};
+
+    /// A position table zeroed for a new block. Only [`Cleared::reset`] makes one.
+    pub(super) struct Cleared<'a, T>(&'a mut T);
+
+    /// A position table whose every slot holds 0 or a position below `start`: the state each
+    /// parse starts from, which its unchecked reads at the table's candidates rest on (see
+    /// `parse`). Only [`Cleared::index_history`] makes one.
+    pub(super) struct Indexed<'a, T> {
+        table: &'a mut T,
+        start: usize,
+    }
+
+    impl<'a, T: PositionTable> Cleared<'a, T> {
+        /// Zeroes `table`.
+        #[inline(always)]
+        pub(super) fn reset(table: &'a mut T) -> Self {
+            table.reset();
+            Self(table)
+        }
+
+        /// Indexes the history `src[..start]`, every [`HISTORY_STRIDE`] bytes (only positions
+        /// whose hash bytes lie inside `src` can be hashed).
+        #[inline(always)]
+        pub(super) fn index_history(self, src: &[u8], start: usize) -> Indexed<'a, T> {
+            let table = self.0;
+            let hashable_end = (src.len() + 1).saturating_sub(T::HASH_READ).min(start);
+            for pos in (0..hashable_end).step_by(HISTORY_STRIDE) {
+                table.put(T::hash(src, pos), pos);
+            }
+            Indexed { table, start }
+        }
+    }
+
+    impl<'a, T> Indexed<'a, T> {
+        /// The table, and the position its entries are all below.
+        #[inline(always)]
+        pub(super) fn into_parts(self) -> (&'a mut T, usize) {
+            (self.table, self.start)
+        }
+    }
+}
+
+use fresh::{Cleared, Indexed};
 
 /// Reusable compressor state: the position tables, so that compressing many blocks allocates
 /// nothing per call.
@@ -212,11 +254,11 @@ impl Compressor {
         check_input_size(&window[start..])?;
         let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
         if window.len() < U16_TABLE_LIMIT {
-            self.small.reset();
-            compress_with(&mut *self.small, window, start, dst, acceleration)
+            let table = Cleared::reset(&mut *self.small);
+            compress_with(table, window, start, dst, acceleration)
         } else {
-            self.large.reset();
-            compress_with(&mut *self.large, window, start, dst, acceleration)
+            let table = Cleared::reset(&mut *self.large);
+            compress_with(table, window, start, dst, acceleration)
         }
     }
 
@@ -239,9 +281,21 @@ pub(crate) fn compress_once(src: &[u8], dst: &mut [u8], acceleration: u32) -> Re
     check_input_size(src)?;
     let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
     if src.len() < U16_TABLE_LIMIT {
-        compress_with(&mut U16Table::new(), src, 0, dst, acceleration)
+        compress_with(
+            Cleared::reset(&mut U16Table::new()),
+            src,
+            0,
+            dst,
+            acceleration,
+        )
     } else {
-        compress_with(&mut U32Table::new(), src, 0, dst, acceleration)
+        compress_with(
+            Cleared::reset(&mut U32Table::new()),
+            src,
+            0,
+            dst,
+            acceleration,
+        )
     }
 }
 
@@ -250,124 +304,165 @@ pub(crate) fn compress_once(src: &[u8], dst: &mut [u8], acceleration: u32) -> Re
 /// byte would, at a third of the cost.
 pub const HISTORY_STRIDE: usize = 3;
 
-/// Compresses `src[start..]` with a cleared `table`, `src[..start]` being history (at most 64 KiB);
-/// `acceleration` is already clamped.
+/// Compresses `src[start..]`, `src[..start]` being history (at most 64 KiB); `acceleration` is
+/// already clamped.
 fn compress_with<T: PositionTable>(
-    table: &mut T,
+    table: Cleared<'_, T>,
     src: &[u8],
     start: usize,
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
     debug_assert!(start <= MAX_DISTANCE + 1 && start <= src.len());
-    // Index the history. Only positions whose hash bytes lie inside `src` can be hashed.
-    let hashable_end = (src.len() + 1).saturating_sub(T::HASH_READ).min(start);
-    for pos in (0..hashable_end).step_by(HISTORY_STRIDE) {
-        table.put(T::hash(src, pos), pos);
-    }
+    let table = table.index_history(src, start);
     if dst.len() >= compress_bound(src.len() - start) {
-        parse::<T, false>(table, src, start, dst, acceleration)
+        // SAFETY: `dst` holds the bound for `src[start..]` (just checked).
+        call_unchecked!(parse::<T, false>(table, src, dst, acceleration))
     } else {
-        parse::<T, true>(table, src, start, dst, acceleration)
+        // SAFETY: no duty with `EXACT`.
+        call_unchecked!(parse::<T, true>(table, src, dst, acceleration))
     }
 }
 
-/// The parse of `src[start..]` (matches may reach into `src[..start]`), generic over the table
-/// layout, and over whether output room must be checked (`EXACT`, for a `dst` smaller than the
-/// bound).
-fn parse<T: PositionTable, const EXACT: bool>(
-    table: &mut T,
-    src: &[u8],
-    start: usize,
-    dst: &mut [u8],
-    acceleration: u32,
-) -> Result<usize, Error> {
-    let len = src.len();
-    let mut out = SequenceWriter::new(dst);
-    let mut anchor = start;
+unchecked_fn! {
+    /// The parse of `src[start..]`, `start` being that of `table` (matches may reach into the
+    /// history `src[..start]`, already in `table`), generic over the table layout, and over whether
+    /// output room must be checked (`EXACT`, for a `dst` smaller than the bound).
+    ///
+    /// # Safety
+    ///
+    /// Without `EXACT`, `dst.len() >= compress_bound(src.len() - start)`: the sequences are written
+    /// with [`SequenceWriter::sequence`], whose room that bound provides.
+    ///
+    /// # Panics
+    ///
+    /// If `acceleration` is 0.
+    ///
+    /// # The reads at table candidates
+    ///
+    /// They are unchecked, and in bounds because every slot of `table` holds 0 or a position stored
+    /// below, all under `match_start_limit` (so `candidate + MFLIMIT <= len`): the table holds only
+    /// positions under `start` when the parse begins ([`Indexed`]), `start + 13 <= len` in the
+    /// parse (`T::hash(src, start)`, a checked read, comes before any unchecked one, so `len -
+    /// start` does not wrap), and the parse stores only probe positions (`ip < forward_ip <=
+    /// match_start_limit`: `step >= 1`, as `attempts >= acceleration << 6 >= 64`), `ip - 2` and
+    /// match ends under `match_start_limit`. (A `u16` slot keeps a position's low 16 bits, no
+    /// larger than the position.)
+    fn parse<T: PositionTable, const EXACT: bool>(
+        table: Indexed<'_, T>,
+        src: &[u8],
+        dst: &mut [u8],
+        acceleration: u32,
+    ) -> Result<usize, Error> {
+        // `step >= 1` (see above), checked (in release builds too).
+        assert!(acceleration >= 1);
+        let (table, start) = table.into_parts();
+        let len = src.len();
+        let mut out = SequenceWriter::new(dst);
+        let mut anchor = start;
 
-    if len - start >= MIN_COMPRESSIBLE {
-        // No match may start at or after this position (the last MFLIMIT bytes), and the search
-        // stops once its probe position passes it.
-        let match_start_limit = len - MFLIMIT + 1;
-        // Matches end at least LASTLITERALS bytes before the end.
-        let match_end_limit = len - LASTLITERALS;
+        if len - start >= MIN_COMPRESSIBLE {
+            // No match may start at or after this position (the last MFLIMIT bytes), and the search
+            // stops once its probe position passes it.
+            let match_start_limit = len - MFLIMIT + 1;
+            // Matches end at least LASTLITERALS bytes before the end.
+            let match_end_limit = len - LASTLITERALS;
 
-        table.put(T::hash(src, start), start);
-        let mut ip = start + 1;
-        let mut forward_hash = T::hash(src, ip);
+            table.put(T::hash(src, start), start);
+            let mut ip = start + 1;
+            let mut forward_hash = T::hash(src, ip);
 
-        'search: loop {
-            // Find a match: probe at `ip`, prefetching the hash of the next probe position.
-            let mut forward_ip = ip;
-            let mut step = 1usize;
-            let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
-            let mut candidate;
-            loop {
-                let hash = forward_hash;
-                ip = forward_ip;
-                forward_ip += step;
-                step = attempts >> SKIP_TRIGGER;
-                attempts += 1;
-                if forward_ip > match_start_limit {
-                    break 'search;
+            'search: loop {
+                // Find a match: probe at `ip`, prefetching the hash of the next probe position.
+                let mut forward_ip = ip;
+                let mut step = 1usize;
+                let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
+                let mut candidate;
+                loop {
+                    let hash = forward_hash;
+                    ip = forward_ip;
+                    forward_ip += step;
+                    step = attempts >> SKIP_TRIGGER;
+                    attempts += 1;
+                    if forward_ip > match_start_limit {
+                        break 'search;
+                    }
+                    candidate = table.get(hash);
+                    // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8
+                    // bytes end at least 3 bytes before the end of `src`.
+                    forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
+                    table.put(hash, ip);
+                    if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
+                        continue;
+                    }
+                    // In bounds: candidate < match_start_limit (see above) and ip < forward_ip.
+                    debug_assert!(candidate < ip);
+                    if word_at!(u32, src, candidate) == word_at!(u32, src, ip) {
+                        break;
+                    }
                 }
-                candidate = table.get(hash);
-                // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8 bytes
-                // end at least 3 bytes before the end of `src`.
-                forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
-                table.put(hash, ip);
-                if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
-                    continue;
+
+                // Catch up: extend the match backwards over equal bytes. In bounds: the loop
+                // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
+                // match_start_limit.
+                while ip > anchor
+                    && candidate > 0
+                    && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
+                {
+                    ip -= 1;
+                    candidate -= 1;
                 }
-                // In bounds: the table only holds positions already passed (it starts cleared,
-                // and every insert is of a position at or before the current one), so
-                // candidate < ip < match_start_limit.
-                debug_assert!(candidate < ip);
-                if word_at!(u32, src, candidate) == word_at!(u32, src, ip) {
-                    break;
+
+                // Emit sequences as long as the position right after a match matches too.
+                loop {
+                    // SAFETY: `ip + 4 <= match_end_limit = len - 5`, as `ip < match_start_limit`
+                    // (the search's `ip < forward_ip`, lowered by the catch-up, or the check
+                    // below); `candidate + 12 <= len` (see above): the 8 bytes at `candidate + 4`
+                    // are inside.
+                    let match_code = call_unchecked!(count_common(
+                        src,
+                        ip + MINMATCH,
+                        candidate + MINMATCH,
+                        match_end_limit
+                    ));
+                    // SAFETY: `anchor <= ip` (the search starts after `anchor` and the catch-up
+                    // stops at it; a match right after another starts at `anchor`), `ip + 8 <= len`
+                    // (as above), and without EXACT `dst` holds the bound (this function's duty)
+                    // and the sequences are consecutive and end inside `src` (each match ends at
+                    // `match_end_limit` at most, and `anchor` moves to its end): the room follows
+                    // (see `sequence`).
+                    call_unchecked!(out.sequence::<EXACT>(
+                        src,
+                        anchor,
+                        ip,
+                        ip - candidate,
+                        match_code
+                    ))?;
+                    ip += MINMATCH + match_code;
+                    anchor = ip;
+                    if ip >= match_start_limit {
+                        break 'search;
+                    }
+                    // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
+                    // the last 3 bytes of `src`; candidate < match_start_limit as in the search.
+                    table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
+                    let hash = T::hash_word(word_at!(u64, src, ip));
+                    candidate = table.get(hash);
+                    table.put(hash, ip);
+                    debug_assert!(candidate < ip);
+                    let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
+                    if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
+                        break;
+                    }
                 }
+
+                ip += 1;
+                // In bounds: ip <= match_start_limit here (the previous match ended before it).
+                forward_hash = T::hash_word(word_at!(u64, src, ip));
             }
-
-            // Catch up: extend the match backwards over equal bytes. In bounds: the loop
-            // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and candidate < ip.
-            while ip > anchor
-                && candidate > 0
-                && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
-            {
-                ip -= 1;
-                candidate -= 1;
-            }
-
-            // Emit sequences as long as the position right after a match matches too.
-            loop {
-                let match_code =
-                    count_common(src, ip + MINMATCH, candidate + MINMATCH, match_end_limit);
-                out.sequence::<EXACT>(src, anchor, ip, ip - candidate, match_code)?;
-                ip += MINMATCH + match_code;
-                anchor = ip;
-                if ip >= match_start_limit {
-                    break 'search;
-                }
-                // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
-                // the last 3 bytes of `src`; candidate < ip as in the search loop.
-                table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
-                let hash = T::hash_word(word_at!(u64, src, ip));
-                candidate = table.get(hash);
-                table.put(hash, ip);
-                debug_assert!(candidate < ip);
-                let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
-                if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
-                    break;
-                }
-            }
-
-            ip += 1;
-            // In bounds: ip <= match_start_limit here (the previous match ended before it).
-            forward_hash = T::hash_word(word_at!(u64, src, ip));
         }
-    }
 
-    out.last_literals(&src[anchor..])?;
-    Ok(out.written())
+        out.last_literals(&src[anchor..])?;
+        Ok(out.written())
+    }
 }

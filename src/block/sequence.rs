@@ -6,9 +6,23 @@
 //! The parses read 2-, 4- and 8-byte little-endian words and single bytes at positions they have
 //! already proven to lie inside the input. [`word_at!`] and [`byte_at!`] do such reads, and
 //! [`put_at!`] such writes into the output: with the `unsafe` feature they skip the bounds check,
-//! without it they are ordinary checked slice accesses. Every use sits either in an `unsafe fn`
-//! whose `# Safety` section states the caller's duty, or after a check that holds in release
-//! builds (an `assert!`, a loop condition, or an invariant of this module's types), and says which.
+//! without it they are ordinary checked slice accesses. Every use says why it is in bounds, from
+//! either
+//!
+//! - a check that holds in release builds, in the same function: an `assert!` at its start (as
+//!   in `hc::chain`'s `count_back`), a loop condition, or a fact of a type the function was given
+//!   that only a check can create; or
+//! - the duty of an *unchecked function*, declared with [`unchecked_fn!`]: an `unsafe fn` with the
+//!   `unsafe` feature, whose `# Safety` section states what the caller must establish, and whose
+//!   callers (through [`call_unchecked!`]) say in a `// SAFETY:` comment where they establish it.
+//!   Without the feature it is a safe `fn` whose accesses are all checked.
+//!
+//! The helpers the parses call per sequence or per candidate ([`count_common`],
+//! [`SequenceWriter::sequence`], the HC chain walk) are unchecked functions, and so are the parses
+//! that call them: checking their arguments in release builds, even once per search, costs 0.5-7%
+//! more instructions in the parses (measured with the release CLI under callgrind), which already
+//! know the arguments are in range. Checks that cost nothing measurable are made in release
+//! builds: once per block, and in cold paths.
 //!
 //! # Writing sequences
 //!
@@ -39,6 +53,9 @@ pub(super) fn check_input_size(src: &[u8]) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The width of the whole-word reads and copies.
+const WORD: usize = 8;
 
 /// The little-endian `u16` at `src[pos..]` (checked).
 #[inline(always)]
@@ -116,9 +133,39 @@ macro_rules! put_at {
     }};
 }
 
-// Path-based exports, so that the HC hot loops use the same (single) definitions.
+/// Declares an *unchecked function* (see the module documentation): with the `unsafe` feature an
+/// `unsafe fn`, whose `# Safety` section states the caller's duty; without it a safe `fn` (its
+/// [`word_at!`], [`byte_at!`] and [`put_at!`] accesses are then checked, and the crate is
+/// `#![forbid(unsafe_code)]`, which forbids declaring an `unsafe fn`).
+macro_rules! unchecked_fn {
+    ($(#[$attr:meta])* $vis:vis fn $($rest:tt)*) => {
+        #[cfg(feature = "unsafe")]
+        $(#[$attr])*
+        $vis unsafe fn $($rest)*
+        #[cfg(not(feature = "unsafe"))]
+        $(#[$attr])*
+        #[allow(clippy::unnecessary_safety_doc)]
+        $vis fn $($rest)*
+    };
+}
+
+/// Calls a function declared by [`unchecked_fn!`]; the use site says, in a `// SAFETY:` comment,
+/// where it establishes the callee's duty.
+macro_rules! call_unchecked {
+    ($call:expr) => {{
+        #[cfg(feature = "unsafe")]
+        // SAFETY: the use site's comment (above it) says where the callee's duty is established.
+        let value = unsafe { $call };
+        #[cfg(not(feature = "unsafe"))]
+        let value = $call;
+        value
+    }};
+}
+
 // Path-based exports, so that both compressors' hot loops use these (single) definitions.
 pub(super) use byte_at;
+pub(super) use call_unchecked;
+pub(super) use unchecked_fn;
 pub(super) use word_at;
 
 /// Knuth's multiplicative hash of a 4-byte word, to `LOG` bits (liblz4's `LZ4_hash4` and
@@ -129,20 +176,29 @@ pub(super) fn hash4<const LOG: u32>(word: u32) -> usize {
     (word.wrapping_mul(2_654_435_761) >> (32 - LOG)) as usize
 }
 
-/// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit` (`b < a`).
-#[inline(always)]
-pub(super) fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
-    debug_assert!(b < a && a <= limit && limit <= src.len());
-    // Most matches are short: settle them with one word compare before setting up the loop.
-    if limit - a >= 8 {
-        // In bounds: b < a and a + 8 <= limit <= src.len().
-        let diff = word_at!(u64, src, a) ^ word_at!(u64, src, b);
-        if diff != 0 {
-            return (diff.trailing_zeros() / 8) as usize;
+unchecked_fn! {
+    /// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit`.
+    ///
+    /// # Safety
+    ///
+    /// `a <= limit <= src.len()`, and `b + 8 <= src.len()` if `a + 8 <= limit` (as any `b < a`
+    /// gives): the first 8 bytes at `a` and at `b` are then read unchecked (the rest is read
+    /// through checked slices).
+    #[inline(always)]
+    pub(super) fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+        debug_assert!(a <= limit && limit <= src.len());
+        // Most matches are short: settle them with one word compare before setting up the loop.
+        if limit - a >= WORD {
+            // In bounds: a + 8 <= limit <= src.len() and b + 8 <= src.len() (the caller's duty).
+            debug_assert!(b + WORD <= src.len());
+            let diff = word_at!(u64, src, a) ^ word_at!(u64, src, b);
+            if diff != 0 {
+                return (diff.trailing_zeros() / 8) as usize;
+            }
+            return WORD + count_common_long(src, a + WORD, b + WORD, limit);
         }
-        return 8 + count_common_long(src, a + 8, b + 8, limit);
+        count_common_long(src, a, b, limit)
     }
-    count_common_long(src, a, b, limit)
 }
 
 /// [`count_common`] past its first word.
@@ -221,73 +277,83 @@ impl<'a> SequenceWriter<'a> {
         self.pos += 1;
     }
 
-    /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
-    /// `MINMATCH + match_code` bytes at `offset`.
-    ///
-    /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
-    /// literals are copied exactly. Without it the caller guarantees `dst` holds at least
-    /// [`compress_bound`](super::compress_bound) of the input, so no room is checked: a sequence
-    /// never produces more than `literal_len / 255` bytes beyond the input it consumes, the final
-    /// literal run at most `len / 255 + 2`, so the whole block stays 14 bytes under the bound, more
-    /// than the 7 bytes a whole-chunk literal copy may write past the literals. (Slice indexing
-    /// still checks every write.) Literals are read in whole 8-byte chunks: `ip <= src.len() -
-    /// MFLIMIT`, so they stay inside `src`.
-    #[inline(always)]
-    pub(super) fn sequence<const EXACT: bool>(
-        &mut self,
-        src: &[u8],
-        anchor: usize,
-        ip: usize,
-        offset: usize,
-        match_code: usize,
-    ) -> Result<(), Error> {
-        debug_assert!(ip + MFLIMIT <= src.len());
-        let literal_len = ip - anchor;
-        if EXACT {
-            let total = 1
-                + Self::extension_bytes(literal_len, RUN_MASK)
-                + literal_len
-                + 2
-                + Self::extension_bytes(match_code, ML_MASK);
-            // Leave room for at least the final (possibly empty) literal run's token.
-            self.ensure(total + 1)?;
-        }
-        let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
-        if EXACT {
-            self.dst[self.pos] = token;
-        } else {
-            // Room: without EXACT the whole block stays 14 bytes under `dst.len()` (above).
-            put_at!(self.dst, self.pos, [token]);
-        }
-        self.pos += 1;
-        if literal_len >= RUN_MASK {
-            self.write_extension(literal_len - RUN_MASK);
-        }
-        if EXACT {
-            self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
-        } else {
-            let mut copied = 0;
-            while copied < literal_len {
-                // In bounds: the chunk ends before `ip + 8 <= src.len()` (ip + MFLIMIT <=
-                // src.len()); it is written at most 7 bytes past the literals, inside `dst`
-                // (the block stays 14 bytes under `dst.len()`, above).
-                let chunk = word_at!(u64, src, anchor + copied);
-                put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
-                copied += 8;
+    unchecked_fn! {
+        /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
+        /// `MINMATCH + match_code` bytes at `offset`.
+        ///
+        /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
+        /// literals are copied exactly. Without it the size is not computed, and the literals
+        /// are copied in whole 8-byte words, read and written up to 7 bytes past their end.
+        ///
+        /// # Safety
+        ///
+        /// With `EXACT`, none: every access is checked. Without it: `anchor <= ip` and
+        /// `ip + 8 <= src.len()`, and `dst` has room, past the bytes written so far, for the
+        /// token, the literal length extension, the literals and 8 more bytes (the whole words
+        /// of the literal copy, and the offset).
+        ///
+        /// A `dst` of [`compress_bound`](super::compress_bound)`(n)` bytes has that room at every
+        /// sequence of a block of `n` bytes whose sequences are consecutive (each one's literals
+        /// start where the previous match ended) and whose matches end inside the block: a
+        /// sequence never produces more than `literal_len / 255` bytes beyond the input it
+        /// consumes, so the bytes written stay below `n + n / 255`, 16 bytes under the bound.
+        #[inline(always)]
+        pub(super) fn sequence<const EXACT: bool>(
+            &mut self,
+            src: &[u8],
+            anchor: usize,
+            ip: usize,
+            offset: usize,
+            match_code: usize,
+        ) -> Result<(), Error> {
+            debug_assert!(anchor <= ip && ip + WORD <= src.len());
+            let literal_len = ip - anchor;
+            if EXACT {
+                let total = 1
+                    + Self::extension_bytes(literal_len, RUN_MASK)
+                    + literal_len
+                    + 2
+                    + Self::extension_bytes(match_code, ML_MASK);
+                // Leave room for at least the final (possibly empty) literal run's token.
+                self.ensure(total + 1)?;
             }
+            let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
+            if EXACT {
+                self.dst[self.pos] = token;
+            } else {
+                // In bounds: the room the caller vouches for.
+                put_at!(self.dst, self.pos, [token]);
+            }
+            self.pos += 1;
+            if literal_len >= RUN_MASK {
+                self.write_extension(literal_len - RUN_MASK);
+            }
+            if EXACT {
+                self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
+            } else {
+                let mut copied = 0;
+                while copied < literal_len {
+                    // In bounds (the caller's duty): the word ends before `ip + 8 <= src.len()`,
+                    // and is written at most 7 bytes past the literals, inside the room vouched
+                    // for.
+                    let chunk = word_at!(u64, src, anchor + copied);
+                    put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
+                    copied += WORD;
+                }
+            }
+            self.pos += literal_len;
+            if EXACT {
+                self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
+            } else {
+                // In bounds: the room the caller vouches for.
+                put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
+            }
+            self.pos += 2;
+            if match_code >= ML_MASK {
+                self.write_extension(match_code - ML_MASK);
+            }
+            Ok(())
         }
-        self.pos += literal_len;
-        if EXACT {
-            self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
-        } else {
-            // Room: as for the token.
-            put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
-        }
-        self.pos += 2;
-        if match_code >= ML_MASK {
-            self.write_extension(match_code - ML_MASK);
-        }
-        Ok(())
     }
 
     /// Writes the final literal-only sequence.
