@@ -466,3 +466,67 @@ unchecked_fn! {
         Ok(out.written())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sequence::tests::binary;
+    use super::*;
+
+    /// Compresses `window[start..]` with `compressor` into a bound-sized and an exact-sized
+    /// `dst` (and one byte less), checks that both agree and that the block decodes, and returns
+    /// it.
+    fn compress_checked(compressor: &mut Compressor, window: &[u8], start: usize) -> Vec<u8> {
+        let mut dst = vec![0u8; compress_bound(window.len() - start)];
+        let len = compressor
+            .compress_with_history_into(window, start, &mut dst, 1)
+            .unwrap();
+        dst.truncate(len);
+        let mut exact = vec![0u8; len];
+        let exact_len = compressor
+            .compress_with_history_into(window, start, &mut exact, 1)
+            .unwrap();
+        assert_eq!(exact_len, len);
+        assert_eq!(exact, dst);
+        let mut short = vec![0u8; len - 1];
+        assert!(matches!(
+            compressor.compress_with_history_into(window, start, &mut short, 1),
+            Err(Error::OutputTooSmall { .. })
+        ));
+        let mut out = window[..start].to_vec();
+        out.resize(window.len(), 0);
+        super::super::reference::decode(&dst, &mut out, start).unwrap();
+        assert!(out == window);
+        dst
+    }
+
+    /// The parse at the edges of its table invariant and margins: inputs around the smallest
+    /// compressible one and around the switch from the `u16` to the `u32` table, fresh tables
+    /// and tables left full by a longer input (a reused compressor must give the same bytes),
+    /// and histories around the 64 KiB reach.
+    #[test]
+    fn parse_at_every_edge() {
+        let mut reused = Compressor::new();
+        let long = binary(3 * U16_TABLE_LIMIT, 1);
+        for len in (0..=48).chain(U16_TABLE_LIMIT - 2..=U16_TABLE_LIMIT + 1) {
+            for src in [
+                &binary(len, 2)[..],
+                &long[long.len() - len..],
+                &[7u8; 48][..len.min(48)],
+            ] {
+                // Fill the tables with positions of a longer input first.
+                compress_checked(&mut reused, &long, 0);
+                let block = compress_checked(&mut reused, src, 0);
+                assert_eq!(block, super::super::compress(src), "len {len}");
+            }
+        }
+        for history in [0usize, 1, 12, 13, 65535, 65536, 65537, 70000] {
+            let window = &long[..history + 100];
+            compress_checked(&mut reused, &long, 0);
+            let block = compress_checked(&mut reused, window, history);
+            assert_eq!(
+                block,
+                compress_checked(&mut Compressor::new(), window, history)
+            );
+        }
+    }
+}

@@ -374,3 +374,171 @@ impl<'a> SequenceWriter<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// Deterministic bytes from a 2-letter alphabet, so that matches of every length occur.
+    pub(in crate::block) fn binary(len: usize, seed: u64) -> Vec<u8> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                b'a' + (state >> 63) as u8
+            })
+            .collect()
+    }
+
+    fn common_naive(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+        (a..limit).take_while(|&i| src[i] == src[b + i - a]).count()
+    }
+
+    /// Every `b < a <= limit <= len` of inputs up to 40 bytes: the match ending exactly at the
+    /// limit, 0 to 7 bytes before it and past the first word, limits 0 to 16 bytes from the end
+    /// of `src`, and `src` cut to exactly `limit` bytes.
+    #[test]
+    fn count_common_at_every_edge() {
+        for seed in 0..24 {
+            let buf = binary(40, seed);
+            for len in [9, 16, 17, 24, 40] {
+                let buf = &buf[..len];
+                for limit in 0..=len {
+                    for a in 0..=limit {
+                        for b in 0..a {
+                            let want = common_naive(buf, a, b, limit);
+                            for src in [buf, &buf[..limit]] {
+                                // SAFETY: `b < a <= limit <= src.len()`.
+                                let got = call_unchecked!(count_common(src, a, b, limit));
+                                assert_eq!(got, want, "seed {seed}, {b} {a} {limit} of {len}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Equal runs end exactly at the limit, wherever it is relative to the first word.
+        let run = [7u8; 64];
+        for limit in 1..=run.len() {
+            for a in 1..=limit {
+                // SAFETY: `a - 1 < a <= limit <= run.len()`.
+                let got = call_unchecked!(count_common(&run[..limit], a, a - 1, limit));
+                assert_eq!(got, limit - a);
+            }
+        }
+    }
+
+    /// The sequence `src[anchor..ip]` + match as the format spells it, written byte by byte.
+    fn sequence_naive(literals: &[u8], offset: usize, match_code: usize) -> Vec<u8> {
+        let mut out = vec![((literals.len().min(15) << 4) | match_code.min(15)) as u8];
+        let extend = |out: &mut Vec<u8>, len: usize| {
+            if len >= 15 {
+                let mut rest = len - 15;
+                while rest >= 255 {
+                    out.push(255);
+                    rest -= 255;
+                }
+                out.push(rest as u8);
+            }
+        };
+        extend(&mut out, literals.len());
+        out.extend_from_slice(literals);
+        out.extend_from_slice(&(offset as u16).to_le_bytes());
+        extend(&mut out, match_code);
+        out
+    }
+
+    /// Both modes at the edges of their duty: literal and match lengths around the nibble's 15
+    /// and each extension byte's 255, `ip` exactly 8 bytes before the end of `src`, and the
+    /// bound-sized mode in a `dst` with exactly the room it needs; the exact mode in `dst`s
+    /// exactly as large as the sequence (plus a token) and one byte smaller.
+    #[test]
+    fn sequence_at_every_edge() {
+        let lengths = [0usize, 1, 7, 8, 9, 14, 15, 16, 269, 270, 271, 524, 525, 600];
+        let src = binary(700, 99);
+        for &literal_len in &lengths {
+            for &match_code in &lengths {
+                for anchor in [0, 3] {
+                    let ip = anchor + literal_len;
+                    let src = &src[..ip + WORD];
+                    let offset = 1 + (literal_len * 7 + match_code) % 65535;
+                    let want = sequence_naive(&src[anchor..ip], offset, match_code);
+
+                    // Bound-sized: room for the token, the extension, the literals and 8 bytes
+                    // (and the match extension, written with checks, after the offset).
+                    let literal_ext = SequenceWriter::extension_bytes(literal_len, RUN_MASK);
+                    let match_ext = SequenceWriter::extension_bytes(match_code, ML_MASK);
+                    let room = 1 + literal_ext + literal_len + WORD.max(2 + match_ext);
+                    for prefix in [0, 5] {
+                        let mut dst = vec![0xEEu8; prefix + room];
+                        let mut out = SequenceWriter::new(&mut dst);
+                        out.pos = prefix;
+                        // SAFETY: `anchor <= ip`, `ip + 8 == src.len()`, and `dst` has the room
+                        // (computed above) past `prefix`.
+                        call_unchecked!(out.sequence::<false>(src, anchor, ip, offset, match_code))
+                            .unwrap();
+                        assert_eq!(out.written(), prefix + want.len());
+                        assert!(dst[..prefix].iter().all(|&b| b == 0xEE));
+                        assert_eq!(&dst[prefix..prefix + want.len()], &want[..]);
+                    }
+
+                    // Exact: the sequence and the final run's token fit, or an error and no
+                    // byte written.
+                    for capacity in [want.len() + 1, want.len()] {
+                        let mut dst = vec![0xEEu8; capacity];
+                        let mut out = SequenceWriter::new(&mut dst);
+                        // SAFETY: no duty with `EXACT`.
+                        let result = call_unchecked!(
+                            out.sequence::<true>(src, anchor, ip, offset, match_code)
+                        );
+                        if capacity > want.len() {
+                            result.unwrap();
+                            assert_eq!(out.written(), want.len());
+                            assert_eq!(&dst[..want.len()], &want[..]);
+                        } else {
+                            assert!(matches!(result, Err(Error::OutputTooSmall { .. })));
+                            assert!(dst.iter().all(|&b| b == 0xEE));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn last_literals_at_every_edge() {
+        let src = binary(600, 5);
+        for len in [0usize, 1, 14, 15, 16, 269, 270, 271, 524, 525, 600] {
+            let literals = &src[..len];
+            let mut want = sequence_naive(literals, 0, 0);
+            want.truncate(want.len() - 2); // no offset after the last literals
+            for capacity in [want.len(), want.len() - 1] {
+                let mut dst = vec![0xEEu8; capacity];
+                let mut out = SequenceWriter::new(&mut dst);
+                let result = out.last_literals(literals);
+                if capacity == want.len() {
+                    result.unwrap();
+                    assert_eq!(out.written(), want.len());
+                    assert_eq!(dst, want);
+                } else {
+                    assert!(matches!(result, Err(Error::OutputTooSmall { .. })));
+                    assert!(dst.iter().all(|&b| b == 0xEE));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hash4_is_knuths() {
+        for word in [0u32, 1, 0x6162_6364, u32::MAX] {
+            let product = word.wrapping_mul(2_654_435_761);
+            assert_eq!(hash4::<13>(word), (product >> 19) as usize);
+            assert_eq!(hash4::<14>(word), (product >> 18) as usize);
+            assert_eq!(hash4::<15>(word), (product >> 17) as usize);
+        }
+    }
+}

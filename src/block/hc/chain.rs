@@ -277,6 +277,12 @@ impl ChainTables {
         /// least `src.len()` bytes, with nothing but `find_wider` storing into them since (so every
         /// head entry is below the searched index: those of this call are, after `insert_up_to`,
         /// and those of earlier calls are below `base`).
+        ///
+        /// # Panics
+        ///
+        /// Unless `low_limit + longest < src.len()` and `high_limit < src.len()`: the 2 bytes at
+        /// the end of the longest match, from `low_limit`, are read (checked). The parses search
+        /// up to `src.len() - LASTLITERALS`.
         #[allow(clippy::too_many_arguments)]
         #[inline(always)]
         pub(super) fn find_wider<const RUNS: bool, const SWAP: bool, const FAVOR: bool>(
@@ -653,7 +659,137 @@ fn run_step(
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::sequence::tests::binary;
     use super::*;
+    use alloc::vec::Vec;
+
+    /// Every `b < a <= len`, `max <= b` of inputs up to 40 bytes, and equal runs that reach the
+    /// start of `src`.
+    #[test]
+    fn count_back_at_every_edge() {
+        for seed in 0..16 {
+            let src = binary(40, seed);
+            for a in 1..=src.len() {
+                for b in 0..a {
+                    for max in 0..=b {
+                        let want = (0..max)
+                            .take_while(|k| src[a - 1 - k] == src[b - 1 - k])
+                            .count();
+                        assert_eq!(count_back(&src[..a], a, b, max), want, "{a} {b} {max}");
+                    }
+                }
+            }
+        }
+        let run = [5u8; 40];
+        for a in 1..=run.len() {
+            for b in 0..a {
+                assert_eq!(count_back(&run[..a], a, b, b), b);
+            }
+        }
+    }
+
+    /// The best match a search with unlimited attempts must find: the longest (then the
+    /// nearest) of those within reach that share the 4 bytes at `ip`, extended forwards up to
+    /// `high_limit` and backwards down to `low_limit`.
+    fn naive_best(src: &[u8], ip: usize, low: usize, high: usize, longest: usize) -> Match {
+        let mut best = Match {
+            len: longest,
+            offset: 0,
+            back: 0,
+        };
+        for candidate in (ip.saturating_sub(MAX_DISTANCE)..ip).rev() {
+            if src[candidate..candidate + 4] != src[ip..ip + 4] {
+                continue;
+            }
+            let forward = (ip..high)
+                .take_while(|&i| src[i] == src[i - ip + candidate])
+                .count();
+            let back = (0..(ip - low).min(candidate))
+                .take_while(|k| src[ip - 1 - k] == src[candidate - 1 - k])
+                .count();
+            if back + forward > best.len {
+                best = Match {
+                    len: back + forward,
+                    offset: ip - candidate,
+                    back,
+                };
+            }
+        }
+        best
+    }
+
+    /// `find_wider` at the edges of its duty: `high_limit` one byte before the end of `src` (the
+    /// end word after the longest match is read, checked), `ip` 4 bytes before it, `low_limit`
+    /// as far back as `longest` allows; without run skipping and chain swap it finds exactly the
+    /// naive best match, with them a real match no longer than that.
+    #[test]
+    fn find_wider_at_every_edge() {
+        let mut tables = ChainTables::new();
+        let mut inputs: Vec<Vec<u8>> = (0..12).map(|seed| binary(48, seed)).collect();
+        inputs.push([9u8; 48].to_vec());
+        inputs.push(b"abcabcabcabcabcXabcabcabcabcabcabcYYYYYYYYYYYYYYYYabc".to_vec());
+        for input in &inputs {
+            for len in [13, 20, 33, input.len()] {
+                let src = &input[..len];
+                for longest in [3usize, 4, 6, 9] {
+                    for look_back in 0..longest {
+                        let high = src.len() - 1;
+                        // The end word read at the start: `low + longest < src.len()`.
+                        let last = (high - MINMATCH).min(src.len() - 1 - longest + look_back);
+                        tables.reset(src.len());
+                        for ip in look_back..=last {
+                            let low = ip - look_back;
+                            let want = naive_best(src, ip, low, high, longest);
+                            // SAFETY: `low <= ip`, `ip - low < longest`, `ip + 4 <= high <
+                            // src.len()`, and the tables were reset for `src`, searched at
+                            // increasing `ip`.
+                            let got = call_unchecked!(tables.find_wider::<false, false, false>(
+                                src,
+                                ip,
+                                low,
+                                high,
+                                longest,
+                                u32::MAX
+                            ));
+                            assert_eq!(got, want, "ip {ip}, low {low}, longest {longest}");
+                        }
+                        // Run skipping and the chain swap (forward searches only).
+                        tables.reset(src.len());
+                        for ip in look_back..=last {
+                            let low = ip - look_back;
+                            let bound = naive_best(src, ip, low, high, longest).len;
+                            // SAFETY: as above.
+                            let got = if look_back == 0 {
+                                call_unchecked!(tables.find_wider::<true, true, false>(
+                                    src,
+                                    ip,
+                                    low,
+                                    high,
+                                    longest,
+                                    1 << 14
+                                ))
+                            } else {
+                                call_unchecked!(tables.find_wider::<true, false, true>(
+                                    src,
+                                    ip,
+                                    low,
+                                    high,
+                                    longest,
+                                    1 << 14
+                                ))
+                            };
+                            assert!(got.len <= bound);
+                            if got.offset != 0 {
+                                let from = ip - got.back;
+                                let matched = &src[from..from + got.len];
+                                assert_eq!(matched, &src[from - got.offset..][..got.len]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn runs() {
@@ -664,5 +800,14 @@ mod tests {
         assert_eq!(run_backward(src, 5, b'a'), 3);
         assert_eq!(run_backward(src, 2, b'x'), 2);
         assert_eq!(run_backward(src, 0, b'x'), 0);
+        // Up to the limit or the start exactly, across whole words.
+        let run = [3u8; 40];
+        for from in 0..=run.len() {
+            for limit in from..=run.len() {
+                assert_eq!(run_forward(&run, from, limit, 3), limit - from);
+            }
+            assert_eq!(run_backward(&run, from, 3), from);
+            assert_eq!(run_backward(&run, from, 4), 0);
+        }
     }
 }
