@@ -228,8 +228,8 @@ impl HcCompressor {
         ///
         /// # Safety
         ///
-        /// Without `EXACT`, `dst.len() >= compress_bound(window.len() - start)` (level 2 writes its
-        /// sequences unchecked).
+        /// Without `EXACT`, `dst.len() >= compress_bound(window.len() - start)`: the sequences are
+        /// written unchecked.
         fn parse<const EXACT: bool>(
             &mut self,
             window: &[u8],
