@@ -75,8 +75,8 @@ unchecked_fn! {
     /// # Safety
     ///
     /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
-    /// for `src`, with nothing storing into them since;
-    /// `out` is empty, and without `EXACT` its `dst` holds `compress_bound(src.len() - start)`.
+    /// for `src`, with nothing storing into them since; `out` is empty, and without `EXACT` its
+    /// `dst` holds `compress_bound(src.len() - start)`.
     pub(super) fn parse<const EXACT: bool>(
         tables: &mut ChainTables,
         src: &[u8],
