@@ -33,97 +33,29 @@ use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{compress_bound, LASTLITERALS, MAX_INPUT_SIZE, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
+use super::sequence::{
+    byte_at, call_unchecked, check_input_size, count_common, hash4, read_u32, read_u64,
+    unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
+};
+use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH};
 use crate::Error;
 
 /// Inputs shorter than this use the `u16` table (liblz4's `LZ4_64Klimit` = 64 KiB + MFLIMIT - 1).
 pub(crate) const U16_TABLE_LIMIT: usize = 65536 + MFLIMIT - 1;
-/// Inputs shorter than this are emitted as literals only (liblz4's `LZ4_minLength`).
-pub(crate) const MIN_COMPRESSIBLE: usize = MFLIMIT + 1;
-/// The largest offset a match may have.
-pub(crate) const MAX_DISTANCE: usize = 65535;
 /// liblz4's `LZ4_ACCELERATION_MAX`: larger accelerations are clamped to it.
 pub const ACCELERATION_MAX: u32 = 65537;
 /// The attempt counter's shift (liblz4's `LZ4_skipTrigger`).
 const SKIP_TRIGGER: u32 = 6;
 
-const U16_TABLE_SLOTS: usize = 8192;
+/// Bits of the `u16` table's hash.
+const U16_TABLE_LOG: u32 = 13;
+const U16_TABLE_SLOTS: usize = 1 << U16_TABLE_LOG;
 const U32_TABLE_SLOTS: usize = 4096;
-
-#[inline(always)]
-pub(super) fn read_u32(src: &[u8], pos: usize) -> u32 {
-    let bytes: [u8; 4] = src[pos..pos + 4].try_into().unwrap_or([0; 4]);
-    u32::from_le_bytes(bytes)
-}
-
-#[inline(always)]
-pub(super) fn read_u64(src: &[u8], pos: usize) -> u64 {
-    let bytes: [u8; 8] = src[pos..pos + 8].try_into().unwrap_or([0; 8]);
-    u64::from_le_bytes(bytes)
-}
-
-/// Reads a little-endian `u32` or `u64` from `src` at `pos` in the parse's hot loop, where the
-/// caller has established that the whole word lies inside `src` (each use says why; debug builds
-/// assert it). With the `unsafe` feature the read skips the bounds check; without it, it is an
-/// ordinary checked slice read.
-macro_rules! word_at {
-    ($ty:ty, $src:expr, $pos:expr) => {{
-        let (src, pos): (&[u8], usize) = ($src, $pos);
-        debug_assert!(pos + core::mem::size_of::<$ty>() <= src.len());
-        #[cfg(feature = "unsafe")]
-        // SAFETY: the use site's invariant (stated there) puts the word inside `src`, and any
-        // bit pattern is a valid integer; the read is unaligned.
-        let word = unsafe { src.as_ptr().add(pos).cast::<$ty>().read_unaligned() };
-        #[cfg(not(feature = "unsafe"))]
-        let word = <$ty>::from_ne_bytes(
-            src[pos..pos + core::mem::size_of::<$ty>()]
-                .try_into()
-                .unwrap_or_default(),
-        );
-        <$ty>::from_le(word)
-    }};
-}
-
-/// `src[pos]` in the parse's hot loop, where the caller has established `pos < src.len()`
-/// (unchecked with the `unsafe` feature, like [`word_at`]).
-macro_rules! byte_at {
-    ($src:expr, $pos:expr) => {{
-        let (src, pos): (&[u8], usize) = ($src, $pos);
-        debug_assert!(pos < src.len());
-        #[cfg(feature = "unsafe")]
-        // SAFETY: the use site's invariant (stated there) puts `pos` inside `src`.
-        let byte = unsafe { *src.get_unchecked(pos) };
-        #[cfg(not(feature = "unsafe"))]
-        let byte = src[pos];
-        byte
-    }};
-}
-
-/// Writes the `N` bytes of the array `$bytes` at `dst[pos..]` where the caller has established
-/// room (each use says why; debug builds assert it): unchecked with the `unsafe` feature, a
-/// checked slice write without it.
-macro_rules! put_at {
-    ($dst:expr, $pos:expr, $bytes:expr) => {{
-        let (dst, pos): (&mut [u8], usize) = ($dst, $pos);
-        let bytes = $bytes;
-        debug_assert!(pos + bytes.len() <= dst.len());
-        #[cfg(feature = "unsafe")]
-        // SAFETY: the use site's invariant (stated there) puts the written bytes inside `dst`;
-        // the write is unaligned.
-        unsafe {
-            core::ptr::copy_nonoverlapping(bytes.as_ptr(), dst.as_mut_ptr().add(pos), bytes.len())
-        };
-        #[cfg(not(feature = "unsafe"))]
-        dst[pos..pos + bytes.len()].copy_from_slice(&bytes);
-    }};
-}
-
-// Path-based exports, so that the HC hot loops use the same (single) definitions.
-pub(crate) use byte_at;
-pub(crate) use word_at;
 
 /// A position table of one of liblz4's two layouts.
 trait PositionTable {
+    /// A table with every slot 0.
+    fn new() -> Self;
     /// How many bytes [`PositionTable::hash`] reads at a position.
     const HASH_READ: usize;
     /// Whether candidates further than [`MAX_DISTANCE`] back must be skipped (the `u16` table is
@@ -144,25 +76,16 @@ struct U16Table([u16; U16_TABLE_SLOTS]);
 /// 4096 `u32` slots, hashed on the low 5 bytes of the 8-byte word.
 struct U32Table([u32; U32_TABLE_SLOTS]);
 
-impl U16Table {
-    fn new() -> Self {
-        Self([0; U16_TABLE_SLOTS])
-    }
-}
-
-impl U32Table {
-    fn new() -> Self {
-        Self([0; U32_TABLE_SLOTS])
-    }
-}
-
 impl PositionTable for U16Table {
     const HASH_READ: usize = 4;
     const CHECK_DISTANCE: bool = false;
 
+    fn new() -> Self {
+        Self([0; U16_TABLE_SLOTS])
+    }
     #[inline(always)]
     fn hash_word(word: u64) -> usize {
-        ((word as u32).wrapping_mul(2_654_435_761) >> 19) as usize
+        hash4::<U16_TABLE_LOG>(word as u32)
     }
     #[inline(always)]
     fn hash(src: &[u8], pos: usize) -> usize {
@@ -186,6 +109,9 @@ impl PositionTable for U32Table {
     const HASH_READ: usize = 8;
     const CHECK_DISTANCE: bool = true;
 
+    fn new() -> Self {
+        Self([0; U32_TABLE_SLOTS])
+    }
     #[inline(always)]
     fn hash_word(word: u64) -> usize {
         ((word << 24).wrapping_mul(889_523_592_379) >> 52) as usize
@@ -207,6 +133,52 @@ impl PositionTable for U32Table {
         self.0.fill(0);
     }
 }
+
+mod fresh {
+    use super::{PositionTable, HISTORY_STRIDE};
+
+    /// A position table zeroed for a new block. Only [`Cleared::reset`] makes one.
+    pub(super) struct Cleared<'a, T>(&'a mut T);
+
+    /// A position table whose every slot holds 0 or a position below `start`: the state each
+    /// parse starts from, which its unchecked reads at the table's candidates rest on (see
+    /// `parse`). Only [`Cleared::index_history`] makes one.
+    pub(super) struct Indexed<'a, T> {
+        table: &'a mut T,
+        start: usize,
+    }
+
+    impl<'a, T: PositionTable> Cleared<'a, T> {
+        /// Zeroes `table`.
+        #[inline(always)]
+        pub(super) fn reset(table: &'a mut T) -> Self {
+            table.reset();
+            Self(table)
+        }
+
+        /// Indexes the history `src[..start]`, every [`HISTORY_STRIDE`] bytes (only positions
+        /// whose hash bytes lie inside `src` can be hashed).
+        #[inline(always)]
+        pub(super) fn index_history(self, src: &[u8], start: usize) -> Indexed<'a, T> {
+            let table = self.0;
+            let hashable_end = (src.len() + 1).saturating_sub(T::HASH_READ).min(start);
+            for pos in (0..hashable_end).step_by(HISTORY_STRIDE) {
+                table.put(T::hash(src, pos), pos);
+            }
+            Indexed { table, start }
+        }
+    }
+
+    impl<'a, T> Indexed<'a, T> {
+        /// The table, and the position its entries are all below.
+        #[inline(always)]
+        pub(super) fn into_parts(self) -> (&'a mut T, usize) {
+            (self.table, self.start)
+        }
+    }
+}
+
+use fresh::{Cleared, Indexed};
 
 /// Reusable compressor state: the position tables, so that compressing many blocks allocates
 /// nothing per call.
@@ -282,11 +254,11 @@ impl Compressor {
         check_input_size(&window[start..])?;
         let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
         if window.len() < U16_TABLE_LIMIT {
-            self.small.reset();
-            compress_with(&mut *self.small, window, start, dst, acceleration)
+            let table = Cleared::reset(&mut *self.small);
+            compress_with(table, window, start, dst, acceleration)
         } else {
-            self.large.reset();
-            compress_with(&mut *self.large, window, start, dst, acceleration)
+            let table = Cleared::reset(&mut *self.large);
+            compress_with(table, window, start, dst, acceleration)
         }
     }
 
@@ -304,192 +276,27 @@ impl Compressor {
     }
 }
 
-pub(super) fn check_input_size(src: &[u8]) -> Result<(), Error> {
-    if src.len() > MAX_INPUT_SIZE {
-        return Err(Error::InputTooLarge {
-            len: src.len(),
-            max: MAX_INPUT_SIZE,
-        });
-    }
-    Ok(())
-}
-
 /// One-shot compression with a fresh table on the stack (16 KiB), as `LZ4_compress_fast` does.
 pub(crate) fn compress_once(src: &[u8], dst: &mut [u8], acceleration: u32) -> Result<usize, Error> {
     check_input_size(src)?;
     let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
     if src.len() < U16_TABLE_LIMIT {
-        compress_with(&mut U16Table::new(), src, 0, dst, acceleration)
+        compress_with(
+            Cleared::reset(&mut U16Table::new()),
+            src,
+            0,
+            dst,
+            acceleration,
+        )
     } else {
-        compress_with(&mut U32Table::new(), src, 0, dst, acceleration)
+        compress_with(
+            Cleared::reset(&mut U32Table::new()),
+            src,
+            0,
+            dst,
+            acceleration,
+        )
     }
-}
-
-/// Output cursor with exact capacity checks (shared with the HC compressor).
-pub(super) struct Output<'a> {
-    pub(super) dst: &'a mut [u8],
-    pub(super) pos: usize,
-}
-
-impl Output<'_> {
-    #[inline(always)]
-    fn ensure(&self, len: usize) -> Result<(), Error> {
-        if len > self.dst.len() - self.pos {
-            Err(Error::OutputTooSmall {
-                capacity: self.dst.len(),
-                needed: self.pos + len,
-            })
-        } else {
-            Ok(())
-        }
-    }
-
-    /// Number of extension bytes a length of `len` (beyond the nibble's 15) takes.
-    #[inline(always)]
-    fn extension_bytes(len: usize, mask: usize) -> usize {
-        if len >= mask {
-            (len - mask) / 255 + 1
-        } else {
-            0
-        }
-    }
-
-    #[inline(always)]
-    fn write_extension(&mut self, mut len: usize) {
-        while len >= 255 {
-            self.dst[self.pos] = 255;
-            self.pos += 1;
-            len -= 255;
-        }
-        self.dst[self.pos] = len as u8;
-        self.pos += 1;
-    }
-
-    /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
-    /// `MINMATCH + match_code` bytes at `offset`.
-    ///
-    /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
-    /// literals are copied exactly. Without it the caller guarantees `dst` holds at least
-    /// [`compress_bound`](super::compress_bound) of the input, so no room is checked: a sequence
-    /// never produces more than `literal_len / 255` bytes beyond the input it consumes, the final
-    /// literal run at most `len / 255 + 2`, so the whole block stays 14 bytes under the bound, more
-    /// than the 7 bytes a whole-chunk literal copy may write past the literals. (Slice indexing
-    /// still checks every write.) Literals are read in whole 8-byte chunks: `ip <= src.len() -
-    /// MFLIMIT`, so they stay inside `src`.
-    #[inline(always)]
-    pub(super) fn sequence<const EXACT: bool>(
-        &mut self,
-        src: &[u8],
-        anchor: usize,
-        ip: usize,
-        offset: usize,
-        match_code: usize,
-    ) -> Result<(), Error> {
-        debug_assert!(ip + MFLIMIT <= src.len());
-        let literal_len = ip - anchor;
-        if EXACT {
-            let total = 1
-                + Self::extension_bytes(literal_len, RUN_MASK)
-                + literal_len
-                + 2
-                + Self::extension_bytes(match_code, ML_MASK);
-            // Leave room for at least the final (possibly empty) literal run's token.
-            self.ensure(total + 1)?;
-        }
-        let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
-        if EXACT {
-            self.dst[self.pos] = token;
-        } else {
-            // Room: without EXACT the whole block stays 14 bytes under `dst.len()` (above).
-            put_at!(self.dst, self.pos, [token]);
-        }
-        self.pos += 1;
-        if literal_len >= RUN_MASK {
-            self.write_extension(literal_len - RUN_MASK);
-        }
-        if EXACT {
-            self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
-        } else {
-            let mut copied = 0;
-            while copied < literal_len {
-                // In bounds: the chunk ends before `ip + 8 <= src.len()` (ip + MFLIMIT <=
-                // src.len()); it is written at most 7 bytes past the literals, inside `dst`
-                // (the block stays 14 bytes under `dst.len()`, above).
-                let chunk = word_at!(u64, src, anchor + copied);
-                put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
-                copied += 8;
-            }
-        }
-        self.pos += literal_len;
-        if EXACT {
-            self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
-        } else {
-            // Room: as for the token.
-            put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
-        }
-        self.pos += 2;
-        if match_code >= ML_MASK {
-            self.write_extension(match_code - ML_MASK);
-        }
-        Ok(())
-    }
-
-    /// Writes the final literal-only sequence.
-    #[inline]
-    pub(super) fn last_literals(&mut self, literals: &[u8]) -> Result<(), Error> {
-        let literal_len = literals.len();
-        self.ensure(1 + Self::extension_bytes(literal_len, RUN_MASK) + literal_len)?;
-        if literal_len >= RUN_MASK {
-            self.dst[self.pos] = (RUN_MASK << 4) as u8;
-            self.pos += 1;
-            self.write_extension(literal_len - RUN_MASK);
-        } else {
-            self.dst[self.pos] = (literal_len << 4) as u8;
-            self.pos += 1;
-        }
-        self.dst[self.pos..self.pos + literal_len].copy_from_slice(literals);
-        self.pos += literal_len;
-        Ok(())
-    }
-}
-
-/// Number of equal bytes at `src[a..]` and `src[b..]`, counting positions `a..limit` (`b < a`).
-#[inline(always)]
-pub(super) fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
-    debug_assert!(b < a && a <= limit && limit <= src.len());
-    // Most matches are short: settle them with one word compare before setting up the loop.
-    if limit - a >= 8 {
-        // In bounds: b < a and a + 8 <= limit <= src.len().
-        let diff = word_at!(u64, src, a) ^ word_at!(u64, src, b);
-        if diff != 0 {
-            return (diff.trailing_zeros() / 8) as usize;
-        }
-        return 8 + count_common_long(src, a + 8, b + 8, limit);
-    }
-    count_common_long(src, a, b, limit)
-}
-
-/// [`count_common`] past its first word.
-#[inline]
-fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
-    let ahead = &src[a..limit];
-    let behind = &src[b..b + ahead.len()];
-    let mut count = 0;
-    for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
-        let x = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
-        let y = u64::from_le_bytes(y.try_into().unwrap_or([0; 8]));
-        let diff = x ^ y;
-        if diff != 0 {
-            return count + (diff.trailing_zeros() / 8) as usize;
-        }
-        count += 8;
-    }
-    count
-        + ahead[count..]
-            .iter()
-            .zip(&behind[count..])
-            .take_while(|(x, y)| x == y)
-            .count()
 }
 
 /// History is indexed at every this many positions (liblz4's `LZ4_loadDict` uses the same
@@ -497,124 +304,229 @@ fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
 /// byte would, at a third of the cost.
 pub const HISTORY_STRIDE: usize = 3;
 
-/// Compresses `src[start..]` with a cleared `table`, `src[..start]` being history (at most 64 KiB);
-/// `acceleration` is already clamped.
+/// Compresses `src[start..]`, `src[..start]` being history (at most 64 KiB); `acceleration` is
+/// already clamped.
 fn compress_with<T: PositionTable>(
-    table: &mut T,
+    table: Cleared<'_, T>,
     src: &[u8],
     start: usize,
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
     debug_assert!(start <= MAX_DISTANCE + 1 && start <= src.len());
-    // Index the history. Only positions whose hash bytes lie inside `src` can be hashed.
-    let hashable_end = (src.len() + 1).saturating_sub(T::HASH_READ).min(start);
-    for pos in (0..hashable_end).step_by(HISTORY_STRIDE) {
-        table.put(T::hash(src, pos), pos);
-    }
+    let table = table.index_history(src, start);
     if dst.len() >= compress_bound(src.len() - start) {
-        parse::<T, false>(table, src, start, dst, acceleration)
+        // SAFETY: `dst` holds the bound for `src[start..]` (just checked).
+        call_unchecked!(parse::<T, false>(table, src, dst, acceleration))
     } else {
-        parse::<T, true>(table, src, start, dst, acceleration)
+        // SAFETY: no duty with `EXACT`.
+        call_unchecked!(parse::<T, true>(table, src, dst, acceleration))
     }
 }
 
-/// The parse of `src[start..]` (matches may reach into `src[..start]`), generic over the table
-/// layout, and over whether output room must be checked (`EXACT`, for a `dst` smaller than the
-/// bound).
-fn parse<T: PositionTable, const EXACT: bool>(
-    table: &mut T,
-    src: &[u8],
-    start: usize,
-    dst: &mut [u8],
-    acceleration: u32,
-) -> Result<usize, Error> {
-    let len = src.len();
-    let mut out = Output { dst, pos: 0 };
-    let mut anchor = start;
+unchecked_fn! {
+    /// The parse of `src[start..]`, `start` being that of `table` (matches may reach into the
+    /// history `src[..start]`, already in `table`), generic over the table layout, and over whether
+    /// output room must be checked (`EXACT`, for a `dst` smaller than the bound).
+    ///
+    /// # Safety
+    ///
+    /// Without `EXACT`, `dst.len() >= compress_bound(src.len() - start)`: the sequences are written
+    /// with [`SequenceWriter::sequence`], whose room that bound provides.
+    ///
+    /// # Panics
+    ///
+    /// If `acceleration` is 0.
+    ///
+    /// # The reads at table candidates
+    ///
+    /// They are unchecked, and in bounds because every slot of `table` holds 0 or a position stored
+    /// below, all under `match_start_limit` (so `candidate + MFLIMIT <= len`): the table holds only
+    /// positions under `start` when the parse begins ([`Indexed`]), `start + 13 <= len` in the
+    /// parse (`T::hash(src, start)`, a checked read, comes before any unchecked one, so `len -
+    /// start` does not wrap), and the parse stores only probe positions (`ip < forward_ip <=
+    /// match_start_limit`: `step >= 1`, as `attempts >= acceleration << 6 >= 64`), `ip - 2` and
+    /// match ends under `match_start_limit`. (A `u16` slot keeps a position's low 16 bits, no
+    /// larger than the position.)
+    fn parse<T: PositionTable, const EXACT: bool>(
+        table: Indexed<'_, T>,
+        src: &[u8],
+        dst: &mut [u8],
+        acceleration: u32,
+    ) -> Result<usize, Error> {
+        // `step >= 1` (see above), checked (in release builds too).
+        assert!(acceleration >= 1);
+        let (table, start) = table.into_parts();
+        let len = src.len();
+        let mut out = SequenceWriter::new(dst);
+        let mut anchor = start;
 
-    if len - start >= MIN_COMPRESSIBLE {
-        // No match may start at or after this position (the last MFLIMIT bytes), and the search
-        // stops once its probe position passes it.
-        let match_start_limit = len - MFLIMIT + 1;
-        // Matches end at least LASTLITERALS bytes before the end.
-        let match_end_limit = len - LASTLITERALS;
+        if len - start >= MIN_COMPRESSIBLE {
+            // No match may start at or after this position (the last MFLIMIT bytes), and the search
+            // stops once its probe position passes it.
+            let match_start_limit = len - MFLIMIT + 1;
+            // Matches end at least LASTLITERALS bytes before the end.
+            let match_end_limit = len - LASTLITERALS;
 
-        table.put(T::hash(src, start), start);
-        let mut ip = start + 1;
-        let mut forward_hash = T::hash(src, ip);
+            table.put(T::hash(src, start), start);
+            let mut ip = start + 1;
+            let mut forward_hash = T::hash(src, ip);
 
-        'search: loop {
-            // Find a match: probe at `ip`, prefetching the hash of the next probe position.
-            let mut forward_ip = ip;
-            let mut step = 1usize;
-            let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
-            let mut candidate;
-            loop {
-                let hash = forward_hash;
-                ip = forward_ip;
-                forward_ip += step;
-                step = attempts >> SKIP_TRIGGER;
-                attempts += 1;
-                if forward_ip > match_start_limit {
-                    break 'search;
+            'search: loop {
+                // Find a match: probe at `ip`, prefetching the hash of the next probe position.
+                let mut forward_ip = ip;
+                let mut step = 1usize;
+                let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
+                let mut candidate;
+                loop {
+                    let hash = forward_hash;
+                    ip = forward_ip;
+                    forward_ip += step;
+                    step = attempts >> SKIP_TRIGGER;
+                    attempts += 1;
+                    if forward_ip > match_start_limit {
+                        break 'search;
+                    }
+                    candidate = table.get(hash);
+                    // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8
+                    // bytes end at least 3 bytes before the end of `src`.
+                    forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
+                    table.put(hash, ip);
+                    if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
+                        continue;
+                    }
+                    // In bounds: candidate < match_start_limit (see above) and ip < forward_ip.
+                    debug_assert!(candidate < ip);
+                    if word_at!(u32, src, candidate) == word_at!(u32, src, ip) {
+                        break;
+                    }
                 }
-                candidate = table.get(hash);
-                // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8 bytes
-                // end at least 3 bytes before the end of `src`.
-                forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
-                table.put(hash, ip);
-                if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
-                    continue;
+
+                // Catch up: extend the match backwards over equal bytes. In bounds: the loop
+                // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
+                // match_start_limit.
+                while ip > anchor
+                    && candidate > 0
+                    && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
+                {
+                    ip -= 1;
+                    candidate -= 1;
                 }
-                // In bounds: the table only holds positions already passed (it starts cleared,
-                // and every insert is of a position at or before the current one), so
-                // candidate < ip < match_start_limit.
-                debug_assert!(candidate < ip);
-                if word_at!(u32, src, candidate) == word_at!(u32, src, ip) {
-                    break;
+
+                // Emit sequences as long as the position right after a match matches too.
+                loop {
+                    // SAFETY: `ip + 4 <= match_end_limit = len - 5`, as `ip < match_start_limit`
+                    // (the search's `ip < forward_ip`, lowered by the catch-up, or the check
+                    // below); `candidate + 12 <= len` (see above): the 8 bytes at `candidate + 4`
+                    // are inside.
+                    let match_code = call_unchecked!(count_common(
+                        src,
+                        ip + MINMATCH,
+                        candidate + MINMATCH,
+                        match_end_limit
+                    ));
+                    // SAFETY: `anchor <= ip` (the search starts after `anchor` and the catch-up
+                    // stops at it; a match right after another starts at `anchor`), `ip + 8 <= len`
+                    // (as above), and without EXACT `dst` holds the bound (this function's duty)
+                    // and the sequences are consecutive and end inside `src` (each match ends at
+                    // `match_end_limit` at most, and `anchor` moves to its end): the room follows
+                    // (see `sequence`).
+                    call_unchecked!(out.sequence::<EXACT>(
+                        src,
+                        anchor,
+                        ip,
+                        ip - candidate,
+                        match_code
+                    ))?;
+                    ip += MINMATCH + match_code;
+                    anchor = ip;
+                    if ip >= match_start_limit {
+                        break 'search;
+                    }
+                    // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
+                    // the last 3 bytes of `src`; candidate < match_start_limit as in the search.
+                    table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
+                    let hash = T::hash_word(word_at!(u64, src, ip));
+                    candidate = table.get(hash);
+                    table.put(hash, ip);
+                    debug_assert!(candidate < ip);
+                    let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
+                    if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
+                        break;
+                    }
                 }
+
+                ip += 1;
+                // In bounds: ip <= match_start_limit here (the previous match ended before it).
+                forward_hash = T::hash_word(word_at!(u64, src, ip));
             }
-
-            // Catch up: extend the match backwards over equal bytes. In bounds: the loop
-            // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and candidate < ip.
-            while ip > anchor
-                && candidate > 0
-                && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
-            {
-                ip -= 1;
-                candidate -= 1;
-            }
-
-            // Emit sequences as long as the position right after a match matches too.
-            loop {
-                let match_code =
-                    count_common(src, ip + MINMATCH, candidate + MINMATCH, match_end_limit);
-                out.sequence::<EXACT>(src, anchor, ip, ip - candidate, match_code)?;
-                ip += MINMATCH + match_code;
-                anchor = ip;
-                if ip >= match_start_limit {
-                    break 'search;
-                }
-                // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
-                // the last 3 bytes of `src`; candidate < ip as in the search loop.
-                table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
-                let hash = T::hash_word(word_at!(u64, src, ip));
-                candidate = table.get(hash);
-                table.put(hash, ip);
-                debug_assert!(candidate < ip);
-                let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
-                if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
-                    break;
-                }
-            }
-
-            ip += 1;
-            // In bounds: ip <= match_start_limit here (the previous match ended before it).
-            forward_hash = T::hash_word(word_at!(u64, src, ip));
         }
+
+        out.last_literals(&src[anchor..])?;
+        Ok(out.written())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::sequence::tests::binary;
+    use super::*;
+
+    /// Compresses `window[start..]` with `compressor` into a bound-sized and an exact-sized
+    /// `dst` (and one byte less), checks that both agree and that the block decodes, and returns
+    /// it.
+    fn compress_checked(compressor: &mut Compressor, window: &[u8], start: usize) -> Vec<u8> {
+        let mut dst = vec![0u8; compress_bound(window.len() - start)];
+        let len = compressor
+            .compress_with_history_into(window, start, &mut dst, 1)
+            .unwrap();
+        dst.truncate(len);
+        let mut exact = vec![0u8; len];
+        let exact_len = compressor
+            .compress_with_history_into(window, start, &mut exact, 1)
+            .unwrap();
+        assert_eq!(exact_len, len);
+        assert_eq!(exact, dst);
+        let mut short = vec![0u8; len - 1];
+        assert!(matches!(
+            compressor.compress_with_history_into(window, start, &mut short, 1),
+            Err(Error::OutputTooSmall { .. })
+        ));
+        let mut out = window[..start].to_vec();
+        out.resize(window.len(), 0);
+        super::super::reference::decode(&dst, &mut out, start).unwrap();
+        assert!(out == window);
+        dst
     }
 
-    out.last_literals(&src[anchor..])?;
-    Ok(out.pos)
+    /// The parse at the edges of its table invariant and margins: inputs around the smallest
+    /// compressible one and around the switch from the `u16` to the `u32` table, fresh tables
+    /// and tables left full by a longer input (a reused compressor must give the same bytes),
+    /// and histories around the 64 KiB reach.
+    #[test]
+    fn parse_at_every_edge() {
+        let mut reused = Compressor::new();
+        let long = binary(3 * U16_TABLE_LIMIT, 1);
+        for len in (0..=48).chain(U16_TABLE_LIMIT - 2..=U16_TABLE_LIMIT + 1) {
+            for src in [
+                &binary(len, 2)[..],
+                &long[long.len() - len..],
+                &[7u8; 48][..len.min(48)],
+            ] {
+                // Fill the tables with positions of a longer input first.
+                compress_checked(&mut reused, &long, 0);
+                let block = compress_checked(&mut reused, src, 0);
+                assert_eq!(block, super::super::compress(src), "len {len}");
+            }
+        }
+        for history in [0usize, 1, 12, 13, 65535, 65536, 65537, 70000] {
+            let window = &long[..history + 100];
+            compress_checked(&mut reused, &long, 0);
+            let block = compress_checked(&mut reused, window, history);
+            assert_eq!(
+                block,
+                compress_checked(&mut Compressor::new(), window, history)
+            );
+        }
+    }
 }

@@ -73,6 +73,7 @@ pub(crate) mod fast_decode;
 mod hc;
 pub(crate) mod reference;
 mod scalar;
+mod sequence;
 #[cfg(all(
     feature = "unsafe",
     any(target_arch = "x86_64", target_arch = "aarch64")
@@ -93,6 +94,8 @@ pub const MFLIMIT: usize = 12;
 /// The most history a block can reference: its largest offset is 65,535, so the last 64 KiB of
 /// previous data (or of a dictionary) is all that matters.
 pub const MAX_HISTORY: usize = 65536;
+/// The largest match offset: offsets are 2-byte little-endian fields (spec: "Offset").
+pub(crate) const MAX_DISTANCE: usize = 65535;
 /// The largest input a block may hold (liblz4's `LZ4_MAX_INPUT_SIZE`).
 pub const MAX_INPUT_SIZE: usize = 0x7E00_0000;
 /// A literal-length nibble of 15 is followed by an extension.

@@ -1,4 +1,5 @@
-//! Hash chains (levels 3-12) and the lazy parse of levels 3-9.
+//! The hash-chain match finder of levels 3-12, which the lazy (`lazy`) and optimal (`optimal`)
+//! parsers search with.
 //!
 //! # The chains
 //!
@@ -36,26 +37,14 @@
 //!   entry point for the *remaining* candidates, and the chain of the one whose previous
 //!   occurrence is furthest back skips the most useless candidates. The walk continues along that
 //!   chain (following `chain[c + k]`, offset by `k`).
-//!
-//! # The lazy parse (levels 3-9)
-//!
-//! With a match `M1` at `ip`, search near its end (two bytes before) for a match `M2` that,
-//! extended backwards, is longer. None: emit `M1`. Otherwise search near the end of `M2` for `M3`
-//! in the same way. With three ascending matches, `M1` is shortened so that `M2` can start where
-//! it is worth most (a shortened `M1` is kept at up to 18 bytes, the longest that fits the token
-//! nibble), `M1` is emitted, and the window slides (`M2` becomes `M1`). When `M3` overlaps `M1`
-//! too much, `M2` is dropped; when `M2` starts less than 3 bytes after `M1`, `M1` is dropped.
 
 use alloc::boxed::Box;
 use alloc::vec;
 
-use super::super::compress::{byte_at, count_common, read_u32, word_at, Output};
-use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
-use super::emit;
-use crate::Error;
-
-/// The largest offset a match may have.
-pub(super) const MAX_DISTANCE: usize = 65535;
+use super::super::sequence::{
+    byte_at, call_unchecked, count_common, hash4, read_u16, read_u32, unchecked_fn, word_at,
+};
+use super::super::{MAX_DISTANCE, MINMATCH};
 /// Bits of the 4-byte hash (liblz4's `LZ4HC_HASH_LOG`).
 pub(super) const HASH_LOG: u32 = 15;
 pub(super) const HASH_SLOTS: usize = 1 << HASH_LOG;
@@ -64,8 +53,6 @@ const CHAIN_SLOTS: usize = 1 << 16;
 const MIN_BASE: u32 = 1 << 16;
 /// Past this base, the next call zeroes the tables and restarts at [`MIN_BASE`].
 const MAX_BASE: u64 = 1 << 30;
-/// The longest match that fits the token's match nibble (liblz4's `OPTIMAL_ML`).
-const OPTIMAL_ML: usize = 15 - 1 + MINMATCH;
 
 /// A match found by a search: `len` bytes at `offset`, starting `back` bytes before the
 /// searched position. `len` below [`MINMATCH`] means no match.
@@ -76,22 +63,11 @@ pub(super) struct Match {
     pub(super) back: usize,
 }
 
-const NO_MATCH: Match = Match {
+pub(super) const NO_MATCH: Match = Match {
     len: 0,
     offset: 0,
     back: 0,
 };
-
-/// The 4-byte hash of the chains.
-#[inline(always)]
-pub(super) fn hash4(word: u32) -> usize {
-    (word.wrapping_mul(2_654_435_761) >> (32 - HASH_LOG)) as usize
-}
-
-#[inline(always)]
-fn read_u16(src: &[u8], pos: usize) -> u16 {
-    u16::from_le_bytes(src[pos..pos + 2].try_into().unwrap_or([0; 2]))
-}
 
 /// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
 ///
@@ -127,13 +103,20 @@ fn count_back(src: &[u8], a: usize, b: usize, max: usize) -> usize {
     back
 }
 
-/// [`count_common`] for the search's candidates whose first 8 bytes after the 4 of the hash
-/// all match (or when fewer than 12 remain before the limit). Kept out of line: inlined, its
-/// set-up (which depends on the searched position only) is hoisted into every search, most of
-/// which never get here.
-#[inline(never)]
-fn count_forward(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
-    count_common(src, a, b, limit)
+unchecked_fn! {
+    /// [`count_common`] for the search's candidates whose first 8 bytes after the 4 of the hash
+    /// all match (or when fewer than 12 remain before the limit). Kept out of line: inlined, its
+    /// set-up (which depends on the searched position only) is hoisted into every search, most
+    /// of which never get here.
+    ///
+    /// # Safety
+    ///
+    /// That of [`count_common`].
+    #[inline(never)]
+    fn count_forward(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+        // SAFETY: the caller's duty is the callee's.
+        call_unchecked!(count_common(src, a, b, limit))
+    }
 }
 
 /// Length of the run of `byte` starting at `src[from]`, stopping at `limit`.
@@ -180,8 +163,9 @@ pub(super) struct ChainTables {
     pub(super) head: Box<[u32; HASH_SLOTS]>,
     /// Index (mod 65536) to the distance back to the previous position of its chain.
     chain: Box<[u16; CHAIN_SLOTS]>,
-    /// Index of window position 0 in the current call.
-    pub(super) base: u32,
+    /// Index of window position 0 in the current call: at least [`MIN_BASE`], and
+    /// `base + span <= u32::MAX` (both made so by [`ChainTables::reset`]).
+    base: u32,
     /// Window length of the current call: indices stay below `base + span`.
     span: u32,
     /// Every index below this one is inserted.
@@ -208,7 +192,15 @@ impl ChainTables {
 
     /// Starts a call over a window of `window_len` bytes: every entry left in the tables becomes
     /// out of reach, by moving the base 65536 past the previous call's indices (or, rarely,
-    /// by zeroing the head table).
+    /// by zeroing the head table). Afterwards every head entry is either 0 or more than 65535
+    /// below `base`, so no earlier call's entry is within [`MAX_DISTANCE`] of an index of this
+    /// call (level 2's candidate reads rest on that).
+    ///
+    /// # Panics
+    ///
+    /// If `window_len` is too large for the index space (above 3 GiB: larger than any window a
+    /// block, at most [`MAX_INPUT_SIZE`](super::super::MAX_INPUT_SIZE) bytes, with 64 KiB of
+    /// history, needs).
     pub(super) fn reset(&mut self, window_len: usize) {
         let next = u64::from(self.base) + u64::from(self.span) + u64::from(MIN_BASE);
         self.base = if next <= MAX_BASE {
@@ -217,9 +209,27 @@ impl ChainTables {
             self.head.fill(0);
             MIN_BASE
         };
-        debug_assert!(u64::from(self.base) + window_len as u64 <= u64::from(u32::MAX));
+        assert!(u64::from(self.base) + window_len as u64 <= u64::from(u32::MAX));
         self.span = window_len as u32;
         self.next_to_update = self.base;
+    }
+
+    /// Index of window position 0 in the current call.
+    #[inline(always)]
+    pub(super) fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// Window length of the current call.
+    #[inline(always)]
+    pub(super) fn span(&self) -> usize {
+        self.span as usize
+    }
+
+    /// Makes the next [`ChainTables::reset`] start from `base` (tests of the index space's end).
+    #[cfg(test)]
+    pub(super) fn set_base(&mut self, base: u32) {
+        self.base = base;
     }
 
     /// Inserts every position up to `ip` (excluded) not inserted yet.
@@ -237,7 +247,7 @@ impl ChainTables {
         assert!(self.next_to_update - base <= ip as u32);
         for pos in (self.next_to_update - base) as usize..ip {
             // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
-            let hash = hash4(word_at!(u32, src, pos));
+            let hash = hash4::<HASH_LOG>(word_at!(u32, src, pos));
             let index = pos as u32 + base;
             let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
             self.chain[usize::from(index as u16)] = delta as u16;
@@ -251,209 +261,247 @@ impl ChainTables {
         u32::from(self.chain[usize::from(index as u16)])
     }
 
-    /// Inserts up to `ip`, then searches the chain of `ip` for a match longer than `longest`
-    /// bytes, which may start as far back as `low_limit` (`<= ip`) and must end by
-    /// `high_limit`. Returns [`Match`] with `len == longest` and offset 0 when there is none.
-    ///
-    /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `FAVOR`
-    /// skips offsets below 8.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn find_wider<const RUNS: bool, const SWAP: bool, const FAVOR: bool>(
-        &mut self,
-        src: &[u8],
-        ip: usize,
-        low_limit: usize,
-        high_limit: usize,
-        mut longest: usize,
-        attempts: u32,
-    ) -> Match {
-        debug_assert!(low_limit <= ip && ip + MINMATCH <= high_limit && high_limit <= src.len());
-        debug_assert!(longest >= 1 && longest > ip - low_limit);
-        debug_assert!(!SWAP || low_limit == ip);
-        self.insert_up_to(src, ip);
-        let base = self.base;
-        let ip_index = ip as u32 + base;
-        let lowest = if ip < MAX_DISTANCE + 1 {
-            base
-        } else {
-            ip_index - MAX_DISTANCE as u32
-        };
-        let look_back = ip - low_limit;
-        let pattern = read_u32(src, ip);
-        let mut best = Match {
-            len: longest,
-            offset: 0,
-            back: 0,
-        };
-        // The two bytes at the end of the longest match so far, from `low_limit`, and where
-        // they are relative to a candidate, as `end_offset - base`: the index of a candidate
-        // plus `end_rel` (wrapping) is the position of its end word. (`u32` arithmetic:
-        // positions stay below 2^31.)
-        //
-        // The walk reads candidates without bounds checks (see `scan`), from these invariants:
-        // - `ip + 4 <= src.len()`: `pattern` above was read with a checked read;
-        // - `low_limit + longest + 1 <= src.len()`: `end_word` is read with a checked read each
-        //   time `longest` changes;
-        // - `lowest <= match_index < ip_index` at every candidate read: the walk stops below
-        //   `lowest`; it starts at a head entry, below `ip_index` after `insert_up_to`, and only
-        //   ever moves down (chain steps, run jumps and chain swaps all subtract).
-        let mut end_word = read_u16(src, low_limit + longest - 1);
-        let mut end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
-        // Whether the 8 bytes after the first 4 at `ip` end by `high_limit` (then most
-        // candidates are settled by comparing them, without setting up `count_common`).
-        assert!(high_limit <= src.len());
-        let wide = high_limit >= ip + MINMATCH + 8;
-        let mut match_index = self.head[hash4(pattern)];
-        let mut attempts_left = attempts;
-        let mut chain_pos = 0u32;
-        // Run skipping: whether `ip` starts a run of one byte, and how long it is.
-        let mut run_len = RUN_UNTESTED;
-
-        while match_index >= lowest && attempts_left > 0 {
-            // Walk the chain until a candidate passes the cheap filters (the 2 bytes at the end
-            // of the current best, which a winner must share, then the first 4 bytes) or a run
-            // check is due.
-            let passed = match scan::<RUNS, FAVOR>(
-                &self.chain,
-                src,
-                match_index,
-                attempts_left,
-                chain_pos,
-                lowest,
-                ip_index,
-                base,
-                end_word,
-                end_rel,
-                pattern,
-                run_len == NOT_A_RUN,
-            ) {
-                (_, _, ScanEnd::Exhausted) => break,
-                (index, left, end) => {
-                    match_index = index;
-                    attempts_left = left;
-                    end == ScanEnd::Candidate
-                }
+    unchecked_fn! {
+        /// Inserts up to `ip`, then searches the chain of `ip` for a match longer than `longest`
+        /// bytes, which may start as far back as `low_limit` (`<= ip`) and must end by
+        /// `high_limit`. Returns [`Match`] with `len == longest` and offset 0 when there is none.
+        ///
+        /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `FAVOR`
+        /// skips offsets below 8.
+        ///
+        /// # Safety
+        ///
+        /// The walk reads candidates unchecked (a check per candidate costs the search loop), so:
+        /// `low_limit <= ip`, `ip - low_limit < longest`, `ip + MINMATCH <= high_limit <=
+        /// src.len()`; and the tables were last [reset](ChainTables::reset) for a window of at
+        /// least `src.len()` bytes, with nothing but `find_wider` storing into them since (so every
+        /// head entry is below the searched index: those of this call are, after `insert_up_to`,
+        /// and those of earlier calls are below `base`).
+        ///
+        /// # Panics
+        ///
+        /// Unless `low_limit + longest < src.len()` and `high_limit < src.len()`: the 2 bytes at
+        /// the end of the longest match, from `low_limit`, are read (checked). The parses search
+        /// up to `src.len() - LASTLITERALS`.
+        #[allow(clippy::too_many_arguments)]
+        #[inline(always)]
+        pub(super) fn find_wider<const RUNS: bool, const SWAP: bool, const FAVOR: bool>(
+            &mut self,
+            src: &[u8],
+            ip: usize,
+            low_limit: usize,
+            high_limit: usize,
+            mut longest: usize,
+            attempts: u32,
+        ) -> Match {
+            debug_assert!(low_limit <= ip && ip - low_limit < longest);
+            debug_assert!(ip + MINMATCH <= high_limit && high_limit <= src.len());
+            debug_assert!(src.len() <= self.span());
+            debug_assert!(!SWAP || low_limit == ip);
+            self.insert_up_to(src, ip);
+            let base = self.base;
+            let ip_index = ip as u32 + base;
+            let lowest = if ip < MAX_DISTANCE + 1 {
+                base
+            } else {
+                ip_index - MAX_DISTANCE as u32
             };
-            attempts_left -= 1;
-            let offset = (ip_index - match_index) as usize;
-            let mut match_len = 0;
-            if passed {
-                let candidate = (match_index - base) as usize;
-                // How far the candidate extends backwards. Whether it does at all is a coin
-                // flip on text: one word compare settles most candidates without a branch on
-                // it. In bounds: `8 <= candidate < ip <= src.len()` (the walk's invariants).
-                let back = if look_back == 0 {
-                    0
-                } else {
-                    let max = look_back.min(candidate);
-                    let diff = if candidate >= 8 {
-                        word_at!(u64, src, ip - 8) ^ word_at!(u64, src, candidate - 8)
+            let look_back = ip - low_limit;
+            let pattern = read_u32(src, ip);
+            let mut best = Match {
+                len: longest,
+                offset: 0,
+                back: 0,
+            };
+            // The two bytes at the end of the longest match so far, from `low_limit`, and where
+            // they are relative to a candidate, as `end_offset - base`: the index of a candidate
+            // plus `end_rel` (wrapping) is the position of its end word. (`u32` arithmetic:
+            // positions stay below 2^31.)
+            //
+            // The walk reads candidates without bounds checks (see `scan`), from these invariants:
+            // - indices do not wrap: `ip < src.len() <= span` (the caller's duty) and `base + span
+            //   <= u32::MAX` (`reset`); `base >= MIN_BASE = 65536`;
+            // - `ip + 4 <= src.len()`: `pattern` above was read with a checked read;
+            // - `look_back < longest` (the caller's duty) and `low_limit + longest + 1 <=
+            //   src.len()`: `end_word` is read with a checked read each time `longest` changes (it
+            //   only grows);
+            // - `base <= lowest <= match_index < ip_index` at every candidate read: the walk stops
+            //   below `lowest`; it starts at a head entry, below `ip_index` (the caller's duty),
+            //   and only ever moves down, by at most 65535 at a time (chain steps and chain swaps
+            //   subtract a `u16`, `run_step` returns an index below `match_index` and at least
+            //   `lowest`), so it never wraps below 0.
+            let mut end_word = read_u16(src, low_limit + longest - 1);
+            let mut end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
+            // Whether the 8 bytes after the first 4 at `ip` end by `high_limit` (then most
+            // candidates are settled by comparing them, without setting up `count_common`).
+            assert!(high_limit <= src.len());
+            let wide = high_limit >= ip + MINMATCH + 8;
+            let mut match_index = self.head[hash4::<HASH_LOG>(pattern)];
+            let mut attempts_left = attempts;
+            let mut chain_pos = 0u32;
+            // Run skipping: whether `ip` starts a run of one byte, and how long it is.
+            let mut run_len = RUN_UNTESTED;
+
+            while match_index >= lowest && attempts_left > 0 {
+                // Walk the chain until a candidate passes the cheap filters (the 2 bytes at the end
+                // of the current best, which a winner must share, then the first 4 bytes) or a run
+                // check is due.
+                // SAFETY: the walk's invariants (above): `base <= lowest <= match_index < ip_index`
+                // (the loop condition and the walk's), `ip_index - base + 4 = ip + 4 <= src.len()`,
+                // and for every candidate `c = index - base < ip`, its end word at
+                // `index + end_rel = c + longest - 1 - look_back` is at least `c` and ends by
+                // `ip - 1 + longest + 1 - look_back = low_limit + longest < src.len()`.
+                let passed = match call_unchecked!(scan::<RUNS, FAVOR>(
+                    &self.chain,
+                    src,
+                    match_index,
+                    attempts_left,
+                    chain_pos,
+                    lowest,
+                    ip_index,
+                    base,
+                    end_word,
+                    end_rel,
+                    pattern,
+                    run_len == NOT_A_RUN,
+                )) {
+                    (_, _, ScanEnd::Exhausted) => break,
+                    (index, left, end) => {
+                        match_index = index;
+                        attempts_left = left;
+                        end == ScanEnd::Candidate
+                    }
+                };
+                attempts_left -= 1;
+                let offset = (ip_index - match_index) as usize;
+                let mut match_len = 0;
+                if passed {
+                    let candidate = (match_index - base) as usize;
+                    // How far the candidate extends backwards. Whether it does at all is a coin
+                    // flip on text: one word compare settles most candidates without a branch on
+                    // it. In bounds: `8 <= candidate < ip <= src.len()` (the walk's invariants).
+                    let back = if look_back == 0 {
+                        0
+                    } else {
+                        let max = look_back.min(candidate);
+                        let diff = if candidate >= 8 {
+                            word_at!(u64, src, ip - 8) ^ word_at!(u64, src, candidate - 8)
+                        } else {
+                            0
+                        };
+                        if diff != 0 {
+                            ((diff.leading_zeros() / 8) as usize).min(max)
+                        } else {
+                            count_back(src, ip, candidate, max)
+                        }
+                    };
+                    let diff = if wide {
+                        // In bounds: the 8 bytes at `candidate + 4` end before those at `ip + 4`,
+                        // which end by `high_limit <= src.len()` (`wide` and the assert).
+                        word_at!(u64, src, ip + MINMATCH) ^ word_at!(u64, src, candidate + MINMATCH)
                     } else {
                         0
                     };
-                    if diff != 0 {
-                        ((diff.leading_zeros() / 8) as usize).min(max)
+                    let forward = if diff != 0 {
+                        (diff.trailing_zeros() / 8) as usize
                     } else {
-                        count_back(src, ip, candidate, max)
-                    }
-                };
-                let diff = if wide {
-                    // In bounds: the 8 bytes at `candidate + 4` end before those at `ip + 4`,
-                    // which end by `high_limit <= src.len()` (`wide` and the assert).
-                    word_at!(u64, src, ip + MINMATCH) ^ word_at!(u64, src, candidate + MINMATCH)
-                } else {
-                    0
-                };
-                let forward = if diff != 0 {
-                    (diff.trailing_zeros() / 8) as usize
-                } else {
-                    // Past the 8 bytes compared above, if any.
-                    let skip = if wide { 8 } else { 0 };
-                    let from = MINMATCH + skip;
-                    skip + count_forward(src, ip + from, candidate + from, high_limit)
-                };
-                match_len = MINMATCH + forward + back;
-                if match_len > longest {
-                    longest = match_len;
-                    end_word = read_u16(src, low_limit + longest - 1);
-                    end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
-                    best = Match {
-                        len: match_len,
-                        offset,
-                        back,
+                        // Past the 8 bytes compared above, if any.
+                        let skip = if wide { 8 } else { 0 };
+                        let from = MINMATCH + skip;
+                        // SAFETY: `candidate < ip` (the walk's invariants), `ip + from <=
+                        // high_limit` (`wide`, or `ip + 4 <= high_limit` asserted above) and
+                        // `high_limit <= src.len()` (asserted above).
+                        skip + call_unchecked!(count_forward(
+                            src,
+                            ip + from,
+                            candidate + from,
+                            high_limit
+                        ))
                     };
-                }
-            }
-
-            if SWAP && match_len == longest && match_index + longest as u32 <= ip_index {
-                // Find, among the positions of the new match, the one whose chain reaches
-                // furthest back, probing more sparsely the longer nothing better turns up.
-                let end = (longest - MINMATCH + 1) as u32;
-                let mut furthest = 1u32;
-                let mut accel = 16u32;
-                let mut pos = 0u32;
-                while pos < end {
-                    let distance = self.delta(match_index + pos);
-                    let step = accel >> 4;
-                    accel += 1;
-                    if distance > furthest {
-                        furthest = distance;
-                        chain_pos = pos;
-                        accel = 16;
+                    match_len = MINMATCH + forward + back;
+                    if match_len > longest {
+                        longest = match_len;
+                        end_word = read_u16(src, low_limit + longest - 1);
+                        end_rel = ((longest - 1 - look_back) as u32).wrapping_sub(base);
+                        best = Match {
+                            len: match_len,
+                            offset,
+                            back,
+                        };
                     }
-                    pos += step;
                 }
-                if furthest > 1 {
-                    // `match_index >= base > furthest`: no underflow.
-                    match_index -= furthest;
-                    continue;
-                }
-            }
 
-            if RUNS && chain_pos == 0 && self.delta(match_index) == 1 && run_len != NOT_A_RUN {
-                match run_step(
-                    src,
-                    ip,
-                    high_limit,
-                    pattern,
-                    &mut run_len,
-                    match_index,
-                    lowest,
-                    base,
-                ) {
-                    RunStep::Follow => {}
-                    RunStep::Jump(index) => {
-                        match_index = index;
-                        continue;
-                    }
-                    RunStep::RunStart { index, run_match } => {
-                        match_index = index;
-                        if look_back == 0 {
-                            let offset = (ip_index - match_index) as usize;
-                            if longest < run_match && !(FAVOR && offset < 8) {
-                                if offset > MAX_DISTANCE {
-                                    break;
-                                }
-                                longest = run_match;
-                                end_word = read_u16(src, low_limit + longest - 1);
-                                end_rel = ((longest - 1) as u32).wrapping_sub(base);
-                                best = Match {
-                                    len: run_match,
-                                    offset,
-                                    back: 0,
-                                };
-                            }
-                            match_index -= self.delta(match_index);
+                if SWAP && match_len == longest && match_index + longest as u32 <= ip_index {
+                    // Find, among the positions of the new match, the one whose chain reaches
+                    // furthest back, probing more sparsely the longer nothing better turns up.
+                    let end = (longest - MINMATCH + 1) as u32;
+                    let mut furthest = 1u32;
+                    let mut accel = 16u32;
+                    let mut pos = 0u32;
+                    while pos < end {
+                        let distance = self.delta(match_index + pos);
+                        let step = accel >> 4;
+                        accel += 1;
+                        if distance > furthest {
+                            furthest = distance;
+                            chain_pos = pos;
+                            accel = 16;
                         }
+                        pos += step;
+                    }
+                    if furthest > 1 {
+                        // `match_index >= base > furthest`: no underflow.
+                        match_index -= furthest;
                         continue;
                     }
                 }
-            }
 
-            match_index -= self.delta(match_index + chain_pos);
+                if RUNS && chain_pos == 0 && self.delta(match_index) == 1 && run_len != NOT_A_RUN {
+                    match run_step(
+                        src,
+                        ip,
+                        high_limit,
+                        pattern,
+                        &mut run_len,
+                        match_index,
+                        lowest,
+                        base,
+                    ) {
+                        RunStep::Follow => {}
+                        RunStep::Jump(index) => {
+                            // `lowest <= index < match_index` (`run_step`).
+                            match_index = index;
+                            continue;
+                        }
+                        RunStep::RunStart { index, run_match } => {
+                            // `lowest <= index < match_index` (`run_step`).
+                            match_index = index;
+                            if look_back == 0 {
+                                let offset = (ip_index - match_index) as usize;
+                                if longest < run_match && !(FAVOR && offset < 8) {
+                                    if offset > MAX_DISTANCE {
+                                        break;
+                                    }
+                                    longest = run_match;
+                                    end_word = read_u16(src, low_limit + longest - 1);
+                                    end_rel = ((longest - 1) as u32).wrapping_sub(base);
+                                    best = Match {
+                                        len: run_match,
+                                        offset,
+                                        back: 0,
+                                    };
+                                }
+                                match_index -= self.delta(match_index);
+                            }
+                            continue;
+                        }
+                    }
+                }
+
+                match_index -= self.delta(match_index + chain_pos);
+            }
+            best
         }
-        best
     }
 }
 
@@ -469,60 +517,68 @@ enum ScanEnd {
     Run,
 }
 
-/// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes
-/// at the end of the best length, then the first 4 bytes), exactly as the full loop would, and
-/// stops at the first candidate the full loop must look at, with that candidate's attempt not
-/// yet counted.
-///
-/// Called with `lowest <= match_index` and `attempts_left > 0`, and with the invariants listed
-/// in [`ChainTables::find_wider`].
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn scan<const RUNS: bool, const FAVOR: bool>(
-    chain: &[u16; CHAIN_SLOTS],
-    src: &[u8],
-    match_index: u32,
-    mut attempts_left: u32,
-    chain_pos: u32,
-    lowest: u32,
-    ip_index: u32,
-    base: u32,
-    end_word: u16,
-    end_rel: u32,
-    pattern: u32,
-    not_a_run: bool,
-) -> (u32, u32, ScanEnd) {
-    // The walk follows `link = match_index + chain_pos`, the entry whose chain it is on, so
-    // that the next one is a load and a subtraction away (the dependency that bounds the walk's
-    // speed); the candidate's reads are offset back by `chain_pos` through the constants.
-    // (No overflow: indices stay below 2^31, `chain_pos` below 2^16; no underflow either, as
-    // the walk stops within 65535 below `lowest_link >= base + chain_pos >= 65536 + chain_pos`.)
-    let mut link = match_index + chain_pos;
-    let lowest_link = lowest + chain_pos;
-    let base_link = base + chain_pos;
-    let end_rel = end_rel.wrapping_sub(chain_pos);
-    loop {
-        let match_index = link - chain_pos;
-        debug_assert!(lowest <= match_index && match_index < ip_index && base <= lowest);
-        let probe = !(FAVOR && ip_index - match_index < 8);
-        // In bounds, with `candidate = match_index - base < ip` (the walk's invariants, see
-        // `find_wider`): the end word is at `candidate + longest - 1 - look_back`, so it ends by
-        // `ip - 1 + longest + 1 - look_back = low_limit + longest < src.len()`; the 4 bytes at
-        // `candidate` end before `ip + 4 <= src.len()`.
-        if probe
-            && end_word == word_at!(u16, src, link.wrapping_add(end_rel) as usize)
-            && word_at!(u32, src, (link - base_link) as usize) == pattern
-        {
-            return (match_index, attempts_left, ScanEnd::Candidate);
-        }
-        let delta = u32::from(chain[usize::from(link as u16)]);
-        if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
-            return (match_index, attempts_left, ScanEnd::Run);
-        }
-        link -= delta;
-        attempts_left -= 1;
-        if attempts_left == 0 || link < lowest_link {
-            return (link - chain_pos, attempts_left, ScanEnd::Exhausted);
+unchecked_fn! {
+    /// The hot part of the chain walk: skips the candidates that fail the two filters (the 2 bytes
+    /// at the end of the best length, then the first 4 bytes), exactly as the full loop would, and
+    /// stops at the first candidate the full loop must look at, with that candidate's attempt not
+    /// yet counted.
+    ///
+    /// Called with `attempts_left > 0`. Returns the index it stopped at (the candidate, or for
+    /// [`ScanEnd::Exhausted`] the first one out of reach), with the attempts left.
+    ///
+    /// # Safety
+    ///
+    /// `MIN_BASE <= base <= lowest <= match_index < ip_index`, `chain_pos < 65536`, the 4 bytes at
+    /// `ip_index - base` lie inside `src`, and for every index `i` in `lowest..ip_index` the 2
+    /// bytes at `i + end_rel` (wrapping) do: the walk visits indices from `match_index` down to
+    /// `lowest` and reads those at each, unchecked.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn scan<const RUNS: bool, const FAVOR: bool>(
+        chain: &[u16; CHAIN_SLOTS],
+        src: &[u8],
+        match_index: u32,
+        mut attempts_left: u32,
+        chain_pos: u32,
+        lowest: u32,
+        ip_index: u32,
+        base: u32,
+        end_word: u16,
+        end_rel: u32,
+        pattern: u32,
+        not_a_run: bool,
+    ) -> (u32, u32, ScanEnd) {
+        // The walk follows `link = match_index + chain_pos`, the entry whose chain it is on, so
+        // that the next one is a load and a subtraction away (the dependency that bounds the walk's
+        // speed); the candidate's reads are offset back by `chain_pos` through the constants. (No
+        // overflow: indices stay below 2^31, `chain_pos` below 2^16; no underflow either, as the
+        // walk stops within 65535 below `lowest_link >= base + chain_pos >= 65536 + chain_pos`.)
+        let mut link = match_index + chain_pos;
+        let lowest_link = lowest + chain_pos;
+        let base_link = base + chain_pos;
+        let end_rel = end_rel.wrapping_sub(chain_pos);
+        loop {
+            let match_index = link - chain_pos;
+            debug_assert!(lowest <= match_index && match_index < ip_index && base <= lowest);
+            let probe = !(FAVOR && ip_index - match_index < 8);
+            // In bounds (the caller's duty): `lowest <= match_index < ip_index`, so the end word at
+            // `match_index + end_rel` is inside, and so are the 4 bytes at `match_index - base`,
+            // which end before those at `ip_index - base`.
+            if probe
+                && end_word == word_at!(u16, src, link.wrapping_add(end_rel) as usize)
+                && word_at!(u32, src, (link - base_link) as usize) == pattern
+            {
+                return (match_index, attempts_left, ScanEnd::Candidate);
+            }
+            let delta = u32::from(chain[usize::from(link as u16)]);
+            if RUNS && delta == 1 && chain_pos == 0 && !not_a_run {
+                return (match_index, attempts_left, ScanEnd::Run);
+            }
+            link -= delta;
+            attempts_left -= 1;
+            if attempts_left == 0 || link < lowest_link {
+                return (link - chain_pos, attempts_left, ScanEnd::Exhausted);
+            }
         }
     }
 }
@@ -543,7 +599,8 @@ enum RunStep {
 }
 
 /// Run skipping (see the module documentation), kept out of the search loop: it runs rarely,
-/// and inline it would take registers from the loop.
+/// and inline it would take registers from the loop. A returned index is in
+/// `lowest..match_index` (see the end of the function).
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -577,7 +634,7 @@ fn run_step(
     let forward = MINMATCH + run_forward(src, candidate + MINMATCH, high_limit, byte);
     let backward = run_backward(src, candidate, byte).min((candidate_index - lowest) as usize);
     let segment = backward + forward;
-    if segment >= src_run && forward <= src_run {
+    let step = if segment >= src_run && forward <= src_run {
         // The earlier run covers ours: try the position where it ends exactly as far after as
         // ours does.
         RunStep::Jump(candidate_index + forward as u32 - src_run as u32)
@@ -587,180 +644,152 @@ fn run_step(
             index: candidate_index - backward as u32,
             run_match: segment.min(src_run),
         }
-    }
-}
-
-/// The lazy parse of levels 3-9 over `src[start..]`; returns the anchor (start of the final
-/// literals).
-// Out of line: once per block, and inlined into the caller its register allocation would
-// depend on the other strategies' code around it.
-#[inline(never)]
-pub(super) fn parse<const EXACT: bool>(
-    tables: &mut ChainTables,
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-    attempts: u32,
-) -> Result<usize, Error> {
-    if attempts > 128 {
-        lazy::<EXACT, true>(tables, src, start, out, attempts)
-    } else {
-        lazy::<EXACT, false>(tables, src, start, out, attempts)
-    }
-}
-
-fn lazy<const EXACT: bool, const RUNS: bool>(
-    tables: &mut ChainTables,
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-    attempts: u32,
-) -> Result<usize, Error> {
-    let len = src.len();
-    // No match starts after this position, and matches end by `match_limit`.
-    let mflimit = len - MFLIMIT;
-    let match_limit = len - LASTLITERALS;
-    let mut ip = start;
-    let mut anchor = start;
-
-    let find = |tables: &mut ChainTables, at: usize, low: usize, longest: usize| {
-        tables.find_wider::<RUNS, false, false>(src, at, low, match_limit, longest, attempts)
     };
-
-    #[derive(Clone, Copy)]
-    enum Step {
-        Search2,
-        Search3,
+    // The walk only moves down and stays in reach (`find_wider`'s unchecked reads rest on it):
+    // a jump needs `forward <= src_run <= segment = backward + forward`, so its index is at most
+    // `candidate_index` and at least `candidate_index - backward`; and `backward <=
+    // candidate_index - lowest`. (No `u32` overflow: `candidate_index + forward` is at most the
+    // index of `high_limit`, below `base + span`.)
+    #[cfg(debug_assertions)]
+    if let RunStep::Jump(index) | RunStep::RunStart { index, .. } = step {
+        debug_assert!(lowest <= index && index < match_index);
     }
-
-    while ip <= mflimit {
-        let mut m1 = find(tables, ip, ip, MINMATCH - 1);
-        if m1.len < MINMATCH {
-            ip += 1;
-            continue;
-        }
-        // The first match, kept in case the window slides past it too far.
-        let mut start0 = ip;
-        let mut m0 = m1;
-        let mut start2 = 0usize;
-        let mut m2 = NO_MATCH;
-        let mut start3 = 0usize;
-        let mut m3: Match;
-        let mut step = Step::Search2;
-        loop {
-            match step {
-                Step::Search2 => {
-                    if ip + m1.len <= mflimit {
-                        let at = ip + m1.len - 2;
-                        m2 = find(tables, at, ip, m1.len);
-                        start2 = at - m2.back;
-                    } else {
-                        m2 = NO_MATCH;
-                    }
-                    if m2.len <= m1.len {
-                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                        break;
-                    }
-                    if start0 < ip && start2 < ip + m0.len {
-                        // M2 starts inside the first match: go back to it.
-                        ip = start0;
-                        m1 = m0;
-                    }
-                    if start2 - ip < 3 {
-                        // M1 would be too short before M2: drop it.
-                        ip = start2;
-                        m1 = m2;
-                        continue;
-                    }
-                    step = Step::Search3;
-                }
-                Step::Search3 => {
-                    if start2 - ip < OPTIMAL_ML {
-                        // Let M1 keep up to OPTIMAL_ML bytes (leaving M2 at least MINMATCH).
-                        let mut new_len = m1.len.min(OPTIMAL_ML);
-                        if ip + new_len > start2 + m2.len - MINMATCH {
-                            new_len = start2 - ip + m2.len - MINMATCH;
-                        }
-                        if new_len > start2 - ip {
-                            let correction = new_len - (start2 - ip);
-                            start2 += correction;
-                            m2.len -= correction;
-                        }
-                    }
-                    if start2 + m2.len <= mflimit {
-                        let at = start2 + m2.len - 3;
-                        m3 = find(tables, at, start2, m2.len);
-                        start3 = at - m3.back;
-                    } else {
-                        m3 = NO_MATCH;
-                    }
-                    if m3.len <= m2.len {
-                        // No better third match: emit M1 (cut at M2) and M2.
-                        if start2 < ip + m1.len {
-                            m1.len = start2 - ip;
-                        }
-                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                        ip = start2;
-                        emit::<EXACT>(out, src, &mut anchor, &mut ip, m2.len, m2.offset)?;
-                        break;
-                    }
-                    if start3 < ip + m1.len + 3 {
-                        // M3 leaves no room for M2 after M1.
-                        if start3 >= ip + m1.len {
-                            // M1 can go now; M2 (cut at M1's end) or M3 is the next first match.
-                            if start2 < ip + m1.len {
-                                let correction = ip + m1.len - start2;
-                                if m2.len < correction + MINMATCH {
-                                    start2 = start3;
-                                    m2 = m3;
-                                } else {
-                                    start2 += correction;
-                                    m2.len -= correction;
-                                }
-                            }
-                            emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                            ip = start3;
-                            m1 = m3;
-                            start0 = start2;
-                            m0 = m2;
-                            step = Step::Search2;
-                            continue;
-                        }
-                        start2 = start3;
-                        m2 = m3;
-                        continue;
-                    }
-                    // Three ascending matches: emit M1, cut so that M2 starts well.
-                    if start2 < ip + m1.len {
-                        if start2 - ip < OPTIMAL_ML {
-                            m1.len = m1.len.min(OPTIMAL_ML);
-                            if ip + m1.len > start2 + m2.len - MINMATCH {
-                                m1.len = start2 - ip + m2.len - MINMATCH;
-                            }
-                            if m1.len > start2 - ip {
-                                let correction = m1.len - (start2 - ip);
-                                start2 += correction;
-                                m2.len -= correction;
-                            }
-                        } else {
-                            m1.len = start2 - ip;
-                        }
-                    }
-                    emit::<EXACT>(out, src, &mut anchor, &mut ip, m1.len, m1.offset)?;
-                    ip = start2;
-                    m1 = m2;
-                    start2 = start3;
-                    m2 = m3;
-                }
-            }
-        }
-    }
-    Ok(anchor)
+    step
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::sequence::tests::binary;
     use super::*;
+    use alloc::vec::Vec;
+
+    /// Every `b < a <= len`, `max <= b` of inputs up to 40 bytes, and equal runs that reach the
+    /// start of `src`.
+    #[test]
+    fn count_back_at_every_edge() {
+        for seed in 0..16 {
+            let src = binary(40, seed);
+            for a in 1..=src.len() {
+                for b in 0..a {
+                    for max in 0..=b {
+                        let want = (0..max)
+                            .take_while(|k| src[a - 1 - k] == src[b - 1 - k])
+                            .count();
+                        assert_eq!(count_back(&src[..a], a, b, max), want, "{a} {b} {max}");
+                    }
+                }
+            }
+        }
+        let run = [5u8; 40];
+        for a in 1..=run.len() {
+            for b in 0..a {
+                assert_eq!(count_back(&run[..a], a, b, b), b);
+            }
+        }
+    }
+
+    /// The best match a search with unlimited attempts must find: the longest (then the
+    /// nearest) of those within reach that share the 4 bytes at `ip`, extended forwards up to
+    /// `high_limit` and backwards down to `low_limit`.
+    fn naive_best(src: &[u8], ip: usize, low: usize, high: usize, longest: usize) -> Match {
+        let mut best = Match {
+            len: longest,
+            offset: 0,
+            back: 0,
+        };
+        for candidate in (ip.saturating_sub(MAX_DISTANCE)..ip).rev() {
+            if src[candidate..candidate + 4] != src[ip..ip + 4] {
+                continue;
+            }
+            let forward = (ip..high)
+                .take_while(|&i| src[i] == src[i - ip + candidate])
+                .count();
+            let back = (0..(ip - low).min(candidate))
+                .take_while(|k| src[ip - 1 - k] == src[candidate - 1 - k])
+                .count();
+            if back + forward > best.len {
+                best = Match {
+                    len: back + forward,
+                    offset: ip - candidate,
+                    back,
+                };
+            }
+        }
+        best
+    }
+
+    /// `find_wider` at the edges of its duty: `high_limit` one byte before the end of `src` (the
+    /// end word after the longest match is read, checked), `ip` 4 bytes before it, `low_limit`
+    /// as far back as `longest` allows; without run skipping and chain swap it finds exactly the
+    /// naive best match, with them a real match no longer than that.
+    #[test]
+    fn find_wider_at_every_edge() {
+        let mut tables = ChainTables::new();
+        let mut inputs: Vec<Vec<u8>> = (0..12).map(|seed| binary(48, seed)).collect();
+        inputs.push([9u8; 48].to_vec());
+        inputs.push(b"abcabcabcabcabcXabcabcabcabcabcabcYYYYYYYYYYYYYYYYabc".to_vec());
+        for input in &inputs {
+            for len in [13, 20, 33, input.len()] {
+                let src = &input[..len];
+                for longest in [3usize, 4, 6, 9] {
+                    for look_back in 0..longest {
+                        let high = src.len() - 1;
+                        // The end word read at the start: `low + longest < src.len()`.
+                        let last = (high - MINMATCH).min(src.len() - 1 - longest + look_back);
+                        tables.reset(src.len());
+                        for ip in look_back..=last {
+                            let low = ip - look_back;
+                            let want = naive_best(src, ip, low, high, longest);
+                            // SAFETY: `low <= ip`, `ip - low < longest`, `ip + 4 <= high <
+                            // src.len()`, and the tables were reset for `src`, searched at
+                            // increasing `ip`.
+                            let got = call_unchecked!(tables.find_wider::<false, false, false>(
+                                src,
+                                ip,
+                                low,
+                                high,
+                                longest,
+                                u32::MAX
+                            ));
+                            assert_eq!(got, want, "ip {ip}, low {low}, longest {longest}");
+                        }
+                        // Run skipping and the chain swap (forward searches only).
+                        tables.reset(src.len());
+                        for ip in look_back..=last {
+                            let low = ip - look_back;
+                            let bound = naive_best(src, ip, low, high, longest).len;
+                            // SAFETY: as above.
+                            let got = if look_back == 0 {
+                                call_unchecked!(tables.find_wider::<true, true, false>(
+                                    src,
+                                    ip,
+                                    low,
+                                    high,
+                                    longest,
+                                    1 << 14
+                                ))
+                            } else {
+                                call_unchecked!(tables.find_wider::<true, false, true>(
+                                    src,
+                                    ip,
+                                    low,
+                                    high,
+                                    longest,
+                                    1 << 14
+                                ))
+                            };
+                            assert!(got.len <= bound);
+                            if got.offset != 0 {
+                                let from = ip - got.back;
+                                let matched = &src[from..from + got.len];
+                                assert_eq!(matched, &src[from - got.offset..][..got.len]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn runs() {
@@ -771,5 +800,14 @@ mod tests {
         assert_eq!(run_backward(src, 5, b'a'), 3);
         assert_eq!(run_backward(src, 2, b'x'), 2);
         assert_eq!(run_backward(src, 0, b'x'), 0);
+        // Up to the limit or the start exactly, across whole words.
+        let run = [3u8; 40];
+        for from in 0..=run.len() {
+            for limit in from..=run.len() {
+                assert_eq!(run_forward(&run, from, limit, 3), limit - from);
+            }
+            assert_eq!(run_backward(&run, from, 3), from);
+            assert_eq!(run_backward(&run, from, 4), 0);
+        }
     }
 }

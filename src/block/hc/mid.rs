@@ -13,9 +13,12 @@
 //! position where the search started (before the backward extension and the one-byte step);
 //! candidates are always verified, so a stale entry costs a comparison, not correctness.
 
-use super::super::compress::{count_common, read_u32, read_u64, Output};
-use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
-use super::chain::{ChainTables, HASH_SLOTS, MAX_DISTANCE};
+use super::super::sequence::{
+    call_unchecked, count_common, hash4, read_u32, read_u64, unchecked_fn, SequenceWriter,
+    MIN_COMPRESSIBLE,
+};
+use super::super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
+use super::chain::{ChainTables, HASH_SLOTS};
 use super::emit;
 use crate::Error;
 
@@ -24,14 +27,15 @@ const MID_HASH_LOG: u32 = 14;
 /// Bytes the long hash reads.
 const LONG_HASH_BYTES: usize = 8;
 
+/// Hash of the 4 bytes at `pos`.
 #[inline(always)]
-fn hash4(src: &[u8], pos: usize) -> usize {
-    (read_u32(src, pos).wrapping_mul(2_654_435_761) >> (32 - MID_HASH_LOG)) as usize
+fn hash_short(src: &[u8], pos: usize) -> usize {
+    hash4::<MID_HASH_LOG>(read_u32(src, pos))
 }
 
 /// Hash of the low 7 bytes of the little-endian 8-byte word at `pos`.
 #[inline(always)]
-fn hash8(src: &[u8], pos: usize) -> usize {
+fn hash_long(src: &[u8], pos: usize) -> usize {
     ((read_u64(src, pos) << 8).wrapping_mul(58_295_818_150_454_627) >> (64 - MID_HASH_LOG)) as usize
 }
 
@@ -44,119 +48,150 @@ struct Tables<'a> {
 impl Tables<'_> {
     #[inline(always)]
     fn put_short(&mut self, src: &[u8], pos: usize, index: u32) {
-        self.short[hash4(src, pos) & (HALF - 1)] = index;
+        self.short[hash_short(src, pos) & (HALF - 1)] = index;
     }
     #[inline(always)]
     fn put_long(&mut self, src: &[u8], pos: usize, index: u32) {
-        self.long[hash8(src, pos) & (HALF - 1)] = index;
+        self.long[hash_long(src, pos) & (HALF - 1)] = index;
     }
 }
 
 /// Whether a table entry `distance` indices back is a usable candidate. (Zero cannot happen
 /// for an entry written before the current position; the check keeps that local.)
+///
+/// An entry in reach is one this call stored, so its position `entry - base` is below the
+/// searched one (what the unchecked match counts rest on): it is at most 65535 below the
+/// searched index, which is under `base + span`, while every entry of an earlier call is 0 or
+/// more than 65535 below `base` ([`ChainTables::reset`]), and this call stores only indices
+/// `pos + base` of positions `pos < src.len() <= span` (the parse's duty).
 #[inline(always)]
 fn in_reach(distance: u32) -> bool {
     (1..=MAX_DISTANCE as u32).contains(&distance)
 }
 
-/// Length of the match between `ip` and the earlier `candidate`, up to `limit`.
-#[inline(always)]
-fn match_len(src: &[u8], ip: usize, candidate: usize, limit: usize) -> usize {
-    count_common(src, ip, candidate, limit)
-}
+unchecked_fn! {
+    /// The level-2 parse over `src[start..]`; returns the anchor (start of the final literals).
+    ///
+    /// # Safety
+    ///
+    /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
+    /// for `src`, with nothing storing into them since; `out` is empty, and without `EXACT` its
+    /// `dst` holds `compress_bound(src.len() - start)`.
+    pub(super) fn parse<const EXACT: bool>(
+        tables: &mut ChainTables,
+        src: &[u8],
+        start: usize,
+        out: &mut SequenceWriter<'_>,
+    ) -> Result<usize, Error> {
+        debug_assert!(src.len() - start >= MIN_COMPRESSIBLE);
+        // See `in_reach`: this call's indices are `pos + base` for `pos < src.len() <= span` (the
+        // duty: the tables were reset for `src`).
+        debug_assert!(src.len() <= tables.span());
+        let base = tables.base();
+        let (short, long) = tables.head.split_at_mut(HALF);
+        let mut tables = Tables { short, long };
+        let len = src.len();
+        let mflimit = len - MFLIMIT;
+        let match_limit = len - LASTLITERALS;
+        // The last position whose 8 bytes the long hash may read.
+        let hash_limit = len - LONG_HASH_BYTES;
+        let index = |pos: usize| pos as u32 + base;
 
-/// The level-2 parse over `src[start..]`; returns the anchor (start of the final literals).
-pub(super) fn parse<const EXACT: bool>(
-    tables: &mut ChainTables,
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-) -> Result<usize, Error> {
-    let base = tables.base;
-    let (short, long) = tables.head.split_at_mut(HALF);
-    let mut tables = Tables { short, long };
-    let len = src.len();
-    let mflimit = len - MFLIMIT;
-    let match_limit = len - LASTLITERALS;
-    // The last position whose 8 bytes the long hash may read.
-    let hash_limit = len - LONG_HASH_BYTES;
-    let index = |pos: usize| pos as u32 + base;
+        // History: enter every position of `src[..start]` (up to 64 KiB of it can be reached).
+        for pos in start.saturating_sub(MAX_DISTANCE)..start.min(hash_limit) {
+            tables.put_short(src, pos, index(pos));
+            tables.put_long(src, pos, index(pos));
+        }
 
-    // History: enter every position of `src[..start]` (up to 64 KiB of it can be reached).
-    for pos in start.saturating_sub(MAX_DISTANCE)..start.min(hash_limit) {
-        tables.put_short(src, pos, index(pos));
-        tables.put_long(src, pos, index(pos));
-    }
-
-    let mut ip = start;
-    let mut anchor = start;
-    while ip <= mflimit {
-        let ip_index = index(ip);
-        let found = 'search: {
-            let long_hash = hash8(src, ip) & (HALF - 1);
-            let long_candidate = tables.long[long_hash];
-            tables.long[long_hash] = ip_index;
-            if in_reach(ip_index.wrapping_sub(long_candidate)) {
-                let candidate = (long_candidate - base) as usize;
-                let length = match_len(src, ip, candidate, match_limit);
-                if length >= MINMATCH {
-                    break 'search Some((length, (ip_index - long_candidate) as usize));
-                }
-            }
-            let short_hash = hash4(src, ip) & (HALF - 1);
-            let short_candidate = tables.short[short_hash];
-            tables.short[short_hash] = ip_index;
-            if in_reach(ip_index.wrapping_sub(short_candidate)) {
-                let candidate = (short_candidate - base) as usize;
-                let length = match_len(src, ip, candidate, match_limit);
-                if length >= MINMATCH {
-                    // A short match: a long one starting a byte later may be better.
-                    let next_hash = hash8(src, ip + 1) & (HALF - 1);
-                    let next_candidate = tables.long[next_hash];
-                    let next_distance = (ip_index + 1).wrapping_sub(next_candidate);
-                    if in_reach(next_distance) && ip < mflimit {
-                        let next_len =
-                            match_len(src, ip + 1, (next_candidate - base) as usize, match_limit);
-                        if next_len > length {
-                            tables.long[next_hash] = ip_index + 1;
-                            ip += 1;
-                            break 'search Some((next_len, next_distance as usize));
-                        }
+        let mut ip = start;
+        let mut anchor = start;
+        while ip <= mflimit {
+            let ip_index = index(ip);
+            let found = 'search: {
+                let long_hash = hash_long(src, ip) & (HALF - 1);
+                let long_candidate = tables.long[long_hash];
+                tables.long[long_hash] = ip_index;
+                if in_reach(ip_index.wrapping_sub(long_candidate)) {
+                    let candidate = (long_candidate - base) as usize;
+                    // SAFETY: `candidate < ip` (`in_reach`), `ip <= mflimit < match_limit <=
+                    // src.len()` (the loop condition).
+                    let length = call_unchecked!(count_common(src, ip, candidate, match_limit));
+                    if length >= MINMATCH {
+                        break 'search Some((length, (ip_index - long_candidate) as usize));
                     }
-                    break 'search Some((length, (ip_index - short_candidate) as usize));
                 }
+                let short_hash = hash_short(src, ip) & (HALF - 1);
+                let short_candidate = tables.short[short_hash];
+                tables.short[short_hash] = ip_index;
+                if in_reach(ip_index.wrapping_sub(short_candidate)) {
+                    let candidate = (short_candidate - base) as usize;
+                    // SAFETY: as for the long candidate.
+                    let length = call_unchecked!(count_common(src, ip, candidate, match_limit));
+                    if length >= MINMATCH {
+                        // A short match: a long one starting a byte later may be better.
+                        let next_hash = hash_long(src, ip + 1) & (HALF - 1);
+                        let next_candidate = tables.long[next_hash];
+                        let next_distance = (ip_index + 1).wrapping_sub(next_candidate);
+                        if in_reach(next_distance) && ip < mflimit {
+                            let candidate = (next_candidate - base) as usize;
+                            // SAFETY: `candidate < ip + 1` (`in_reach`), `ip + 1 <= mflimit` (the
+                            // condition above).
+                            let next_len =
+                                call_unchecked!(count_common(src, ip + 1, candidate, match_limit));
+                            if next_len > length {
+                                tables.long[next_hash] = ip_index + 1;
+                                ip += 1;
+                                break 'search Some((next_len, next_distance as usize));
+                            }
+                        }
+                        break 'search Some((length, (ip_index - short_candidate) as usize));
+                    }
+                }
+                None
+            };
+            let Some((mut length, offset)) = found else {
+                // Skip faster the longer nothing matched.
+                ip += 1 + ((ip - anchor) >> 9);
+                continue;
+            };
+
+            // Extend backwards over the pending literals.
+            while ip > anchor && ip > offset && src[ip - 1] == src[ip - 1 - offset] {
+                ip -= 1;
+                length += 1;
             }
-            None
-        };
-        let Some((mut length, offset)) = found else {
-            // Skip faster the longer nothing matched.
-            ip += 1 + ((ip - anchor) >> 9);
-            continue;
-        };
 
-        // Extend backwards over the pending literals.
-        while ip > anchor && ip > offset && src[ip - 1] == src[ip - 1 - offset] {
-            ip -= 1;
-            length += 1;
-        }
+            tables.put_long(src, ip + 1, ip_index + 1);
+            tables.put_long(src, ip + 2, ip_index + 2);
+            tables.put_short(src, ip + 1, ip_index + 1);
 
-        tables.put_long(src, ip + 1, ip_index + 1);
-        tables.put_long(src, ip + 2, ip_index + 2);
-        tables.put_short(src, ip + 1, ip_index + 1);
+            // SAFETY: `anchor <= ip` (the search starts at `anchor`, moves forward, and the
+            // extension stops at it); `ip + 8 <= src.len()` (`ip <= mflimit`, lowered by the
+            // extension); the match ends by `match_limit` (counted up to it; the extension adds
+            // what it takes from the front); without `EXACT` the room follows from the bound (this
+            // function's duty) and the sequences being consecutive (`anchor` moves only here, to
+            // each match's end).
+            call_unchecked!(emit::<EXACT>(
+                out,
+                src,
+                &mut anchor,
+                &mut ip,
+                length,
+                offset
+            ))?;
 
-        emit::<EXACT>(out, src, &mut anchor, &mut ip, length, offset)?;
-
-        // Enter positions around the end of the match.
-        let end_index = index(ip);
-        if ip - 2 < hash_limit {
-            if ip > 5 {
-                tables.put_long(src, ip - 5, end_index - 5);
+            // Enter positions around the end of the match.
+            let end_index = index(ip);
+            if ip - 2 < hash_limit {
+                if ip > 5 {
+                    tables.put_long(src, ip - 5, end_index - 5);
+                }
+                tables.put_long(src, ip - 3, end_index - 3);
+                tables.put_long(src, ip - 2, end_index - 2);
+                tables.put_short(src, ip - 2, end_index - 2);
+                tables.put_short(src, ip - 1, end_index - 1);
             }
-            tables.put_long(src, ip - 3, end_index - 3);
-            tables.put_long(src, ip - 2, end_index - 2);
-            tables.put_short(src, ip - 2, end_index - 2);
-            tables.put_short(src, ip - 1, end_index - 1);
         }
+        Ok(anchor)
     }
-    Ok(anchor)
 }

@@ -11,7 +11,7 @@
 //!   with the same 4-byte hash (a 32768-entry head table and a 65536-entry table of 16-bit
 //!   distances to the previous position in the chain). A search walks up to 4, 8, ... 256
 //!   candidates. The parse is lazy over three overlapping matches: a match is only emitted once
-//!   a search near its end found nothing better. See the `chain` module.
+//!   a search near its end found nothing better. See the `chain` (the finder) and `lazy` modules.
 //! - **Levels 10 to 12 (optimal parser)**: for a window of up to 4096 positions after a match
 //!   start, the byte cost of reaching each position (literals, or a sequence ending there) is
 //!   minimised by dynamic programming, then the cheapest path is emitted. Searches walk 96, 512
@@ -56,11 +56,14 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::compress::{check_input_size, Output};
-use super::{compress_bound, MFLIMIT};
+use super::sequence::{
+    call_unchecked, check_input_size, unchecked_fn, SequenceWriter, MIN_COMPRESSIBLE,
+};
+use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MINMATCH};
 use crate::Error;
 
 mod chain;
+mod lazy;
 mod mid;
 mod optimal;
 
@@ -71,9 +74,6 @@ use optimal::OptNode;
 pub const HC_LEVEL_DEFAULT: u8 = 9;
 /// The highest HC level (liblz4's `LZ4HC_CLEVEL_MAX`); higher levels are clamped to it.
 pub const HC_LEVEL_MAX: u8 = 12;
-
-/// Inputs shorter than this are emitted as literals only (liblz4's `LZ4_minLength`).
-const MIN_COMPRESSIBLE: usize = MFLIMIT + 1;
 
 /// How a level searches and parses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,72 +214,106 @@ impl HcCompressor {
         debug_assert!(start <= window.len());
         check_input_size(&window[start..])?;
         if dst.len() >= compress_bound(window.len() - start) {
-            self.parse::<false>(window, start, dst, level)
+            // SAFETY: `dst` holds the bound for `window[start..]` (just checked).
+            call_unchecked!(self.parse::<false>(window, start, dst, level))
         } else {
-            self.parse::<true>(window, start, dst, level)
+            // SAFETY: no duty with `EXACT`.
+            call_unchecked!(self.parse::<true>(window, start, dst, level))
         }
     }
 
-    /// Runs the level's strategy; `EXACT` checks output room at every write (a `dst` smaller
-    /// than the bound).
-    fn parse<const EXACT: bool>(
-        &mut self,
-        window: &[u8],
-        start: usize,
-        dst: &mut [u8],
-        level: u8,
-    ) -> Result<usize, Error> {
-        let mut out = Output { dst, pos: 0 };
-        let mut anchor = start;
-        if window.len() - start >= MIN_COMPRESSIBLE {
-            self.tables.reset(window.len());
-            anchor = match strategy(level) {
-                Strategy::Mid => mid::parse::<EXACT>(&mut self.tables, window, start, &mut out)?,
-                Strategy::Chain { attempts } => {
-                    chain::parse::<EXACT>(&mut self.tables, window, start, &mut out, attempts)?
-                }
-                Strategy::Optimal {
-                    attempts,
-                    target_len,
-                    full_update,
-                } => optimal::parse::<EXACT>(
-                    &mut self.tables,
-                    &mut self.opt,
-                    window,
-                    start,
-                    &mut out,
-                    optimal::Params {
+    unchecked_fn! {
+        /// Runs the level's strategy; `EXACT` checks output room at every write (a `dst` smaller
+        /// than the bound).
+        ///
+        /// # Safety
+        ///
+        /// Without `EXACT`, `dst.len() >= compress_bound(window.len() - start)`: the sequences are
+        /// written unchecked.
+        fn parse<const EXACT: bool>(
+            &mut self,
+            window: &[u8],
+            start: usize,
+            dst: &mut [u8],
+            level: u8,
+        ) -> Result<usize, Error> {
+            let mut out = SequenceWriter::new(dst);
+            let mut anchor = start;
+            if window.len() - start >= MIN_COMPRESSIBLE {
+                self.tables.reset(window.len());
+                // SAFETY (each strategy's duty): the tables were just reset for `window`, and only
+                // the one strategy below stores into them in this call; `window.len() - start >=
+                // MIN_COMPRESSIBLE` (`start <= window.len()`: `window[start..]` was sliced by the
+                // caller); level 2: `out` is empty, and without `EXACT` its `dst` holds the bound
+                // (this function's duty).
+                anchor = match strategy(level) {
+                    Strategy::Mid => call_unchecked!(mid::parse::<EXACT>(
+                        &mut self.tables,
+                        window,
+                        start,
+                        &mut out
+                    ))?,
+                    Strategy::Chain { attempts } => call_unchecked!(lazy::parse::<EXACT>(
+                        &mut self.tables,
+                        window,
+                        start,
+                        &mut out,
+                        attempts
+                    ))?,
+                    Strategy::Optimal {
                         attempts,
                         target_len,
                         full_update,
-                        favor_dec_speed: self.favor_dec_speed,
-                    },
-                )?,
-            };
+                    } => call_unchecked!(optimal::parse::<EXACT>(
+                        &mut self.tables,
+                        &mut self.opt,
+                        window,
+                        start,
+                        &mut out,
+                        optimal::Params {
+                            attempts,
+                            target_len,
+                            full_update,
+                            favor_dec_speed: self.favor_dec_speed,
+                        },
+                    ))?,
+                };
+            }
+            out.last_literals(&window[anchor..])?;
+            Ok(out.written())
         }
-        out.last_literals(&window[anchor..])?;
-        Ok(out.pos)
     }
 }
 
-/// Writes the sequence of the literals `src[*anchor..*ip]` and a match of `match_len` bytes at
-/// `offset`, then moves `ip` past the match and `anchor` to it.
-#[inline(always)]
-fn emit<const EXACT: bool>(
-    out: &mut Output<'_>,
-    src: &[u8],
-    anchor: &mut usize,
-    ip: &mut usize,
-    match_len: usize,
-    offset: usize,
-) -> Result<(), Error> {
-    debug_assert!(match_len >= super::MINMATCH);
-    debug_assert!((1..=chain::MAX_DISTANCE).contains(&offset) && offset <= *ip);
-    debug_assert!(*ip + match_len + super::LASTLITERALS <= src.len());
-    out.sequence::<EXACT>(src, *anchor, *ip, offset, match_len - super::MINMATCH)?;
-    *ip += match_len;
-    *anchor = *ip;
-    Ok(())
+unchecked_fn! {
+    /// Writes the sequence of the literals `src[*anchor..*ip]` and a match of `match_len` bytes
+    /// at `offset`, then moves `ip` past the match and `anchor` to it.
+    ///
+    /// # Safety
+    ///
+    /// That of [`SequenceWriter::sequence`] for `src`, `*anchor` and `*ip`. The
+    /// parses establish it the same way: every match they emit ends by `src.len() -
+    /// LASTLITERALS` (the finders count matches up to it, and the parses only shorten them),
+    /// starts at or after `anchor`, and `anchor` moves only here, to the end of each match, so
+    /// the sequences are consecutive; without `EXACT` their `dst` holds the bound.
+    #[inline(always)]
+    fn emit<const EXACT: bool>(
+        out: &mut SequenceWriter<'_>,
+        src: &[u8],
+        anchor: &mut usize,
+        ip: &mut usize,
+        match_len: usize,
+        offset: usize,
+    ) -> Result<(), Error> {
+        debug_assert!(match_len >= MINMATCH);
+        debug_assert!((1..=MAX_DISTANCE).contains(&offset) && offset <= *ip);
+        debug_assert!(*ip + match_len + LASTLITERALS <= src.len());
+        // SAFETY: the caller's duty.
+        call_unchecked!(out.sequence::<EXACT>(src, *anchor, *ip, offset, match_len - MINMATCH))?;
+        *ip += match_len;
+        *anchor = *ip;
+        Ok(())
+    }
 }
 
 /// Compresses `src` with LZ4 HC at `level` (0 means 9, above 12 means 12; see the module
@@ -369,7 +403,7 @@ mod tests {
             let fresh = compress_hc(&data, level);
             let mut compressor = HcCompressor::new();
             // The next call still fits below the restart limit, the one after restarts.
-            compressor.tables.base = (1 << 30) - 65_536 - 10;
+            compressor.tables.set_base((1 << 30) - 65_536 - 10);
             for _ in 0..3 {
                 assert_eq!(compressor.compress(&data, level), fresh, "level {level}");
             }

@@ -22,7 +22,7 @@
 //! With `favor_dec_speed`, the search skips offsets below 8, matches of 19 to 36 bytes are cut to
 //! 18, and a match step must be strictly cheaper than a known path to replace it.
 
-use super::super::compress::Output;
+use super::super::sequence::{call_unchecked, unchecked_fn, SequenceWriter};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 use super::chain::ChainTables;
 use super::emit;
@@ -81,236 +81,299 @@ fn match_len_extension_price(match_len: usize) -> u32 {
     }
 }
 
-/// Searches at `ip` for a match longer than `min_len`; `None` if there is none.
-#[inline(always)]
-fn find_longer<const FAVOR: bool>(
-    tables: &mut ChainTables,
-    src: &[u8],
-    ip: usize,
-    match_limit: usize,
-    min_len: usize,
-    attempts: u32,
-) -> Option<(usize, usize)> {
-    let found = tables.find_wider::<true, true, FAVOR>(src, ip, ip, match_limit, min_len, attempts);
-    debug_assert_eq!(found.back, 0);
-    if found.len <= min_len {
-        return None;
+unchecked_fn! {
+    /// Searches at `ip` for a match longer than `min_len`; `None` if there is none.
+    ///
+    /// # Safety
+    ///
+    /// `ip + MINMATCH <= match_limit <= src.len()`, `min_len >= 1`, and the tables' duty of
+    /// [`ChainTables::find_wider`].
+    #[inline(always)]
+    fn find_longer<const FAVOR: bool>(
+        tables: &mut ChainTables,
+        src: &[u8],
+        ip: usize,
+        match_limit: usize,
+        min_len: usize,
+        attempts: u32,
+    ) -> Option<(usize, usize)> {
+        // SAFETY: `low_limit = ip`, `0 < min_len`, and the rest is the caller's duty.
+        let found = call_unchecked!(tables.find_wider::<true, true, FAVOR>(
+            src,
+            ip,
+            ip,
+            match_limit,
+            min_len,
+            attempts
+        ));
+        debug_assert_eq!(found.back, 0);
+        if found.len <= min_len {
+            return None;
+        }
+        let mut len = found.len;
+        if FAVOR && (19..=36).contains(&len) {
+            len = 18;
+        }
+        Some((len, found.offset))
     }
-    let mut len = found.len;
-    if FAVOR && (19..=36).contains(&len) {
-        len = 18;
-    }
-    Some((len, found.offset))
 }
 
-/// The optimal parse over `src[start..]`; returns the anchor (start of the final literals).
-pub(super) fn parse<const EXACT: bool>(
-    tables: &mut ChainTables,
-    opt: &mut [OptNode],
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-    params: Params,
-) -> Result<usize, Error> {
-    if params.favor_dec_speed {
-        parse_with::<EXACT, true>(tables, opt, src, start, out, params)
-    } else {
-        parse_with::<EXACT, false>(tables, opt, src, start, out, params)
+unchecked_fn! {
+    /// The optimal parse over `src[start..]`; returns the anchor (start of the final literals).
+    ///
+    /// # Safety
+    ///
+    /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
+    /// for `src`, with nothing storing into them since (the duty of [`ChainTables::find_wider`]
+    /// that its caller carries); `out` is empty, and without `EXACT` its `dst` holds
+    /// `compress_bound(src.len() - start)` (the duty of [`emit`]).
+    pub(super) fn parse<const EXACT: bool>(
+        tables: &mut ChainTables,
+        opt: &mut [OptNode],
+        src: &[u8],
+        start: usize,
+        out: &mut SequenceWriter<'_>,
+        params: Params,
+    ) -> Result<usize, Error> {
+        // SAFETY: this function's duty is the callee's.
+        if params.favor_dec_speed {
+            call_unchecked!(parse_with::<EXACT, true>(
+                tables, opt, src, start, out, params
+            ))
+        } else {
+            call_unchecked!(parse_with::<EXACT, false>(
+                tables, opt, src, start, out, params
+            ))
+        }
     }
 }
 
-// Out of line: once per block, and inlined into the caller its register allocation would
-// depend on the other strategies' code around it.
-#[inline(never)]
-fn parse_with<const EXACT: bool, const FAVOR: bool>(
-    tables: &mut ChainTables,
-    opt: &mut [OptNode],
-    src: &[u8],
-    start: usize,
-    out: &mut Output<'_>,
-    params: Params,
-) -> Result<usize, Error> {
-    let opt: &mut [OptNode; OPT_NODES] = match opt.try_into() {
-        Ok(opt) => opt,
-        Err(_) => unreachable!("the cost array has OPT_NODES entries"),
-    };
-    let len = src.len();
-    let mflimit = len - MFLIMIT;
-    let match_limit = len - LASTLITERALS;
-    let sufficient_len = params.target_len.min(OPT_NUM - 1);
-    let mut ip = start;
-    let mut anchor = start;
-
-    while ip <= mflimit {
-        let pending = ip - anchor;
-        let Some((first_len, first_offset)) =
-            find_longer::<FAVOR>(tables, src, ip, match_limit, MINMATCH - 1, params.attempts)
-        else {
-            ip += 1;
-            continue;
+unchecked_fn! {
+    /// [`parse`] with `favor_dec_speed` or without.
+    ///
+    /// # Safety
+    ///
+    /// That of [`parse`].
+    // Out of line: once per block, and inlined into the caller its register allocation would
+    // depend on the other strategies' code around it.
+    #[inline(never)]
+    fn parse_with<const EXACT: bool, const FAVOR: bool>(
+        tables: &mut ChainTables,
+        opt: &mut [OptNode],
+        src: &[u8],
+        start: usize,
+        out: &mut SequenceWriter<'_>,
+        params: Params,
+    ) -> Result<usize, Error> {
+        let opt: &mut [OptNode; OPT_NODES] = match opt.try_into() {
+            Ok(opt) => opt,
+            Err(_) => unreachable!("the cost array has OPT_NODES entries"),
         };
-        if first_len > sufficient_len {
-            emit::<EXACT>(out, src, &mut anchor, &mut ip, first_len, first_offset)?;
-            continue;
-        }
+        let len = src.len();
+        let mflimit = len - MFLIMIT;
+        let match_limit = len - LASTLITERALS;
+        let sufficient_len = params.target_len.min(OPT_NUM - 1);
+        let mut ip = start;
+        let mut anchor = start;
 
-        // Initial prices: literals up to MINMATCH, then the first match at every length.
-        for (r, node) in opt.iter_mut().enumerate().take(MINMATCH) {
-            *node = OptNode {
-                price: literal_price(pending + r),
-                litlen: (pending + r) as u32,
-                mlen: 1,
-                offset: 0,
-            };
-        }
-        for (match_len, node) in opt
-            .iter_mut()
-            .enumerate()
-            .take(first_len + 1)
-            .skip(MINMATCH)
-        {
-            *node = OptNode {
-                price: sequence_price(pending, match_len),
-                litlen: pending as u32,
-                mlen: match_len as u32,
-                offset: first_offset as u32,
-            };
-        }
-        let mut last_match_pos = first_len;
-        set_trailing_literals(opt, last_match_pos);
-
-        // Walk the window; `selected` is (position, match length, offset) of the last step.
-        let mut selected = None;
-        let mut cur = 1;
-        while cur < last_match_pos {
-            let cur_ip = ip + cur;
-            if cur_ip > mflimit {
-                break;
-            }
-            // One bounds check for the three nodes read here.
-            let near = &opt[cur..=cur + MINMATCH];
-            let here = near[0];
-            let worth_searching = if params.full_update {
-                // Search unless the next position is as cheap and no short match could pay.
-                !(near[1].price <= here.price && near[MINMATCH].price < here.price + 3)
-            } else {
-                near[1].price > here.price
-            };
-            if !worth_searching {
-                cur += 1;
-                continue;
-            }
-            let min_len = if params.full_update {
-                MINMATCH - 1
-            } else {
-                last_match_pos - cur
-            };
-            let Some((match_len, offset)) =
-                find_longer::<FAVOR>(tables, src, cur_ip, match_limit, min_len, params.attempts)
-            else {
-                cur += 1;
-                continue;
-            };
-            if match_len > sufficient_len || cur + match_len >= OPT_NUM {
-                // Take it at once: the path ends with this match at `cur`.
-                selected = Some((cur, match_len, offset));
-                last_match_pos = cur + 1;
-                break;
-            }
-
-            // Literals after `cur`, continuing its literal run.
-            let base_litlen = here.litlen as usize;
-            let next = &mut opt[cur + 1..cur + MINMATCH];
-            for (node, extra) in next.iter_mut().zip(1..) {
-                let price =
-                    here.price - literal_price(base_litlen) + literal_price(base_litlen + extra);
-                if price < node.price {
-                    *node = OptNode {
-                        price,
-                        litlen: (base_litlen + extra) as u32,
-                        mlen: 1,
-                        offset: 0,
-                    };
-                }
-            }
-
-            // The match at `cur`, at every length: the sequence takes over the literals pending
-            // at `cur` (its price counts from before them), or follows the match ending there.
-            let (litlen, sequence_base) = if here.mlen == 1 {
-                let litlen = here.litlen as usize;
-                let before = if cur > litlen {
-                    opt[cur - litlen].price
-                } else {
-                    0
-                };
-                (litlen, before + sequence_price(litlen, MINMATCH))
-            } else {
-                (0, here.price + sequence_price(0, MINMATCH))
-            };
-            // Positions past this one hold no price yet; it only moves after the last length.
-            let priced_end = last_match_pos + TRAILING_LITERALS;
-            let step = MatchStep {
-                sequence_base,
-                litlen: litlen as u32,
-                offset: offset as u32,
-            };
-            let nodes = &mut opt[cur + MINMATCH..=cur + match_len];
-            // `priced_end >= last_match_pos > cur`, so this cannot underflow.
-            let priced = (priced_end + 1 - (cur + MINMATCH)).min(nodes.len());
-            if offer_match::<FAVOR>(nodes, priced, step) && last_match_pos < cur + match_len {
-                last_match_pos = cur + match_len;
-            }
-            set_trailing_literals(opt, last_match_pos);
-            cur += 1;
-        }
-
-        let (end_step_pos, end_len, end_offset) = selected.unwrap_or_else(|| {
-            let last = opt[last_match_pos];
-            (
-                last_match_pos - last.mlen as usize,
-                last.mlen as usize,
-                last.offset as usize,
-            )
-        });
-
-        // Trace the cheapest path back from its last step, storing each step at the position
-        // where it starts (so the path can then be read forwards).
-        let mut pos = end_step_pos;
-        let mut step_len = end_len as u32;
-        let mut step_offset = end_offset as u32;
-        loop {
-            let previous = opt[pos];
-            opt[pos].mlen = step_len;
-            opt[pos].offset = step_offset;
-            step_len = previous.mlen;
-            step_offset = previous.offset;
-            if step_len as usize > pos {
-                break;
-            }
-            pos -= step_len as usize;
-        }
-
-        // Emit the path.
-        let mut r = 0;
-        while r < last_match_pos {
-            let step = opt[r];
-            if step.mlen == 1 {
-                ip += 1;
-                r += 1;
-                continue;
-            }
-            r += step.mlen as usize;
-            emit::<EXACT>(
-                out,
+        while ip <= mflimit {
+            let pending = ip - anchor;
+            // SAFETY: `ip <= mflimit`, so `ip + 4 <= match_limit = len - 5`; `MINMATCH - 1 > 0`;
+            // the tables' duty is this function's.
+            let Some((first_len, first_offset)) = call_unchecked!(find_longer::<FAVOR>(
+                tables,
                 src,
-                &mut anchor,
-                &mut ip,
-                step.mlen as usize,
-                step.offset as usize,
-            )?;
+                ip,
+                match_limit,
+                MINMATCH - 1,
+                params.attempts
+            )) else {
+                ip += 1;
+                continue;
+            };
+            if first_len > sufficient_len {
+                // SAFETY: see `emit`: every match emitted here was found at its position by
+                // `find_longer` (so it ends by `match_limit`) or is a shorter start of one, and
+                // the path is emitted in order from `anchor`.
+                call_unchecked!(emit::<EXACT>(
+                    out,
+                    src,
+                    &mut anchor,
+                    &mut ip,
+                    first_len,
+                    first_offset
+                ))?;
+                continue;
+            }
+
+            // Initial prices: literals up to MINMATCH, then the first match at every length.
+            for (r, node) in opt.iter_mut().enumerate().take(MINMATCH) {
+                *node = OptNode {
+                    price: literal_price(pending + r),
+                    litlen: (pending + r) as u32,
+                    mlen: 1,
+                    offset: 0,
+                };
+            }
+            for (match_len, node) in opt
+                .iter_mut()
+                .enumerate()
+                .take(first_len + 1)
+                .skip(MINMATCH)
+            {
+                *node = OptNode {
+                    price: sequence_price(pending, match_len),
+                    litlen: pending as u32,
+                    mlen: match_len as u32,
+                    offset: first_offset as u32,
+                };
+            }
+            let mut last_match_pos = first_len;
+            set_trailing_literals(opt, last_match_pos);
+
+            // Walk the window; `selected` is (position, match length, offset) of the last step.
+            let mut selected = None;
+            let mut cur = 1;
+            while cur < last_match_pos {
+                let cur_ip = ip + cur;
+                if cur_ip > mflimit {
+                    break;
+                }
+                // One bounds check for the three nodes read here.
+                let near = &opt[cur..=cur + MINMATCH];
+                let here = near[0];
+                let worth_searching = if params.full_update {
+                    // Search unless the next position is as cheap and no short match could pay.
+                    !(near[1].price <= here.price && near[MINMATCH].price < here.price + 3)
+                } else {
+                    near[1].price > here.price
+                };
+                if !worth_searching {
+                    cur += 1;
+                    continue;
+                }
+                let min_len = if params.full_update {
+                    MINMATCH - 1
+                } else {
+                    last_match_pos - cur
+                };
+                // SAFETY: `cur_ip <= mflimit` (checked above), so `cur_ip + 4 <= match_limit`;
+                // `min_len > 0` (`cur < last_match_pos`); the tables' duty is this function's.
+                let Some((match_len, offset)) = call_unchecked!(find_longer::<FAVOR>(
+                    tables,
+                    src,
+                    cur_ip,
+                    match_limit,
+                    min_len,
+                    params.attempts
+                )) else {
+                    cur += 1;
+                    continue;
+                };
+                if match_len > sufficient_len || cur + match_len >= OPT_NUM {
+                    // Take it at once: the path ends with this match at `cur`.
+                    selected = Some((cur, match_len, offset));
+                    last_match_pos = cur + 1;
+                    break;
+                }
+
+                // Literals after `cur`, continuing its literal run.
+                let base_litlen = here.litlen as usize;
+                let next = &mut opt[cur + 1..cur + MINMATCH];
+                for (node, extra) in next.iter_mut().zip(1..) {
+                    let price = here.price - literal_price(base_litlen)
+                        + literal_price(base_litlen + extra);
+                    if price < node.price {
+                        *node = OptNode {
+                            price,
+                            litlen: (base_litlen + extra) as u32,
+                            mlen: 1,
+                            offset: 0,
+                        };
+                    }
+                }
+
+                // The match at `cur`, at every length: the sequence takes over the literals pending
+                // at `cur` (its price counts from before them), or follows the match ending there.
+                let (litlen, sequence_base) = if here.mlen == 1 {
+                    let litlen = here.litlen as usize;
+                    let before = if cur > litlen {
+                        opt[cur - litlen].price
+                    } else {
+                        0
+                    };
+                    (litlen, before + sequence_price(litlen, MINMATCH))
+                } else {
+                    (0, here.price + sequence_price(0, MINMATCH))
+                };
+                // Positions past this one hold no price yet; it only moves after the last length.
+                let priced_end = last_match_pos + TRAILING_LITERALS;
+                let step = MatchStep {
+                    sequence_base,
+                    litlen: litlen as u32,
+                    offset: offset as u32,
+                };
+                let nodes = &mut opt[cur + MINMATCH..=cur + match_len];
+                // `priced_end >= last_match_pos > cur`, so this cannot underflow.
+                let priced = (priced_end + 1 - (cur + MINMATCH)).min(nodes.len());
+                if offer_match::<FAVOR>(nodes, priced, step) && last_match_pos < cur + match_len {
+                    last_match_pos = cur + match_len;
+                }
+                set_trailing_literals(opt, last_match_pos);
+                cur += 1;
+            }
+
+            let (end_step_pos, end_len, end_offset) = selected.unwrap_or_else(|| {
+                let last = opt[last_match_pos];
+                (
+                    last_match_pos - last.mlen as usize,
+                    last.mlen as usize,
+                    last.offset as usize,
+                )
+            });
+
+            // Trace the cheapest path back from its last step, storing each step at the position
+            // where it starts (so the path can then be read forwards).
+            let mut pos = end_step_pos;
+            let mut step_len = end_len as u32;
+            let mut step_offset = end_offset as u32;
+            loop {
+                let previous = opt[pos];
+                opt[pos].mlen = step_len;
+                opt[pos].offset = step_offset;
+                step_len = previous.mlen;
+                step_offset = previous.offset;
+                if step_len as usize > pos {
+                    break;
+                }
+                pos -= step_len as usize;
+            }
+
+            // Emit the path.
+            let mut r = 0;
+            while r < last_match_pos {
+                let step = opt[r];
+                if step.mlen == 1 {
+                    ip += 1;
+                    r += 1;
+                    continue;
+                }
+                r += step.mlen as usize;
+                // SAFETY: see `emit`: every match emitted here was found at its position by
+                // `find_longer` (so it ends by `match_limit`) or is a shorter start of one, and
+                // the path is emitted in order from `anchor`.
+                call_unchecked!(emit::<EXACT>(
+                    out,
+                    src,
+                    &mut anchor,
+                    &mut ip,
+                    step.mlen as usize,
+                    step.offset as usize,
+                ))?;
+            }
         }
+        Ok(anchor)
     }
-    Ok(anchor)
 }
 
 /// A match step offered at every length: its sequence's price at `MINMATCH` bytes (from the
