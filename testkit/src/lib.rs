@@ -8,7 +8,7 @@
 //! - [`block_builder`], [`parse`], [`liblz4_model`]: blocks built from sequences, an independent
 //!   parser and naive decoder, and a model of liblz4's end-of-block checks.
 //! - [`kernels`]: the kernel sweep (every available decode kernel against scalar, guarded and
-//!   exact-size buffers) and its runner.
+//!   exact-size buffers) and its runner; [`process`]: a test re-run in a child process.
 //!
 //! Without features the kit depends on nothing but lz4-simd itself: Miri (which cannot run C
 //! code) and the CLI build it that way.
@@ -24,6 +24,7 @@ pub mod kernels;
 pub mod liblz4;
 pub mod liblz4_model;
 pub mod parse;
+pub mod process;
 pub mod samples;
 
 pub use block_builder::BlockBuilder;
