@@ -310,23 +310,23 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<
     if let Err(err) = result {
         return Err(stream_failure(err, &reader, &sink));
     }
-    sink.commit(source.as_ref())?;
+    let durable = sink.commit(source.as_ref())?;
     summary(settings, job, read, written, start);
-    if settings.remove_source {
-        if let Input::File(path) = &job.input {
-            match job.output {
-                Output::File(_) => fs::remove_file(path)
-                    .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?,
-                Output::Stdout => display(
-                    settings,
-                    1,
-                    &format!(
-                        "{}: kept (--rm removes a source only once its output file is durable)",
-                        path.display()
-                    ),
+    if let (true, Input::File(path)) = (settings.remove_source, &job.input) {
+        // Standard output, `-t`, `/dev/null`, a FIFO or a device keep nothing on disk: removing
+        // the source would lose it.
+        if durable {
+            fs::remove_file(path)
+                .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?;
+        } else {
+            display(
+                settings,
+                1,
+                &format!(
+                    "{}: kept (--rm removes a source only once its output is a file on disk)",
+                    path.display()
                 ),
-                Output::Discard => {}
-            }
+            );
         }
     }
     Ok(())

@@ -245,10 +245,13 @@ impl Sink {
     }
 
     /// Makes the output complete and durable: flush, copy the source's metadata, `fsync`,
-    /// rename over the target, `fsync` the directory. Only after this returns `Ok` may the
-    /// source be removed.
-    pub fn commit(self, source: Option<&SourceMeta>) -> Result<(), Failure> {
-        self.target.commit(source)
+    /// rename over the target, `fsync` the directory. Returns whether the output is now a file
+    /// on disk (not standard output, a device, a FIFO or nothing): only then may the source be
+    /// removed.
+    pub fn commit(self, source: Option<&SourceMeta>) -> Result<bool, Failure> {
+        let durable = matches!(self.target, Target::Temporary(_));
+        self.target.commit(source)?;
+        Ok(durable)
     }
 }
 
@@ -323,7 +326,7 @@ impl Target {
             Target::Direct(mut out, _) => out.flush().map_err(io_failure),
             Target::Temporary(mut temporary) => {
                 let Some(buffered) = temporary.file.take() else {
-                    return Ok(());
+                    return Err(Failure::Message(format!("{name}: committed twice")));
                 };
                 // On failure the `NamedTempFile` inside the error is dropped: the file goes.
                 let file = buffered

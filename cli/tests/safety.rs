@@ -162,6 +162,28 @@ fn corrupt_and_truncated_input_leave_everything_intact() {
 }
 
 #[test]
+fn remove_source_keeps_it_when_nothing_is_written_to_disk() {
+    let data = sample(20_000);
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    for args in [
+        &["-f", "--rm", "a", "/dev/null"][..],
+        &["-d", "-f", "--rm", "a.lz4", "/dev/null"],
+        &["-t", "--rm", "a.lz4"],
+        &["-c", "--rm", "a"],
+        &["-m", "-c", "--rm", "a", "a.lz4"],
+    ] {
+        let dir = scratch("rm-kept");
+        std::fs::write(dir.join("a"), &data).unwrap();
+        std::fs::write(dir.join("a.lz4"), &framed).unwrap();
+        let before = snapshot(&dir);
+        let out = run_in(bin().args(args), &dir);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("kept"), "{args:?}: {}", stderr(&out));
+        assert!(snapshot(&dir) == before, "{args:?} changed the directory");
+    }
+}
+
+#[test]
 fn a_full_disk_fails_cleanly() {
     let data = sample(200_000);
     let files: &[(&str, &[u8])] = &[("a", &data)];
