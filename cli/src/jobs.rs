@@ -9,13 +9,13 @@
 //! was and the others still run; the exit status says whether all succeeded.
 
 use std::fs::{self, File};
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::args::{Mode, Operand, Settings};
 use crate::codec;
-use crate::output::{self, Input, Output, Sink, SourceMeta};
+use crate::output::{self, FileId, Input, Output, Sink, SourceMeta};
 use crate::progress::{Counted, Progress};
 use crate::Failure;
 
@@ -199,14 +199,32 @@ fn check_terminals(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The files a run reads besides its jobs' inputs: the dictionary (`-D`), which no job may
+/// write either.
+fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
+    match &settings.dictionary {
+        Some(path) if path != Path::new("-") => vec![(
+            format!("the dictionary {}", path.display()),
+            FileId::of_path(path),
+        )],
+        _ => Vec::new(),
+    }
+}
+
 /// Runs every job; the first failure is returned after all have run.
 pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     check_terminals(settings, jobs)?;
+    let reads_stdin = jobs.iter().any(|job| job.input == Input::Stdin);
+    if reads_stdin && settings.dictionary.as_deref() == Some(Path::new("-")) {
+        return Err(Failure::Usage(
+            "the dictionary and the input cannot both be standard input".into(),
+        ));
+    }
     let pairs: Vec<(Input, Output)> = jobs
         .iter()
         .map(|job| (job.input.clone(), job.output.clone()))
         .collect();
-    output::plan_check(&pairs, settings.force)?;
+    output::plan_check(&pairs, &other_inputs(settings), settings.force)?;
     let dictionary = match &settings.dictionary {
         Some(path) => Some(read_dictionary(path)?),
         None => None,
@@ -232,18 +250,27 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     first_failure.map_or(Ok(()), Err)
 }
 
-/// The dictionary's last 64 KiB (all `lz4` uses of it).
+/// The dictionary's last 64 KiB (all `lz4` uses of it; a larger file is not read whole).
 fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let name = format!("dictionary {}", path.display());
+    let io_failure = |e| Failure::Io(name.clone(), e);
+    let history = lz4_simd::block::MAX_HISTORY as u64;
     let mut data = Vec::new();
     if path == Path::new("-") {
-        io::stdin()
-            .read_to_end(&mut data)
-            .map_err(|e| Failure::Io(name, e))?;
+        io::stdin().read_to_end(&mut data).map_err(io_failure)?;
     } else {
-        data = fs::read(path).map_err(|e| Failure::Io(name, e))?;
+        let mut file = File::open(path).map_err(io_failure)?;
+        let meta = file.metadata().map_err(io_failure)?;
+        if meta.is_dir() {
+            return Err(Failure::Message(format!("{name}: is a directory")));
+        }
+        if meta.is_file() && meta.len() > history {
+            file.seek(SeekFrom::End(-(history as i64)))
+                .map_err(io_failure)?;
+        }
+        file.read_to_end(&mut data).map_err(io_failure)?;
     }
-    let keep = data.len().saturating_sub(lz4_simd::block::MAX_HISTORY);
+    let keep = data.len().saturating_sub(history as usize);
     data.drain(..keep);
     Ok(data)
 }

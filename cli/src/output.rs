@@ -123,16 +123,23 @@ fn is_dev_null(path: &Path) -> bool {
 }
 
 /// Refuses, before anything is opened for writing, every job that could destroy data: an
-/// output that is an input of the run (itself or another job's), two jobs writing one file, an
-/// existing output without `force`, and standard output redirected onto an input.
-pub fn plan_check(jobs: &[(Input, Output)], force: bool) -> Result<(), Failure> {
-    let inputs: Vec<(String, Option<FileId>)> = jobs
+/// output that is a file the run reads (any job's input, standard input, or one of
+/// `other_inputs` such as the dictionary), two jobs writing one file, an existing output
+/// without `force`, and standard output redirected onto an input.
+pub fn plan_check(
+    jobs: &[(Input, Output)],
+    other_inputs: &[(String, Option<FileId>)],
+    force: bool,
+) -> Result<(), Failure> {
+    let stdin_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdin()));
+    let mut inputs: Vec<(String, Option<FileId>)> = jobs
         .iter()
         .map(|(input, _)| match input {
-            Input::Stdin => (input.name(), None),
+            Input::Stdin => (input.name(), stdin_id),
             Input::File(path) => (input.name(), FileId::of_path(path)),
         })
         .collect();
+    inputs.extend_from_slice(other_inputs);
     let stdout_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdout()));
     let mut outputs_seen: Vec<(PathBuf, Option<FileId>)> = Vec::new();
     for (input, output) in jobs {

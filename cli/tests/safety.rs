@@ -184,6 +184,50 @@ fn remove_source_keeps_it_when_nothing_is_written_to_disk() {
 }
 
 #[test]
+fn standard_input_and_the_dictionary_are_inputs_too() {
+    let data = sample(50_000);
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    for (args, stdin_file) in [
+        (&["-f", "-", "x"][..], "x"),
+        (&["-f", "-", "hard"], "x"),
+        (&["-d", "-f", "-", "x.lz4"], "x.lz4"),
+        (&["-d", "-f", "-", "soft.lz4"], "x.lz4"),
+        (&["-f", "-D", "dict", "x", "dict"], "x"),
+        (&["-d", "-f", "-D", "soft", "x.lz4", "x"], "x"),
+    ] {
+        let dir = scratch("stdin-output");
+        std::fs::write(dir.join("x"), &data).unwrap();
+        std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+        std::fs::write(dir.join("dict"), &data[..1000]).unwrap();
+        std::fs::hard_link(dir.join("x"), dir.join("hard")).unwrap();
+        std::os::unix::fs::symlink("x.lz4", dir.join("soft.lz4")).unwrap();
+        std::os::unix::fs::symlink("x", dir.join("soft")).unwrap();
+        let before = snapshot(&dir);
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::fs::File::open(dir.join(stdin_file)).unwrap())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr(&out).contains("same file"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(snapshot(&dir) == before, "{args:?} changed the directory");
+    }
+    // A dictionary read from standard input would leave no input to compress.
+    let out = common::piped(&["-D", "-"], &data);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("both be standard input"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn a_full_disk_fails_cleanly() {
     let data = sample(200_000);
     let files: &[(&str, &[u8])] = &[("a", &data)];
