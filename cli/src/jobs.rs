@@ -37,6 +37,12 @@ pub fn display(settings: &Settings, level: u8, message: &str) {
     }
 }
 
+/// Reports an input that cannot be processed; the run goes on and fails at the end.
+fn skip(settings: &mut Settings, failure: &Failure) {
+    display(settings, 1, &format!("lz4-simd: {failure}"));
+    settings.skipped = true;
+}
+
 fn has_extension(path: &Path) -> bool {
     path.as_os_str().len() > EXTENSION.len() && path.to_string_lossy().ends_with(EXTENSION)
 }
@@ -55,24 +61,52 @@ fn decompressed_name(path: &Path) -> Option<PathBuf> {
     })
 }
 
-/// Every regular file under `paths`, directories walked in name order.
-fn expand_recursive(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+/// Every file `-r` reaches from `paths`: a named path is followed through symbolic links (as
+/// `lz4` follows it), a directory is walked in name order. Inside a directory only regular
+/// files and directories are taken: symbolic links are not followed (a link to a parent would
+/// loop, a link to a sibling would process one file twice) and FIFOs, sockets and devices are
+/// skipped (reading a FIFO would wait forever). What cannot be read is reported and fails the
+/// run; the rest is still processed.
+fn expand_recursive(settings: &mut Settings, paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for path in paths {
-        let meta =
-            fs::symlink_metadata(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
-        if meta.is_dir() {
-            let mut entries: Vec<PathBuf> = fs::read_dir(path)
-                .map_err(|e| Failure::Io(path.display().to_string(), e))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .collect();
-            entries.sort();
-            files.extend(expand_recursive(&entries)?);
-        } else if meta.is_file() {
-            files.push(path.clone());
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk(settings, path, &mut files),
+            Ok(_) => files.push(path.clone()),
+            Err(e) => skip(settings, &Failure::Io(path.display().to_string(), e)),
         }
     }
-    Ok(files)
+    files
+}
+
+fn walk(settings: &mut Settings, dir: &Path, files: &mut Vec<PathBuf>) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return skip(settings, &Failure::Io(dir.display().to_string(), e)),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        match entry {
+            Ok(entry) => paths.push(entry.path()),
+            Err(e) => skip(settings, &Failure::Io(dir.display().to_string(), e)),
+        }
+    }
+    paths.sort();
+    for path in paths {
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => walk(settings, &path, files),
+            Ok(meta) if meta.is_file() => files.push(path),
+            Ok(_) => display(
+                settings,
+                3,
+                &format!(
+                    "{}: skipped (-r takes regular files only, and follows no link)",
+                    path.display()
+                ),
+            ),
+            Err(e) => skip(settings, &Failure::Io(path.display().to_string(), e)),
+        }
+    }
 }
 
 /// The jobs the settings describe (`settings.mode` is Compress, Decompress, Test or Auto).
@@ -80,7 +114,8 @@ pub fn plan(settings: &mut Settings) -> Result<Vec<Job>, Failure> {
     let test = settings.mode == Mode::Test;
     if settings.multiple {
         let inputs = if settings.recursive {
-            expand_recursive(&settings.inputs)?
+            let named = settings.inputs.clone();
+            expand_recursive(settings, &named)
         } else {
             settings.inputs.clone()
         };
@@ -100,15 +135,11 @@ pub fn plan(settings: &mut Settings) -> Result<Vec<Job>, Failure> {
                 Output::File(name)
             } else {
                 // Skipped, as lz4 skips it; the run fails at the end.
-                display(
-                    settings,
-                    1,
-                    &format!(
-                        "lz4-simd: {}: does not end in {EXTENSION}; cannot name its output, skipped",
-                        path.display()
-                    ),
+                let message = format!(
+                    "{}: does not end in {EXTENSION}; cannot name its output, skipped",
+                    path.display()
                 );
-                settings.skipped = true;
+                skip(settings, &Failure::Message(message));
                 continue;
             };
             jobs.push(Job {
@@ -211,7 +242,10 @@ fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
     }
 }
 
-/// Runs every job; the first failure is returned after all have run.
+/// Runs every job that may run; the first failure is returned after all have run. With one
+/// job a refusal is its failure; with several (`-m`, `-r`) a refused job is reported and
+/// skipped, the others still run (as `lz4 -m` goes on past an existing output), and the run
+/// fails at the end.
 pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     check_terminals(settings, jobs)?;
     let reads_stdin = jobs.iter().any(|job| job.input == Input::Stdin);
@@ -224,27 +258,25 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
         .iter()
         .map(|job| (job.input.clone(), job.output.clone()))
         .collect();
-    output::plan_check(&pairs, &other_inputs(settings), settings.force)?;
+    let refusals = output::plan_check(&pairs, &other_inputs(settings), settings.force);
     let dictionary = match &settings.dictionary {
         Some(path) => Some(read_dictionary(path)?),
         None => None,
     };
     let mut first_failure = settings.skipped.then_some(Failure::Reported);
-    for job in jobs {
-        if let Err(failure) = run_job(settings, job, dictionary.as_deref()) {
+    for (job, refusal) in jobs.iter().zip(refusals) {
+        let result = match refusal {
+            Some(refusal) => Err(refusal),
+            None => run_job(settings, job, dictionary.as_deref()),
+        };
+        if let Err(failure) = result {
             let failure = failure.in_file(&job.input.name());
-            if jobs.len() > 1 {
-                // Reported now; the others still run (as lz4 -m does).
-                if !failure.is_broken_pipe() {
-                    display(settings, 1, &format!("lz4-simd: {failure}"));
-                }
-                if failure.is_broken_pipe() {
-                    return Err(failure);
-                }
-                first_failure.get_or_insert(Failure::Reported);
-            } else {
+            if jobs.len() == 1 || failure.is_broken_pipe() {
                 return Err(failure);
             }
+            // Reported now; the others still run (as lz4 -m does).
+            display(settings, 1, &format!("lz4-simd: {failure}"));
+            first_failure.get_or_insert(Failure::Reported);
         }
     }
     first_failure.map_or(Ok(()), Err)

@@ -122,16 +122,18 @@ fn is_dev_null(path: &Path) -> bool {
     fs::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null"))
 }
 
-/// Refuses, before anything is opened for writing, every job that could destroy data: an
-/// output that is a file the run reads (any job's input, standard input, or one of
-/// `other_inputs` such as the dictionary), two jobs writing one file, an existing output
-/// without `force`, and standard output redirected onto an input.
+/// Why each job may not run (`None` when it may), decided before anything is opened for
+/// writing: its output is a file the run reads (any job's input, standard input, or one of
+/// `other_inputs` such as the dictionary; same device and inode, so also through hard and
+/// symbolic links, and standard output redirected onto one), another job writes the same file
+/// (two spellings of one path count as one), or it exists and `force` is off.
 pub fn plan_check(
     jobs: &[(Input, Output)],
     other_inputs: &[(String, Option<FileId>)],
     force: bool,
-) -> Result<(), Failure> {
+) -> Vec<Option<Failure>> {
     let stdin_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdin()));
+    let stdout_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdout()));
     let mut inputs: Vec<(String, Option<FileId>)> = jobs
         .iter()
         .map(|(input, _)| match input {
@@ -140,42 +142,44 @@ pub fn plan_check(
         })
         .collect();
     inputs.extend_from_slice(other_inputs);
-    let stdout_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdout()));
     let mut outputs_seen: Vec<(PathBuf, Option<FileId>)> = Vec::new();
-    for (input, output) in jobs {
-        let (output_name, output_id) = match output {
-            Output::Discard => continue,
-            Output::Stdout => (output.name(), stdout_id),
-            Output::File(path) => (output.name(), FileId::of_path(path)),
-        };
-        if let Some(id) = output_id {
-            if let Some((name, _)) = inputs.iter().find(|(_, input_id)| *input_id == Some(id)) {
-                return Err(Failure::Message(format!(
-                    "{output_name}: is the same file as the input {name}; refusing to write to it"
+    jobs.iter()
+        .map(|(input, output)| {
+            let (output_name, output_id) = match output {
+                Output::Discard => return None,
+                Output::Stdout => (output.name(), stdout_id),
+                Output::File(path) => (output.name(), FileId::of_path(path)),
+            };
+            if let Some(id) = output_id {
+                if let Some((name, _)) = inputs.iter().find(|(_, input_id)| *input_id == Some(id))
+                {
+                    return Some(Failure::Message(format!(
+                        "{output_name}: is the same file as the input {name}; refusing to write to it"
+                    )));
+                }
+            }
+            let Output::File(path) = output else {
+                return None;
+            };
+            let key = normalized(path);
+            let written_twice = outputs_seen.iter().any(|(seen, seen_id)| {
+                *seen == key || (output_id.is_some() && *seen_id == output_id)
+            });
+            outputs_seen.push((key, output_id));
+            if written_twice {
+                return Some(Failure::Message(format!(
+                    "{output_name}: more than one input would be written to it; refusing ({} is one)",
+                    input.name()
                 )));
             }
-        }
-        let Output::File(path) = output else {
-            continue;
-        };
-        let key = normalized(path);
-        if outputs_seen
-            .iter()
-            .any(|(seen, seen_id)| *seen == key || (output_id.is_some() && *seen_id == output_id))
-        {
-            return Err(Failure::Message(format!(
-                "{output_name}: more than one input would be written to it; refusing ({} is one)",
-                input.name()
-            )));
-        }
-        outputs_seen.push((key, output_id));
-        if fs::symlink_metadata(path).is_ok() && !force && !is_dev_null(path) {
-            return Err(Failure::Message(format!(
-                "{output_name} already exists; not overwritten (use -f to replace it)"
-            )));
-        }
-    }
-    Ok(())
+            if fs::symlink_metadata(path).is_ok() && !force && !is_dev_null(path) {
+                return Some(Failure::Message(format!(
+                    "{output_name} already exists; not overwritten (use -f to replace it)"
+                )));
+            }
+            None
+        })
+        .collect()
 }
 
 /// An output being written, and how many bytes it received.

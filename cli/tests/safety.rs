@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -81,18 +81,89 @@ fn input_equal_to_output_is_refused() {
     }
 }
 
+/// Runs `args` in a directory holding `files`; it must fail, name `needle`, leave every file
+/// of `files` as it was and no temporary file; returns the directory.
+fn fails_but_keeps_inputs(files: &[(&str, &[u8])], args: &[&str], needle: &str) -> PathBuf {
+    let dir = scratch("keeps");
+    for (file, content) in files {
+        std::fs::write(dir.join(file), content).unwrap();
+    }
+    let out = run_in(bin().args(args), &dir);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    let after = snapshot(&dir);
+    for (file, content) in files {
+        assert!(after[*file] == *content, "{args:?} changed {file}");
+    }
+    assert!(
+        after.keys().all(|name| !name.ends_with(".lz4-simd-tmp")),
+        "{args:?} left a temporary file"
+    );
+    dir
+}
+
 #[test]
 fn multiple_inputs_naming_one_file_twice_are_refused() {
     let a = sample(1000);
     let framed = lz4_simd::frame::compress(&a, &Default::default());
+    let decode = |bytes: &[u8]| lz4_simd::frame::decompress(bytes, 1 << 20).unwrap();
+    // Both would write a.lz4: the first does, the second is refused, the run fails.
+    let dir = fails_but_keeps_inputs(&[("a", &a)], &["-m", "-f", "a", "./a"], "more than one");
+    assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
+    // The second input is the first one's output: the first job is refused (with -f too),
+    // the second runs.
     let files: &[(&str, &[u8])] = &[("a", &a), ("a.lz4", &framed)];
-    // Both would write a.lz4.
-    fails_and_changes_nothing("twice", files, &["-m", "-f", "a", "./a"], "more than one");
-    // The second input is the first one's output.
-    fails_and_changes_nothing("chain", files, &["-m", "-f", "a", "a.lz4"], "same file");
+    let dir = fails_but_keeps_inputs(files, &["-m", "-f", "a", "a.lz4"], "same file");
+    assert_eq!(
+        decode(&std::fs::read(dir.join("a.lz4.lz4")).unwrap()),
+        framed
+    );
     let files: &[(&str, &[u8])] = &[("a.lz4", &framed), ("a.lz4.lz4", &framed)];
     let args = ["-d", "-m", "-f", "a.lz4.lz4", "a.lz4"];
-    fails_and_changes_nothing("chain-d", files, &args, "same file");
+    let dir = fails_but_keeps_inputs(files, &args, "same file");
+    assert_eq!(std::fs::read(dir.join("a")).unwrap(), a);
+}
+
+#[test]
+fn recursion_skips_what_it_must_not_touch_and_does_the_rest() {
+    let dir = scratch("recursive");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    let (a, b) = (sample(5000), sample(7000));
+    let b_framed = lz4_simd::frame::compress(&b, &Default::default());
+    std::fs::write(tree.join("a"), &a).unwrap();
+    std::fs::write(tree.join("sub/b"), &b).unwrap();
+    std::fs::write(tree.join("sub/b.lz4"), &b_framed).unwrap();
+    // A loop, a second way to `a`, and a FIFO (reading it would wait forever): not followed.
+    std::os::unix::fs::symlink("..", tree.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink("a", tree.join("link")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(tree.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("tree/sub", dir.join("named-link")).unwrap();
+    let out = run_in(bin().args(["-r", "-f", "tree", "missing"]), &dir);
+    // `missing` and sub/b -> sub/b.lz4 (an input of the run) are refused; the rest is done.
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(
+        text.contains("missing") && text.contains("same file"),
+        "{text}"
+    );
+    let decode = |path: &str| {
+        lz4_simd::frame::decompress(&std::fs::read(dir.join(path)).unwrap(), 1 << 20).unwrap()
+    };
+    assert_eq!(decode("tree/a.lz4"), a);
+    assert_eq!(decode("tree/sub/b.lz4.lz4"), b_framed);
+    assert_eq!(std::fs::read(tree.join("sub/b.lz4")).unwrap(), b_framed);
+    for name in ["link.lz4", "fifo.lz4", "sub/up.lz4"] {
+        assert!(!tree.join(name).exists(), "{name}");
+    }
+    // A directory named through a symbolic link is followed.
+    let out = run_in(bin().args(["-r", "-t", "named-link"]), &dir);
+    assert!(!out.status.success(), "sub/b is not LZ4");
+    assert!(stderr(&out).contains("named-link/b:"), "{}", stderr(&out));
 }
 
 #[test]
