@@ -291,21 +291,24 @@ impl Target {
                     Some(dir) if !dir.as_os_str().is_empty() => dir,
                     _ => Path::new("."),
                 };
-                let prefix = format!(
-                    ".{}.",
-                    target
-                        .file_name()
-                        .map_or("output".into(), |n| n.to_string_lossy())
-                );
                 let mode = if private { 0o600 } else { 0o666 };
                 // Created and registered under the lock: a signal cannot fall between the two.
                 let mut registry = signals::registry();
                 let file = tempfile::Builder::new()
-                    .prefix(&prefix)
-                    .suffix(".lz4-simd-tmp")
+                    .prefix(&temporary_prefix(&target))
+                    .suffix(TEMPORARY_SUFFIX)
                     .permissions(fs::Permissions::from_mode(mode))
                     .tempfile_in(dir)
-                    .map_err(|e| Failure::Io(format!("{name}: creating a temporary file"), e))?;
+                    .map_err(|e| {
+                        Failure::Io(
+                            format!(
+                                "{name}: cannot create a temporary file in {} (outputs are \
+                                 written beside their target, then renamed over it)",
+                                dir.display()
+                            ),
+                            without_path(e),
+                        )
+                    })?;
                 let path = file.path().to_path_buf();
                 registry.push(path.clone());
                 drop(registry);
@@ -373,6 +376,37 @@ impl Target {
                 sync_parent(&temporary.target).map_err(io_failure)
             }
         }
+    }
+}
+
+/// The end of a temporary file's name (`.NAME.XXXXXX.lz4-simd-tmp`).
+const TEMPORARY_SUFFIX: &str = ".lz4-simd-tmp";
+
+/// The longest part of the target's name a temporary name repeats: with the dot, six random
+/// characters and the suffix it stays within the 255 bytes a file name may have, whatever the
+/// target's length.
+const TEMPORARY_NAME_PART: usize = 200;
+
+/// `.NAME.` for a temporary file beside `target` (NAME cut to at most [`TEMPORARY_NAME_PART`]
+/// bytes, at a character boundary).
+fn temporary_prefix(target: &Path) -> String {
+    let name = target
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy());
+    let mut end = name.len().min(TEMPORARY_NAME_PART);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.", &name[..end])
+}
+
+/// `tempfile`'s error without the temporary path it appends (a random name the user never
+/// chose; the message names the directory instead).
+fn without_path(err: io::Error) -> io::Error {
+    let text = err.to_string();
+    match text.rfind(" at path ") {
+        Some(at) => io::Error::new(err.kind(), &text[..at]),
+        None => err,
     }
 }
 

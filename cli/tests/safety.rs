@@ -347,6 +347,27 @@ fn a_file_size_limit_removes_the_temporary_file() {
     }
 }
 
+#[test]
+fn long_names_are_written_through_a_short_temporary_name() {
+    let dir = scratch("long-name");
+    let data = sample(10_000);
+    // 250 bytes: the output (254) is a valid name; `.NAME.XXXXXX.lz4-simd-tmp` would not be.
+    let name = "n".repeat(250);
+    std::fs::write(dir.join(&name), &data).unwrap();
+    let out = run_in(bin().args(["-m", &name]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_file(dir.join(&name)).unwrap();
+    let out = run_in(bin().args(["-d", "-m", &format!("{name}.lz4")]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join(&name)).unwrap(), data);
+    // A directory that is missing is named in the message.
+    let out = run_in(bin().args(["-f", &name, "missing-dir/out"]), &dir);
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(text.contains("temporary file in missing-dir"), "{text}");
+    assert!(!text.contains("lz4-simd-tmp"), "{text}");
+}
+
 /// Waits until a temporary output appears in `dir` (the job is under way).
 fn wait_for_temporary(dir: &Path) {
     let start = Instant::now();
