@@ -8,8 +8,10 @@
 //! checked (`output::plan_check`) before any is run; a job that fails leaves its output as it
 //! was and the others still run; the exit status says whether all succeeded.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -43,8 +45,11 @@ fn skip(settings: &mut Settings, failure: &Failure) {
     settings.skipped = true;
 }
 
+/// Whether `path` ends in `.lz4` after at least one byte (names are compared as bytes, as
+/// `lz4` compares them: case matters, and a name need not be UTF-8).
 fn has_extension(path: &Path) -> bool {
-    path.as_os_str().len() > EXTENSION.len() && path.to_string_lossy().ends_with(EXTENSION)
+    let name = path.as_os_str().as_bytes();
+    name.len() > EXTENSION.len() && name.ends_with(EXTENSION.as_bytes())
 }
 
 fn compressed_name(path: &Path) -> PathBuf {
@@ -55,9 +60,8 @@ fn compressed_name(path: &Path) -> PathBuf {
 
 fn decompressed_name(path: &Path) -> Option<PathBuf> {
     has_extension(path).then(|| {
-        let text = path.as_os_str().as_encoded_bytes();
-        let stem = &text[..text.len() - EXTENSION.len()];
-        PathBuf::from(String::from_utf8_lossy(stem).into_owned())
+        let name = path.as_os_str().as_bytes();
+        PathBuf::from(OsStr::from_bytes(&name[..name.len() - EXTENSION.len()]))
     })
 }
 

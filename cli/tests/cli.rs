@@ -134,6 +134,28 @@ fn default_output_names_and_modes() {
 }
 
 #[test]
+fn names_are_bytes_not_text() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("bytes");
+    let data = sample(1000);
+    let name = std::ffi::OsStr::from_bytes(b"\xff\xfe");
+    std::fs::write(dir.join(name), &data).unwrap();
+    let out = run_in(bin().arg("-m").arg(name), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_file(dir.join(name)).unwrap();
+    let out = run_in(
+        bin()
+            .args(["-d", "-m"])
+            .arg(dir.join(name).with_extension("lz4")),
+        &dir,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same two bytes, not two U+FFFD.
+    assert_eq!(std::fs::read(dir.join(name)).unwrap(), data);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
 fn usage_errors_and_help() {
     for args in [&["-y"][..], &["--nope"], &["-B3"], &["a", "b", "c"]] {
         let out = piped(args, b"");
