@@ -66,15 +66,20 @@ pub struct Settings {
     pub recursive: bool,
     pub sparse: Option<bool>,
     pub threads: Option<u32>,
-    /// `lz4`'s display level: 0 silent, 1 errors, 2 normal (default), 3+ verbose.
+    /// `lz4`'s display level: 0 silent, 1 errors, 2 normal (default), 3+ verbose. Lowered from 2
+    /// to 1 when the output is standard output or there are several inputs, as `lz4` does.
     pub display_level: u8,
+    /// Whether a job may show a progress bar (on a terminal): the display level the user asked
+    /// for is 2 or more. Set when the jobs are planned.
+    pub progress_bar: bool,
     /// Benchmark seconds per level (`-i#`).
     pub bench_seconds: Option<u32>,
     pub input: Option<Operand>,
     pub output: Option<Operand>,
     /// With `-m`, `-r`, `--list`, `-b`: every positional argument.
     pub inputs: Vec<PathBuf>,
-    /// Set when planning skipped an input (its output could not be named): the run fails.
+    /// Set when planning skipped an input (its output could not be named, or it could not be
+    /// read while walking `-r` directories): the run fails.
     pub skipped: bool,
 }
 
@@ -102,6 +107,7 @@ impl Default for Settings {
             sparse: None,
             threads: None,
             display_level: 2,
+            progress_bar: false,
             bench_seconds: None,
             input: None,
             output: None,

@@ -1,12 +1,14 @@
 //! From settings to jobs (one input, one output each), and running them.
 //!
-//! The inputs and outputs follow `lz4`'s rules: with one input and no output named, standard
-//! input goes to standard output; a file goes to standard output when that is not a terminal
-//! (with `lz4`'s warning), else to `FILE.lz4` (compressing) or `FILE` without `.lz4`
-//! (decompressing; a `.lz4` input with no mode given decompresses); with `-m`/`-r` every input
-//! gets its own output by those names (or all go to standard output with `-c`). Every job is
-//! checked (`output::plan_check`) before any is run; a job that fails leaves its output as it
-//! was and the others still run; the exit status says whether all succeeded.
+//! The inputs and outputs follow `lz4`'s rules. With no `-z`/`-d`, a `.lz4` input is
+//! decompressed and anything else compressed (with `-m`, the first name decides for all). With
+//! one input and no output named, standard input goes to standard output; a file goes to
+//! standard output when that is not a terminal (with `lz4`'s warning), else to `FILE.lz4`
+//! (compressing) or `FILE` without `.lz4` (decompressing); with `-m`/`-r` every input gets its
+//! own output by those names (or all go to standard output with `-c`). Every job is checked
+//! (`output::plan_check`) before any is run: with one job a refusal fails the run, with several
+//! a refused job is skipped; a job that fails leaves its output as it was and the others still
+//! run; the exit status says whether all succeeded.
 
 use std::ffi::OsStr;
 use std::fs::{self, File};
@@ -65,6 +67,15 @@ fn decompressed_name(path: &Path) -> Option<PathBuf> {
     })
 }
 
+/// What no `-z`/`-d` means, as `lz4` decides it: decompress a `.lz4` input, compress anything
+/// else (with `-m`, the first name decides for all).
+fn auto_mode(input: Option<&Path>) -> Mode {
+    match input {
+        Some(path) if has_extension(path) => Mode::Decompress,
+        _ => Mode::Compress,
+    }
+}
+
 /// Every file `-r` reaches from `paths`: a named path is followed through symbolic links (as
 /// `lz4` follows it), a directory is walked in name order. Inside a directory only regular
 /// files and directories are taken: symbolic links are not followed (a link to a parent would
@@ -115,99 +126,111 @@ fn walk(settings: &mut Settings, dir: &Path, files: &mut Vec<PathBuf>) {
 
 /// The jobs the settings describe (`settings.mode` is Compress, Decompress, Test or Auto).
 pub fn plan(settings: &mut Settings) -> Result<Vec<Job>, Failure> {
-    let test = settings.mode == Mode::Test;
-    if settings.multiple {
-        let inputs = if settings.recursive {
-            let named = settings.inputs.clone();
-            expand_recursive(settings, &named)
-        } else {
-            settings.inputs.clone()
-        };
-        let mode = match settings.mode {
-            Mode::Auto => Mode::Compress,
-            mode => mode,
-        };
-        let mut jobs = Vec::new();
-        for path in inputs {
-            let output = if test {
-                Output::Discard
-            } else if settings.output == Some(Operand::Stdio) {
-                Output::Stdout
-            } else if mode == Mode::Compress {
-                Output::File(compressed_name(&path))
-            } else if let Some(name) = decompressed_name(&path) {
-                Output::File(name)
-            } else {
-                // Skipped, as lz4 skips it; the run fails at the end.
-                let message = format!(
-                    "{}: does not end in {EXTENSION}; cannot name its output, skipped",
-                    path.display()
-                );
-                skip(settings, &Failure::Message(message));
-                continue;
-            };
-            jobs.push(Job {
-                input: Input::File(path),
-                output,
-                mode,
-            });
-        }
-        return Ok(jobs);
+    settings.progress_bar = settings.display_level >= 2;
+    let jobs = if settings.multiple {
+        plan_multiple(settings)
+    } else {
+        vec![plan_single(settings)?]
+    };
+    // lz4 lowers its display level from 2 to 1 when writing to standard output and with
+    // several inputs: no line per file (the progress bars still show on a terminal).
+    let to_stdout = jobs.iter().any(|job| job.output == Output::Stdout);
+    if settings.display_level == 2 && (to_stdout || settings.multiple) {
+        settings.display_level = 1;
     }
+    Ok(jobs)
+}
+
+/// `-m` and `-r`: every input gets its own output by the default names (or all go to standard
+/// output with `-c`); an input whose output cannot be named is skipped, as `lz4` skips it.
+fn plan_multiple(settings: &mut Settings) -> Vec<Job> {
+    let test = settings.mode == Mode::Test;
+    let mode = match settings.mode {
+        Mode::Auto => auto_mode(settings.inputs.first().map(PathBuf::as_path)),
+        mode => mode,
+    };
+    let inputs = if settings.recursive {
+        let named = settings.inputs.clone();
+        expand_recursive(settings, &named)
+    } else {
+        settings.inputs.clone()
+    };
+    let mut jobs = Vec::new();
+    for path in inputs {
+        let output = if test {
+            Output::Discard
+        } else if settings.output == Some(Operand::Stdio) {
+            Output::Stdout
+        } else if mode == Mode::Compress {
+            Output::File(compressed_name(&path))
+        } else if let Some(name) = decompressed_name(&path) {
+            Output::File(name)
+        } else {
+            let message = format!(
+                "{}: does not end in {EXTENSION}; cannot name its output, skipped",
+                path.display()
+            );
+            skip(settings, &Failure::Message(message));
+            continue;
+        };
+        jobs.push(Job {
+            input: Input::File(path),
+            output,
+            mode,
+        });
+    }
+    jobs
+}
+
+/// One input (a file or standard input) and one output, by `lz4`'s rules.
+fn plan_single(settings: &mut Settings) -> Result<Job, Failure> {
     let input = match settings.input.take() {
         None | Some(Operand::Stdio) => Input::Stdin,
         Some(Operand::Path(path)) => Input::File(path),
     };
-    let mut mode = settings.mode;
+    let mode = match (settings.mode, &input) {
+        (Mode::Auto, Input::File(path)) => auto_mode(Some(path)),
+        (Mode::Auto, Input::Stdin) => Mode::Compress,
+        (mode, _) => mode,
+    };
     let output = match (&input, settings.output.take()) {
-        _ if test => Output::Discard,
+        _ if mode == Mode::Test => Output::Discard,
         (_, Some(Operand::Stdio)) | (Input::Stdin, None) => Output::Stdout,
         (_, Some(Operand::Path(path))) => Output::File(path),
+        (Input::File(_), None) if !io::stdout().is_terminal() => {
+            display(
+                settings,
+                1,
+                "Warning : using stdout as default output. Do not rely on this behavior: \
+                 use explicit `-c` instead !",
+            );
+            Output::Stdout
+        }
+        (Input::File(path), None) if mode == Mode::Decompress => {
+            let name = decompressed_name(path).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "Cannot determine an output filename for {} (it does not end in {EXTENSION})",
+                    path.display()
+                ))
+            })?;
+            display(settings, 2, &format!("Decoding file {}", name.display()));
+            Output::File(name)
+        }
         (Input::File(path), None) => {
-            if !io::stdout().is_terminal() {
-                display(
-                    settings,
-                    1,
-                    "Warning : using stdout as default output. Do not rely on this behavior: \
-                     use explicit `-c` instead !",
-                );
-                Output::Stdout
-            } else {
-                if mode == Mode::Auto && has_extension(path) {
-                    mode = Mode::Decompress;
-                }
-                if mode == Mode::Decompress {
-                    let name = decompressed_name(path).ok_or_else(|| {
-                        Failure::Usage(format!(
-                            "Cannot determine an output filename for {} (it does not end in {EXTENSION})",
-                            path.display()
-                        ))
-                    })?;
-                    display(settings, 2, &format!("Decoding file {}", name.display()));
-                    Output::File(name)
-                } else {
-                    let name = compressed_name(path);
-                    display(
-                        settings,
-                        2,
-                        &format!("Compressed filename will be : {}", name.display()),
-                    );
-                    Output::File(name)
-                }
-            }
+            let name = compressed_name(path);
+            display(
+                settings,
+                2,
+                &format!("Compressed filename will be : {}", name.display()),
+            );
+            Output::File(name)
         }
     };
-    if mode == Mode::Auto {
-        mode = Mode::Compress;
-    }
-    if input == Input::Stdin && output == Output::Stdout && settings.display_level == 2 {
-        settings.display_level = 1;
-    }
-    Ok(vec![Job {
+    Ok(Job {
         input,
         output,
         mode,
-    }])
+    })
 }
 
 /// Refuses terminals where `lz4` does (and compressed data to one unless `-f`).

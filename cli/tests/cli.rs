@@ -156,6 +156,25 @@ fn names_are_bytes_not_text() {
 }
 
 #[test]
+fn no_line_per_file_on_stdout_or_with_several_inputs() {
+    let dir = scratch("quiet");
+    std::fs::write(dir.join("f"), sample(10_000)).unwrap();
+    std::fs::write(dir.join("g"), sample(20_000)).unwrap();
+    // As lz4: nothing on stderr when writing to stdout or with -m (unless -v).
+    for args in [
+        &["-c", "f"][..],
+        &["-m", "f", "g"],
+        &["-d", "-m", "-f", "f.lz4", "g.lz4"],
+    ] {
+        let out = run_in(bin().args(args), &dir);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+    let out = run_in(bin().args(["-v", "-c", "f"]), &dir);
+    assert!(stderr(&out).contains("Compressed"), "{}", stderr(&out));
+}
+
+#[test]
 fn usage_errors_and_help() {
     for args in [&["-y"][..], &["--nope"], &["-B3"], &["a", "b", "c"]] {
         let out = piped(args, b"");

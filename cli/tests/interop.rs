@@ -197,6 +197,13 @@ fn file_handling_matches_lz4() {
         (&["-m", "--rm", "b"], true),
         (&["-d", "-m", "c.lz4"], true),
         (&["-d", "--rm", "c.lz4", "c"], true),
+        // No mode: a .lz4 input is decompressed, whatever the output (as lz4 decides).
+        (&["c.lz4", "c"], true),
+        (&["-f", "c.lz4", "b"], true),
+        (&["c.lz4"], true),
+        (&["-m", "c.lz4"], true),
+        (&["-c", "b"], true),
+        (&["-z", "-c", "c.lz4"], true),
         (&["-t", "c.lz4"], true),
         (&["-z", "b", "b.lz4"], true),
         (&["-1", "-f", "b", "a.lz4"], true),
@@ -239,6 +246,7 @@ fn file_handling_matches_lz4() {
             our_files.keys().collect::<Vec<_>>(),
             "{what}: different files left"
         );
+        assert!(lz4_out.stdout == our_out.stdout, "{what}: stdout differs");
         for (name, content) in &lz4_files {
             if name.ends_with(".lz4") && content != &our_files[name] {
                 // Compressed outputs: the same content (bytes are compared above).
