@@ -57,6 +57,7 @@ const COMPRESS_CASES: &[Case] = &[
     same(&["-BX", "-B5"]),
     same(&["-B4X"]),
     same(&["--no-frame-crc"]),
+    same(&["--no-crc", "-BX"]),
     same(&["--content-size"]),
     same(&["--content-size", "-B4", "--no-frame-crc"]),
     same(&["-9", "--content-size"]),

@@ -238,6 +238,7 @@ fn remove_source_keeps_it_when_nothing_is_written_to_disk() {
     let framed = lz4_simd::frame::compress(&data, &Default::default());
     for args in [
         &["-f", "--rm", "a", "/dev/null"][..],
+        &["-f", "--rm", "a", "null"],
         &["-d", "-f", "--rm", "a.lz4", "/dev/null"],
         &["-t", "--rm", "a.lz4"],
         &["-c", "--rm", "a"],
@@ -260,7 +261,7 @@ fn standard_input_and_the_dictionary_are_inputs_too() {
     let framed = lz4_simd::frame::compress(&data, &Default::default());
     for (args, stdin_file) in [
         (&["-f", "-", "x"][..], "x"),
-        (&["-f", "-", "hard"], "x"),
+        (&["-f", "stdin", "hard"], "x"),
         (&["-d", "-f", "-", "x.lz4"], "x.lz4"),
         (&["-d", "-f", "-", "soft.lz4"], "x.lz4"),
         (&["-f", "-D", "dict", "x", "dict"], "x"),
