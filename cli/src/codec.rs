@@ -10,7 +10,7 @@
 //! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
 //! means 12).
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 
 use lz4_simd::block;
 use lz4_simd::frame::{self, BlockMode, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions};
@@ -19,6 +19,9 @@ use crate::args::Settings;
 
 /// Input buffer of the decoder.
 const READ_BUFFER: usize = 1 << 20;
+
+/// The longest frame header: magic, FLG, BD, content size, dictionary ID, checksum.
+pub const MAX_HEADER: usize = 4 + 2 + 8 + 4 + 1;
 
 /// The block compressor a level asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,17 +148,38 @@ pub fn compress_legacy(
     }
 }
 
+/// Whether `word` (read little-endian) starts a frame: LZ4, legacy or skippable.
+pub fn is_magic(word: u32) -> bool {
+    word == frame::MAGIC
+        || word == frame::LEGACY_MAGIC
+        || word & 0xFFFF_FFF0 == frame::SKIPPABLE_MAGIC
+}
+
 /// Decompresses every frame of `reader` onto `writer`. With a dictionary, frames are decoded
-/// with it whatever dictionary ID their header holds (`lz4` writes none and checks none).
+/// with it whatever dictionary ID the first frame's header holds (`lz4` writes none and checks
+/// none). With `pass_through` (`lz4 -dcf`), an input that does not start with a frame magic
+/// number is copied as it is.
 pub fn decompress_frames(
-    reader: impl Read,
+    mut reader: impl Read,
     writer: &mut impl Write,
     dictionary: Option<&[u8]>,
+    pass_through: bool,
 ) -> io::Result<u64> {
-    let mut reader = BufReader::with_capacity(READ_BUFFER, reader);
+    // The first frame header, read whole even from a pipe that delivers it in pieces.
+    let mut head = [0u8; MAX_HEADER];
+    let head_len = read_full(&mut reader, &mut head)?;
+    let head = &head[..head_len];
+    let reader = BufReader::with_capacity(READ_BUFFER, head.chain(reader));
+    let starts_frame = head
+        .first_chunk()
+        .is_some_and(|word| is_magic(u32::from_le_bytes(*word)));
+    if pass_through && head.len() >= 4 && !starts_frame {
+        let mut reader = reader;
+        return io::copy(&mut reader, writer);
+    }
     let mut decoder = match dictionary {
         Some(dict) => {
-            let dict_id = match frame::read_frame_header(reader.fill_buf()?) {
+            let dict_id = match frame::read_frame_header(head) {
                 Ok((FrameHeader::Lz4(info), _)) => info.dict_id.unwrap_or(0),
                 _ => 0,
             };

@@ -388,7 +388,14 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<
         _ if settings.prepended_block => {
             codec::decompress_prepended(&mut reader, &mut sink, settings.max_out).map(drop)
         }
-        _ => codec::decompress_frames(&mut reader, &mut sink, dictionary).map(drop),
+        // `lz4 -dcf` copies an input that is not LZ4 as it is (as `zcat -f` does).
+        _ => {
+            let pass_through = job.mode == Mode::Decompress
+                && job.output == Output::Stdout
+                && settings.force
+                && settings.force_stdout;
+            codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through).map(drop)
+        }
     };
     let written = sink.bytes_written();
     let read = reader.bytes_read();

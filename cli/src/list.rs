@@ -15,10 +15,8 @@ use std::path::Path;
 
 use lz4_simd::frame::{self, BlockMode, FrameHeader, FrameInfo};
 
+use crate::codec::{is_magic, MAX_HEADER};
 use crate::Failure;
-
-/// The longest frame header (magic, FLG, BD, content size, dictionary ID, checksum).
-const MAX_HEADER: usize = 19;
 
 /// What one frame is.
 struct FrameSummary {
@@ -77,12 +75,6 @@ fn ratio(compressed: u64, uncompressed: Option<u64>) -> String {
         Some(0) | None => "-".into(),
         Some(n) => format!("{:.2}%", compressed as f64 * 100.0 / n as f64),
     }
-}
-
-fn is_magic(word: u32) -> bool {
-    word == frame::MAGIC
-        || word == frame::LEGACY_MAGIC
-        || word & 0xFFFF_FFF0 == frame::SKIPPABLE_MAGIC
 }
 
 fn read_u32(reader: &mut impl Read) -> io::Result<Option<u32>> {

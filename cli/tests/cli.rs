@@ -175,6 +175,56 @@ fn no_line_per_file_on_stdout_or_with_several_inputs() {
 }
 
 #[test]
+fn decompress_force_stdout_passes_other_data_through() {
+    let text = sample(5000);
+    // lz4 -dcf: data that is not LZ4 is copied as it is (as zcat -f does).
+    let out = piped(&["-dcf"], &text);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == text);
+    // Only with both -c and -f, and only when the input does not start with a frame.
+    for args in [&["-dc"][..], &["-df"], &["-tcf"]] {
+        assert!(!piped(args, &text).status.success(), "{args:?}");
+    }
+    assert!(!piped(&["-dcf"], b"ab").status.success());
+    let mut trailing = lz4_simd::frame::compress(&text, &Default::default());
+    trailing.extend_from_slice(b"garbage after the frame");
+    assert!(!piped(&["-dcf"], &trailing).status.success());
+    let framed = lz4_simd::frame::compress(&text, &Default::default());
+    assert!(piped(&["-dcf"], &framed).stdout == text);
+}
+
+#[test]
+fn a_dictionary_frame_header_may_arrive_in_pieces() {
+    use std::io::Write;
+    let dict = sample(70_000);
+    let data = sample(100_000);
+    let options = lz4_simd::frame::FrameOptions::new().dict_id(Some(7));
+    let framed = lz4_simd::frame::compress_with_dict(&data, &dict, &options);
+    let dir = scratch("dict-pieces");
+    std::fs::write(dir.join("dict"), &dict).unwrap();
+    let mut child = bin()
+        .args(["-d", "-D", "dict"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // The magic and FLG first, the rest of the header later.
+        stdin.write_all(&framed[..5]).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stdin.write_all(&framed[5..]).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == data);
+}
+
+#[test]
 fn usage_errors_and_help() {
     for args in [&["-y"][..], &["--nope"], &["-B3"], &["a", "b", "c"]] {
         let out = piped(args, b"");
