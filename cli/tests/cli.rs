@@ -285,6 +285,34 @@ fn list_reads_headers_of_every_frame_kind() {
     let out = run_in(bin().args(["--list", "cut.lz4"]), &dir);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("truncated"), "{}", stderr(&out));
+    // Offsets count from the start of the file.
+    let mut trailing = lz4_simd::frame::compress(b"abc", &Default::default());
+    let end = trailing.len();
+    trailing.extend_from_slice(b"junk");
+    std::fs::write(dir.join("trailing.lz4"), &trailing).unwrap();
+    let out = run_in(bin().args(["--list", "trailing.lz4"]), &dir);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(&format!("offset {end}:")),
+        "{}",
+        stderr(&out)
+    );
+    // What has no frames to walk is refused (a FIFO without waiting for a writer).
+    std::fs::write(dir.join("empty"), b"").unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    for (file, needle) in [
+        ("empty", "empty"),
+        ("fifo", "not a regular file"),
+        ("/dev/null", "not a regular file"),
+    ] {
+        let out = run_in(bin().args(["--list", file]), &dir);
+        assert!(!out.status.success(), "{file}");
+        assert!(stderr(&out).contains(needle), "{file}: {}", stderr(&out));
+    }
 }
 
 /// Runs `command` (a shell command line) under a pseudo-terminal (`script`), so that stdin,
