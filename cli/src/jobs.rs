@@ -287,14 +287,17 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
         .collect();
     let refusals = output::plan_check(&pairs, &other_inputs(settings), settings.force);
     let dictionary = match &settings.dictionary {
-        Some(path) => Some(read_dictionary(path)?),
+        Some(path) => Some(Dictionary {
+            bytes: read_dictionary(path)?,
+            file: FileId::of_path(path).filter(|_| path != Path::new("-")),
+        }),
         None => None,
     };
     let mut first_failure = settings.skipped.then_some(Failure::Reported);
     for (job, refusal) in jobs.iter().zip(refusals) {
         let result = match refusal {
             Some(refusal) => Err(refusal),
-            None => run_job(settings, job, dictionary.as_deref()),
+            None => run_job(settings, job, dictionary.as_ref()),
         };
         if let Err(failure) = result {
             let failure = failure.in_file(&job.input.name());
@@ -307,6 +310,15 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
         }
     }
     first_failure.map_or(Ok(()), Err)
+}
+
+/// The `-D` dictionary.
+struct Dictionary {
+    /// Its last 64 KiB.
+    bytes: Vec<u8>,
+    /// The file it was read from: `--rm` never removes it (its outputs cannot be decoded
+    /// without it).
+    file: Option<FileId>,
 }
 
 /// The dictionary's last 64 KiB (all `lz4` uses of it; a larger file is not read whole).
@@ -349,7 +361,9 @@ fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -
     }
 }
 
-fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<(), Failure> {
+fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> Result<(), Failure> {
+    let dictionary_file = dictionary.and_then(|d| d.file);
+    let dictionary = dictionary.map(|d| &d.bytes[..]);
     let start = Instant::now();
     let (reader, length): (Box<dyn Read>, Option<u64>) = match &job.input {
         Input::Stdin => (Box::new(io::stdin().lock()), None),
@@ -407,19 +421,19 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<
     summary(settings, job, read, written, start);
     if let (true, Input::File(path)) = (settings.remove_source, &job.input) {
         // Standard output, `-t`, `/dev/null`, a FIFO or a device keep nothing on disk: removing
-        // the source would lose it.
-        if durable {
-            fs::remove_file(path)
-                .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?;
+        // the source would lose it. Nor is the dictionary removed: the output needs it.
+        let is_dictionary = dictionary_file.is_some() && FileId::of_path(path) == dictionary_file;
+        let kept = if is_dictionary {
+            Some("it is the dictionary, which its output needs to be decoded")
+        } else if !durable {
+            Some("--rm removes a source only once its output is a file on disk")
         } else {
-            display(
-                settings,
-                1,
-                &format!(
-                    "{}: kept (--rm removes a source only once its output is a file on disk)",
-                    path.display()
-                ),
-            );
+            None
+        };
+        match kept {
+            None => fs::remove_file(path)
+                .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?,
+            Some(why) => display(settings, 1, &format!("{}: kept ({why})", path.display())),
         }
     }
     Ok(())
