@@ -16,7 +16,17 @@
 //! replaced, as `lz4` (which opens the path for writing) would change it.
 //!
 //! Standard output, and existing targets that are not regular files (`/dev/null`, devices,
-//! FIFOs), are written directly: they hold nothing a failure could destroy.
+//! FIFOs), are written directly: they hold nothing a failure could destroy (and `--rm` keeps the
+//! source, since nothing of it is on disk).
+//!
+//! A writable file in a directory we may not write is therefore not replaced (`lz4 -f` writes it
+//! in place): the rename needs the directory. That is the price of never truncating a target.
+//!
+//! Why `tempfile`: it creates the temporary file with `O_EXCL` under a random name (no race with
+//! another process, no following a planted link), with the permissions given at creation,
+//! deletes it when dropped (every early return and error path), and renames it without
+//! replacing a file that appeared meanwhile (`persist_noclobber`: `renameat2(RENAME_NOREPLACE)`,
+//! or a hard link where that is missing) — each of which is easy to get subtly wrong by hand.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};

@@ -52,25 +52,43 @@ fn fails_and_changes_nothing(name: &str, files: &[(&str, &[u8])], args: &[&str],
 fn input_equal_to_output_is_refused() {
     let data = sample(5_000_000);
     let framed = lz4_simd::frame::compress(&data, &Default::default());
-    for args in [
-        &["compress", "x", "x"][..],
-        &["-f", "x", "x"],
-        &["-f", "x", "./x"],
-        &["-z", "-f", "x", "hard"],
-        &["-z", "-f", "x", "soft"],
-        &["-z", "-f", "soft", "x"],
-        &["-d", "-f", "x.lz4", "x.lz4"],
-        &["decompress", "x.lz4", "x.lz4"],
-        &["-d", "-f", "x.lz4", "soft.lz4"],
+    // The arguments, and the file standard input reads (standard input and the dictionary are
+    // inputs too).
+    for (args, stdin) in [
+        (&["compress", "x", "x"][..], None),
+        (&["-f", "x", "x"], None),
+        (&["-f", "x", "./x"], None),
+        (&["-z", "-f", "x", "hard"], None),
+        (&["-z", "-f", "x", "soft"], None),
+        (&["-z", "-f", "soft", "x"], None),
+        (&["-d", "-f", "x.lz4", "x.lz4"], None),
+        (&["decompress", "x.lz4", "x.lz4"], None),
+        (&["-d", "-f", "x.lz4", "soft.lz4"], None),
+        (&["-f", "-", "x"], Some("x")),
+        (&["-f", "stdin", "hard"], Some("x")),
+        (&["-d", "-f", "-", "x.lz4"], Some("x.lz4")),
+        (&["-d", "-f", "-", "soft.lz4"], Some("x.lz4")),
+        (&["-f", "-D", "dict", "x", "dict"], None),
+        (&["-d", "-f", "-D", "soft", "x.lz4", "x"], None),
     ] {
         let dir = scratch("same-file");
         std::fs::write(dir.join("x"), &data).unwrap();
         std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+        std::fs::write(dir.join("dict"), &data[..1000]).unwrap();
         std::fs::hard_link(dir.join("x"), dir.join("hard")).unwrap();
         std::os::unix::fs::symlink("x", dir.join("soft")).unwrap();
         std::os::unix::fs::symlink("x.lz4", dir.join("soft.lz4")).unwrap();
         let before = snapshot(&dir);
-        let out = run_in(bin().args(args), &dir);
+        let stdin = match stdin {
+            Some(file) => Stdio::from(std::fs::File::open(dir.join(file)).unwrap()),
+            None => Stdio::null(),
+        };
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .stdin(stdin)
+            .output()
+            .unwrap();
         assert!(!out.status.success(), "{args:?}");
         assert!(
             stderr(&out).contains("same file"),
@@ -79,6 +97,14 @@ fn input_equal_to_output_is_refused() {
         );
         assert!(snapshot(&dir) == before, "{args:?} changed a file");
     }
+    // A dictionary read from standard input would leave no input to compress.
+    let out = common::piped(&["-D", "-"], &data);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("both be standard input"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// Runs `args` in a directory holding `files`; it must fail, name `needle`, leave every file
@@ -258,50 +284,6 @@ fn remove_source_keeps_it_when_nothing_is_written_to_disk() {
         before.remove("out.lz4");
         assert!(after == before, "{args:?} changed the directory");
     }
-}
-
-#[test]
-fn standard_input_and_the_dictionary_are_inputs_too() {
-    let data = sample(50_000);
-    let framed = lz4_simd::frame::compress(&data, &Default::default());
-    for (args, stdin_file) in [
-        (&["-f", "-", "x"][..], "x"),
-        (&["-f", "stdin", "hard"], "x"),
-        (&["-d", "-f", "-", "x.lz4"], "x.lz4"),
-        (&["-d", "-f", "-", "soft.lz4"], "x.lz4"),
-        (&["-f", "-D", "dict", "x", "dict"], "x"),
-        (&["-d", "-f", "-D", "soft", "x.lz4", "x"], "x"),
-    ] {
-        let dir = scratch("stdin-output");
-        std::fs::write(dir.join("x"), &data).unwrap();
-        std::fs::write(dir.join("x.lz4"), &framed).unwrap();
-        std::fs::write(dir.join("dict"), &data[..1000]).unwrap();
-        std::fs::hard_link(dir.join("x"), dir.join("hard")).unwrap();
-        std::os::unix::fs::symlink("x.lz4", dir.join("soft.lz4")).unwrap();
-        std::os::unix::fs::symlink("x", dir.join("soft")).unwrap();
-        let before = snapshot(&dir);
-        let out = bin()
-            .args(args)
-            .current_dir(&dir)
-            .stdin(std::fs::File::open(dir.join(stdin_file)).unwrap())
-            .output()
-            .unwrap();
-        assert!(!out.status.success(), "{args:?}");
-        assert!(
-            stderr(&out).contains("same file"),
-            "{args:?}: {}",
-            stderr(&out)
-        );
-        assert!(snapshot(&dir) == before, "{args:?} changed the directory");
-    }
-    // A dictionary read from standard input would leave no input to compress.
-    let out = common::piped(&["-D", "-"], &data);
-    assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("both be standard input"),
-        "{}",
-        stderr(&out)
-    );
 }
 
 #[test]
