@@ -13,6 +13,7 @@
 use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom};
+use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -346,6 +347,16 @@ fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     Ok(data)
 }
 
+/// What is left to read of standard input when it is a regular file (`< file`): `lz4` records
+/// it with `--content-size` as for a named file. (Should the file change meanwhile, the frame
+/// encoder refuses to finish a frame whose content differs from the declared size.)
+fn stdin_length() -> Option<u64> {
+    let mut file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok()?;
+    let position = file.stream_position().ok()?;
+    meta.is_file().then(|| meta.len().saturating_sub(position))
+}
+
 /// Which side of a stream an I/O error came from.
 fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -> Failure {
     if let Some(codec) = err
@@ -366,7 +377,7 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
     let dictionary = dictionary.map(|d| &d.bytes[..]);
     let start = Instant::now();
     let (reader, length): (Box<dyn Read>, Option<u64>) = match &job.input {
-        Input::Stdin => (Box::new(io::stdin().lock()), None),
+        Input::Stdin => (Box::new(io::stdin().lock()), stdin_length()),
         Input::File(path) => {
             let file = File::open(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
             let meta = file
