@@ -214,6 +214,10 @@ pub struct Temporary {
     target: PathBuf,
     /// Replace an existing target (`-f`); otherwise the rename refuses to.
     overwrite: bool,
+    /// Without a source file (standard input), the regular file being replaced: its owner and
+    /// permission bits carry over (`lz4 -f` writes into the file and so keeps them; a private
+    /// file stays private).
+    replaced: Option<fs::Metadata>,
 }
 
 impl Drop for Temporary {
@@ -301,7 +305,14 @@ impl Target {
                     Some(dir) if !dir.as_os_str().is_empty() => dir,
                     _ => Path::new("."),
                 };
-                let mode = if private { 0o600 } else { 0o666 };
+                let replaced = fs::metadata(&target)
+                    .ok()
+                    .filter(|meta| !private && meta.is_file());
+                let mode = if private || replaced.is_some() {
+                    0o600
+                } else {
+                    0o666
+                };
                 // Created and registered under the lock: a signal cannot fall between the two.
                 let mut registry = signals::registry();
                 let file = tempfile::Builder::new()
@@ -327,6 +338,7 @@ impl Target {
                     path,
                     target,
                     overwrite,
+                    replaced,
                 })))
             }
         }
@@ -358,6 +370,16 @@ impl Target {
                     .map_err(|e| Failure::Io(name.clone(), e.into_error()))?;
                 if let Some(source) = source {
                     copy_metadata(file.as_file(), &source.metadata).map_err(io_failure)?;
+                } else if let Some(replaced) = &temporary.replaced {
+                    let _ = std::os::unix::fs::fchown(
+                        file.as_file(),
+                        Some(replaced.uid()),
+                        Some(replaced.gid()),
+                    );
+                    let mode = replaced.permissions().mode() & 0o777;
+                    file.as_file()
+                        .set_permissions(fs::Permissions::from_mode(mode))
+                        .map_err(io_failure)?;
                 }
                 file.as_file().sync_all().map_err(io_failure)?;
                 let mut registry = signals::registry();

@@ -427,4 +427,18 @@ fn output_keeps_the_source_permissions_and_times() {
         assert_eq!(written.modified().unwrap(), old, "{args:?}");
     }
     assert_eq!(std::fs::read(dir.join("b")).unwrap(), data);
+    // From standard input (no source file), a replaced file keeps its permissions (a private
+    // file stays private, as lz4 -f, which writes into it, leaves it).
+    std::fs::set_permissions(dir.join("b"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = common::run_with_stdin(
+        {
+            let mut command = bin();
+            command.args(["-f", "-", "b"]).current_dir(&dir);
+            command
+        },
+        &data,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = std::fs::metadata(dir.join("b")).unwrap();
+    assert_eq!(written.permissions().mode() & 0o777, 0o600);
 }
