@@ -136,7 +136,8 @@ fn is_dev_null(path: &Path) -> bool {
 /// writing: its output is a file the run reads (any job's input, standard input, or one of
 /// `other_inputs` such as the dictionary; same device and inode, so also through hard and
 /// symbolic links, and standard output redirected onto one), another job writes the same file
-/// (two spellings of one path count as one), or it exists and `force` is off.
+/// from another input (two spellings of one path count as one; one input named twice may
+/// write its output twice with `force`, as `lz4 -f` does), or it exists and `force` is off.
 pub fn plan_check(
     jobs: &[(Input, Output)],
     other_inputs: &[(String, Option<FileId>)],
@@ -152,9 +153,12 @@ pub fn plan_check(
         })
         .collect();
     inputs.extend_from_slice(other_inputs);
-    let mut outputs_seen: Vec<(PathBuf, Option<FileId>)> = Vec::new();
+    let input_ids: Vec<Option<FileId>> = inputs.iter().map(|(_, id)| *id).collect();
+    // Each output written so far: its normalized path, its identity, the input it comes from.
+    let mut outputs_seen: Vec<(PathBuf, Option<FileId>, Option<FileId>)> = Vec::new();
     jobs.iter()
-        .map(|(input, output)| {
+        .zip(input_ids)
+        .map(|((input, output), input_id)| {
             let (output_name, output_id) = match output {
                 Output::Discard => return None,
                 Output::Stdout => (output.name(), stdout_id),
@@ -172,10 +176,12 @@ pub fn plan_check(
                 return None;
             };
             let key = normalized(path);
-            let written_twice = outputs_seen.iter().any(|(seen, seen_id)| {
-                *seen == key || (output_id.is_some() && *seen_id == output_id)
+            let same_input = |seen_input: &Option<FileId>| input_id.is_some() && *seen_input == input_id;
+            let written_twice = outputs_seen.iter().any(|(seen, seen_id, seen_input)| {
+                let same_output = *seen == key || (output_id.is_some() && *seen_id == output_id);
+                same_output && !(force && same_input(seen_input))
             });
-            outputs_seen.push((key, output_id));
+            outputs_seen.push((key, output_id, input_id));
             if written_twice {
                 return Some(Failure::Message(format!(
                     "{output_name}: more than one input would be written to it; refusing ({} is one)",

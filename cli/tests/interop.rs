@@ -214,6 +214,7 @@ fn file_handling_matches_lz4() {
     let cases: &[(&[&str], bool)] = &[
         (&["-m", "b"], true),
         (&["-m", "-f", "a", "b"], true),
+        (&["-m", "-f", "b", "./b"], true),
         (&["-m", "--rm", "b"], true),
         (&["-d", "-m", "c.lz4"], true),
         (&["-d", "--rm", "c.lz4", "c"], true),

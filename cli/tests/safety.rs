@@ -134,7 +134,23 @@ fn multiple_inputs_naming_one_file_twice_are_refused() {
     let framed = lz4_simd::frame::compress(&a, &Default::default());
     let decode = |bytes: &[u8]| lz4_simd::frame::decompress(bytes, 1 << 20).unwrap();
     // Both would write a.lz4: the first does, the second is refused, the run fails.
-    let dir = fails_but_keeps_inputs(&[("a", &a)], &["-m", "-f", "a", "./a"], "more than one");
+    let dir = fails_but_keeps_inputs(&[("a", &a)], &["-m", "a", "./a"], "more than one");
+    assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
+    // With -f one file named twice is compressed twice to the same output, as lz4 -f does.
+    let dir = scratch("twice-forced");
+    std::fs::write(dir.join("a"), &a).unwrap();
+    let out = run_in(bin().args(["-m", "-f", "a", "./a"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
+    // Two inputs whose outputs are one file (a link to a.lz4 named b.lz4): refused with -f too.
+    let dir = scratch("two-to-one");
+    std::fs::write(dir.join("a"), &a).unwrap();
+    std::fs::write(dir.join("b"), &framed).unwrap();
+    std::fs::write(dir.join("a.lz4"), b"old").unwrap();
+    std::os::unix::fs::symlink("a.lz4", dir.join("b.lz4")).unwrap();
+    let out = run_in(bin().args(["-m", "-f", "a", "b"]), &dir);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("more than one"), "{}", stderr(&out));
     assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
     // The second input is the first one's output: the first job is refused (with -f too),
     // the second runs.
