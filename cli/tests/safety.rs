@@ -423,6 +423,42 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
 }
 
 #[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    // nohup ignores SIGHUP: the job must survive it (and still clean up on SIGTERM).
+    let dir = scratch("nohup");
+    std::fs::write(dir.join("big"), sample(24 << 20)).unwrap();
+    let before = snapshot(&dir);
+    let script = format!(
+        "trap '' HUP; exec '{}' -12 -f big big.lz4",
+        env!("CARGO_BIN_EXE_lz4-simd")
+    );
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_temporary(&dir);
+    let pid = child.id().to_string();
+    let kill = |signal: &str| {
+        let status = Command::new("kill").args([signal, &pid]).status().unwrap();
+        assert!(status.success());
+    };
+    kill("-HUP");
+    // Still at work: no death by SIGHUP (a job that ends first must end well).
+    std::thread::sleep(Duration::from_millis(300));
+    if let Some(status) = child.try_wait().unwrap() {
+        assert!(status.success(), "SIGHUP ended a nohup job: {status:?}");
+        return;
+    }
+    kill("-TERM");
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    assert!(snapshot(&dir) == before, "changed the directory");
+}
+
+#[test]
 fn output_keeps_the_source_permissions_and_times() {
     let dir = scratch("metadata");
     let data = sample(50_000);
