@@ -389,6 +389,28 @@ fn wait_for_temporary(dir: &Path) {
     panic!("no temporary file appeared");
 }
 
+/// Starts `command` in `dir` and waits until its temporary output appears (the job is under
+/// way).
+fn start_job(command: &mut Command, dir: &Path) -> std::process::Child {
+    let child = command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_temporary(dir);
+    child
+}
+
+/// Sends `signal` (a `kill` option: `-TERM`) to process `pid`.
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill {signal} {pid}");
+}
+
 #[test]
 fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
     // HC at level 12 on 24 MB takes seconds even in a release build.
@@ -398,19 +420,8 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
         std::fs::write(dir.join("big"), &data).unwrap();
         std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
         let before = snapshot(&dir);
-        let child = bin()
-            .args(["-12", "-f", "--rm", "big", "big.lz4"])
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        wait_for_temporary(&dir);
-        let status = Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        let child = start_job(bin().args(["-12", "-f", "--rm", "big", "big.lz4"]), &dir);
+        send(&format!("-{signal}"), child.id());
         let out = child.wait_with_output().unwrap();
         assert_eq!(
             out.status.signal(),
@@ -432,27 +443,15 @@ fn a_signal_ignored_at_start_stays_ignored() {
         "trap '' HUP; exec '{}' -12 -f big big.lz4",
         env!("CARGO_BIN_EXE_lz4-simd")
     );
-    let mut child = Command::new("sh")
-        .args(["-c", &script])
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for_temporary(&dir);
-    let pid = child.id().to_string();
-    let kill = |signal: &str| {
-        let status = Command::new("kill").args([signal, &pid]).status().unwrap();
-        assert!(status.success());
-    };
-    kill("-HUP");
+    let mut child = start_job(Command::new("sh").args(["-c", &script]), &dir);
+    send("-HUP", child.id());
     // Still at work: no death by SIGHUP (a job that ends first must end well).
     std::thread::sleep(Duration::from_millis(300));
     if let Some(status) = child.try_wait().unwrap() {
         assert!(status.success(), "SIGHUP ended a nohup job: {status:?}");
         return;
     }
-    kill("-TERM");
+    send("-TERM", child.id());
     let status = child.wait().unwrap();
     assert_eq!(status.signal(), Some(15), "{status:?}");
     assert!(snapshot(&dir) == before, "changed the directory");
