@@ -5,7 +5,7 @@
 # code, qemu-user-static, the Rust aarch64 target); `.cargo/config.toml` names the linker and the
 # runner. Builds optimised with debug assertions on: fast enough under emulation, the margin
 # `debug_assert!`s stay armed, and the test files' sampled (debug) sweep sizes apply.
-# `LZ4_SIMD_REQUIRE_KERNELS=neon` makes tests/kernels.rs fail if NEON is not detected.
+# `LZ4_SIMD_REQUIRE_KERNELS=neon` makes the kernel tests (tests/kernels/) fail if NEON is not detected.
 #
 # Skipped: `kernel_env_override`, which re-executes the test binary; under user-mode QEMU without
 # binfmt_misc (containers) the kernel refuses to exec an aarch64 binary (ENOEXEC, child exit 127).
