@@ -30,6 +30,7 @@
 use core::mem::MaybeUninit;
 
 use super::reference;
+use super::reference::{Step, FULL, PARTIAL};
 use super::uninit::UninitOutput;
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
@@ -79,22 +80,24 @@ fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> 
     }
 }
 
-/// Decodes as many sequences of `src` as can be decoded with wide copies into `dst`, starting at
-/// output position `out_start` (`dst[..out_start]` is history). Returns the (input, output)
-/// positions `(ip, op)` of the first sequence it did not decode; `dst[..op]` is then initialised
-/// and final.
+/// Decodes as many sequences of `src` as can be decoded with wide copies into `dst`, starting
+/// with the token at `src[start_ip]` and at output position `start_op` (`dst[..start_op]` is
+/// history, or output decoded before). Returns the (input, output) positions `(ip, op)` of the
+/// first sequence it did not decode; `dst[..op]` is then initialised and final. It never reads
+/// before `dst[0]`: a match reaching there stops it.
 ///
 /// # Safety
 ///
-/// The CPU must support `K`'s instructions (the caller holds the kernel's token), and
-/// `dst[..out_start]` must be initialised.
+/// The CPU must support `K`'s instructions (the caller holds the kernel's token),
+/// `start_ip <= src.len()`, `start_op <= dst.len()`, and `dst[..start_op]` must be initialised.
 #[inline(always)]
 unsafe fn fast_sequences<K: CopyKernel>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
-    out_start: usize,
+    start_ip: usize,
+    start_op: usize,
 ) -> (usize, usize) {
-    debug_assert!(out_start <= dst.len());
+    debug_assert!(start_ip <= src.len() && start_op <= dst.len());
     let width = K::WIDTH;
     let src_ptr = src.as_ptr();
     let dst_ptr = dst.as_mut_ptr().cast::<u8>();
@@ -105,8 +108,8 @@ unsafe fn fast_sequences<K: CopyKernel>(
     // the loop never starts, when the slices are shorter than that).
     let src_limit = src_len.saturating_sub(FAST_SRC_ROOM - 1);
     let dst_limit = dst_len.saturating_sub(FAST_DST_ROOM - 1);
-    let mut ip = 0usize;
-    let mut op = out_start;
+    let mut ip = start_ip;
+    let mut op = start_op;
     // Invariants: ip <= src_len, op <= dst_len; dst[..op] is final output. `ip` and `op` change
     // only when a sequence is complete, so every `return` hands the careful loop the start of
     // the sequence it stopped in (whatever the wild copies already wrote past `op` is rewritten).
@@ -376,11 +379,59 @@ unsafe fn decode_with<K: CopyKernel>(
     dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> Result<usize, Error> {
-    // SAFETY: forwarded contract.
-    let (ip, op) = unsafe { fast_sequences::<K>(src, dst, out_start) };
+    // SAFETY: forwarded contract (start_ip = 0).
+    let (ip, op) = unsafe { fast_sequences::<K>(src, dst, 0, out_start) };
     // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
     let mut output = unsafe { UninitOutput::new(dst, op) };
-    reference::decode_careful(src, &mut output, out_start, ip, op)
+    reference::decode_careful::<_, FULL>(src, &mut output, &[], out_start, ip, op)
+}
+
+/// The decodes beside the plain one, all into `dst` from its start (no history in `dst`): the
+/// first `dst.len()` bytes of the block (`partial`, without a dictionary), or the whole block
+/// with `dict` as the history before `dst[0]`. On success `dst[..returned length]` is
+/// initialised.
+///
+/// Partial: the fast loop runs on the input without its last bytes
+/// ([`reference::partial_fast_input`]), then the careful loop finishes in the partial mode.
+/// Dictionary: the fast loop stops at every match that reaches into the dictionary (it copies
+/// only from `dst`); the careful loop decodes that one sequence and the fast loop goes on after
+/// it, so only the sequences that read the dictionary take the careful path.
+///
+/// # Safety
+///
+/// The CPU must support `K`'s instructions.
+#[inline(always)]
+unsafe fn decode_special_with<K: CopyKernel>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    if partial {
+        debug_assert!(dict.is_empty());
+        // SAFETY: K's features: this function's contract; start 0: nothing must be initialised.
+        let (ip, op) =
+            unsafe { fast_sequences::<K>(reference::partial_fast_input(src), dst, 0, 0) };
+        // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
+        let mut output = unsafe { UninitOutput::new(dst, op) };
+        return reference::decode_careful::<_, PARTIAL>(src, &mut output, &[], 0, ip, op);
+    }
+    let (mut ip, mut op) = (0, 0);
+    loop {
+        // SAFETY: K's features: this function's contract; ip <= src.len() and dst[..op] is
+        // initialised (op <= dst.len()): both start at 0, then come from fast_sequences or from
+        // the careful loop's step, which leave them so.
+        (ip, op) = unsafe { fast_sequences::<K>(src, dst, ip, op) };
+        // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
+        let mut output = unsafe { UninitOutput::new(dst, op) };
+        match reference::decode_sequence::<_, FULL>(src, &mut output, dict, 0, ip, op)? {
+            Step::Next {
+                ip: next_ip,
+                op: next_op,
+            } => (ip, op) = (next_ip, next_op),
+            Step::End { op: end } => return Ok(end),
+        }
+    }
 }
 
 /// The SSE2 kernel's entry point.
@@ -449,4 +500,79 @@ pub(crate) unsafe fn decode_neon(
 ) -> Result<usize, Error> {
     // SAFETY: this function's contract.
     unsafe { decode_with::<crate::kernel::neon::Neon>(src, dst, out_start) }
+}
+
+/// The SSE2 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// None beyond the x86_64 baseline (SSE2); `unsafe` like the other entries.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+pub(crate) unsafe fn decode_special_sse2(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe { decode_special_with::<crate::kernel::x86::Sse2>(src, dst, dict, partial) }
+}
+
+/// The AVX2 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn decode_special_avx2(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract: AVX2 (and so SSSE3) is present.
+    unsafe { decode_special_with::<crate::kernel::x86::Avx2>(src, dst, dict, partial) }
+}
+
+/// The AVX-512 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, BW and VBMI.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(crate) unsafe fn decode_special_avx512(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract: AVX-512 F, BW and VBMI (and so AVX2 and SSSE3) are present.
+    unsafe { decode_special_with::<crate::kernel::x86::Avx512>(src, dst, dict, partial) }
+}
+
+/// The NEON kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// The CPU must support NEON (baseline on aarch64).
+#[cfg(target_arch = "aarch64")]
+#[inline(never)]
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn decode_special_neon(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract.
+    unsafe { decode_special_with::<crate::kernel::neon::Neon>(src, dst, dict, partial) }
 }

@@ -13,7 +13,7 @@
 
 #![forbid(unsafe_code)]
 
-use super::reference::{self, read_length_extension};
+use super::reference::{self, read_length_extension, Step, FULL, PARTIAL};
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::tables::REPEAT;
 use crate::Error;
@@ -26,8 +26,33 @@ use crate::Error;
 /// the bytes already in `dst[out_start..]`.
 pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
-    let (ip, op) = wild_sequences(src, dst, out_start);
-    reference::decode_careful::<[u8]>(src, dst, out_start, ip, op)
+    let (ip, op) = wild_sequences(src, dst, 0, out_start);
+    reference::decode_careful::<[u8], FULL>(src, dst, &[], out_start, ip, op)
+}
+
+/// Decodes the first `dst.len()` bytes of the block `src` into `dst` (the reference's
+/// [`PARTIAL`] mode): the wild-copy loop runs on the input without its last bytes (see
+/// [`reference::partial_fast_input`]), the careful loop finishes.
+pub(crate) fn decode_partial(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+    let (ip, op) = wild_sequences(reference::partial_fast_input(src), dst, 0, 0);
+    reference::decode_careful::<[u8], PARTIAL>(src, dst, &[], 0, ip, op)
+}
+
+/// Decodes the block `src` into `dst` with `dict` as the history before `dst[0]`. The wild-copy
+/// loop stops at every match that reaches into the dictionary (it only copies from `dst`); the
+/// careful loop decodes that one sequence, and the wild-copy loop goes on after it.
+pub(crate) fn decode_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Result<usize, Error> {
+    let (mut ip, mut op) = (0, 0);
+    loop {
+        (ip, op) = wild_sequences(src, dst, ip, op);
+        match reference::decode_sequence::<[u8], FULL>(src, dst, dict, 0, ip, op)? {
+            Step::Next {
+                ip: next_ip,
+                op: next_op,
+            } => (ip, op) = (next_ip, next_op),
+            Step::End { op: end } => return Ok(end),
+        }
+    }
 }
 
 /// Room the general path requires beyond a literal run or match, in both slices: literal runs
@@ -46,16 +71,14 @@ const SHORT_OUTPUT: usize = 14 + 24;
 
 /// The wild-copy loop: decodes sequences while both slices have room for fixed-size ("wild")
 /// copies that may run up to [`WILD_SLACK`] bytes past a sequence's end, and stops, *before*
-/// consuming it, at the first sequence that is invalid, is the last one, or lacks that room. It
-/// returns the (token position, output position) to resume from; [`reference::decode_careful`]
+/// consuming it, at the first sequence that is invalid, is the last one, or lacks that room (or
+/// whose match reaches before `dst[0]`), starting at `src[ip]` and `dst[op]`. It returns the (token position, output position) to resume from; [`reference::decode_careful`]
 /// then decodes the rest and reports any error, so verdicts are exactly the careful loop's.
 ///
 /// Wild copies may scribble over `dst` past the final output length (never past `dst.len()`);
 /// every byte before the returned position is final.
 #[inline]
-fn wild_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize) {
-    let mut ip = 0usize;
-    let mut op = out_start;
+fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (usize, usize) {
     loop {
         // The common short sequence: literal nibble < 15, match nibble < 15, and an offset of at
         // least 8 or at least the match length (so offsets 4-7 of short matches stay here too).
