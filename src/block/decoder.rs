@@ -3,7 +3,9 @@
 //!
 //! A `Decoder` holds a kernel token (see `kernel`), so every operation dispatches to a kernel
 //! this CPU can run. The operations differ only in where the output goes: a new `Vec`, a slice,
-//! uninitialised memory, a slice behind history, the end of a `Vec` whose tail is history.
+//! uninitialised memory, a slice behind history, the end of a `Vec` whose tail is history; and in
+//! two variants: with an external dictionary (read in place, never copied), and the partial
+//! decode of a block's first bytes.
 //!
 //! # Allocation
 //!

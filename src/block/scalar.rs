@@ -396,6 +396,54 @@ mod tests {
         }
     }
 
+    /// The scalar decoder's partial and dictionary decodes against the oracle's, on the same
+    /// valid and corrupted blocks: same verdict (the whole `Error`), same output.
+    #[test]
+    fn partial_and_dictionary_decodes_match_the_oracle() {
+        let text: Vec<u8> = (0..3000u32)
+            .map(|i| b"the quick brown fox "[(i % 20) as usize] ^ (i / 97) as u8)
+            .collect();
+        let dict: Vec<u8> = text[1000..].iter().rev().copied().collect();
+        let blocks = [
+            crate::block::compress(&text[..2000]),
+            crate::block::compress_with_dict(&text[..2000], &dict, 1),
+            block(&[(&text[..30], 40, 100), (&text[..3], 8, 18)], &text[..20]),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for src in &blocks {
+            for round in 0..400 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mut bad = src.clone();
+                if round > 0 {
+                    let pos = (state % bad.len() as u64) as usize;
+                    bad[pos] = (state >> 32) as u8;
+                }
+                let cut = ((state >> 40) as usize) % (bad.len() + 1);
+                let cap = ((state >> 20) as usize) % 2100;
+                for input in [&bad[..], &bad[..cut]] {
+                    let mut fast_out = vec![0xAAu8; cap];
+                    let mut careful_out = vec![0x55u8; cap];
+                    let fast = super::decode_partial(input, &mut fast_out);
+                    let careful = reference::decode_partial(input, &mut careful_out);
+                    assert_eq!(fast, careful, "partial verdicts differ for {input:02x?}");
+                    if let Ok(len) = careful {
+                        assert_eq!(fast_out[..len], careful_out[..len]);
+                    }
+                    for dict in [&dict[..0], &dict[..7], &dict[..]] {
+                        let fast = super::decode_with_dict(input, &mut fast_out, dict);
+                        let careful = reference::decode_with_dict(input, &mut careful_out, dict);
+                        assert_eq!(fast, careful, "dictionary verdicts differ for {input:02x?}");
+                        if let Ok(len) = careful {
+                            assert_eq!(fast_out[..len], careful_out[..len]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn corrupted_blocks() {
         let text: Vec<u8> = (0..2000u32)
