@@ -419,9 +419,14 @@ unsafe fn decode_special_with<K: CopyKernel>(
     let (mut ip, mut op) = (0, 0);
     loop {
         // SAFETY: K's features: this function's contract; ip <= src.len() and dst[..op] is
-        // initialised (op <= dst.len()): both start at 0, then come from fast_sequences or from
-        // the careful loop's step, which leave them so.
+        // initialised (op <= dst.len()): both start at 0, then come from fast_sequences,
+        // dict_short_sequence or the careful loop's step, which leave them so.
         (ip, op) = unsafe { fast_sequences::<K>(src, dst, ip, op) };
+        // SAFETY: K's features: this function's contract.
+        if let Some(next) = unsafe { dict_short_sequence::<K>(src, dst, dict, ip, op) } {
+            (ip, op) = next;
+            continue;
+        }
         // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
         let mut output = unsafe { UninitOutput::new(dst, op) };
         match reference::decode_sequence::<_, FULL>(src, &mut output, dict, 0, ip, op)? {
@@ -432,6 +437,75 @@ unsafe fn decode_special_with<K: CopyKernel>(
             Step::End { op: end } => return Ok(end),
         }
     }
+}
+
+/// Decodes the sequence at `src[ip]` if its literal run is short (nibble below 15) and its match
+/// lies entirely in the dictionary, with room for wide copies: the commonest sequence the fast
+/// loop leaves in a small message decoded with a dictionary. Returns the next `(ip, op)`, or
+/// `None` (nothing written) for any other sequence, which the careful loop then decodes. The
+/// checks are the careful loop's for such a sequence (the literals, the offset and the length
+/// extension lie in the input, the match lies in the dictionary, the output has room; what follows
+/// is the next step's), so the result is the same.
+///
+/// # Safety
+///
+/// The CPU must support `K`'s instructions; `op <= dst.len()`.
+#[inline(always)]
+unsafe fn dict_short_sequence<K: CopyKernel>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    ip: usize,
+    op: usize,
+) -> Option<(usize, usize)> {
+    debug_assert!(op <= dst.len());
+    // The token, up to 14 literals read as 16 bytes, and the offset.
+    let window = src.get(ip..)?.first_chunk::<FAST_SRC_ROOM>()?;
+    if dst.len() - op < FAST_DST_ROOM {
+        return None;
+    }
+    let token = usize::from(window[0]);
+    let literal_len = token >> 4;
+    if literal_len == RUN_MASK {
+        return None;
+    }
+    let offset = usize::from(u16::from_le_bytes([
+        window[1 + literal_len],
+        window[2 + literal_len],
+    ]));
+    let mut next_ip = ip + 3 + literal_len;
+    let mut match_len = token & ML_MASK;
+    if match_len == ML_MASK {
+        match_len = read_extension(src, &mut next_ip, match_len)?;
+    }
+    let match_len = match_len.checked_add(MINMATCH)?;
+    let match_pos = op + literal_len;
+    // The match starts `back` bytes before dst[0] and ends before it.
+    let back = offset.checked_sub(match_pos)?;
+    if back < match_len || back > dict.len() || match_len > dst.len() - match_pos {
+        return None;
+    }
+    let from = &dict[dict.len() - back..];
+    let dst_ptr = dst.as_mut_ptr().cast::<u8>();
+    // SAFETY: 16 bytes are readable at window[1..17] (the window holds FAST_SRC_ROOM = 20) and
+    // writable at op (FAST_DST_ROOM = 46 bytes of room, checked above); K's features: this
+    // function's contract.
+    unsafe { K::copy16(window.as_ptr().add(1), dst_ptr.add(op)) };
+    if match_len <= 32 && from.len() >= 32 {
+        // SAFETY: 32 bytes are readable at `from` (just tested) and writable at match_pos <= op +
+        // 14 (room checked above: op + 14 + 32 <= op + FAST_DST_ROOM <= dst.len()); `from` is in
+        // `dict`, a shared borrow, so it does not overlap `dst`. K's features: this function's
+        // contract.
+        unsafe {
+            K::copy16(from.as_ptr(), dst_ptr.add(match_pos));
+            K::copy16(from.as_ptr().add(16), dst_ptr.add(match_pos + 16));
+        }
+    } else {
+        // SAFETY: match_len <= back = from.len() bytes are readable at `from` and writable at
+        // match_pos (checked above); `dict` and `dst` do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(from.as_ptr(), dst_ptr.add(match_pos), match_len) };
+    }
+    Some((next_ip, match_pos + match_len))
 }
 
 /// The SSE2 kernel's entry point.
