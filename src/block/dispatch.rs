@@ -35,15 +35,28 @@ pub(crate) fn decode(
             any(target_arch = "x86_64", target_arch = "aarch64")
         ))]
         Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
-            // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
-            // write only copies of initialised bytes (block::fast_decode, block::uninit), so
-            // `dst` stays initialised.
-            let dst = unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) };
-            // SAFETY: all of `dst` is initialised, its history prefix included.
-            unsafe { decode_uninit(kernel, src, dst, out_start) }
+            // SAFETY: the kernels write only copies of initialised bytes (block::fast_decode,
+            // block::uninit); all of `dst` is initialised, its history prefix included.
+            unsafe { decode_uninit(kernel, src, as_uninit(dst), out_start) }
         }
         _ => scalar::decode(src, dst, out_start),
     }
+}
+
+/// `dst` viewed as possibly uninitialised bytes, for the SIMD kernels' entry points.
+///
+/// # Safety
+///
+/// Only initialised bytes may be written through the view, so that `dst` stays initialised.
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[inline(always)]
+unsafe fn as_uninit(dst: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout; the caller writes only
+    // initialised bytes (this function's contract).
+    unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) }
 }
 
 /// [`decode`] into uninitialised memory: decodes `src` into `dst[out_start..]`, where
@@ -109,11 +122,9 @@ pub(crate) fn decode_special(
             any(target_arch = "x86_64", target_arch = "aarch64")
         ))]
         Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
-            // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
-            // write only copies of initialised bytes (block::fast_decode, block::uninit), so
-            // `dst` stays initialised.
-            let dst = unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) };
-            decode_special_uninit(kernel, src, dst, dict, partial)
+            // SAFETY: the kernels write only copies of initialised bytes (block::fast_decode,
+            // block::uninit).
+            decode_special_uninit(kernel, src, unsafe { as_uninit(dst) }, dict, partial)
         }
         _ if partial => scalar::decode_partial(src, dst),
         _ => scalar::decode_with_dict(src, dst, dict),

@@ -1,5 +1,6 @@
 //! The one fast decode loop, generic over a [`CopyKernel`], and the kernel entry points
-//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`), which `dispatch` reaches
+//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`, and `decode_special_*` for the
+//! partial and external-dictionary decodes, see `decode_special_with`), which `dispatch` reaches
 //! through a kernel token.
 //!
 //! The loop decodes sequences while both buffers have room for the kernel's wide ("wild")
@@ -28,9 +29,10 @@
 //! initialised (but unspecified).
 
 use core::mem::MaybeUninit;
+use core::ops::ControlFlow;
 
 use super::reference;
-use super::reference::{Step, FULL, PARTIAL};
+use super::reference::{FULL, PARTIAL};
 use super::uninit::UninitOutput;
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
@@ -430,11 +432,8 @@ unsafe fn decode_special_with<K: CopyKernel>(
         // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
         let mut output = unsafe { UninitOutput::new(dst, op) };
         match reference::decode_sequence::<_, FULL>(src, &mut output, dict, 0, ip, op)? {
-            Step::Next {
-                ip: next_ip,
-                op: next_op,
-            } => (ip, op) = (next_ip, next_op),
-            Step::End { op: end } => return Ok(end),
+            ControlFlow::Continue(next) => (ip, op) = next,
+            ControlFlow::Break(end) => return Ok(end),
         }
     }
 }

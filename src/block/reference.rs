@@ -18,8 +18,16 @@
 //! construction. It writes through the [`Output`] trait, so the SIMD kernels can finish a block in
 //! uninitialised memory (`block::uninit`); for `[u8]` the trait's methods are the slice copies
 //! described above.
+//!
+//! Two variants ride on the same loop: an external dictionary (history before the output, in its
+//! own slice: a match reaching into it copies its bytes from there and continues from the output's
+//! start), and the partial mode ([`PARTIAL`]), liblz4's `LZ4_decompress_safe_partial`, which stops
+//! once the output is full. The loop is a loop over [`decode_sequence`], which decoders with an
+//! external dictionary also call alone for the sequences their fast loop leaves.
 
 #![forbid(unsafe_code)]
+
+use core::ops::ControlFlow;
 
 use super::{MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
@@ -133,26 +141,15 @@ pub(crate) fn decode_careful<O: Output + ?Sized, const STOP_AT_CAPACITY: bool>(
 ) -> Result<usize, Error> {
     loop {
         match decode_sequence::<O, STOP_AT_CAPACITY>(src, dst, dict, out_start, ip, op)? {
-            Step::Next {
-                ip: next_ip,
-                op: next_op,
-            } => (ip, op) = (next_ip, next_op),
-            Step::End { op: end } => return Ok(end),
+            ControlFlow::Continue(next) => (ip, op) = next,
+            ControlFlow::Break(end) => return Ok(end),
         }
     }
 }
 
-/// What [`decode_sequence`] leaves: the next sequence's token and output positions, or the end of
-/// the block (the output length).
-pub(crate) enum Step {
-    /// The sequence was decoded; the next one starts at `src[ip]` and writes at `dst[op]`.
-    Next { ip: usize, op: usize },
-    /// The block is decoded (or, in the partial mode, the output is full): `op` bytes in all.
-    End { op: usize },
-}
-
 /// Decodes the one sequence at `src[ip]` into `dst[op..]`, as [`decode_careful`] does (which is a
-/// loop over it). A decoder whose fast loop cannot take a sequence (a match reaching into an
+/// loop over it), and returns where the next one starts (`Continue((ip, op))`) or, at the end of
+/// the block (or, in the partial mode, of the output), the output length (`Break(op)`). A decoder whose fast loop cannot take a sequence (a match reaching into an
 /// external dictionary) lets this decode it and goes on.
 #[inline(always)]
 pub(crate) fn decode_sequence<O: Output + ?Sized, const STOP_AT_CAPACITY: bool>(
@@ -162,9 +159,9 @@ pub(crate) fn decode_sequence<O: Output + ?Sized, const STOP_AT_CAPACITY: bool>(
     out_start: usize,
     mut ip: usize,
     mut op: usize,
-) -> Result<Step, Error> {
+) -> Result<ControlFlow<usize, (usize, usize)>, Error> {
     if STOP_AT_CAPACITY && op == dst.capacity() {
-        return Ok(Step::End { op });
+        return Ok(ControlFlow::Break(op));
     }
     let sequence_op = op;
     let token_pos = ip;
@@ -214,7 +211,7 @@ pub(crate) fn decode_sequence<O: Output + ?Sized, const STOP_AT_CAPACITY: bool>(
     // match nibble is ignored, as liblz4 does.) A partial decode also ends where the output is
     // full or no offset (and next token) can follow.
     if ip == src.len() || (STOP_AT_CAPACITY && (op == dst.capacity() || src.len() - ip <= 2)) {
-        return Ok(Step::End { op });
+        return Ok(ControlFlow::Break(op));
     }
 
     // Match.
@@ -279,9 +276,9 @@ pub(crate) fn decode_sequence<O: Output + ?Sized, const STOP_AT_CAPACITY: bool>(
         if token == 0xEE && op - sequence_op == 32 && offset >= 8 && offset <= op - 18 {
             partial_shortcut_end(src, token_pos, ip)?;
         }
-        return Ok(Step::End { op });
+        return Ok(ControlFlow::Break(op));
     }
-    Ok(Step::Next { ip, op })
+    Ok(ControlFlow::Continue((ip, op)))
 }
 
 /// liblz4's partial decode has one more check at the end, which this reproduces: its short-

@@ -13,7 +13,9 @@
 
 #![forbid(unsafe_code)]
 
-use super::reference::{self, read_length_extension, Step, FULL, PARTIAL};
+use core::ops::ControlFlow;
+
+use super::reference::{self, read_length_extension, FULL, PARTIAL};
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::tables::REPEAT;
 use crate::Error;
@@ -46,11 +48,8 @@ pub(crate) fn decode_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Resul
     loop {
         (ip, op) = wild_sequences(src, dst, ip, op);
         match reference::decode_sequence::<[u8], FULL>(src, dst, dict, 0, ip, op)? {
-            Step::Next {
-                ip: next_ip,
-                op: next_op,
-            } => (ip, op) = (next_ip, next_op),
-            Step::End { op: end } => return Ok(end),
+            ControlFlow::Continue(next) => (ip, op) = next,
+            ControlFlow::Break(end) => return Ok(end),
         }
     }
 }
