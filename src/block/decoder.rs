@@ -3,7 +3,9 @@
 //!
 //! A `Decoder` holds a kernel token (see `kernel`), so every operation dispatches to a kernel
 //! this CPU can run. The operations differ only in where the output goes: a new `Vec`, a slice,
-//! uninitialised memory, a slice behind history, the end of a `Vec` whose tail is history.
+//! uninitialised memory, a slice behind history, the end of a `Vec` whose tail is history; and in
+//! two variants: with an external dictionary (read in place, never copied), and the partial
+//! decode of a block's first bytes.
 //!
 //! # Allocation
 //!
@@ -179,18 +181,30 @@ impl Decoder {
         dict: &[u8],
         max_out: usize,
     ) -> Result<Vec<u8>, Error> {
-        let history = &dict[dict.len().saturating_sub(super::MAX_HISTORY)..];
-        let mut buf = Vec::new();
-        reserve(&mut buf, history.len(), first_room(src.len(), max_out))?;
-        buf.extend_from_slice(history);
-        self.decompress_append(src, &mut buf, history.len(), max_out)?;
-        buf.drain(..history.len());
-        // The history's room at the front is free again: never hand back more than the cap.
-        if buf.capacity() > max_out {
-            buf.shrink_to(max_out);
-        }
-        shrink_if_oversized(&mut buf);
-        Ok(buf)
+        let mut out = Vec::new();
+        self.append(src, &mut out, 0, max_out, dict)?;
+        shrink_if_oversized(&mut out);
+        Ok(out)
+    }
+
+    /// Decompresses the block `src` into `dst` with `dict` as the data before `dst[0]`: matches
+    /// may read the dictionary's last bytes (up to 64 KiB back), or start there and continue in
+    /// `dst`. The dictionary is not copied. Returns the number of bytes written. See
+    /// [`block::decompress_into_with_dict`](super::decompress_into_with_dict).
+    pub fn decompress_into_with_dict(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &[u8],
+    ) -> Result<usize, Error> {
+        dispatch::decode_special(self.kernel, src, dst, dict, false)
+    }
+
+    /// Decodes the first `dst.len()` bytes of the block `src` (all of it if it is shorter) into
+    /// `dst` and stops; returns the number of bytes written. See
+    /// [`block::decompress_partial`](super::decompress_partial).
+    pub fn decompress_partial(&self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        dispatch::decode_special(self.kernel, src, dst, &[], true)
     }
 
     /// Decodes the block `src` and appends its output (at most `max_out` bytes) to `out`, whose
@@ -204,10 +218,24 @@ impl Decoder {
         history_len: usize,
         max_out: usize,
     ) -> Result<usize, Error> {
+        self.append(src, out, history_len, max_out, &[])
+    }
+
+    /// [`decompress_append`](Self::decompress_append), with `dict` (if not empty) as the history
+    /// before the output instead of `out`'s tail (`history_len` is then 0).
+    fn append(
+        &self,
+        src: &[u8],
+        out: &mut Vec<u8>,
+        history_len: usize,
+        max_out: usize,
+        dict: &[u8],
+    ) -> Result<usize, Error> {
+        debug_assert!(dict.is_empty() || history_len == 0);
         let cap = output_cap(src.len(), max_out);
         let mut room = first_room(src.len(), max_out);
         loop {
-            match self.append_within(src, out, history_len, room) {
+            match self.append_within(src, out, history_len, room, dict) {
                 Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
                     if room < cap =>
                 {
@@ -218,14 +246,15 @@ impl Decoder {
         }
     }
 
-    /// [`decompress_append`](Self::decompress_append) with exactly `room` bytes of output room
-    /// (reserved exactly, fallibly).
+    /// [`append`](Self::append) with exactly `room` bytes of output room (reserved exactly,
+    /// fallibly).
     fn append_within(
         &self,
         src: &[u8],
         out: &mut Vec<u8>,
         history_len: usize,
         room: usize,
+        dict: &[u8],
     ) -> Result<usize, Error> {
         let start = out.len();
         let history_len = history_len.min(start);
@@ -244,9 +273,13 @@ impl Decoder {
                     window_len,
                 )
             };
-            // SAFETY: window[..history_len] is out[history_from..start], initialised bytes of
-            // `out`.
-            let end = unsafe { dispatch::decode_uninit(self.kernel, src, window, history_len)? };
+            let end = if dict.is_empty() {
+                // SAFETY: window[..history_len] is out[history_from..start], initialised bytes of
+                // `out`.
+                unsafe { dispatch::decode_uninit(self.kernel, src, window, history_len)? }
+            } else {
+                dispatch::decode_special_uninit(self.kernel, src, window, dict, false)?
+            };
             // SAFETY: decode_uninit returned Ok(end): window[..end] is initialised, so `out` is
             // initialised up to history_from + end <= start + room <= capacity.
             unsafe { out.set_len(history_from + end) };
@@ -261,7 +294,12 @@ impl Decoder {
                 reserve(out, 0, room)?;
                 out.resize(start + room, 0);
             }
-            let result = dispatch::decode(self.kernel, src, &mut out[history_from..], history_len);
+            let window = &mut out[history_from..];
+            let result = if dict.is_empty() {
+                dispatch::decode(self.kernel, src, window, history_len)
+            } else {
+                dispatch::decode_special(self.kernel, src, window, dict, false)
+            };
             match result {
                 Ok(end) => {
                     out.truncate(history_from + end);

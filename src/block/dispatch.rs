@@ -35,15 +35,28 @@ pub(crate) fn decode(
             any(target_arch = "x86_64", target_arch = "aarch64")
         ))]
         Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
-            // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the kernels
-            // write only copies of initialised bytes (block::fast_decode, block::uninit), so
-            // `dst` stays initialised.
-            let dst = unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) };
-            // SAFETY: all of `dst` is initialised, its history prefix included.
-            unsafe { decode_uninit(kernel, src, dst, out_start) }
+            // SAFETY: the kernels write only copies of initialised bytes (block::fast_decode,
+            // block::uninit); all of `dst` is initialised, its history prefix included.
+            unsafe { decode_uninit(kernel, src, as_uninit(dst), out_start) }
         }
         _ => scalar::decode(src, dst, out_start),
     }
+}
+
+/// `dst` viewed as possibly uninitialised bytes, for the SIMD kernels' entry points.
+///
+/// # Safety
+///
+/// Only initialised bytes may be written through the view, so that `dst` stays initialised.
+#[cfg(all(
+    feature = "unsafe",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+#[inline(always)]
+unsafe fn as_uninit(dst: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout; the caller writes only
+    // initialised bytes (this function's contract).
+    unsafe { &mut *(core::ptr::from_mut::<[u8]>(dst) as *mut [MaybeUninit<u8>]) }
 }
 
 /// [`decode`] into uninitialised memory: decodes `src` into `dst[out_start..]`, where
@@ -88,6 +101,71 @@ pub(crate) unsafe fn decode_uninit(
             // was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
             let dst = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [u8]) };
             scalar::decode(src, dst, out_start)
+        }
+    }
+}
+
+/// The partial and dictionary decodes, into `dst` from its start: the first `dst.len()` bytes of
+/// the block when `partial` (with an empty `dict`), or the whole block with `dict` as the history
+/// before `dst[0]`. Verdict and output are the reference decoder's for every kernel.
+#[inline]
+pub(crate) fn decode_special(
+    kernel: KernelToken,
+    src: &[u8],
+    dst: &mut [u8],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    match kernel.kernel() {
+        #[cfg(all(
+            feature = "unsafe",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
+        Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
+            // SAFETY: the kernels write only copies of initialised bytes (block::fast_decode,
+            // block::uninit).
+            decode_special_uninit(kernel, src, unsafe { as_uninit(dst) }, dict, partial)
+        }
+        _ if partial => scalar::decode_partial(src, dst),
+        _ => scalar::decode_with_dict(src, dst, dict),
+    }
+}
+
+/// [`decode_special`] into uninitialised memory. On success `dst[..returned length]` is
+/// initialised; bytes after it may have been written (with copies of initialised bytes) but are
+/// unspecified. The scalar decoder first zero-fills `dst`, as in [`decode_uninit`].
+#[cfg(feature = "unsafe")]
+#[inline]
+pub(crate) fn decode_special_uninit(
+    kernel: KernelToken,
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    match kernel.kernel() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is baseline on x86_64.
+        Kernel::Sse2 => unsafe { fast_decode::decode_special_sse2(src, dst, dict, partial) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect).
+        Kernel::Avx2 => unsafe { fast_decode::decode_special_avx2(src, dst, dict, partial) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the token exists, so AVX-512 F, BW and VBMI were detected (Kernel::token /
+        // detect).
+        Kernel::Avx512 => unsafe { fast_decode::decode_special_avx512(src, dst, dict, partial) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: the token exists, so NEON was detected.
+        Kernel::Neon => unsafe { fast_decode::decode_special_neon(src, dst, dict, partial) },
+        _ => {
+            dst.fill(MaybeUninit::new(0));
+            // SAFETY: `dst` was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
+            let dst = unsafe { &mut *(core::ptr::from_mut(dst) as *mut [u8]) };
+            if partial {
+                scalar::decode_partial(src, dst)
+            } else {
+                scalar::decode_with_dict(src, dst, dict)
+            }
         }
     }
 }

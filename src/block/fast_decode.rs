@@ -1,5 +1,6 @@
 //! The one fast decode loop, generic over a [`CopyKernel`], and the kernel entry points
-//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`), which `dispatch` reaches
+//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`, and `decode_special_*` for the
+//! partial and external-dictionary decodes, see `decode_special_with`), which `dispatch` reaches
 //! through a kernel token.
 //!
 //! The loop decodes sequences while both buffers have room for the kernel's wide ("wild")
@@ -28,8 +29,10 @@
 //! initialised (but unspecified).
 
 use core::mem::MaybeUninit;
+use core::ops::ControlFlow;
 
 use super::reference;
+use super::reference::{FULL, PARTIAL};
 use super::uninit::UninitOutput;
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
@@ -79,22 +82,24 @@ fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> 
     }
 }
 
-/// Decodes as many sequences of `src` as can be decoded with wide copies into `dst`, starting at
-/// output position `out_start` (`dst[..out_start]` is history). Returns the (input, output)
-/// positions `(ip, op)` of the first sequence it did not decode; `dst[..op]` is then initialised
-/// and final.
+/// Decodes as many sequences of `src` as can be decoded with wide copies into `dst`, starting
+/// with the token at `src[start_ip]` and at output position `start_op` (`dst[..start_op]` is
+/// history, or output decoded before). Returns the (input, output) positions `(ip, op)` of the
+/// first sequence it did not decode; `dst[..op]` is then initialised and final. It never reads
+/// before `dst[0]`: a match reaching there stops it.
 ///
 /// # Safety
 ///
-/// The CPU must support `K`'s instructions (the caller holds the kernel's token), and
-/// `dst[..out_start]` must be initialised.
+/// The CPU must support `K`'s instructions (the caller holds the kernel's token),
+/// `start_ip <= src.len()`, `start_op <= dst.len()`, and `dst[..start_op]` must be initialised.
 #[inline(always)]
 unsafe fn fast_sequences<K: CopyKernel>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
-    out_start: usize,
+    start_ip: usize,
+    start_op: usize,
 ) -> (usize, usize) {
-    debug_assert!(out_start <= dst.len());
+    debug_assert!(start_ip <= src.len() && start_op <= dst.len());
     let width = K::WIDTH;
     let src_ptr = src.as_ptr();
     let dst_ptr = dst.as_mut_ptr().cast::<u8>();
@@ -105,8 +110,8 @@ unsafe fn fast_sequences<K: CopyKernel>(
     // the loop never starts, when the slices are shorter than that).
     let src_limit = src_len.saturating_sub(FAST_SRC_ROOM - 1);
     let dst_limit = dst_len.saturating_sub(FAST_DST_ROOM - 1);
-    let mut ip = 0usize;
-    let mut op = out_start;
+    let mut ip = start_ip;
+    let mut op = start_op;
     // Invariants: ip <= src_len, op <= dst_len; dst[..op] is final output. `ip` and `op` change
     // only when a sequence is complete, so every `return` hands the careful loop the start of
     // the sequence it stopped in (whatever the wild copies already wrote past `op` is rewritten).
@@ -376,11 +381,130 @@ unsafe fn decode_with<K: CopyKernel>(
     dst: &mut [MaybeUninit<u8>],
     out_start: usize,
 ) -> Result<usize, Error> {
-    // SAFETY: forwarded contract.
-    let (ip, op) = unsafe { fast_sequences::<K>(src, dst, out_start) };
+    // SAFETY: forwarded contract (start_ip = 0).
+    let (ip, op) = unsafe { fast_sequences::<K>(src, dst, 0, out_start) };
     // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
     let mut output = unsafe { UninitOutput::new(dst, op) };
-    reference::decode_careful(src, &mut output, out_start, ip, op)
+    reference::decode_careful::<_, FULL>(src, &mut output, &[], out_start, ip, op)
+}
+
+/// The decodes beside the plain one, all into `dst` from its start (no history in `dst`): the
+/// first `dst.len()` bytes of the block (`partial`, without a dictionary), or the whole block
+/// with `dict` as the history before `dst[0]`. On success `dst[..returned length]` is
+/// initialised.
+///
+/// Partial: the fast loop runs on the input without its last bytes
+/// ([`reference::partial_fast_input`]), then the careful loop finishes in the partial mode.
+/// Dictionary: the fast loop stops at every match that reaches into the dictionary (it copies
+/// only from `dst`); the careful loop decodes that one sequence and the fast loop goes on after
+/// it, so only the sequences that read the dictionary take the careful path.
+///
+/// # Safety
+///
+/// The CPU must support `K`'s instructions.
+#[inline(always)]
+unsafe fn decode_special_with<K: CopyKernel>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    if partial {
+        debug_assert!(dict.is_empty());
+        // SAFETY: K's features: this function's contract; start 0: nothing must be initialised.
+        let (ip, op) =
+            unsafe { fast_sequences::<K>(reference::partial_fast_input(src), dst, 0, 0) };
+        // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
+        let mut output = unsafe { UninitOutput::new(dst, op) };
+        return reference::decode_careful::<_, PARTIAL>(src, &mut output, &[], 0, ip, op);
+    }
+    let (mut ip, mut op) = (0, 0);
+    loop {
+        // SAFETY: K's features: this function's contract; ip <= src.len() and dst[..op] is
+        // initialised (op <= dst.len()): both start at 0, then come from fast_sequences,
+        // dict_short_sequence or the careful loop's step, which leave them so.
+        (ip, op) = unsafe { fast_sequences::<K>(src, dst, ip, op) };
+        // SAFETY: K's features: this function's contract.
+        if let Some(next) = unsafe { dict_short_sequence::<K>(src, dst, dict, ip, op) } {
+            (ip, op) = next;
+            continue;
+        }
+        // SAFETY: fast_sequences returns with dst[..op] initialised (op <= dst.len()).
+        let mut output = unsafe { UninitOutput::new(dst, op) };
+        match reference::decode_sequence::<_, FULL>(src, &mut output, dict, 0, ip, op)? {
+            ControlFlow::Continue(next) => (ip, op) = next,
+            ControlFlow::Break(end) => return Ok(end),
+        }
+    }
+}
+
+/// Decodes the sequence at `src[ip]` if its literal run is short (nibble below 15) and its match
+/// lies entirely in the dictionary, with room for wide copies: the commonest sequence the fast
+/// loop leaves in a small message decoded with a dictionary. Returns the next `(ip, op)`, or
+/// `None` (nothing written) for any other sequence, which the careful loop then decodes. The
+/// checks are the careful loop's for such a sequence (the literals, the offset and the length
+/// extension lie in the input, the match lies in the dictionary, the output has room; what follows
+/// is the next step's), so the result is the same.
+///
+/// # Safety
+///
+/// The CPU must support `K`'s instructions; `op <= dst.len()`.
+#[inline(always)]
+unsafe fn dict_short_sequence<K: CopyKernel>(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    ip: usize,
+    op: usize,
+) -> Option<(usize, usize)> {
+    debug_assert!(op <= dst.len());
+    // The token, up to 14 literals read as 16 bytes, and the offset.
+    let window = src.get(ip..)?.first_chunk::<FAST_SRC_ROOM>()?;
+    if dst.len() - op < FAST_DST_ROOM {
+        return None;
+    }
+    let token = usize::from(window[0]);
+    let literal_len = token >> 4;
+    if literal_len == RUN_MASK {
+        return None;
+    }
+    let offset = usize::from(u16::from_le_bytes([
+        window[1 + literal_len],
+        window[2 + literal_len],
+    ]));
+    let mut next_ip = ip + 3 + literal_len;
+    let mut match_len = token & ML_MASK;
+    if match_len == ML_MASK {
+        match_len = read_extension(src, &mut next_ip, match_len)?;
+    }
+    let match_len = match_len.checked_add(MINMATCH)?;
+    let match_pos = op + literal_len;
+    // The match starts `back` bytes before dst[0] and ends before it.
+    let back = offset.checked_sub(match_pos)?;
+    if back < match_len || back > dict.len() || match_len > dst.len() - match_pos {
+        return None;
+    }
+    let from = &dict[dict.len() - back..];
+    let dst_ptr = dst.as_mut_ptr().cast::<u8>();
+    // SAFETY: 16 bytes are readable at window[1..17] (the window holds FAST_SRC_ROOM = 20) and
+    // writable at op (FAST_DST_ROOM = 46 bytes of room, checked above); K's features: this
+    // function's contract.
+    unsafe { K::copy16(window.as_ptr().add(1), dst_ptr.add(op)) };
+    if match_len <= 32 && from.len() >= 32 {
+        // SAFETY: 32 bytes are readable at `from` (just tested) and writable at match_pos <= op +
+        // 14 (room checked above: op + 14 + 32 <= op + FAST_DST_ROOM <= dst.len()); `from` is in
+        // `dict`, a shared borrow, so it does not overlap `dst`. K's features: this function's
+        // contract.
+        unsafe {
+            K::copy16(from.as_ptr(), dst_ptr.add(match_pos));
+            K::copy16(from.as_ptr().add(16), dst_ptr.add(match_pos + 16));
+        }
+    } else {
+        // SAFETY: match_len <= back = from.len() bytes are readable at `from` and writable at
+        // match_pos (checked above); `dict` and `dst` do not overlap.
+        unsafe { core::ptr::copy_nonoverlapping(from.as_ptr(), dst_ptr.add(match_pos), match_len) };
+    }
+    Some((next_ip, match_pos + match_len))
 }
 
 /// The SSE2 kernel's entry point.
@@ -449,4 +573,79 @@ pub(crate) unsafe fn decode_neon(
 ) -> Result<usize, Error> {
     // SAFETY: this function's contract.
     unsafe { decode_with::<crate::kernel::neon::Neon>(src, dst, out_start) }
+}
+
+/// The SSE2 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// None beyond the x86_64 baseline (SSE2); `unsafe` like the other entries.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+pub(crate) unsafe fn decode_special_sse2(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe { decode_special_with::<crate::kernel::x86::Sse2>(src, dst, dict, partial) }
+}
+
+/// The AVX2 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn decode_special_avx2(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract: AVX2 (and so SSSE3) is present.
+    unsafe { decode_special_with::<crate::kernel::x86::Avx2>(src, dst, dict, partial) }
+}
+
+/// The AVX-512 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, BW and VBMI.
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(crate) unsafe fn decode_special_avx512(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract: AVX-512 F, BW and VBMI (and so AVX2 and SSSE3) are present.
+    unsafe { decode_special_with::<crate::kernel::x86::Avx512>(src, dst, dict, partial) }
+}
+
+/// The NEON kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// The CPU must support NEON (baseline on aarch64).
+#[cfg(target_arch = "aarch64")]
+#[inline(never)]
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn decode_special_neon(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: this function's contract.
+    unsafe { decode_special_with::<crate::kernel::neon::Neon>(src, dst, dict, partial) }
 }

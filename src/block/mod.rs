@@ -39,7 +39,7 @@
 //!
 //! The free functions ([`decompress`], [`decompress_into`], [`decompress_into_uninit`],
 //! [`decompress_into_with_history`], [`decompress_append`], [`decompress_with_dict`],
-//! [`decompress_size_prepended`]) decode with the detected kernel ([`Kernel::detect`]). A
+//! [`decompress_into_with_dict`], [`decompress_partial`], [`decompress_size_prepended`]) decode with the detected kernel ([`Kernel::detect`]). A
 //! [`Decoder`] has the same operations for a kernel of your choice. The decoders, bottom up:
 //! `reference` (the oracle, and every decoder's careful tail), `scalar` (the tuned safe decoder),
 //! `fast_decode` (the one SIMD loop and its entry points per kernel), `dispatch` (kernel token →
@@ -267,9 +267,71 @@ pub fn decompress_append(
 }
 
 /// Decompresses a block compressed with `dict` as history ([`compress_with_dict`]) into a new
-/// `Vec` of at most `max_out` bytes. With an empty `dict` this is [`decompress`].
+/// `Vec` of at most `max_out` bytes. With an empty `dict` this is [`decompress`]. The dictionary
+/// is not copied (see [`decompress_into_with_dict`]).
 pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     Decoder::new().decompress_with_dict(src, dict, max_out)
+}
+
+// Dictionary and partial decoding (issue 17, decode side).
+
+/// Decompresses the block `src` into `dst` with `dict` as the data that preceded it, returning
+/// the number of bytes written: matches may read the last 65,535 bytes of `dict`, or start there
+/// and continue in `dst`, as liblz4's `LZ4_decompress_safe_usingDict` (with the dictionary in its
+/// own buffer). The dictionary is not copied. With an empty `dict` this is [`decompress_into`].
+///
+/// Verdicts and output are those of [`decompress_into`] with the dictionary's last 64 KiB in
+/// front of the output (a match reaching before the dictionary is
+/// [`Error::OffsetBeforeStart`]); the rules of the module documentation apply, so blocks that
+/// lack the end-of-block margins decode here and fail in liblz4, and offset 0 is rejected. Bytes
+/// of `dst` past the returned length may be overwritten.
+///
+/// Every kernel decodes the sequences that copy only from `dst` with its fast loop; a sequence
+/// whose match reaches into the dictionary is decoded by the careful loop, after which the fast
+/// loop resumes.
+///
+/// ```
+/// use lz4_simd::block;
+/// let dict = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n";
+/// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
+/// let compressed = block::compress_with_dict(request, dict, 1);
+/// let mut out = [0u8; 64];
+/// let n = block::decompress_into_with_dict(&compressed, &mut out, dict).unwrap();
+/// assert_eq!(&out[..n], request);
+/// ```
+pub fn decompress_into_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Result<usize, Error> {
+    Decoder::new().decompress_into_with_dict(src, dst, dict)
+}
+
+/// Decodes only the first `dst.len()` bytes of the block `src` (all of it if it decodes to
+/// less) and stops, returning the number of bytes written: `min(dst.len(), decoded size)` for a
+/// valid block. The work is proportional to the prefix: nothing after the sequence that fills
+/// `dst` is read. Nothing outside `dst` is written; bytes of `dst` past the returned length may
+/// be overwritten (only when the block is shorter than `dst`).
+///
+/// Output and verdict are those of liblz4 1.10's `LZ4_decompress_safe_partial(src, dst,
+/// src.len(), dst.len(), dst.len())`, which is more lenient than the full decode: a block whose
+/// input ends inside a literal run (or within 2 bytes after one) succeeds with what it decoded,
+/// the end-of-block rules are not checked, and anything after the prefix may be corrupt. It
+/// does check what the prefix needs: the offsets of the matches it copies (even one cut at the
+/// end of `dst`), length extensions (a literal-length extension must leave 15 input bytes, a
+/// match-length one 4, as liblz4's read limits) and an empty input (unless `dst` is empty: then
+/// the result is 0 without reading anything). One deviation: offset 0, which liblz4 accepts
+/// (copying stale bytes of `dst`), is [`Error::OffsetZero`] here.
+///
+/// ```
+/// use lz4_simd::block;
+/// let page = b"key=0001;value=alpha;".repeat(100);
+/// let compressed = block::compress(&page);
+/// let mut head = [0u8; 30];
+/// assert_eq!(block::decompress_partial(&compressed, &mut head).unwrap(), 30);
+/// assert_eq!(&head, &page[..30]);
+/// // A `dst` longer than the block decodes all of it.
+/// let mut all = vec![0u8; page.len() + 10];
+/// assert_eq!(block::decompress_partial(&compressed, &mut all).unwrap(), page.len());
+/// ```
+pub fn decompress_partial(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+    Decoder::new().decompress_partial(src, dst)
 }
 
 /// Decompresses the block `src` into `dst`, returning the number of bytes written.

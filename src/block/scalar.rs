@@ -13,7 +13,9 @@
 
 #![forbid(unsafe_code)]
 
-use super::reference::{self, read_length_extension};
+use core::ops::ControlFlow;
+
+use super::reference::{self, read_length_extension, FULL, PARTIAL};
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
 use crate::kernel::tables::REPEAT;
 use crate::Error;
@@ -26,8 +28,30 @@ use crate::Error;
 /// the bytes already in `dst[out_start..]`.
 pub(crate) fn decode(src: &[u8], dst: &mut [u8], out_start: usize) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
-    let (ip, op) = wild_sequences(src, dst, out_start);
-    reference::decode_careful::<[u8]>(src, dst, out_start, ip, op)
+    let (ip, op) = wild_sequences(src, dst, 0, out_start);
+    reference::decode_careful::<[u8], FULL>(src, dst, &[], out_start, ip, op)
+}
+
+/// Decodes the first `dst.len()` bytes of the block `src` into `dst` (the reference's
+/// [`PARTIAL`] mode): the wild-copy loop runs on the input without its last bytes (see
+/// [`reference::partial_fast_input`]), the careful loop finishes.
+pub(crate) fn decode_partial(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+    let (ip, op) = wild_sequences(reference::partial_fast_input(src), dst, 0, 0);
+    reference::decode_careful::<[u8], PARTIAL>(src, dst, &[], 0, ip, op)
+}
+
+/// Decodes the block `src` into `dst` with `dict` as the history before `dst[0]`. The wild-copy
+/// loop stops at every match that reaches into the dictionary (it only copies from `dst`); the
+/// careful loop decodes that one sequence, and the wild-copy loop goes on after it.
+pub(crate) fn decode_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Result<usize, Error> {
+    let (mut ip, mut op) = (0, 0);
+    loop {
+        (ip, op) = wild_sequences(src, dst, ip, op);
+        match reference::decode_sequence::<[u8], FULL>(src, dst, dict, 0, ip, op)? {
+            ControlFlow::Continue(next) => (ip, op) = next,
+            ControlFlow::Break(end) => return Ok(end),
+        }
+    }
 }
 
 /// Room the general path requires beyond a literal run or match, in both slices: literal runs
@@ -46,16 +70,14 @@ const SHORT_OUTPUT: usize = 14 + 24;
 
 /// The wild-copy loop: decodes sequences while both slices have room for fixed-size ("wild")
 /// copies that may run up to [`WILD_SLACK`] bytes past a sequence's end, and stops, *before*
-/// consuming it, at the first sequence that is invalid, is the last one, or lacks that room. It
-/// returns the (token position, output position) to resume from; [`reference::decode_careful`]
+/// consuming it, at the first sequence that is invalid, is the last one, or lacks that room (or
+/// whose match reaches before `dst[0]`), starting at `src[ip]` and `dst[op]`. It returns the (token position, output position) to resume from; [`reference::decode_careful`]
 /// then decodes the rest and reports any error, so verdicts are exactly the careful loop's.
 ///
 /// Wild copies may scribble over `dst` past the final output length (never past `dst.len()`);
 /// every byte before the returned position is final.
 #[inline]
-fn wild_sequences(src: &[u8], dst: &mut [u8], out_start: usize) -> (usize, usize) {
-    let mut ip = 0usize;
-    let mut op = out_start;
+fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (usize, usize) {
     loop {
         // The common short sequence: literal nibble < 15, match nibble < 15, and an offset of at
         // least 8 or at least the match length (so offsets 4-7 of short matches stay here too).
@@ -367,6 +389,54 @@ mod tests {
                     let total = 2 * match_len + head.len() + literal_len + 20;
                     for cap in [total, total + 1, total + 64, total - 1] {
                         both(&src, cap);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The scalar decoder's partial and dictionary decodes against the oracle's, on the same
+    /// valid and corrupted blocks: same verdict (the whole `Error`), same output.
+    #[test]
+    fn partial_and_dictionary_decodes_match_the_oracle() {
+        let text: Vec<u8> = (0..3000u32)
+            .map(|i| b"the quick brown fox "[(i % 20) as usize] ^ (i / 97) as u8)
+            .collect();
+        let dict: Vec<u8> = text[1000..].iter().rev().copied().collect();
+        let blocks = [
+            crate::block::compress(&text[..2000]),
+            crate::block::compress_with_dict(&text[..2000], &dict, 1),
+            block(&[(&text[..30], 40, 100), (&text[..3], 8, 18)], &text[..20]),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for src in &blocks {
+            for round in 0..400 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mut bad = src.clone();
+                if round > 0 {
+                    let pos = (state % bad.len() as u64) as usize;
+                    bad[pos] = (state >> 32) as u8;
+                }
+                let cut = ((state >> 40) as usize) % (bad.len() + 1);
+                let cap = ((state >> 20) as usize) % 2100;
+                for input in [&bad[..], &bad[..cut]] {
+                    let mut fast_out = vec![0xAAu8; cap];
+                    let mut careful_out = vec![0x55u8; cap];
+                    let fast = super::decode_partial(input, &mut fast_out);
+                    let careful = reference::decode_partial(input, &mut careful_out);
+                    assert_eq!(fast, careful, "partial verdicts differ for {input:02x?}");
+                    if let Ok(len) = careful {
+                        assert_eq!(fast_out[..len], careful_out[..len]);
+                    }
+                    for dict in [&dict[..0], &dict[..7], &dict[..]] {
+                        let fast = super::decode_with_dict(input, &mut fast_out, dict);
+                        let careful = reference::decode_with_dict(input, &mut careful_out, dict);
+                        assert_eq!(fast, careful, "dictionary verdicts differ for {input:02x?}");
+                        if let Ok(len) = careful {
+                            assert_eq!(fast_out[..len], careful_out[..len]);
+                        }
                     }
                 }
             }
