@@ -5,44 +5,13 @@
 //! the dictionary and the output, offsets 1-64 at the boundary, corrupt and truncated blocks,
 //! canaries after `dst`.
 
-use std::os::raw::{c_char, c_int};
-
-// Links liblz4 (the function is declared below).
-use lz4_sys as _;
-
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
 
-extern "C" {
-    fn LZ4_decompress_safe_usingDict(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        dict: *const c_char,
-        dict_size: c_int,
-    ) -> c_int;
-}
-
-/// liblz4's decode with `dict` in its own buffer (extDict mode), or `None` for its error.
+/// liblz4's decode with `dict` in its own buffer (extDict mode: `dst` is a separate allocation,
+/// so it never directly follows `dict`), or `None` for its error.
 fn liblz4_with_dict(src: &[u8], capacity: usize, dict: &[u8]) -> Option<Vec<u8>> {
-    let mut dst = vec![0u8; capacity];
-    // SAFETY: all three buffers are live with the lengths passed; liblz4 writes only inside
-    // `dst`. `dst` is a separate allocation, so it never directly follows `dict`.
-    let n = unsafe {
-        LZ4_decompress_safe_usingDict(
-            src.as_ptr().cast(),
-            dst.as_mut_ptr().cast(),
-            src.len() as c_int,
-            capacity as c_int,
-            dict.as_ptr().cast(),
-            dict.len() as c_int,
-        )
-    };
-    (n >= 0).then(|| {
-        dst.truncate(n as usize);
-        dst
-    })
+    testkit::liblz4::decompress_with_dict(src, dict, capacity)
 }
 
 const CANARY: usize = 64;

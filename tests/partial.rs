@@ -6,42 +6,12 @@
 //! The one allowed difference from liblz4: offset 0 (liblz4 copies stale bytes, we return
 //! `Error::OffsetZero`).
 
-use std::os::raw::{c_char, c_int};
-
-// Links liblz4 (the functions are declared below).
-use lz4_sys as _;
-
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
 
-extern "C" {
-    fn LZ4_decompress_safe_partial(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        target_output_size: c_int,
-        dst_capacity: c_int,
-    ) -> c_int;
-}
-
 /// liblz4's partial decode of the first `target` bytes, or `None` for its error.
 fn liblz4_partial(src: &[u8], target: usize) -> Option<Vec<u8>> {
-    let mut dst = vec![0u8; target];
-    // SAFETY: `src` and `dst` are live buffers of the lengths passed; liblz4 writes only below
-    // `dst_capacity = target`.
-    let n = unsafe {
-        LZ4_decompress_safe_partial(
-            src.as_ptr().cast(),
-            dst.as_mut_ptr().cast(),
-            src.len() as c_int,
-            target as c_int,
-            target as c_int,
-        )
-    };
-    (n >= 0).then(|| {
-        dst.truncate(n as usize);
-        dst
-    })
+    testkit::liblz4::decompress_partial(src, target)
 }
 
 const CANARY: usize = 64;

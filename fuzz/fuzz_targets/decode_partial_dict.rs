@@ -15,31 +15,10 @@
 //! two little-endian bytes of target length or capacity, then the block.
 #![no_main]
 
-use std::os::raw::{c_char, c_int};
-
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
-// Links liblz4 (the functions are declared below).
-use lz4_sys as _;
-
-extern "C" {
-    fn LZ4_decompress_safe_partial(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        target_output_size: c_int,
-        dst_capacity: c_int,
-    ) -> c_int;
-    fn LZ4_decompress_safe_usingDict(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        dict: *const c_char,
-        dict_size: c_int,
-    ) -> c_int;
-}
+use testkit::liblz4;
 
 const GUARD: usize = 32;
 const DICT_SIZES: [usize; 8] = [0, 1, 15, 16, 1000, 65535, 65536, 100_000];
@@ -55,16 +34,6 @@ fn guarded(
     let result = decode(&mut buf[..len]);
     assert!(buf[len..].iter().all(|&b| b == fill), "wrote past dst");
     result.map(|n| buf[..n].to_vec())
-}
-
-/// liblz4's result (`None` for an error) from a call that decodes into `dst`.
-fn liblz4(len: usize, call: impl FnOnce(*mut c_char) -> c_int) -> Option<Vec<u8>> {
-    let mut dst = vec![0u8; len];
-    let n = call(dst.as_mut_ptr().cast());
-    (n >= 0).then(|| {
-        dst.truncate(n as usize);
-        dst
-    })
 }
 
 /// Our verdict against liblz4's: equal outputs, or offset 0 (ours) where liblz4 succeeds; an
@@ -98,19 +67,12 @@ fuzz_target!(|data: &[u8]| {
     if mode & 1 == 0 {
         let expected = guarded(len, 0, |dst| decoders[0].decompress_partial(src, dst));
         for (index, decoder) in decoders.iter().enumerate() {
-            let got = guarded(len, 0xA5 ^ index as u8, |dst| decoder.decompress_partial(src, dst));
+            let got = guarded(len, 0xA5 ^ index as u8, |dst| {
+                decoder.decompress_partial(src, dst)
+            });
             assert_eq!(got, expected, "{:?} differs", decoder.kernel());
         }
-        // SAFETY: `src` and `dst` are live with the lengths passed; liblz4 writes below `len`.
-        let theirs = liblz4(len, |dst| unsafe {
-            LZ4_decompress_safe_partial(
-                src.as_ptr().cast(),
-                dst,
-                src.len() as c_int,
-                len as c_int,
-                len as c_int,
-            )
-        });
+        let theirs = liblz4::decompress_partial(src, len);
         compare(&expected, &theirs, false);
         return;
     }
@@ -140,17 +102,7 @@ fuzz_target!(|data: &[u8]| {
             decoder.kernel()
         );
     }
-    // SAFETY: all buffers are live with the lengths passed; liblz4 writes below `len`.
-    let theirs = liblz4(len, |dst| unsafe {
-        LZ4_decompress_safe_usingDict(
-            src.as_ptr().cast(),
-            dst,
-            src.len() as c_int,
-            len as c_int,
-            dict.as_ptr().cast(),
-            dict.len() as c_int,
-        )
-    });
+    let theirs = liblz4::decompress_with_dict(src, &dict, len);
     compare(&expected, &theirs, true);
 
     // The input as data: compressed with the dictionary, it decodes back with it.

@@ -1,5 +1,5 @@
 //! liblz4 (1.10, built by `lz4-sys`) as the oracle: block compression (fast, HC, with a
-//! dictionary), block decompression (safe, with a dictionary) and the frame API (LZ4F: compress,
+//! dictionary), block decompression (safe, partial, with a dictionary) and the frame API (LZ4F: compress,
 //! decompress, decompress with a dictionary).
 //!
 //! Functions `lz4-sys` does not bind are declared here from `lz4.h` / `lz4frame.h`. Sizes liblz4
@@ -8,6 +8,13 @@
 use std::os::raw::{c_char, c_int, c_void};
 
 extern "C" {
+    fn LZ4_decompress_safe_partial(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        target_output_size: c_int,
+        dst_capacity: c_int,
+    ) -> c_int;
     fn LZ4_decompress_safe_usingDict(
         src: *const c_char,
         dst: *mut c_char,
@@ -155,6 +162,26 @@ pub fn decompress_safe_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
 pub fn decompress_safe(src: &[u8], capacity: usize) -> Option<Vec<u8>> {
     let mut out = vec![0u8; capacity];
     let n = decompress_safe_into(src, &mut out)?;
+    out.truncate(n);
+    Some(out)
+}
+
+/// `LZ4_decompress_safe_partial(src, dst, src.len(), target, target)`: the first `target` bytes
+/// of the block into a buffer of exactly `target` bytes; `None` when liblz4 rejects the block.
+pub fn decompress_partial(src: &[u8], target: usize) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; target];
+    // SAFETY: `src` is valid for its length and `out` for `target` bytes; liblz4 writes only
+    // below `dst_capacity = target`.
+    let n = unsafe {
+        LZ4_decompress_safe_partial(
+            src.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            int(src.len()),
+            int(target),
+            int(target),
+        )
+    };
+    let n = usize::try_from(n).ok()?;
     out.truncate(n);
     Some(out)
 }
