@@ -205,7 +205,16 @@ unchecked_fn! {
 #[inline]
 fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     let ahead = &src[a..limit];
-    let behind = &src[b..b + ahead.len()];
+    common_prefix(ahead, &src[b..b + ahead.len()])
+}
+
+/// Number of equal leading bytes of `ahead` and `behind` (at most the shorter length), compared
+/// a word at a time: the match counting of parses whose match may lie in another slice (a
+/// dictionary).
+#[inline]
+pub(super) fn common_prefix(ahead: &[u8], behind: &[u8]) -> usize {
+    let len = ahead.len().min(behind.len());
+    let (ahead, behind) = (&ahead[..len], &behind[..len]);
     let mut count = 0;
     for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
         let x = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
