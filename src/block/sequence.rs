@@ -205,7 +205,23 @@ unchecked_fn! {
 #[inline]
 fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     let ahead = &src[a..limit];
-    common_prefix(ahead, &src[b..b + ahead.len()])
+    let behind = &src[b..b + ahead.len()];
+    let mut count = 0;
+    for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
+        let y = u64::from_le_bytes(y.try_into().unwrap_or([0; 8]));
+        let diff = x ^ y;
+        if diff != 0 {
+            return count + (diff.trailing_zeros() / 8) as usize;
+        }
+        count += 8;
+    }
+    count
+        + ahead[count..]
+            .iter()
+            .zip(&behind[count..])
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// Number of equal leading bytes of `ahead` and `behind` (at most the shorter length), compared
