@@ -207,7 +207,25 @@ use fresh::{Cleared, Indexed};
 pub struct Compressor {
     small: Box<U16Table>,
     large: Box<U32Table>,
+    /// The dictionary path's own table, allocated on first use (see
+    /// [`Compressor::compress_with_dictionary_into`]).
+    with_dict: Option<Box<DictTable>>,
 }
+
+/// The working table of dictionary compression, and the index the next input starts at: every
+/// slot holds an index below it (or 0), so slots left by earlier calls read as empty and need no
+/// clearing (liblz4's `currentOffset`).
+struct DictTable {
+    table: U32Table,
+    next_base: usize,
+}
+
+/// Inputs up to this many bytes consult the dictionary's table in place (liblz4's dictCtx mode,
+/// which it uses up to 4 KiB); larger ones copy it into the working table first. Both give the
+/// same output.
+const CONSULT_MAX: usize = 4096;
+/// The working table restarts (from a copy of the dictionary's) before its indices pass this.
+const RESTART_BASE: usize = 1 << 30;
 
 impl Default for Compressor {
     fn default() -> Self {
@@ -227,6 +245,7 @@ impl Compressor {
         Self {
             small: Box::new(U16Table::new()),
             large: Box::new(U32Table::new()),
+            with_dict: None,
         }
     }
 
@@ -281,9 +300,10 @@ impl Compressor {
     /// The output is byte-identical to liblz4 1.10's `LZ4_loadDict(stream, dict)` followed by
     /// `LZ4_compress_fast_continue(stream, src, dst, src.len(), dst.len(), acceleration)` on a
     /// fresh stream with the dictionary in its own buffer, and so to `LZ4_attach_dictionary` +
-    /// `LZ4_compress_fast_continue`. Per call the dictionary's prepared table is copied (16 KiB,
-    /// the size of the table the dictionary-less path clears), never rebuilt, and the dictionary
-    /// bytes are read in place.
+    /// `LZ4_compress_fast_continue`. The dictionary is never hashed again, and its bytes are read
+    /// in place: inputs up to 4 KiB consult its prepared table beside this compressor's own (whose
+    /// slots from earlier calls count as empty, so nothing is cleared), larger inputs start from a
+    /// copy of it (16 KiB, the size of the table the dictionary-less path clears), as liblz4 does.
     ///
     /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
     /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)); with a smaller `dst` it writes the same bytes or
@@ -308,12 +328,27 @@ impl Compressor {
     ) -> Result<usize, Error> {
         check_input_size(src)?;
         let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
-        self.large.copy_from(dict.table());
+        let working = self.with_dict.get_or_insert_with(|| {
+            Box::new(DictTable {
+                table: U32Table::new(),
+                next_base: 0,
+            })
+        });
+        let (base, consult) =
+            if src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE {
+                working.table.copy_from(dict.table());
+                (Dictionary::BASE, None)
+            } else {
+                (working.next_base.max(Dictionary::BASE), Some(dict.table()))
+            };
+        // Whatever happens below, the slots written are indices under this.
+        working.next_base = base + src.len();
         let history = External {
             dict: dict.as_bytes(),
-            base: Dictionary::BASE,
+            base,
+            consult,
         };
-        let table = &mut *self.large;
+        let table = &mut working.table;
         let (written, _) = if dst.len() >= compress_bound(src.len()) {
             // SAFETY: `dst` holds the bound for `src` (just checked).
             call_unchecked!(parse_external::<U32Table, false, false>(
@@ -555,13 +590,12 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
             Err(_) => (0, 0),
         };
     }
-    let history = External { dict: &[], base: 0 };
     // The table layout follows the whole input's size, as in liblz4.
     let result = if src.len() < U16_TABLE_LIMIT {
         // SAFETY: no duty with `EXACT`.
         call_unchecked!(parse_external::<U16Table, true, true>(
             &mut U16Table::new(),
-            history,
+            External::none(),
             src,
             dst,
             1
@@ -570,7 +604,7 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
         // SAFETY: no duty with `EXACT`.
         call_unchecked!(parse_external::<U32Table, true, true>(
             &mut U32Table::new(),
-            history,
+            External::none(),
             src,
             dst,
             1
@@ -587,13 +621,41 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 /// The history of a [`parse_external`]: `dict` (at most 64 KiB) ends just below index `base`,
 /// which the first input byte has. Positions in the table are indices: input byte `i` is
 /// `base + i`, dictionary byte `j` is `base - dict.len() + j`.
+///
+/// With `consult`, the dictionary's prepared table, a slot of the working table below `base`
+/// (left by an earlier input, or empty) stands for the dictionary's slot of the same hash,
+/// whose indices count from [`Dictionary::BASE`] (liblz4's dictCtx mode).
 #[derive(Clone, Copy)]
-struct External<'a> {
+struct External<'a, T = U32Table> {
     dict: &'a [u8],
     base: usize,
+    consult: Option<&'a T>,
 }
 
-impl External<'_> {
+impl<T: PositionTable> External<'_, T> {
+    /// The candidate for `hash`, the working table's slot being `own`.
+    #[inline(always)]
+    fn candidate(&self, hash: usize, own: usize) -> usize {
+        match self.consult {
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never a match.
+            Some(prepared) if own < self.base => {
+                prepared.get(hash) + (self.base - Dictionary::BASE)
+            }
+            _ => own,
+        }
+    }
+}
+
+impl<T> External<'_, T> {
+    /// No history: liblz4's plain (noDict) mode, indices equal to positions.
+    fn none() -> Self {
+        Self {
+            dict: &[],
+            base: 0,
+            consult: None,
+        }
+    }
+
     /// The lowest index a candidate may have: nothing before the dictionary (liblz4's
     /// `dictSmall` rule; with a full 64 KiB dictionary the distance check rejects index 0 anyway).
     #[inline(always)]
@@ -664,7 +726,7 @@ unchecked_fn! {
     /// [`SequenceWriter::sequence`] needs.
     fn parse_external<T: PositionTable, const EXACT: bool, const FILL: bool>(
         table: &mut T,
-        history: External<'_>,
+        history: External<'_, T>,
         src: &[u8],
         dst: &mut [u8],
         acceleration: u32,
@@ -702,7 +764,7 @@ unchecked_fn! {
                     if forward_ip > match_start_limit {
                         break 'search;
                     }
-                    candidate = table.get(hash);
+                    candidate = history.candidate(hash, table.get(hash));
                     forward_hash = T::hash(src, forward_ip);
                     table.put(hash, base + ip);
                     if valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip) {
@@ -750,7 +812,7 @@ unchecked_fn! {
                     }
                     table.put(T::hash(src, ip - 2), base + ip - 2);
                     let hash = T::hash(src, ip);
-                    candidate = table.get(hash);
+                    candidate = history.candidate(hash, table.get(hash));
                     table.put(hash, base + ip);
                     if !(valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip)) {
                         break;
@@ -806,6 +868,38 @@ mod tests {
         super::super::reference::decode(&dst, &mut out, start).unwrap();
         assert!(out == window);
         dst
+    }
+
+    /// The dictionary path's working table at the edges of its index range: consulting at a high
+    /// base, and restarting from a copy when the next input would pass [`RESTART_BASE`], give the
+    /// bytes of a fresh compressor.
+    #[test]
+    fn dictionary_indices_at_the_restart_edge() {
+        let text = binary(80_000, 3);
+        let dict = Dictionary::new(&text[..70_000]);
+        let src = &text[70_000..71_000];
+        let mut dst = vec![0u8; compress_bound(5000)];
+        let n = Compressor::new()
+            .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+            .unwrap();
+        let want = dst[..n].to_vec();
+        let mut reused = Compressor::new();
+        for next_base in [
+            RESTART_BASE - 2 * src.len(),
+            RESTART_BASE - src.len(),
+            RESTART_BASE - 1,
+        ] {
+            reused
+                .compress_with_dictionary_into(&text[..5000], &mut dst, &dict, 1)
+                .unwrap();
+            reused.with_dict.as_mut().unwrap().next_base = next_base;
+            for _ in 0..2 {
+                let n = reused
+                    .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+                    .unwrap();
+                assert_eq!(&dst[..n], &want[..], "next base {next_base}");
+            }
+        }
     }
 
     /// The parse at the edges of its table invariant and margins: inputs around the smallest
