@@ -4,8 +4,9 @@
 //!
 //! Inputs: the first 256 KiB of Silesia `dickens` and `xml` (from `../shared/corpus/*.zip`, or
 //! `LZ4_SIMD_CORPUS`), cut into 64 KiB chunks, each compressed by liblz4 at acceleration 1. When
-//! the corpus is absent the same bench IDs run on deterministic generated text instead (a NOTICE
-//! goes to standard error), so counts are only comparable between runs on the same inputs.
+//! the corpus is absent the same bench IDs run on deterministic generated text and JSON records
+//! instead (the CLI's built-in samples; a NOTICE goes to standard error), so counts are only
+//! comparable between runs on the same inputs.
 //! Loading, compressing and allocating buffers happens in the `setup` functions and is not counted;
 //! the inputs are returned from the benchmark functions so that freeing them is not counted either.
 //!
@@ -23,68 +24,25 @@
 use std::hint::black_box;
 
 use iai_callgrind::{library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig};
-mod common;
-
-use common::{corpus_dir, liblz4_compress_into, liblz4_decompress_into, Rng, WORDS};
 use lz4_simd::{block, Kernel};
+use testkit::{corpus, liblz4, samples};
 
 const CHUNK: usize = 64 * 1024;
 const FILE_CAP: usize = 256 * 1024;
 
-/// The first `FILE_CAP` bytes of `<corpus>/<name>.zip`'s first file, if present.
-fn load_corpus_file(name: &str) -> Option<Vec<u8>> {
-    let file = std::fs::File::open(corpus_dir().join(format!("{name}.zip"))).ok()?;
-    let mut archive = zip::ZipArchive::new(file).ok()?;
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).ok()?;
-        if entry.is_dir() {
-            continue;
-        }
-        let mut data = Vec::with_capacity(FILE_CAP);
-        std::io::Read::read_to_end(
-            &mut std::io::Read::take(&mut entry, FILE_CAP as u64),
-            &mut data,
-        )
-        .ok()?;
-        return Some(data);
-    }
-    None
-}
-
-/// Deterministic text-like data (prose for `dickens`, tagged records for `xml`).
-fn generated(name: &str) -> Vec<u8> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ name.len() as u64);
-    let mut out = Vec::with_capacity(FILE_CAP + 256);
-    while out.len() < FILE_CAP {
-        let words = 5 + rng.below(15);
-        let mut sentence = String::new();
-        for i in 0..words {
-            if i > 0 {
-                sentence.push(' ');
-            }
-            sentence.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
-        }
-        if name == "xml" {
-            let id = rng.below(100_000);
-            out.extend_from_slice(
-                format!("<record id=\"{id}\">\n  <text>{sentence}</text>\n</record>\n").as_bytes(),
-            );
-        } else {
-            out.extend_from_slice(sentence.as_bytes());
-            out.extend_from_slice(if rng.below(8) == 0 { b".\n" } else { b". " });
-        }
-    }
-    out.truncate(FILE_CAP);
-    out
-}
-
+/// The first `FILE_CAP` bytes of `<corpus>/<name>.zip`'s first file, or, when it is absent, a
+/// generated stand-in: the built-in JSON records for `xml`, the built-in text otherwise.
 fn load(name: &str) -> Vec<u8> {
-    load_corpus_file(name).unwrap_or_else(|| {
+    corpus::file(name, FILE_CAP).unwrap_or_else(|| {
         eprintln!(
             "NOTICE: no {name}.zip in {}; using generated data",
-            corpus_dir().display()
+            corpus::dir().display()
         );
-        generated(name)
+        let stand_in = if name == "xml" { "json" } else { "text" };
+        samples::builtin(FILE_CAP)
+            .into_iter()
+            .find_map(|(sample, data)| (sample == stand_in).then_some(data))
+            .expect("a built-in sample")
     })
 }
 
@@ -111,7 +69,7 @@ fn setup_decode(name: &str) -> DecodeInput {
     let compressed: Vec<Vec<u8>> = chunks
         .iter()
         .map(|c| {
-            let n = liblz4_compress_into(c, &mut scratch);
+            let n = liblz4::compress_fast_into(c, &mut scratch, 1);
             scratch[..n].to_vec()
         })
         .collect();
@@ -128,7 +86,10 @@ fn setup_decode(name: &str) -> DecodeInput {
             assert_eq!(&out, chunk, "{} decoded wrongly", kernel.name());
         }
         out.fill(0);
-        assert_eq!(liblz4_decompress_into(src, &mut out), chunk.len());
+        assert_eq!(
+            liblz4::decompress_safe_into(src, &mut out),
+            Some(chunk.len())
+        );
         assert_eq!(&out, chunk);
     }
     let outputs = chunks.iter().map(|c| vec![0u8; c.len()]).collect();
@@ -145,7 +106,7 @@ fn setup_compress(name: &str) -> CompressInput {
     // Our output must equal liblz4's; this also warms the reused compressor's table.
     let mut reference = vec![0u8; dst.len()];
     for chunk in &chunks {
-        let n = liblz4_compress_into(chunk, &mut reference);
+        let n = liblz4::compress_fast_into(chunk, &mut reference, 1);
         let m = compressor.compress_into(chunk, &mut dst, 1).unwrap();
         assert_eq!(&dst[..m], &reference[..n], "lz4-simd differs from liblz4");
     }
@@ -190,7 +151,8 @@ fn decode_avx2(input: DecodeInput) -> (usize, DecodeInput) {
 fn decode_liblz4(mut input: DecodeInput) -> (usize, DecodeInput) {
     let mut total = 0;
     for (src, dst) in input.compressed.iter().zip(input.outputs.iter_mut()) {
-        total += liblz4_decompress_into(black_box(src), dst);
+        total +=
+            liblz4::decompress_safe_into(black_box(src), dst).expect("liblz4 rejected a block");
     }
     (total, input)
 }
@@ -223,7 +185,7 @@ fn compress_lz4_simd_reused(mut input: CompressInput) -> (usize, CompressInput) 
 fn compress_liblz4(mut input: CompressInput) -> (usize, CompressInput) {
     let mut total = 0;
     for chunk in &input.chunks {
-        total += liblz4_compress_into(black_box(chunk), &mut input.dst);
+        total += liblz4::compress_fast_into(black_box(chunk), &mut input.dst, 1);
     }
     (total, input)
 }

@@ -18,8 +18,8 @@
 //! --bench interleaved`, and several processes each.
 //!
 //! Inputs: the Silesia files of `../shared/corpus` (or `LZ4_SIMD_CORPUS`), the first
-//! `LZ4_SIMD_BENCH_BYTES` bytes of each (default 4 MiB; `0` means whole files), or generated text
-//! and logs when the corpus is absent; and the generated stress samples `runs` and
+//! `LZ4_SIMD_BENCH_BYTES` bytes of each (default 4 MiB; `0` means whole files), or the built-in
+//! generated text and logs when the corpus is absent; and the generated stress samples `runs` and
 //! `short-offsets` (reported against lz4_flex too). `LZ4_SIMD_BENCH_ROUNDS` (default 21) sets the
 //! rounds. Every decoder's output is checked against the input before it is timed.
 //!
@@ -30,8 +30,9 @@ use std::time::Instant;
 
 mod common;
 
-use common::{generated_samples, liblz4_decompress_into, load_corpus, stress_samples, Sample};
+use common::Sample;
 use lz4_simd::{block, Kernel};
+use testkit::{corpus, liblz4, samples};
 
 const CHUNK: usize = 64 * 1024;
 
@@ -68,7 +69,9 @@ impl Decoder {
             }
             Decoder::Liblz4 => {
                 for ((compressed, _), dst) in blocks {
-                    black_box(liblz4_decompress_into(compressed, dst));
+                    let n = liblz4::decompress_safe_into(compressed, dst)
+                        .expect("liblz4 rejected its own block");
+                    black_box(n);
                 }
             }
             Decoder::Lz4Flex => {
@@ -119,14 +122,14 @@ fn main() {
         0 => usize::MAX,
         bytes => bytes,
     };
-    let mut corpus = load_corpus(cap);
+    let mut corpus = corpus::load(cap);
     let generated = corpus.is_empty();
     if generated {
         eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
-        corpus = generated_samples(4 << 20);
+        corpus = samples::builtin(4 << 20);
         corpus.retain(|(name, _)| name == "text" || name == "logs");
     }
-    let stress = stress_samples(4 << 20);
+    let stress = samples::stress(4 << 20);
 
     let mut decoders: Vec<Decoder> = Kernel::available().into_iter().map(Decoder::Ours).collect();
     decoders.extend([Decoder::Liblz4, Decoder::Lz4Flex, Decoder::Memcpy]);

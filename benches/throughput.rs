@@ -10,9 +10,9 @@
 //! ceiling.
 //!
 //! Groups: `compress` (64 KiB chunks), `decompress` (64 KiB chunks) and `decompress-4MiB` (each
-//! file as one 4 MiB block: long matches reach 64 KiB back). Besides the corpus files (or
-//! generated text and logs when the corpus is absent), the decode groups always include two
-//! generated samples that stress the overlapping-match paths: `runs` (runs of one byte, 1-200
+//! file as one 4 MiB block: long matches reach 64 KiB back). Besides the corpus files (or, when
+//! the corpus is absent, the built-in generated text, logs, JSON and random bytes that the CLI's
+//! `bench` measures), the decode groups always include two generated samples that stress the overlapping-match paths: `runs` (runs of one byte, 1-200
 //! long: offset-1 matches) and `short-offsets` (patterns of period 2-15 repeated 16-135 bytes,
 //! a few literals between: pattern replication).
 //!
@@ -33,24 +33,22 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 mod common;
 
-use common::{
-    corpus_dir, generated_samples, liblz4_compress_hc_into, liblz4_compress_into,
-    liblz4_decompress_into, load_corpus, stress_samples, Sample,
-};
+use common::Sample;
 use lz4_simd::block;
+use testkit::{corpus, liblz4, samples};
 
 const CHUNK: usize = 64 * 1024;
 const FILE_CAP: usize = 4 * 1024 * 1024;
 
 fn samples() -> Vec<Sample> {
-    let mut files = load_corpus(FILE_CAP);
+    let mut files = corpus::load(FILE_CAP);
     if files.is_empty() {
         eprintln!(
             "NOTICE: no Silesia corpus in {}; benchmarking generated data instead",
-            corpus_dir().display()
+            corpus::dir().display()
         );
-        files = generated_samples(FILE_CAP);
-        // `generated_samples` has its own run sample; the stress pair replaces it.
+        files = samples::builtin(FILE_CAP);
+        // The built-in samples have their own run sample; the stress pair replaces it.
         files.retain(|(name, _)| name != "runs");
     }
     files
@@ -108,7 +106,7 @@ fn bench_compress(c: &mut Criterion, samples: &[Sample]) {
             b.iter(|| {
                 let mut total = 0;
                 for chunk in &sample.chunks {
-                    total += liblz4_compress_into(black_box(chunk), &mut dst);
+                    total += liblz4::compress_fast_into(black_box(chunk), &mut dst, 1);
                 }
                 total
             })
@@ -147,7 +145,8 @@ fn bench_decompress(c: &mut Criterion, group_name: &str, samples: &[Sample]) {
             b.iter(|| {
                 let mut total = 0;
                 for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
-                    total += liblz4_decompress_into(black_box(src), dst);
+                    total += liblz4::decompress_safe_into(black_box(src), dst)
+                        .expect("liblz4 rejected a block");
                 }
                 total
             })
@@ -198,7 +197,7 @@ fn bench_hc(c: &mut Criterion, samples: &[Sample]) {
             let (mut ours, mut theirs) = (0, 0);
             for chunk in &chunks {
                 ours += compressor.compress_into(chunk, &mut dst, level).unwrap();
-                theirs += liblz4_compress_hc_into(chunk, &mut dst, i32::from(level));
+                theirs += liblz4::compress_hc_into(chunk, &mut dst, i32::from(level));
             }
             eprintln!(
                 "hc L{level} {}: {len} bytes -> ours {ours} (ratio {:.3}), liblz4 {theirs} (ratio {:.3})",
@@ -226,7 +225,7 @@ fn bench_hc(c: &mut Criterion, samples: &[Sample]) {
                     b.iter(|| {
                         let mut total = 0;
                         for chunk in &chunks {
-                            total += liblz4_compress_hc_into(
+                            total += liblz4::compress_hc_into(
                                 black_box(chunk),
                                 &mut dst,
                                 i32::from(level),
@@ -260,7 +259,7 @@ fn throughput(c: &mut Criterion) {
         .iter()
         .map(|sample| (sample.name.clone(), sample.chunks.concat()))
         .collect();
-    decode_inputs.extend(stress_samples(FILE_CAP));
+    decode_inputs.extend(samples::stress(FILE_CAP));
     let small: Vec<Sample> = decode_inputs
         .iter()
         .map(|(name, data)| Sample::new(name.clone(), &data[..data.len().min(FILE_CAP)], CHUNK))

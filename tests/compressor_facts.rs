@@ -10,10 +10,11 @@
 //!    changed (`Knobs`), gives *different* bytes, while with every decision on it gives liblz4's
 //!    bytes: the input really depends on the decision.
 
-mod common;
-
-use common::*;
 use lz4_simd::block;
+use testkit::liblz4;
+use testkit::parse::{encode_block, parse_block, ParsedBlock, Seq};
+use testkit::samples::generated;
+use testkit::Rng;
 
 // ---------------------------------------------------------------------------------------------
 // The model compressor
@@ -211,7 +212,7 @@ fn probe_positions(acceleration: u32, start: usize, n: usize) -> Vec<usize> {
 /// full model reproduces them; returns the parsed block.
 fn compress_checked(src: &[u8], acceleration: u32) -> (Vec<u8>, ParsedBlock) {
     let ours = block::compress_fast(src, acceleration);
-    let theirs = liblz4_compress_fast(src, liblz4_acceleration(acceleration));
+    let theirs = liblz4::compress_fast(src, liblz4::clamp_acceleration(acceleration));
     assert!(
         ours == theirs,
         "ours differs from liblz4 ({} bytes in, acceleration {acceleration})",
@@ -228,7 +229,7 @@ fn compress_checked(src: &[u8], acceleration: u32) -> (Vec<u8>, ParsedBlock) {
 
 /// Asserts that the model with `knobs` gives different bytes than liblz4 on `src`.
 fn assert_decision_matters(src: &[u8], acceleration: u32, knobs: Knobs, what: &str) {
-    let theirs = liblz4_compress_fast(src, liblz4_acceleration(acceleration));
+    let theirs = liblz4::compress_fast(src, liblz4::clamp_acceleration(acceleration));
     assert!(
         model(src, acceleration, knobs) != theirs,
         "{what}: switching the decision does not change the output"
@@ -677,14 +678,17 @@ fn u32_table_skips_candidates_beyond_65535() {
 #[test]
 fn acceleration_is_clamped() {
     let src = generated("log-lines", 20_000, 3);
-    assert_eq!(block::compress_fast(&src, 0), liblz4_compress_fast(&src, 1));
+    assert_eq!(
+        block::compress_fast(&src, 0),
+        liblz4::compress_fast(&src, 1)
+    );
     assert_eq!(
         block::compress_fast(&src, 65_538),
-        liblz4_compress_fast(&src, 65_537)
+        liblz4::compress_fast(&src, 65_537)
     );
     assert_eq!(
         block::compress_fast(&src, u32::MAX),
-        liblz4_compress_fast(&src, 1_000_000)
+        liblz4::compress_fast(&src, 1_000_000)
     );
     // And acceleration changes the output on this input.
     assert_ne!(block::compress_fast(&src, 1), block::compress_fast(&src, 2));

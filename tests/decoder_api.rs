@@ -2,14 +2,14 @@
 //! with the free functions and with itself across kernels, forcing an unavailable kernel is an
 //! error, `Error::kind` and `Error::source`, and what became of `LZ4_SIMD_KERNEL` as a value.
 //!
-//! Self-contained (no C library): runs in the 32-bit step of `.ci/run` too.
+//! No C library calls: runs in the 32-bit step of `.ci/run` too.
 
 use std::mem::MaybeUninit;
-use std::process::Command;
 
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameOptions};
 use lz4_simd::{Error, ErrorKind, Kernel, KernelOverride, KERNEL_ENV};
+use testkit::process::rerun_test;
 
 /// Deterministic sample data: runs, short-offset repeats, text-like and noisy stretches.
 fn sample(len: usize, seed: u64) -> Vec<u8> {
@@ -376,8 +376,6 @@ fn unknown_kernel_message_lists_every_kernel() {
 
 const STATUS_CHILD: &str = "override_status_child";
 const EXPECT_STATUS_ENV: &str = "LZ4_SIMD_TEST_EXPECT_OVERRIDE";
-/// A command prefix (e.g. "qemu-i386-static") that runs this test binary for the child test.
-const RUNNER_ENV: &str = "LZ4_SIMD_TEST_RUNNER";
 
 /// What `override_status` returns in this process is consistent with `detect`; with the
 /// variable set, the cases run in child processes ([`override_status_child`]).
@@ -409,30 +407,13 @@ fn override_status_is_a_value() {
             format!("unavailable {kernel} {best}"),
         ));
     }
-    let exe = std::env::current_exe().unwrap();
-    let runner = std::env::var(RUNNER_ENV).unwrap_or_default();
-    let runner: Vec<&str> = runner.split_whitespace().collect();
     for (value, expected) in cases {
-        let mut command = match runner.split_first() {
-            Some((program, args)) => {
-                let mut command = Command::new(program);
-                command.args(args).arg(&exe);
-                command
-            }
-            None => Command::new(&exe),
-        };
-        command
-            .args(["--exact", STATUS_CHILD, "--nocapture", "--test-threads=1"])
-            .env(EXPECT_STATUS_ENV, &expected);
-        match &value {
-            Some(value) => command.env(KERNEL_ENV, value),
-            None => command.env_remove(KERNEL_ENV),
-        };
-        let output = command.output().unwrap_or_else(|err| {
-            panic!(
-                "cannot run {} ({err}); under a cross runner set {RUNNER_ENV}",
-                exe.display()
-            )
+        let output = rerun_test(STATUS_CHILD, |command| {
+            command.env(EXPECT_STATUS_ENV, &expected);
+            match &value {
+                Some(value) => command.env(KERNEL_ENV, value),
+                None => command.env_remove(KERNEL_ENV),
+            };
         });
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -2,78 +2,16 @@
 //! history entry point, and `decompress_into_with_history` on every kernel, checked against
 //! liblz4's dictionary decoder (`LZ4_decompress_safe_usingDict`) and its streaming compressor.
 
-mod common;
-
-use std::os::raw::{c_char, c_int, c_void};
-
-use common::{generated, Rng};
 use lz4_simd::block::{self, Compressor, MAX_HISTORY};
 use lz4_simd::Kernel;
-
-extern "C" {
-    fn LZ4_decompress_safe_usingDict(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        dict: *const c_char,
-        dict_size: c_int,
-    ) -> c_int;
-    fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
-    fn LZ4_compress_fast_continue(
-        stream: *mut c_void,
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        acceleration: c_int,
-    ) -> c_int;
-}
-
-fn liblz4_decompress_with_dict(block: &[u8], dict: &[u8], capacity: usize) -> Option<Vec<u8>> {
-    let mut out = vec![0u8; capacity];
-    // SAFETY: all pointers come from live slices with their lengths.
-    let n = unsafe {
-        LZ4_decompress_safe_usingDict(
-            block.as_ptr().cast(),
-            out.as_mut_ptr().cast(),
-            block.len() as c_int,
-            out.len() as c_int,
-            dict.as_ptr().cast(),
-            dict.len() as c_int,
-        )
-    };
-    (n >= 0).then(|| {
-        out.truncate(n as usize);
-        out
-    })
-}
-
-fn liblz4_compress_with_dict(src: &[u8], dict: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; block::compress_bound(src.len()) + 16];
-    // SAFETY: the stream comes from liblz4 and is freed once; slices outlive the calls.
-    unsafe {
-        let stream = lz4_sys::LZ4_createStream();
-        LZ4_loadDict(stream.cast(), dict.as_ptr().cast(), dict.len() as c_int);
-        let n = LZ4_compress_fast_continue(
-            stream.cast(),
-            src.as_ptr().cast(),
-            out.as_mut_ptr().cast(),
-            src.len() as c_int,
-            out.len() as c_int,
-            1,
-        );
-        lz4_sys::LZ4_freeStream(stream);
-        assert!(n > 0, "liblz4 failed to compress with a dictionary");
-        out.truncate(n as usize);
-    }
-    out
-}
+use testkit::parse::parse_block;
+use testkit::samples::{generated, GENERATED_KINDS};
+use testkit::{liblz4, Rng};
 
 /// Pairs of (dictionary, data that shares content with it).
 fn cases() -> Vec<(String, Vec<u8>, Vec<u8>)> {
     let mut cases = Vec::new();
-    for kind in common::GENERATED_KINDS {
+    for kind in GENERATED_KINDS {
         for (dict_len, data_len) in [
             (0, 1000),
             (1, 20),
@@ -108,7 +46,7 @@ fn cases() -> Vec<(String, Vec<u8>, Vec<u8>)> {
 
 #[test]
 fn empty_dict_is_plain_compression() {
-    for kind in common::GENERATED_KINDS {
+    for kind in GENERATED_KINDS {
         for len in [0, 1, 12, 13, 100, 65_546, 65_547, 200_000] {
             let data = generated(kind, len, 3);
             assert_eq!(
@@ -145,7 +83,7 @@ fn dict_blocks_round_trip_everywhere() {
         assert_eq!(&out[..n], &compressed[..], "{name}: history entry point");
 
         // Every offset stays within the data plus the last 64 KiB of dictionary.
-        let parsed = common::parse_block(&compressed);
+        let parsed = parse_block(&compressed);
         assert!(parsed.is_complete(), "{name}");
         let reach = dict.len().min(MAX_HISTORY);
         for seq in parsed.matches() {
@@ -159,7 +97,7 @@ fn dict_blocks_round_trip_everywhere() {
             "{name}: ours"
         );
         assert_eq!(
-            liblz4_decompress_with_dict(&compressed, &dict, data.len()).as_deref(),
+            liblz4::decompress_with_dict(&compressed, &dict, data.len()).as_deref(),
             Some(&data[..]),
             "{name}: liblz4"
         );
@@ -194,7 +132,7 @@ fn dictionary_helps_and_matches_liblz4_ratio() {
     let (dict, data) = all.split_at(32_000);
     let alone = block::compress(data).len();
     let ours = block::compress_with_dict(data, dict, 1);
-    let theirs = liblz4_compress_with_dict(data, dict);
+    let theirs = liblz4::compress_with_dict(data, dict);
     assert!(
         ours.len() < alone,
         "dictionary did not help: {} vs {alone}",
@@ -263,7 +201,7 @@ fn random_dict_round_trips() {
             "round {round}"
         );
         assert_eq!(
-            liblz4_decompress_with_dict(&compressed, dict, data.len()).as_deref(),
+            liblz4::decompress_with_dict(&compressed, dict, data.len()).as_deref(),
             Some(data),
             "round {round}: liblz4"
         );

@@ -6,18 +6,20 @@
 //!   `Compressor` must give the same bytes; a too-small `dst` gives the same bytes or
 //!   `OutputTooSmall`, never a write past `dst`.
 //! - Decompression: each side decodes the other's blocks (fast and HC); and the decoder rule
-//!   (see `check_decoder_rule` in `common`): whenever liblz4 accepts a block that has no offset 0
+//!   (see `testkit::decoder_rule::check_decoder_rule`): whenever liblz4 accepts a block that has no offset 0
 //!   we accept it with identical output, and a block we accept that liblz4 rejects violates the
 //!   end-of-block margins, which a model of liblz4's two decode loops pins down exactly.
 //!
 //! Debug builds sample the heavy loops (corpus chunks, block counts); release builds run them
 //! in full.
 
-mod common;
-
-use common::*;
 use lz4_simd::block;
 use lz4_simd::Error;
+use testkit::decoder_rule::{check_decoder_rule, RuleStats, SENTINEL, SENTINEL_TAIL};
+use testkit::liblz4_model::Lz4Margin;
+use testkit::parse::encode_block;
+use testkit::samples::{generated, GENERATED_KINDS};
+use testkit::{corpus, liblz4, Rng};
 
 const ACCELERATIONS: [u32; 5] = [1, 2, 8, 64, 65537];
 const DEBUG: bool = cfg!(debug_assertions);
@@ -30,7 +32,7 @@ fn assert_compression_matches(src: &[u8], what: &str) {
     let mut at_max = Vec::new();
     for acceleration in ACCELERATIONS {
         let ours = block::compress_fast(src, acceleration);
-        let theirs = liblz4_compress_fast(src, acceleration as i32);
+        let theirs = liblz4::compress_fast(src, acceleration as i32);
         assert!(
             ours == theirs,
             "{what} ({} bytes), acceleration {acceleration}: ours {} bytes, liblz4 {} bytes, first difference at {:?}",
@@ -57,7 +59,7 @@ fn assert_compression_matches(src: &[u8], what: &str) {
         block::compress_fast(src, u32::MAX) == at_max,
         "{what}: u32::MAX must act as 65537"
     );
-    let liblz4_million = liblz4_compress_fast(src, 1_000_000);
+    let liblz4_million = liblz4::compress_fast(src, 1_000_000);
     assert!(
         liblz4_million == at_max,
         "{what}: liblz4 clamps 1_000_000 to 65537"
@@ -71,7 +73,7 @@ fn assert_compression_matches(src: &[u8], what: &str) {
 /// Round trip both ways at acceleration 1 with exact-size buffers.
 fn assert_round_trips(src: &[u8], what: &str) {
     let ours = block::compress(src);
-    let back = liblz4_decompress_safe(&ours, src.len());
+    let back = liblz4::decompress_safe(&ours, src.len());
     assert!(
         back.as_deref() == Some(src),
         "{what}: liblz4 does not decode our block to the input"
@@ -123,7 +125,7 @@ fn compress_matches_liblz4_4mib() {
 
 #[test]
 fn compress_matches_liblz4_silesia_chunks() {
-    let corpus = corpus();
+    let corpus = corpus::all();
     if corpus.is_empty() {
         eprintln!(
             "NOTICE: Silesia corpus absent, compress_matches_liblz4_silesia_chunks checks nothing"
@@ -145,7 +147,7 @@ fn compress_matches_liblz4_silesia_chunks() {
 
 #[test]
 fn compress_matches_liblz4_silesia_whole_files() {
-    let corpus = corpus();
+    let corpus = corpus::all();
     if corpus.is_empty() {
         eprintln!("NOTICE: Silesia corpus absent, compress_matches_liblz4_silesia_whole_files checks nothing");
         return;
@@ -176,7 +178,7 @@ fn compress_into_exact_bound_and_reused_compressor() {
     let mut compressor = block::Compressor::new();
     for (i, src) in inputs.iter().enumerate() {
         for acceleration in [1u32, 3, 65537] {
-            let expected = liblz4_compress_fast(src, acceleration as i32);
+            let expected = liblz4::compress_fast(src, acceleration as i32);
             let bound = block::compress_bound(src.len());
             let mut dst = vec![0u8; bound];
             let n = block::compress_into(src, &mut dst, acceleration).unwrap();
@@ -225,7 +227,7 @@ fn compress_into_small_dst_gives_same_bytes_or_output_too_small() {
     const GUARD: usize = 32;
     for src in small_dst_inputs() {
         for acceleration in [1u32, 8] {
-            let expected = liblz4_compress_fast(&src, acceleration as i32);
+            let expected = liblz4::compress_fast(&src, acceleration as i32);
             let bound = block::compress_bound(src.len());
             // Every dst size for small inputs; for large ones every size near the compressed
             // length and a sample elsewhere.
@@ -282,7 +284,7 @@ fn our_decoder_decodes_liblz4_fast_and_hc() {
             ));
         }
     }
-    for (name, data) in corpus() {
+    for (name, data) in corpus::all() {
         let take = if DEBUG { 6 } else { 20 };
         for (i, chunk) in data.chunks(65536).step_by(7).take(take).enumerate() {
             inputs.push((format!("{name} chunk {i}"), chunk.to_vec()));
@@ -296,12 +298,12 @@ fn our_decoder_decodes_liblz4_fast_and_hc() {
     }
     for (what, src) in &inputs {
         let mut blocks = vec![
-            ("fast 1", liblz4_compress_fast(src, 1)),
-            ("fast 17", liblz4_compress_fast(src, 17)),
+            ("fast 1", liblz4::compress_fast(src, 1)),
+            ("fast 17", liblz4::compress_fast(src, 17)),
         ];
         if !src.is_empty() {
             for (how, level) in [("hc 3", 3), ("hc 9", 9), ("hc 12", 12)] {
-                blocks.push((how, liblz4_compress_hc(src, level)));
+                blocks.push((how, liblz4::compress_hc(src, level)));
             }
         }
         for (how, compressed) in blocks {
@@ -317,7 +319,7 @@ fn our_decoder_decodes_liblz4_fast_and_hc() {
         // And liblz4 decodes ours.
         let ours = block::compress_fast(src, 1);
         assert!(
-            liblz4_decompress_safe(&ours, src.len()).as_deref() == Some(&src[..]),
+            liblz4::decompress_safe(&ours, src.len()).as_deref() == Some(&src[..]),
             "{what}: liblz4 rejects ours"
         );
     }
@@ -364,7 +366,7 @@ fn decoding_into_oversized_buffers() {
 // ---------------------------------------------------------------------------------------------
 
 // What liblz4 1.10's `LZ4_decompress_safe` checks beyond our rules, established empirically:
-// `common::liblz4_model` follows its two loops and must predict liblz4's verdict on *every*
+// `testkit::liblz4_model` follows its two loops and must predict liblz4's verdict on *every*
 // block we accept, at every capacity tried (asserted in `check_decoder_rule`; it has never
 // disagreed). With `S` the input size and `C` the output capacity:
 //
@@ -418,7 +420,7 @@ fn mutated_block(rng: &mut Rng) -> Vec<u8> {
     let len = 13 + rng.below(max_len) as usize;
     let src = generated(kind, len, rng.next_u64());
     let mut compressed = match rng.below(4) {
-        0 => liblz4_compress_hc(&src, 9),
+        0 => liblz4::compress_hc(&src, 9),
         1 => block::compress_fast(&src, 2),
         _ => block::compress(&src),
     };

@@ -2,15 +2,14 @@
 //! and streaming APIs, concatenated / skippable / legacy frames, dictionaries, every error, and
 //! corruption sweeps (every byte flipped, every truncation).
 
-mod common;
-
 use std::io::{BufRead, Read, Write};
 
-use common::generated;
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions,
 };
 use lz4_simd::Error;
+use testkit::samples::{generated, GENERATED_KINDS};
+use testkit::{corpus, Rng};
 
 const HELLO: &[u8] = b"hello hello hello hello";
 /// `hello hello hello hello` with content size and content checksum, 64 KB independent blocks.
@@ -139,7 +138,7 @@ fn empty_input_frames() {
 
 fn sample_inputs() -> Vec<(String, Vec<u8>)> {
     let mut inputs = Vec::new();
-    for kind in common::GENERATED_KINDS {
+    for kind in GENERATED_KINDS {
         for len in [1, 13, 1000, 65_536, 65_537, 300_000] {
             inputs.push((format!("{kind} {len}"), generated(kind, len, len as u64)));
         }
@@ -200,7 +199,7 @@ fn every_option_round_trips_one_shot_and_streaming() {
 #[test]
 fn large_inputs_round_trip() {
     let mut inputs = vec![("runs 9 MiB".to_string(), generated("runs", 9 << 20, 5))];
-    if let Some((name, data)) = common::corpus().first() {
+    if let Some((name, data)) = corpus::all().first() {
         inputs.push((name.clone(), data[..data.len().min(5 << 20)].to_vec()));
     }
     for (name, data) in &inputs {
@@ -266,7 +265,7 @@ fn streamed_frames_equal_one_shot_frames() {
 fn linked_blocks_reference_previous_blocks() {
     // Repeats 1 KiB of random bytes: with 64 KB blocks, linked mode can reference the previous
     // block; independent mode has to start over in each block.
-    let unit = common::Rng::new(5).bytes(40_000);
+    let unit = Rng::new(5).bytes(40_000);
     let data: Vec<u8> = unit
         .iter()
         .chain(&unit)
@@ -295,7 +294,7 @@ fn linked_blocks_reference_previous_blocks() {
 
 #[test]
 fn incompressible_blocks_are_stored() {
-    let data = common::Rng::new(11).bytes(200_000);
+    let data = Rng::new(11).bytes(200_000);
     let options = FrameOptions::new().block_size(BlockSize::Max64KB);
     let framed = frame::compress(&data, &options);
     // Header 7, four blocks of 4 + size, end mark, checksum.
@@ -367,7 +366,7 @@ fn concatenated_skippable_and_legacy_frames() {
 fn dictionaries() {
     // Data made of pieces of a random dictionary: each block can find them all in the dictionary
     // but only some in itself.
-    let mut rng = common::Rng::new(7);
+    let mut rng = Rng::new(7);
     let dict = rng.bytes(100_000);
     let mut data = Vec::new();
     while data.len() < 300_000 {
@@ -777,7 +776,7 @@ fn hc_frames() {
         }
     }
     // Linked HC blocks use the previous block as history.
-    let unit = common::Rng::new(9).bytes(30_000);
+    let unit = Rng::new(9).bytes(30_000);
     let repeated: Vec<u8> = unit.iter().chain(&unit).chain(&unit).copied().collect();
     let independent = frame::compress(
         &repeated,

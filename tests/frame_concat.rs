@@ -5,86 +5,13 @@
 //! Each frame's history starts at its own start (and its dictionary): a second frame may not
 //! reach into the first.
 //!
-//! Self-contained (its own liblz4 declarations and data generator).
+//! liblz4's frame decoder comes from the test kit; the data generator is this file's own.
 
 use std::io::{BufRead, Read, Write};
 
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
 use lz4_simd::Error;
-
-/// `LZ4F_decompress_usingDict` (liblz4 1.10; lz4-sys declares only `LZ4F_decompress`).
-mod ffi {
-    use lz4_sys::{LZ4FDecompressOptions, LZ4FDecompressionContext};
-    extern "C" {
-        pub fn LZ4F_decompress_usingDict(
-            ctx: LZ4FDecompressionContext,
-            dst: *mut u8,
-            dst_size: &mut usize,
-            src: *const u8,
-            src_size: &mut usize,
-            dict: *const u8,
-            dict_size: usize,
-            options: *const LZ4FDecompressOptions,
-        ) -> usize;
-    }
-}
-
-/// liblz4's verdict on one frame (LZ4 or skippable): its content, or `None` when LZ4F rejects it
-/// or it ends before the frame does.
-fn lz4f_decode_frame(framed: &[u8], dict: Option<&[u8]>) -> Option<Vec<u8>> {
-    let mut ctx = lz4_sys::LZ4FDecompressionContext(std::ptr::null_mut());
-    // SAFETY: creating a context writes the pointer into `ctx`.
-    let code = unsafe { lz4_sys::LZ4F_createDecompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
-    // SAFETY: a pure function of the code.
-    assert_eq!(unsafe { lz4_sys::LZ4F_isError(code) }, 0);
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 1 << 16];
-    let mut pos = 0;
-    let verdict = loop {
-        let mut dst_size = chunk.len();
-        let mut src_size = framed.len() - pos;
-        // SAFETY: the buffers are valid for the sizes passed; the dictionary (if any) outlives
-        // the context's use of it (the context is freed below).
-        let hint = unsafe {
-            match dict {
-                Some(dict) => ffi::LZ4F_decompress_usingDict(
-                    ctx,
-                    chunk.as_mut_ptr(),
-                    &mut dst_size,
-                    framed[pos..].as_ptr(),
-                    &mut src_size,
-                    dict.as_ptr(),
-                    dict.len(),
-                    std::ptr::null(),
-                ),
-                None => lz4_sys::LZ4F_decompress(
-                    ctx,
-                    chunk.as_mut_ptr(),
-                    &mut dst_size,
-                    framed[pos..].as_ptr(),
-                    &mut src_size,
-                    std::ptr::null(),
-                ),
-            }
-        };
-        out.extend_from_slice(&chunk[..dst_size]);
-        pos += src_size;
-        // SAFETY: a pure function of the code.
-        if unsafe { lz4_sys::LZ4F_isError(hint) } != 0 {
-            break None;
-        }
-        if hint == 0 {
-            break (pos == framed.len()).then_some(());
-        }
-        if src_size == 0 && dst_size == 0 {
-            // The input ended inside the frame.
-            break None;
-        }
-    };
-    // SAFETY: the context was created above and is not used again.
-    unsafe { lz4_sys::LZ4F_freeDecompressionContext(ctx) };
-    verdict.map(|()| out)
-}
+use testkit::liblz4;
 
 /// A small deterministic generator (splitmix64).
 struct Rng(u64);
@@ -279,7 +206,7 @@ fn lz4f_stream(parts: &[Part], dict: Option<&[u8]>) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     for part in parts {
         if part.lz4f {
-            out.extend(lz4f_decode_frame(&part.bytes, dict)?);
+            out.extend(liblz4::decompress_frame(&part.bytes, dict)?);
         } else {
             out.extend(frame::decompress(&part.bytes, usize::MAX).ok()?);
         }
@@ -451,7 +378,7 @@ fn a_frame_cannot_reference_the_previous_frame() {
     let reaching = block(&[(b"", 20, 8), (b"tail of the block", 0, 0)]);
     let second = linked_frame(&[reaching]);
     assert_eq!(
-        lz4f_decode_frame(&second, None),
+        liblz4::decompress_frame(&second, None),
         None,
         "liblz4 must reject the frame on its own"
     );
@@ -484,7 +411,7 @@ fn a_frame_cannot_reference_the_previous_frame() {
         block(&[(b"0123456789", 0, 0)]),
         block(&[(b"", 20, 8), (b"tail of the block", 0, 0)]),
     ]);
-    let content = lz4f_decode_frame(&own_history, None).expect("liblz4 accepts it");
+    let content = liblz4::decompress_frame(&own_history, None).expect("liblz4 accepts it");
     assert_eq!(
         check_agreement(&[first, own_history].concat(), None, "own history").unwrap()[36..],
         content[..]

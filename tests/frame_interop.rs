@@ -6,15 +6,14 @@
 //! the test prints a notice and passes, unless `LZ4_SIMD_REQUIRE_PEERS=1` (set by `.ci/run`,
 //! which installs them), in which case it fails.
 
-mod common;
-
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::generated;
 use lz4_simd::block;
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
+use testkit::corpus;
+use testkit::samples::generated;
 
 fn require_peers() -> bool {
     std::env::var("LZ4_SIMD_REQUIRE_PEERS").is_ok_and(|v| v == "1")
@@ -78,7 +77,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         inputs.push((format!("{kind}-{len}"), generated(kind, len, len as u64)));
     }
     // A corpus file over 4 MiB: two blocks at the default block size.
-    if let Some((name, data)) = common::corpus().first() {
+    if let Some((name, data)) = corpus::all().first() {
         inputs.push((name.clone(), data[..data.len().min(4_500_000)].to_vec()));
     }
     inputs

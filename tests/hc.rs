@@ -6,11 +6,11 @@
 //! Debug builds (the default `cargo test`) use smaller slices of the corpus and of the large
 //! generated inputs; release builds (`cargo test --release`) run the full sizes.
 
-mod common;
-
-use common::*;
 use lz4_simd::block::{self, HcCompressor};
 use lz4_simd::{Error, Kernel};
+use testkit::parse::parse_block;
+use testkit::samples::{generated, GENERATED_KINDS};
+use testkit::{corpus, liblz4, Rng};
 
 const LEVELS: std::ops::RangeInclusive<u8> = 1..=12;
 const DEBUG: bool = cfg!(debug_assertions);
@@ -58,36 +58,16 @@ fn check_block(data: &[u8], block: &[u8], what: &str) {
         );
         assert!(out == data, "{what}: {kernel} decodes different bytes");
     }
-    let theirs = liblz4_decompress_safe(block, data.len());
+    let theirs = liblz4::decompress_safe(block, data.len());
     assert!(
         theirs.as_deref() == Some(data),
         "{what}: liblz4 does not decode the block to the input"
     );
 }
 
-/// liblz4 1.10 `LZ4_compress_HC` at our `level`.
-///
-/// An empty input is passed with a pointer to a real byte: liblz4's optimal parser (levels
-/// 10-12) has no minimum-length guard and computes `end - 12`, which for the dangling pointer of
-/// an empty Rust slice wraps around and makes it read unmapped memory.
+/// liblz4 1.10 `LZ4_compress_HC` at our `level` (an empty input included).
 fn liblz4_hc(src: &[u8], level: u8) -> Vec<u8> {
-    if src.is_empty() {
-        let one = [0u8; 1];
-        let mut out = [0u8; 16];
-        // SAFETY: `one` is valid for the 0 bytes read, `out` for the 16 bytes of capacity.
-        let n = unsafe {
-            lz4_sys::LZ4_compress_HC(
-                one.as_ptr().cast(),
-                out.as_mut_ptr().cast(),
-                0,
-                out.len() as i32,
-                i32::from(level),
-            )
-        };
-        assert_eq!(n, 1);
-        return out[..1].to_vec();
-    }
-    liblz4_compress_hc(src, i32::from(level))
+    liblz4::compress_hc(src, i32::from(level))
 }
 
 #[test]
@@ -201,7 +181,7 @@ fn four_mib_input() {
 /// whole.
 fn corpus_slices() -> Vec<(String, Vec<u8>)> {
     let mut slices = Vec::new();
-    for (name, data) in corpus() {
+    for (name, data) in corpus::all() {
         if DEBUG {
             let chunk = 65_536.min(data.len());
             slices.push((format!("{name}[0..64K]"), data[..chunk].to_vec()));
@@ -392,7 +372,7 @@ fn favor_dec_speed() {
             })
             .collect(),
     ));
-    for (name, data) in corpus().iter().take(if DEBUG { 2 } else { 5 }) {
+    for (name, data) in corpus::all().iter().take(if DEBUG { 2 } else { 5 }) {
         inputs.push((name.clone(), data[..data.len().min(len)].to_vec()));
     }
     // Levels below 10 are checked to be unaffected; debug checks one of them.

@@ -3,14 +3,16 @@
 //! matches replicate their pattern, and every 1- and 2-byte block (plus a sample of 3- to 6-byte
 //! blocks) decodes without panicking and per the decoder rule against liblz4.
 
-mod common;
-
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use common::*;
 use lz4_simd::block::{self, MAX_INPUT_SIZE};
 use lz4_simd::Error;
+use testkit::decoder_rule::{check_decoder_rule, RuleStats};
+use testkit::liblz4;
+use testkit::liblz4_model::Lz4Margin;
+use testkit::parse::encode_block;
+use testkit::Rng;
 
 // ---------------------------------------------------------------------------------------------
 // An allocator that records the largest allocation made by the current thread, to show that
@@ -117,7 +119,7 @@ fn the_00_block_decodes_to_nothing() {
     );
     // The last token's match nibble is ignored: `0F` also decodes to nothing.
     assert_eq!(decode(&[0x0F], 0), Ok(Vec::new()));
-    assert_eq!(liblz4_decompress_safe(&[0x00], 0), Some(Vec::new()));
+    assert_eq!(liblz4::decompress_safe(&[0x00], 0), Some(Vec::new()));
 }
 
 #[test]
@@ -132,7 +134,7 @@ fn offset_zero() {
     );
     // liblz4 accepts offset 0 (it writes zeros or stale bytes); we do not.
     let block = encode_block(&[(b"0123456789abcdef".to_vec(), 0, 8)], b"end of block", 0);
-    assert!(liblz4_decompress_safe(&block, 36).is_some());
+    assert!(liblz4::decompress_safe(&block, 36).is_some());
     assert_eq!(decode(&block, 36), Err(Error::OffsetZero { input_pos: 18 }));
 }
 
@@ -226,7 +228,7 @@ fn non_final_sequence_at_the_very_end() {
         Err(Error::MissingLastLiterals { input_pos: 5 })
     );
     // And liblz4 rejects these too.
-    assert_eq!(liblz4_decompress_safe(&FIRST, 100), None);
+    assert_eq!(liblz4::decompress_safe(&FIRST, 100), None);
 }
 
 #[test]
@@ -507,7 +509,7 @@ fn offset_one_run_replication() {
     let mut expected = vec![b'x'; 101];
     expected.extend_from_slice(b"yyyyy");
     assert_eq!(out, expected);
-    assert_eq!(liblz4_decompress_safe(&block, 106), Some(expected));
+    assert_eq!(liblz4::decompress_safe(&block, 106), Some(expected));
 }
 
 #[test]
@@ -534,7 +536,7 @@ fn overlapping_matches_replicate_their_period() {
                 if match_len >= 7 {
                     // With 5 trailing literals the match starts >= 12 bytes before the end.
                     assert_eq!(
-                        liblz4_decompress_safe(&block, expected.len()),
+                        liblz4::decompress_safe(&block, expected.len()),
                         Some(expected)
                     );
                 }

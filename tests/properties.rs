@@ -1,12 +1,12 @@
 //! Property tests (proptest): round trips at random accelerations with liblz4-identical bytes,
 //! and a decoder that never panics, never exceeds its cap, never writes outside `dst`, and
-//! agrees with the documented rules (the naive decoder in `common`) on arbitrary bytes.
+//! agrees with the documented rules (the naive decoder in `testkit::parse`) on arbitrary bytes.
 
-mod common;
-
-use common::*;
 use lz4_simd::block;
 use proptest::prelude::*;
+use testkit::decoder_rule::{check_decoder_rule, ours_decode_checked, RuleStats};
+use testkit::liblz4;
+use testkit::parse::naive_decode;
 
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -61,7 +61,7 @@ fn acceleration() -> impl Strategy<Value = u32> {
 
 fn check_round_trip(src: &[u8], acceleration: u32) -> Result<(), TestCaseError> {
     let ours = block::compress_fast(src, acceleration);
-    let theirs = liblz4_compress_fast(src, liblz4_acceleration(acceleration));
+    let theirs = liblz4::compress_fast(src, liblz4::clamp_acceleration(acceleration));
     prop_assert!(
         ours == theirs,
         "bytes differ from liblz4 at acceleration {}",

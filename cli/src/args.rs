@@ -66,15 +66,20 @@ pub struct Settings {
     pub recursive: bool,
     pub sparse: Option<bool>,
     pub threads: Option<u32>,
-    /// `lz4`'s display level: 0 silent, 1 errors, 2 normal (default), 3+ verbose.
+    /// `lz4`'s display level: 0 silent, 1 errors, 2 normal (default), 3+ verbose. Lowered from 2
+    /// to 1 when the output is standard output or there are several inputs, as `lz4` does.
     pub display_level: u8,
+    /// Whether a job may show a progress bar (on a terminal): the display level the user asked
+    /// for is 2 or more. Set when the jobs are planned.
+    pub progress_bar: bool,
     /// Benchmark seconds per level (`-i#`).
     pub bench_seconds: Option<u32>,
     pub input: Option<Operand>,
     pub output: Option<Operand>,
     /// With `-m`, `-r`, `--list`, `-b`: every positional argument.
     pub inputs: Vec<PathBuf>,
-    /// Set when planning skipped an input (its output could not be named): the run fails.
+    /// Set when planning skipped an input (its output could not be named, or it could not be
+    /// read while walking `-r` directories): the run fails.
     pub skipped: bool,
 }
 
@@ -102,6 +107,7 @@ impl Default for Settings {
             sparse: None,
             threads: None,
             display_level: 2,
+            progress_bar: false,
             bench_seconds: None,
             input: None,
             output: None,
@@ -239,12 +245,18 @@ fn parse_long(
         b"no-frame-crc" | b"no-content-checksum" => {
             no_value(settings, |s| s.content_checksum = false)?
         }
+        b"no-crc" => no_value(settings, |s| {
+            s.content_checksum = false;
+            s.block_checksum = false;
+        })?,
         b"content-size" => no_value(settings, |s| s.content_size = true)?,
         b"no-content-size" => no_value(settings, |s| s.content_size = false)?,
         b"sparse" => no_value(settings, |s| s.sparse = Some(true))?,
         b"no-sparse" => no_value(settings, |s| s.sparse = Some(false))?,
         b"favor-decSpeed" => no_value(settings, |s| s.favor_dec_speed = true)?,
-        b"verbose" => no_value(settings, |s| s.display_level += 1)?,
+        b"verbose" => no_value(settings, |s| {
+            s.display_level = s.display_level.saturating_add(1)
+        })?,
         b"quiet" => no_value(settings, |s| {
             s.display_level = s.display_level.saturating_sub(1)
         })?,
@@ -262,19 +274,13 @@ fn parse_long(
                 },
             };
         }
-        b"threads" => {
-            let text = value.ok_or_else(|| usage("--threads=N needs a number"))?;
-            match read_number(text) {
-                Some((n, [])) => settings.threads = Some(n),
-                _ => return Err(usage("--threads=N needs a number")),
-            }
-        }
         // Spellings of earlier lz4-simd versions.
         b"block" => no_value(settings, |s| s.prepended_block = true)?,
         b"linked" => no_value(settings, |s| s.linked = true)?,
         b"block-checksum" => no_value(settings, |s| s.block_checksum = true)?,
         b"legacy" => no_value(settings, |s| s.legacy = true)?,
-        b"hc" | b"max-out" => {
+        // `--threads=N` or `--threads N` (lz4 1.10 takes both), and the earlier spellings.
+        b"threads" | b"hc" | b"max-out" => {
             let owned;
             let text = match value {
                 Some(text) => text,
@@ -286,13 +292,13 @@ fn parse_long(
             let Some((n, [])) = read_number(text) else {
                 return Err(usage(format!("--{name_str} needs a number")));
             };
-            if name == b"hc" {
-                if !(2..=12).contains(&n) {
-                    return Err(usage("--hc takes a level from 2 to 12"));
+            match name {
+                b"threads" => settings.threads = Some(n),
+                b"hc" if !(2..=12).contains(&n) => {
+                    return Err(usage("--hc takes a level from 2 to 12"))
                 }
-                settings.level = n as i32;
-            } else {
-                settings.max_out = n as usize;
+                b"hc" => settings.level = n as i32,
+                _ => settings.max_out = n as usize,
             }
         }
         _ => return Err(usage(format!("unknown option --{name_str}"))),
@@ -329,7 +335,7 @@ fn parse_short(
                 settings.output = Some(Operand::Stdio);
             }
             b'f' => settings.force = true,
-            b'v' => settings.display_level += 1,
+            b'v' => settings.display_level = settings.display_level.saturating_add(1),
             b'q' => settings.display_level = settings.display_level.saturating_sub(1),
             b'k' => settings.remove_source = false,
             b'm' => settings.multiple = true,
@@ -342,8 +348,14 @@ fn parse_short(
                 settings.multiple = true;
             }
             b'e' | b'i' | b'T' => {
-                let (n, after) = read_number(rest)
-                    .ok_or_else(|| usage(format!("-{} needs a number", option as char)))?;
+                // As in lz4, a missing number reads as 0 (`-T` alone: as many threads as cores).
+                let (n, after) = match read_number(rest) {
+                    Some(read) => read,
+                    None if rest.first().is_some_and(u8::is_ascii_digit) => {
+                        return Err(usage(format!("-{}: number too large", option as char)))
+                    }
+                    None => (0, rest),
+                };
                 rest = after;
                 match option {
                     b'e' => settings.level_last = Some(n.min(i32::MAX as u32) as i32),
@@ -412,15 +424,35 @@ fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result
     }
     let mut positionals = positionals.into_iter();
     if let Some(first) = positionals.next() {
-        settings.input = Some(first);
+        // lz4's names for the streams: `stdin` as input, `stdout` and `null` as output.
+        settings.input = Some(match first {
+            Operand::Path(path) if path.as_os_str() == "stdin" => Operand::Stdio,
+            other => other,
+        });
     }
-    if let Some(second) = positionals.next() {
-        // `-c` already chose standard output; a second name is then ignored, as lz4 does.
-        if settings.output.is_none() {
-            settings.output = Some(second);
+    match (positionals.next(), &settings.output) {
+        (Some(Operand::Stdio), Some(Operand::Stdio)) | (None, _) => {}
+        (Some(Operand::Path(path)), Some(Operand::Stdio)) => {
+            // lz4 refuses it too (unless -f); a name that is not used must not look like one.
+            return Err(usage(format!(
+                "{}: an output name with -c (which writes to standard output); \
+                 use -m for several inputs",
+                path.display()
+            )));
+        }
+        (Some(second), _) => {
+            settings.output = Some(match second {
+                Operand::Path(path) if path.as_os_str() == "stdout" => Operand::Stdio,
+                Operand::Path(path) if path.as_os_str() == "null" => {
+                    Operand::Path(PathBuf::from("/dev/null"))
+                }
+                other => other,
+            });
         }
     }
     if let Some(extra) = positionals.next() {
+        // lz4 -f goes on without it; a third name is more likely a forgotten -m, and the second
+        // would be replaced: refused even with -f.
         return Err(usage(format!(
             "{}: a third file name (use -m for several inputs)",
             match extra {
@@ -489,6 +521,31 @@ mod tests {
     }
 
     #[test]
+    fn lz4_spellings() {
+        let s = run(&["-BX", "--no-crc", "--threads", "4", "-T"]);
+        assert!(!s.content_checksum && !s.block_checksum);
+        assert_eq!(s.threads, Some(0));
+        let s = run(&["--threads=3", "-i", "-e"]);
+        assert_eq!(
+            (s.threads, s.bench_seconds, s.level_last),
+            (Some(3), Some(0), Some(0))
+        );
+        // lz4's names for the streams.
+        let s = run(&["stdin", "stdout"]);
+        assert_eq!(
+            (s.input, s.output),
+            (Some(Operand::Stdio), Some(Operand::Stdio))
+        );
+        let s = run(&["x", "null"]);
+        assert_eq!(s.output, Some(Operand::Path("/dev/null".into())));
+        let s = run(&["-c", "x", "-"]);
+        assert_eq!(s.output, Some(Operand::Stdio));
+        // Many -v do not overflow.
+        let many = vec!["-v"; 300];
+        assert_eq!(run(&many).display_level, u8::MAX);
+    }
+
+    #[test]
     fn usage_errors() {
         for bad in [
             &["-B3"][..],
@@ -497,6 +554,11 @@ mod tests {
             &["--fast=0"],
             &["--nope"],
             &["a", "b", "c"],
+            &["-f", "a", "b", "c"],
+            &["-c", "a", "b"],
+            &["-f", "-c", "a", "b"],
+            &["-T99999999999"],
+            &["--threads"],
             &["-D"],
         ] {
             let args: Vec<OsString> = bad.iter().map(OsString::from).collect();

@@ -10,7 +10,7 @@
 //! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
 //! means 12).
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 
 use lz4_simd::block;
 use lz4_simd::frame::{self, BlockMode, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions};
@@ -19,6 +19,9 @@ use crate::args::Settings;
 
 /// Input buffer of the decoder.
 const READ_BUFFER: usize = 1 << 20;
+
+/// The longest frame header: magic, FLG, BD, content size, dictionary ID, checksum.
+pub const MAX_HEADER: usize = 4 + 2 + 8 + 4 + 1;
 
 /// The block compressor a level asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,17 +148,38 @@ pub fn compress_legacy(
     }
 }
 
+/// Whether `word` (read little-endian) starts a frame: LZ4, legacy or skippable.
+pub fn is_magic(word: u32) -> bool {
+    word == frame::MAGIC
+        || word == frame::LEGACY_MAGIC
+        || word & 0xFFFF_FFF0 == frame::SKIPPABLE_MAGIC
+}
+
 /// Decompresses every frame of `reader` onto `writer`. With a dictionary, frames are decoded
-/// with it whatever dictionary ID their header holds (`lz4` writes none and checks none).
+/// with it whatever dictionary ID the first frame's header holds (`lz4` writes none and checks
+/// none). With `pass_through` (`lz4 -dcf`), an input that does not start with a frame magic
+/// number is copied as it is.
 pub fn decompress_frames(
-    reader: impl Read,
+    mut reader: impl Read,
     writer: &mut impl Write,
     dictionary: Option<&[u8]>,
+    pass_through: bool,
 ) -> io::Result<u64> {
-    let mut reader = BufReader::with_capacity(READ_BUFFER, reader);
+    // The first frame header, read whole even from a pipe that delivers it in pieces.
+    let mut head = [0u8; MAX_HEADER];
+    let head_len = read_full(&mut reader, &mut head)?;
+    let head = &head[..head_len];
+    let reader = BufReader::with_capacity(READ_BUFFER, head.chain(reader));
+    let starts_frame = head
+        .first_chunk()
+        .is_some_and(|word| is_magic(u32::from_le_bytes(*word)));
+    if pass_through && head.len() >= 4 && !starts_frame {
+        let mut reader = reader;
+        return io::copy(&mut reader, writer);
+    }
     let mut decoder = match dictionary {
         Some(dict) => {
-            let dict_id = match frame::read_frame_header(reader.fill_buf()?) {
+            let dict_id = match frame::read_frame_header(head) {
                 Ok((FrameHeader::Lz4(info), _)) => info.dict_id.unwrap_or(0),
                 _ => 0,
             };
@@ -166,6 +190,25 @@ pub fn decompress_frames(
     io::copy(&mut decoder, writer)
 }
 
+/// The whole input if it is at most `max` bytes long; otherwise an `InputTooLarge` error with
+/// its length (counted, not kept: memory stays bounded by `max` whatever the input).
+fn read_at_most(reader: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
+    let mut data = Vec::new();
+    reader.take(max as u64).read_to_end(&mut data)?;
+    let rest = io::copy(reader, &mut io::sink())?;
+    if rest > 0 {
+        return Err(too_large(data.len(), rest));
+    }
+    Ok(data)
+}
+
+fn too_large(kept: usize, rest: u64) -> io::Error {
+    io::Error::other(lz4_simd::Error::InputTooLarge {
+        len: usize::try_from((kept as u64).saturating_add(rest)).unwrap_or(usize::MAX),
+        max: kept,
+    })
+}
+
 /// `--block`: compresses the whole input as one size-prepended block (a 4-byte little-endian
 /// size, then the block), at any level.
 pub fn compress_prepended(
@@ -173,17 +216,8 @@ pub fn compress_prepended(
     writer: &mut impl Write,
     settings: &Settings,
 ) -> io::Result<()> {
-    let mut data = Vec::new();
-    reader.read_to_end(&mut data)?;
-    let len = u32::try_from(data.len())
-        .ok()
-        .filter(|&len| len as usize <= block::MAX_INPUT_SIZE)
-        .ok_or_else(|| {
-            io::Error::other(lz4_simd::Error::InputTooLarge {
-                len: data.len(),
-                max: block::MAX_INPUT_SIZE,
-            })
-        })?;
+    let data = read_at_most(reader, block::MAX_INPUT_SIZE)?;
+    let len = u32::try_from(data.len()).map_err(io::Error::other)?;
     let mut out = vec![0u8; block::compress_bound(data.len())];
     let n = match Compressor::from_level(settings.level) {
         Compressor::Fast { acceleration } => block::compress_into(&data, &mut out, acceleration),
@@ -200,8 +234,9 @@ pub fn decompress_prepended(
     writer: &mut impl Write,
     max_out: usize,
 ) -> io::Result<u64> {
-    let mut data = Vec::new();
-    reader.read_to_end(&mut data)?;
+    // No valid block decoding to at most `max_out` bytes is longer than its bound.
+    let bound = block::compress_bound(max_out.min(block::MAX_INPUT_SIZE));
+    let data = read_at_most(reader, 4 + bound)?;
     let decoded = block::decompress_size_prepended(&data, max_out).map_err(io::Error::other)?;
     writer.write_all(&decoded)?;
     Ok(decoded.len() as u64)
@@ -227,6 +262,26 @@ mod tests {
         );
         assert_eq!(Compressor::from_level(2), Compressor::Hc { level: 2 });
         assert_eq!(Compressor::from_level(99), Compressor::Hc { level: 12 });
+    }
+
+    #[test]
+    fn block_mode_keeps_at_most_one_block_in_memory() {
+        let too_large = |result: io::Result<Vec<u8>>| {
+            let err = result.unwrap_err();
+            err.get_ref()
+                .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
+                .cloned()
+        };
+        assert_eq!(read_at_most(&mut &[7u8; 4][..], 4).unwrap(), [7u8; 4]);
+        assert_eq!(
+            too_large(read_at_most(&mut &[7u8; 10][..], 4)),
+            Some(lz4_simd::Error::InputTooLarge { len: 10, max: 4 })
+        );
+        // A size-prepended input longer than any block of `max_out` bytes is refused whole.
+        let mut long = block::compress_prepend_size(&[1u8; 100]);
+        long.extend([0u8; 1000]);
+        let err = decompress_prepended(&mut &long[..], &mut Vec::new(), 100).unwrap_err();
+        assert!(err.to_string().contains("larger than"), "{err}");
     }
 
     #[test]

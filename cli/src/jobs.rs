@@ -1,21 +1,26 @@
 //! From settings to jobs (one input, one output each), and running them.
 //!
-//! The inputs and outputs follow `lz4`'s rules: with one input and no output named, standard
-//! input goes to standard output; a file goes to standard output when that is not a terminal
-//! (with `lz4`'s warning), else to `FILE.lz4` (compressing) or `FILE` without `.lz4`
-//! (decompressing; a `.lz4` input with no mode given decompresses); with `-m`/`-r` every input
-//! gets its own output by those names (or all go to standard output with `-c`). Every job is
-//! checked (`output::plan_check`) before any is run; a job that fails leaves its output as it
-//! was and the others still run; the exit status says whether all succeeded.
+//! The inputs and outputs follow `lz4`'s rules. With no `-z`/`-d`, a `.lz4` input is
+//! decompressed and anything else compressed (with `-m`, the first name decides for all). With
+//! one input and no output named, standard input goes to standard output; a file goes to
+//! standard output when that is not a terminal (with `lz4`'s warning), else to `FILE.lz4`
+//! (compressing) or `FILE` without `.lz4` (decompressing); with `-m`/`-r` every input gets its
+//! own output by those names (or all go to standard output with `-c`). Every job is checked
+//! (`output::plan_check`) before any is run: with one job a refusal fails the run, with several
+//! a refused job is skipped; a job that fails leaves its output as it was and the others still
+//! run; the exit status says whether all succeeded.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom};
+use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::args::{Mode, Operand, Settings};
 use crate::codec;
-use crate::output::{self, Input, Output, Sink, SourceMeta};
+use crate::output::{self, FileId, Input, Output, Sink, SourceMeta};
 use crate::progress::{Counted, Progress};
 use crate::Failure;
 
@@ -37,8 +42,17 @@ pub fn display(settings: &Settings, level: u8, message: &str) {
     }
 }
 
+/// Reports an input that cannot be processed; the run goes on and fails at the end.
+fn skip(settings: &mut Settings, failure: &Failure) {
+    display(settings, 1, &format!("lz4-simd: {failure}"));
+    settings.skipped = true;
+}
+
+/// Whether `path` ends in `.lz4` after at least one byte (names are compared as bytes, as
+/// `lz4` compares them: case matters, and a name need not be UTF-8).
 fn has_extension(path: &Path) -> bool {
-    path.as_os_str().len() > EXTENSION.len() && path.to_string_lossy().ends_with(EXTENSION)
+    let name = path.as_os_str().as_bytes();
+    name.len() > EXTENSION.len() && name.ends_with(EXTENSION.as_bytes())
 }
 
 fn compressed_name(path: &Path) -> PathBuf {
@@ -49,130 +63,175 @@ fn compressed_name(path: &Path) -> PathBuf {
 
 fn decompressed_name(path: &Path) -> Option<PathBuf> {
     has_extension(path).then(|| {
-        let text = path.as_os_str().as_encoded_bytes();
-        let stem = &text[..text.len() - EXTENSION.len()];
-        PathBuf::from(String::from_utf8_lossy(stem).into_owned())
+        let name = path.as_os_str().as_bytes();
+        PathBuf::from(OsStr::from_bytes(&name[..name.len() - EXTENSION.len()]))
     })
 }
 
-/// Every regular file under `paths`, directories walked in name order.
-fn expand_recursive(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+/// What no `-z`/`-d` means, as `lz4` decides it: decompress a `.lz4` input, compress anything
+/// else (with `-m`, the first name decides for all).
+fn auto_mode(input: Option<&Path>) -> Mode {
+    match input {
+        Some(path) if has_extension(path) => Mode::Decompress,
+        _ => Mode::Compress,
+    }
+}
+
+/// Every file `-r` reaches from `paths`: a named path is followed through symbolic links (as
+/// `lz4` follows it), a directory is walked in name order. Inside a directory only regular
+/// files and directories are taken: symbolic links are not followed (a link to a parent would
+/// loop, a link to a sibling would process one file twice) and FIFOs, sockets and devices are
+/// skipped (reading a FIFO would wait forever). What cannot be read is reported and fails the
+/// run; the rest is still processed.
+fn expand_recursive(settings: &mut Settings, paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for path in paths {
-        let meta =
-            fs::symlink_metadata(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
-        if meta.is_dir() {
-            let mut entries: Vec<PathBuf> = fs::read_dir(path)
-                .map_err(|e| Failure::Io(path.display().to_string(), e))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .collect();
-            entries.sort();
-            files.extend(expand_recursive(&entries)?);
-        } else if meta.is_file() {
-            files.push(path.clone());
+        match fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => walk(settings, path, &mut files),
+            Ok(_) => files.push(path.clone()),
+            Err(e) => skip(settings, &Failure::Io(path.display().to_string(), e)),
         }
     }
-    Ok(files)
+    files
+}
+
+fn walk(settings: &mut Settings, dir: &Path, files: &mut Vec<PathBuf>) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return skip(settings, &Failure::Io(dir.display().to_string(), e)),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        match entry {
+            Ok(entry) => paths.push(entry.path()),
+            Err(e) => skip(settings, &Failure::Io(dir.display().to_string(), e)),
+        }
+    }
+    paths.sort();
+    for path in paths {
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => walk(settings, &path, files),
+            Ok(meta) if meta.is_file() => files.push(path),
+            Ok(_) => display(
+                settings,
+                3,
+                &format!(
+                    "{}: skipped (-r takes regular files only, and follows no link)",
+                    path.display()
+                ),
+            ),
+            Err(e) => skip(settings, &Failure::Io(path.display().to_string(), e)),
+        }
+    }
 }
 
 /// The jobs the settings describe (`settings.mode` is Compress, Decompress, Test or Auto).
 pub fn plan(settings: &mut Settings) -> Result<Vec<Job>, Failure> {
-    let test = settings.mode == Mode::Test;
-    if settings.multiple {
-        let inputs = if settings.recursive {
-            expand_recursive(&settings.inputs)?
-        } else {
-            settings.inputs.clone()
-        };
-        let mode = match settings.mode {
-            Mode::Auto => Mode::Compress,
-            mode => mode,
-        };
-        let mut jobs = Vec::new();
-        for path in inputs {
-            let output = if test {
-                Output::Discard
-            } else if settings.output == Some(Operand::Stdio) {
-                Output::Stdout
-            } else if mode == Mode::Compress {
-                Output::File(compressed_name(&path))
-            } else if let Some(name) = decompressed_name(&path) {
-                Output::File(name)
-            } else {
-                // Skipped, as lz4 skips it; the run fails at the end.
-                display(
-                    settings,
-                    1,
-                    &format!(
-                        "lz4-simd: {}: does not end in {EXTENSION}; cannot name its output, skipped",
-                        path.display()
-                    ),
-                );
-                settings.skipped = true;
-                continue;
-            };
-            jobs.push(Job {
-                input: Input::File(path),
-                output,
-                mode,
-            });
-        }
-        return Ok(jobs);
+    settings.progress_bar = settings.display_level >= 2;
+    let jobs = if settings.multiple {
+        plan_multiple(settings)
+    } else {
+        vec![plan_single(settings)?]
+    };
+    // lz4 lowers its display level from 2 to 1 when writing to standard output and with
+    // several inputs: no line per file (the progress bars still show on a terminal).
+    let to_stdout = jobs.iter().any(|job| job.output == Output::Stdout);
+    if settings.display_level == 2 && (to_stdout || settings.multiple) {
+        settings.display_level = 1;
     }
+    Ok(jobs)
+}
+
+/// `-m` and `-r`: every input gets its own output by the default names (or all go to standard
+/// output with `-c`); an input whose output cannot be named is skipped, as `lz4` skips it.
+fn plan_multiple(settings: &mut Settings) -> Vec<Job> {
+    let test = settings.mode == Mode::Test;
+    let mode = match settings.mode {
+        Mode::Auto => auto_mode(settings.inputs.first().map(PathBuf::as_path)),
+        mode => mode,
+    };
+    let inputs = if settings.recursive {
+        let named = settings.inputs.clone();
+        expand_recursive(settings, &named)
+    } else {
+        settings.inputs.clone()
+    };
+    let mut jobs = Vec::new();
+    for path in inputs {
+        let output = if test {
+            Output::Discard
+        } else if settings.output == Some(Operand::Stdio) {
+            Output::Stdout
+        } else if mode == Mode::Compress {
+            Output::File(compressed_name(&path))
+        } else if let Some(name) = decompressed_name(&path) {
+            Output::File(name)
+        } else {
+            let message = format!(
+                "{}: does not end in {EXTENSION}; cannot name its output, skipped",
+                path.display()
+            );
+            skip(settings, &Failure::Message(message));
+            continue;
+        };
+        jobs.push(Job {
+            input: Input::File(path),
+            output,
+            mode,
+        });
+    }
+    jobs
+}
+
+/// One input (a file or standard input) and one output, by `lz4`'s rules.
+fn plan_single(settings: &mut Settings) -> Result<Job, Failure> {
     let input = match settings.input.take() {
         None | Some(Operand::Stdio) => Input::Stdin,
         Some(Operand::Path(path)) => Input::File(path),
     };
-    let mut mode = settings.mode;
+    let mode = match (settings.mode, &input) {
+        (Mode::Auto, Input::File(path)) => auto_mode(Some(path)),
+        (Mode::Auto, Input::Stdin) => Mode::Compress,
+        (mode, _) => mode,
+    };
     let output = match (&input, settings.output.take()) {
-        _ if test => Output::Discard,
+        _ if mode == Mode::Test => Output::Discard,
         (_, Some(Operand::Stdio)) | (Input::Stdin, None) => Output::Stdout,
         (_, Some(Operand::Path(path))) => Output::File(path),
+        (Input::File(_), None) if !io::stdout().is_terminal() => {
+            display(
+                settings,
+                1,
+                "Warning : using stdout as default output. Do not rely on this behavior: \
+                 use explicit `-c` instead !",
+            );
+            Output::Stdout
+        }
+        (Input::File(path), None) if mode == Mode::Decompress => {
+            let name = decompressed_name(path).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "Cannot determine an output filename for {} (it does not end in {EXTENSION})",
+                    path.display()
+                ))
+            })?;
+            display(settings, 2, &format!("Decoding file {}", name.display()));
+            Output::File(name)
+        }
         (Input::File(path), None) => {
-            if !io::stdout().is_terminal() {
-                display(
-                    settings,
-                    1,
-                    "Warning : using stdout as default output. Do not rely on this behavior: \
-                     use explicit `-c` instead !",
-                );
-                Output::Stdout
-            } else {
-                if mode == Mode::Auto && has_extension(path) {
-                    mode = Mode::Decompress;
-                }
-                if mode == Mode::Decompress {
-                    let name = decompressed_name(path).ok_or_else(|| {
-                        Failure::Usage(format!(
-                            "Cannot determine an output filename for {} (it does not end in {EXTENSION})",
-                            path.display()
-                        ))
-                    })?;
-                    display(settings, 2, &format!("Decoding file {}", name.display()));
-                    Output::File(name)
-                } else {
-                    let name = compressed_name(path);
-                    display(
-                        settings,
-                        2,
-                        &format!("Compressed filename will be : {}", name.display()),
-                    );
-                    Output::File(name)
-                }
-            }
+            let name = compressed_name(path);
+            display(
+                settings,
+                2,
+                &format!("Compressed filename will be : {}", name.display()),
+            );
+            Output::File(name)
         }
     };
-    if mode == Mode::Auto {
-        mode = Mode::Compress;
-    }
-    if input == Input::Stdin && output == Output::Stdout && settings.display_level == 2 {
-        settings.display_level = 1;
-    }
-    Ok(vec![Job {
+    Ok(Job {
         input,
         output,
         mode,
-    }])
+    })
 }
 
 /// Refuses terminals where `lz4` does (and compressed data to one unless `-f`).
@@ -199,53 +258,103 @@ fn check_terminals(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Runs every job; the first failure is returned after all have run.
+/// The files a run reads besides its jobs' inputs: the dictionary (`-D`), which no job may
+/// write either.
+fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
+    match &settings.dictionary {
+        Some(path) if path != Path::new("-") => vec![(
+            format!("the dictionary {}", path.display()),
+            FileId::of_path(path),
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// Runs every job that may run; the first failure is returned after all have run. With one
+/// job a refusal is its failure; with several (`-m`, `-r`) a refused job is reported and
+/// skipped, the others still run (as `lz4 -m` goes on past an existing output), and the run
+/// fails at the end.
 pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     check_terminals(settings, jobs)?;
+    let reads_stdin = jobs.iter().any(|job| job.input == Input::Stdin);
+    if reads_stdin && settings.dictionary.as_deref() == Some(Path::new("-")) {
+        return Err(Failure::Usage(
+            "the dictionary and the input cannot both be standard input".into(),
+        ));
+    }
     let pairs: Vec<(Input, Output)> = jobs
         .iter()
         .map(|job| (job.input.clone(), job.output.clone()))
         .collect();
-    output::plan_check(&pairs, settings.force)?;
+    let refusals = output::plan_check(&pairs, &other_inputs(settings), settings.force);
     let dictionary = match &settings.dictionary {
-        Some(path) => Some(read_dictionary(path)?),
+        Some(path) => Some(Dictionary {
+            bytes: read_dictionary(path)?,
+            file: FileId::of_path(path).filter(|_| path != Path::new("-")),
+        }),
         None => None,
     };
     let mut first_failure = settings.skipped.then_some(Failure::Reported);
-    for job in jobs {
-        if let Err(failure) = run_job(settings, job, dictionary.as_deref()) {
+    for (job, refusal) in jobs.iter().zip(refusals) {
+        let result = match refusal {
+            Some(refusal) => Err(refusal),
+            None => run_job(settings, job, dictionary.as_ref()),
+        };
+        if let Err(failure) = result {
             let failure = failure.in_file(&job.input.name());
-            if jobs.len() > 1 {
-                // Reported now; the others still run (as lz4 -m does).
-                if !failure.is_broken_pipe() {
-                    display(settings, 1, &format!("lz4-simd: {failure}"));
-                }
-                if failure.is_broken_pipe() {
-                    return Err(failure);
-                }
-                first_failure.get_or_insert(Failure::Reported);
-            } else {
+            if jobs.len() == 1 || failure.is_broken_pipe() {
                 return Err(failure);
             }
+            // Reported now; the others still run (as lz4 -m does).
+            display(settings, 1, &format!("lz4-simd: {failure}"));
+            first_failure.get_or_insert(Failure::Reported);
         }
     }
     first_failure.map_or(Ok(()), Err)
 }
 
-/// The dictionary's last 64 KiB (all `lz4` uses of it).
+/// The `-D` dictionary.
+struct Dictionary {
+    /// Its last 64 KiB.
+    bytes: Vec<u8>,
+    /// The file it was read from: `--rm` never removes it (its outputs cannot be decoded
+    /// without it).
+    file: Option<FileId>,
+}
+
+/// The dictionary's last 64 KiB (all `lz4` uses of it; a larger file is not read whole).
 fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let name = format!("dictionary {}", path.display());
+    let io_failure = |e| Failure::Io(name.clone(), e);
+    let history = lz4_simd::block::MAX_HISTORY as u64;
     let mut data = Vec::new();
     if path == Path::new("-") {
-        io::stdin()
-            .read_to_end(&mut data)
-            .map_err(|e| Failure::Io(name, e))?;
+        io::stdin().read_to_end(&mut data).map_err(io_failure)?;
     } else {
-        data = fs::read(path).map_err(|e| Failure::Io(name, e))?;
+        let mut file = File::open(path).map_err(io_failure)?;
+        let meta = file.metadata().map_err(io_failure)?;
+        if meta.is_dir() {
+            return Err(Failure::Message(format!("{name}: is a directory")));
+        }
+        if meta.is_file() && meta.len() > history {
+            file.seek(SeekFrom::End(-(history as i64)))
+                .map_err(io_failure)?;
+        }
+        file.read_to_end(&mut data).map_err(io_failure)?;
     }
-    let keep = data.len().saturating_sub(lz4_simd::block::MAX_HISTORY);
+    let keep = data.len().saturating_sub(history as usize);
     data.drain(..keep);
     Ok(data)
+}
+
+/// What is left to read of standard input when it is a regular file (`< file`): `lz4` records
+/// it with `--content-size` as for a named file. (Should the file change meanwhile, the frame
+/// encoder refuses to finish a frame whose content differs from the declared size.)
+fn stdin_length() -> Option<u64> {
+    let mut file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let meta = file.metadata().ok()?;
+    let position = file.stream_position().ok()?;
+    meta.is_file().then(|| meta.len().saturating_sub(position))
 }
 
 /// Which side of a stream an I/O error came from.
@@ -263,10 +372,12 @@ fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -
     }
 }
 
-fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<(), Failure> {
+fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> Result<(), Failure> {
+    let dictionary_file = dictionary.and_then(|d| d.file);
+    let dictionary = dictionary.map(|d| &d.bytes[..]);
     let start = Instant::now();
     let (reader, length): (Box<dyn Read>, Option<u64>) = match &job.input {
-        Input::Stdin => (Box::new(io::stdin().lock()), None),
+        Input::Stdin => (Box::new(io::stdin().lock()), stdin_length()),
         Input::File(path) => {
             let file = File::open(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
             let meta = file
@@ -302,7 +413,14 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<
         _ if settings.prepended_block => {
             codec::decompress_prepended(&mut reader, &mut sink, settings.max_out).map(drop)
         }
-        _ => codec::decompress_frames(&mut reader, &mut sink, dictionary).map(drop),
+        // `lz4 -dcf` copies an input that is not LZ4 as it is (as `zcat -f` does).
+        _ => {
+            let pass_through = job.mode == Mode::Decompress
+                && job.output == Output::Stdout
+                && settings.force
+                && settings.force_stdout;
+            codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through).map(drop)
+        }
     };
     let written = sink.bytes_written();
     let read = reader.bytes_read();
@@ -310,23 +428,23 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&[u8]>) -> Result<
     if let Err(err) = result {
         return Err(stream_failure(err, &reader, &sink));
     }
-    sink.commit(source.as_ref())?;
+    let durable = sink.commit(source.as_ref())?;
     summary(settings, job, read, written, start);
-    if settings.remove_source {
-        if let Input::File(path) = &job.input {
-            match job.output {
-                Output::File(_) => fs::remove_file(path)
-                    .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?,
-                Output::Stdout => display(
-                    settings,
-                    1,
-                    &format!(
-                        "{}: kept (--rm removes a source only once its output file is durable)",
-                        path.display()
-                    ),
-                ),
-                Output::Discard => {}
-            }
+    if let (true, Input::File(path)) = (settings.remove_source, &job.input) {
+        // Standard output, `-t`, `/dev/null`, a FIFO or a device keep nothing on disk: removing
+        // the source would lose it. Nor is the dictionary removed: the output needs it.
+        let is_dictionary = dictionary_file.is_some() && FileId::of_path(path) == dictionary_file;
+        let kept = if is_dictionary {
+            Some("it is the dictionary, which its output needs to be decoded")
+        } else if !durable {
+            Some("--rm removes a source only once its output is a file on disk")
+        } else {
+            None
+        };
+        match kept {
+            None => fs::remove_file(path)
+                .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?,
+            Some(why) => display(settings, 1, &format!("{}: kept ({why})", path.display())),
         }
     }
     Ok(())

@@ -9,16 +9,15 @@
 //! for checksums; `-v` adds a table of the frames (type, block size and mode, checksums,
 //! dictionary ID, sizes).
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use lz4_simd::frame::{self, BlockMode, FrameHeader, FrameInfo};
+use lz4_simd::Error;
 
+use crate::codec::{is_magic, MAX_HEADER};
 use crate::Failure;
-
-/// The longest frame header (magic, FLG, BD, content size, dictionary ID, checksum).
-const MAX_HEADER: usize = 19;
 
 /// What one frame is.
 struct FrameSummary {
@@ -79,12 +78,6 @@ fn ratio(compressed: u64, uncompressed: Option<u64>) -> String {
     }
 }
 
-fn is_magic(word: u32) -> bool {
-    word == frame::MAGIC
-        || word == frame::LEGACY_MAGIC
-        || word & 0xFFFF_FFF0 == frame::SKIPPABLE_MAGIC
-}
-
 fn read_u32(reader: &mut impl Read) -> io::Result<Option<u32>> {
     let mut word = [0u8; 4];
     let mut filled = 0;
@@ -103,12 +96,34 @@ fn read_u32(reader: &mut impl Read) -> io::Result<Option<u32>> {
     Ok(Some(u32::from_le_bytes(word)))
 }
 
+/// `err`, from a header read at `base`, with its offset counted from the start of the file.
+fn at_offset(mut err: Error, base: u64) -> Error {
+    match &mut err {
+        Error::FrameBadMagic { input_pos, .. }
+        | Error::FrameTruncated { input_pos, .. }
+        | Error::FrameUnsupportedVersion { input_pos, .. }
+        | Error::FrameReservedBitSet { input_pos, .. }
+        | Error::FrameBadBlockSizeCode { input_pos, .. }
+        | Error::FrameHeaderChecksum { input_pos, .. } => *input_pos += base,
+        _ => {}
+    }
+    err
+}
+
 /// Walks the frames of one file.
 fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
     let name = path.display().to_string();
     let io_failure = |e| Failure::Io(name.clone(), e);
+    // A FIFO or a device has no length to walk frames by (lz4 refuses them too); checked before
+    // opening, which would wait for a FIFO's writer.
+    if !fs::metadata(path).map_err(io_failure)?.is_file() {
+        return Err(Failure::Message(format!("{name}: not a regular file")));
+    }
     let file = File::open(path).map_err(io_failure)?;
     let len = file.metadata().map_err(io_failure)?.len();
+    if len == 0 {
+        return Err(Failure::Message(format!("{name}: empty, not an LZ4 file")));
+    }
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let truncated = |what: &str, at: u64| {
         Failure::Message(format!(
@@ -122,7 +137,7 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
         let want = (len - pos).min(MAX_HEADER as u64) as usize;
         reader.read_exact(&mut head[..want]).map_err(io_failure)?;
         let (header, header_len) = frame::read_frame_header(&head[..want])
-            .map_err(|e| Failure::Message(format!("{name}: the frame at offset {pos}: {e}")))?;
+            .map_err(|e| Failure::InFile(name.clone(), Box::new(at_offset(e, pos).into())))?;
         let start = pos;
         pos += header_len as u64;
         reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;

@@ -195,11 +195,7 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
 /// compression and decompression of the files (or of the built-in samples when none is given)
 /// in blocks of the `-B` size.
 fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
-    let last = settings
-        .level_last
-        .unwrap_or(settings.level)
-        .max(settings.level);
-    for level in settings.level..=last {
+    for level in bench_levels(settings) {
         let mut argv: Vec<OsString> = vec!["lz4-simd bench".into()];
         match codec::Compressor::from_level(level) {
             codec::Compressor::Fast { acceleration } => {
@@ -230,6 +226,14 @@ fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
         bench::run(&command.args)?;
     }
     Ok(())
+}
+
+/// The levels `-b#` (`-e#`) runs; as lz4, a level above the highest is the highest
+/// (`-b1e99` runs 1 to 12, once each).
+fn bench_levels(settings: &Settings) -> std::ops::RangeInclusive<i32> {
+    let highest = i32::from(lz4_simd::block::HC_LEVEL_MAX);
+    let first = settings.level.min(highest);
+    first..=settings.level_last.unwrap_or(first).clamp(first, highest)
 }
 
 fn run_bench_subcommand(args: &[OsString]) -> Result<(), Failure> {
@@ -274,6 +278,21 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bench_levels_stop_at_the_highest() {
+        let levels = |args: &[&str]| {
+            let args: Vec<super::OsString> = args.iter().map(Into::into).collect();
+            match super::args::parse(&args) {
+                Ok(super::Parsed::Run(settings)) => super::bench_levels(&settings),
+                _ => panic!("{args:?}"),
+            }
+        };
+        assert_eq!(levels(&["-b1e99"]), 1..=12);
+        assert_eq!(levels(&["-b99"]), 12..=12);
+        assert_eq!(levels(&["-b9e3"]), 9..=9);
+        assert_eq!(levels(&["-b", "--fast=2"]), -2..=-2);
+    }
+
     #[test]
     fn bench_command_parses() {
         use clap::CommandFactory;

@@ -16,7 +16,17 @@
 //! replaced, as `lz4` (which opens the path for writing) would change it.
 //!
 //! Standard output, and existing targets that are not regular files (`/dev/null`, devices,
-//! FIFOs), are written directly: they hold nothing a failure could destroy.
+//! FIFOs), are written directly: they hold nothing a failure could destroy (and `--rm` keeps the
+//! source, since nothing of it is on disk).
+//!
+//! A writable file in a directory we may not write is therefore not replaced (`lz4 -f` writes it
+//! in place): the rename needs the directory. That is the price of never truncating a target.
+//!
+//! Why `tempfile`: it creates the temporary file with `O_EXCL` under a random name (no race with
+//! another process, no following a planted link), with the permissions given at creation,
+//! deletes it when dropped (every early return and error path), and renames it without
+//! replacing a file that appeared meanwhile (`persist_noclobber`: `renameat2(RENAME_NOREPLACE)`,
+//! or a hard link where that is missing) — each of which is easy to get subtly wrong by hand.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -122,53 +132,70 @@ fn is_dev_null(path: &Path) -> bool {
     fs::canonicalize(path).is_ok_and(|p| p == Path::new("/dev/null"))
 }
 
-/// Refuses, before anything is opened for writing, every job that could destroy data: an
-/// output that is an input of the run (itself or another job's), two jobs writing one file, an
-/// existing output without `force`, and standard output redirected onto an input.
-pub fn plan_check(jobs: &[(Input, Output)], force: bool) -> Result<(), Failure> {
-    let inputs: Vec<(String, Option<FileId>)> = jobs
+/// Why each job may not run (`None` when it may), decided before anything is opened for
+/// writing: its output is a file the run reads (any job's input, standard input, or one of
+/// `other_inputs` such as the dictionary; same device and inode, so also through hard and
+/// symbolic links, and standard output redirected onto one), another job writes the same file
+/// from another input (two spellings of one path count as one; one input named twice may
+/// write its output twice with `force`, as `lz4 -f` does), or it exists and `force` is off.
+pub fn plan_check(
+    jobs: &[(Input, Output)],
+    other_inputs: &[(String, Option<FileId>)],
+    force: bool,
+) -> Vec<Option<Failure>> {
+    let stdin_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdin()));
+    let stdout_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdout()));
+    let mut inputs: Vec<(String, Option<FileId>)> = jobs
         .iter()
         .map(|(input, _)| match input {
-            Input::Stdin => (input.name(), None),
+            Input::Stdin => (input.name(), stdin_id),
             Input::File(path) => (input.name(), FileId::of_path(path)),
         })
         .collect();
-    let stdout_id = FileId::of_stdio(std::os::fd::AsFd::as_fd(&io::stdout()));
-    let mut outputs_seen: Vec<(PathBuf, Option<FileId>)> = Vec::new();
-    for (input, output) in jobs {
-        let (output_name, output_id) = match output {
-            Output::Discard => continue,
-            Output::Stdout => (output.name(), stdout_id),
-            Output::File(path) => (output.name(), FileId::of_path(path)),
-        };
-        if let Some(id) = output_id {
-            if let Some((name, _)) = inputs.iter().find(|(_, input_id)| *input_id == Some(id)) {
-                return Err(Failure::Message(format!(
-                    "{output_name}: is the same file as the input {name}; refusing to write to it"
+    inputs.extend_from_slice(other_inputs);
+    let input_ids: Vec<Option<FileId>> = inputs.iter().map(|(_, id)| *id).collect();
+    // Each output written so far: its normalized path, its identity, the input it comes from.
+    let mut outputs_seen: Vec<(PathBuf, Option<FileId>, Option<FileId>)> = Vec::new();
+    jobs.iter()
+        .zip(input_ids)
+        .map(|((input, output), input_id)| {
+            let (output_name, output_id) = match output {
+                Output::Discard => return None,
+                Output::Stdout => (output.name(), stdout_id),
+                Output::File(path) => (output.name(), FileId::of_path(path)),
+            };
+            if let Some(id) = output_id {
+                if let Some((name, _)) = inputs.iter().find(|(_, input_id)| *input_id == Some(id))
+                {
+                    return Some(Failure::Message(format!(
+                        "{output_name}: is the same file as the input {name}; refusing to write to it"
+                    )));
+                }
+            }
+            let Output::File(path) = output else {
+                return None;
+            };
+            let key = normalized(path);
+            let same_input = |seen_input: &Option<FileId>| input_id.is_some() && *seen_input == input_id;
+            let written_twice = outputs_seen.iter().any(|(seen, seen_id, seen_input)| {
+                let same_output = *seen == key || (output_id.is_some() && *seen_id == output_id);
+                same_output && !(force && same_input(seen_input))
+            });
+            outputs_seen.push((key, output_id, input_id));
+            if written_twice {
+                return Some(Failure::Message(format!(
+                    "{output_name}: more than one input would be written to it; refusing ({} is one)",
+                    input.name()
                 )));
             }
-        }
-        let Output::File(path) = output else {
-            continue;
-        };
-        let key = normalized(path);
-        if outputs_seen
-            .iter()
-            .any(|(seen, seen_id)| *seen == key || (output_id.is_some() && *seen_id == output_id))
-        {
-            return Err(Failure::Message(format!(
-                "{output_name}: more than one input would be written to it; refusing ({} is one)",
-                input.name()
-            )));
-        }
-        outputs_seen.push((key, output_id));
-        if fs::symlink_metadata(path).is_ok() && !force && !is_dev_null(path) {
-            return Err(Failure::Message(format!(
-                "{output_name} already exists; not overwritten (use -f to replace it)"
-            )));
-        }
-    }
-    Ok(())
+            if fs::symlink_metadata(path).is_ok() && !force && !is_dev_null(path) {
+                return Some(Failure::Message(format!(
+                    "{output_name} already exists; not overwritten (use -f to replace it)"
+                )));
+            }
+            None
+        })
+        .collect()
 }
 
 /// An output being written, and how many bytes it received.
@@ -193,6 +220,10 @@ pub struct Temporary {
     target: PathBuf,
     /// Replace an existing target (`-f`); otherwise the rename refuses to.
     overwrite: bool,
+    /// Without a source file (standard input), the regular file being replaced: its owner and
+    /// permission bits carry over (`lz4 -f` writes into the file and so keeps them; a private
+    /// file stays private).
+    replaced: Option<fs::Metadata>,
 }
 
 impl Drop for Temporary {
@@ -245,10 +276,13 @@ impl Sink {
     }
 
     /// Makes the output complete and durable: flush, copy the source's metadata, `fsync`,
-    /// rename over the target, `fsync` the directory. Only after this returns `Ok` may the
-    /// source be removed.
-    pub fn commit(self, source: Option<&SourceMeta>) -> Result<(), Failure> {
-        self.target.commit(source)
+    /// rename over the target, `fsync` the directory. Returns whether the output is now a file
+    /// on disk (not standard output, a device, a FIFO or nothing): only then may the source be
+    /// removed.
+    pub fn commit(self, source: Option<&SourceMeta>) -> Result<bool, Failure> {
+        let durable = matches!(self.target, Target::Temporary(_));
+        self.target.commit(source)?;
+        Ok(durable)
     }
 }
 
@@ -277,21 +311,31 @@ impl Target {
                     Some(dir) if !dir.as_os_str().is_empty() => dir,
                     _ => Path::new("."),
                 };
-                let prefix = format!(
-                    ".{}.",
-                    target
-                        .file_name()
-                        .map_or("output".into(), |n| n.to_string_lossy())
-                );
-                let mode = if private { 0o600 } else { 0o666 };
+                let replaced = fs::metadata(&target)
+                    .ok()
+                    .filter(|meta| !private && meta.is_file());
+                let mode = if private || replaced.is_some() {
+                    0o600
+                } else {
+                    0o666
+                };
                 // Created and registered under the lock: a signal cannot fall between the two.
                 let mut registry = signals::registry();
                 let file = tempfile::Builder::new()
-                    .prefix(&prefix)
-                    .suffix(".lz4-simd-tmp")
+                    .prefix(&temporary_prefix(&target))
+                    .suffix(TEMPORARY_SUFFIX)
                     .permissions(fs::Permissions::from_mode(mode))
                     .tempfile_in(dir)
-                    .map_err(|e| Failure::Io(format!("{name}: creating a temporary file"), e))?;
+                    .map_err(|e| {
+                        Failure::Io(
+                            format!(
+                                "{name}: cannot create a temporary file in {} (outputs are \
+                                 written beside their target, then renamed over it)",
+                                dir.display()
+                            ),
+                            without_path(e),
+                        )
+                    })?;
                 let path = file.path().to_path_buf();
                 registry.push(path.clone());
                 drop(registry);
@@ -300,6 +344,7 @@ impl Target {
                     path,
                     target,
                     overwrite,
+                    replaced,
                 })))
             }
         }
@@ -323,7 +368,7 @@ impl Target {
             Target::Direct(mut out, _) => out.flush().map_err(io_failure),
             Target::Temporary(mut temporary) => {
                 let Some(buffered) = temporary.file.take() else {
-                    return Ok(());
+                    return Err(Failure::Message(format!("{name}: committed twice")));
                 };
                 // On failure the `NamedTempFile` inside the error is dropped: the file goes.
                 let file = buffered
@@ -331,6 +376,16 @@ impl Target {
                     .map_err(|e| Failure::Io(name.clone(), e.into_error()))?;
                 if let Some(source) = source {
                     copy_metadata(file.as_file(), &source.metadata).map_err(io_failure)?;
+                } else if let Some(replaced) = &temporary.replaced {
+                    let _ = std::os::unix::fs::fchown(
+                        file.as_file(),
+                        Some(replaced.uid()),
+                        Some(replaced.gid()),
+                    );
+                    let mode = replaced.permissions().mode() & 0o777;
+                    file.as_file()
+                        .set_permissions(fs::Permissions::from_mode(mode))
+                        .map_err(io_failure)?;
                 }
                 file.as_file().sync_all().map_err(io_failure)?;
                 let mut registry = signals::registry();
@@ -359,6 +414,37 @@ impl Target {
                 sync_parent(&temporary.target).map_err(io_failure)
             }
         }
+    }
+}
+
+/// The end of a temporary file's name (`.NAME.XXXXXX.lz4-simd-tmp`).
+const TEMPORARY_SUFFIX: &str = ".lz4-simd-tmp";
+
+/// The longest part of the target's name a temporary name repeats: with the dot, six random
+/// characters and the suffix it stays within the 255 bytes a file name may have, whatever the
+/// target's length.
+const TEMPORARY_NAME_PART: usize = 200;
+
+/// `.NAME.` for a temporary file beside `target` (NAME cut to at most [`TEMPORARY_NAME_PART`]
+/// bytes, at a character boundary).
+fn temporary_prefix(target: &Path) -> String {
+    let name = target
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy());
+    let mut end = name.len().min(TEMPORARY_NAME_PART);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.", &name[..end])
+}
+
+/// `tempfile`'s error without the temporary path it appends (a random name the user never
+/// chose; the message names the directory instead).
+fn without_path(err: io::Error) -> io::Error {
+    let text = err.to_string();
+    match text.rfind(" at path ") {
+        Some(at) => io::Error::new(err.kind(), &text[..at]),
+        None => err,
     }
 }
 

@@ -34,7 +34,7 @@ impl Progress {
         length: Option<u64>,
         written: Arc<AtomicU64>,
     ) -> Option<Progress> {
-        if settings.display_level < 2 || !io::stderr().is_terminal() {
+        if !settings.progress_bar || !io::stderr().is_terminal() {
             return None;
         }
         let bar = ProgressBar::with_draw_target(length, ProgressDrawTarget::hidden());

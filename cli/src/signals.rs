@@ -48,7 +48,14 @@ pub fn install() {
     // Exceeding the file-size limit (`ulimit -f`) must fail the write (EFBIG), which removes the
     // temporary file like any write error, instead of killing the process mid-write.
     let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+    // A signal the process was started with ignored stays ignored: `nohup lz4-simd ...` must
+    // survive the hangup, as `lz4` (which installs no handler) does.
+    let ignored = ignored_at_start();
+    let handled = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&signal| {
+        let bit = u32::try_from(signal - 1).map_or(0, |bit| 1u64.checked_shl(bit).unwrap_or(0));
+        ignored & bit == 0
+    });
+    let Ok(mut signals) = Signals::new(handled) else {
         return;
     };
     let spawned = std::thread::Builder::new()
@@ -65,6 +72,23 @@ pub fn install() {
             }
         });
     drop(spawned);
+}
+
+/// The signals ignored when the process started (`nohup` ignores SIGHUP; a shell without job
+/// control ignores SIGINT in background commands), as the mask Linux shows in
+/// `/proc/self/status` (bit `n - 1` for signal `n`). Elsewhere none is known to be ignored.
+/// (Asking `sigaction` would need `unsafe`, which this crate forbids; Rust's runtime changes
+/// only SIGPIPE's disposition, which is not among those handled here.)
+fn ignored_at_start() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("SigIgn:"))
+                .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        })
+        .unwrap_or(0)
 }
 
 /// Ends the process as a write to a closed pipe would have without Rust's `SIG_IGN`: quietly,

@@ -134,6 +134,97 @@ fn default_output_names_and_modes() {
 }
 
 #[test]
+fn names_are_bytes_not_text() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("bytes");
+    let data = sample(1000);
+    let name = std::ffi::OsStr::from_bytes(b"\xff\xfe");
+    std::fs::write(dir.join(name), &data).unwrap();
+    let out = run_in(bin().arg("-m").arg(name), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_file(dir.join(name)).unwrap();
+    let out = run_in(
+        bin()
+            .args(["-d", "-m"])
+            .arg(dir.join(name).with_extension("lz4")),
+        &dir,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same two bytes, not two U+FFFD.
+    assert_eq!(std::fs::read(dir.join(name)).unwrap(), data);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
+fn no_line_per_file_on_stdout_or_with_several_inputs() {
+    let dir = scratch("quiet");
+    std::fs::write(dir.join("f"), sample(10_000)).unwrap();
+    std::fs::write(dir.join("g"), sample(20_000)).unwrap();
+    // As lz4: nothing on stderr when writing to stdout or with -m (unless -v).
+    for args in [
+        &["-c", "f"][..],
+        &["-m", "f", "g"],
+        &["-d", "-m", "-f", "f.lz4", "g.lz4"],
+    ] {
+        let out = run_in(bin().args(args), &dir);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+    let out = run_in(bin().args(["-v", "-c", "f"]), &dir);
+    assert!(stderr(&out).contains("Compressed"), "{}", stderr(&out));
+}
+
+#[test]
+fn decompress_force_stdout_passes_other_data_through() {
+    let text = sample(5000);
+    // lz4 -dcf: data that is not LZ4 is copied as it is (as zcat -f does).
+    let out = piped(&["-dcf"], &text);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == text);
+    // Only with both -c and -f, and only when the input does not start with a frame.
+    for args in [&["-dc"][..], &["-df"], &["-tcf"]] {
+        assert!(!piped(args, &text).status.success(), "{args:?}");
+    }
+    assert!(!piped(&["-dcf"], b"ab").status.success());
+    let mut trailing = lz4_simd::frame::compress(&text, &Default::default());
+    trailing.extend_from_slice(b"garbage after the frame");
+    assert!(!piped(&["-dcf"], &trailing).status.success());
+    let framed = lz4_simd::frame::compress(&text, &Default::default());
+    assert!(piped(&["-dcf"], &framed).stdout == text);
+}
+
+#[test]
+fn a_dictionary_frame_header_may_arrive_in_pieces() {
+    use std::io::Write;
+    let dict = sample(70_000);
+    let data = sample(100_000);
+    let options = lz4_simd::frame::FrameOptions::new().dict_id(Some(7));
+    let framed = lz4_simd::frame::compress_with_dict(&data, &dict, &options);
+    let dir = scratch("dict-pieces");
+    std::fs::write(dir.join("dict"), &dict).unwrap();
+    let mut child = bin()
+        .args(["-d", "-D", "dict"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // The magic and FLG first, the rest of the header later.
+        stdin.write_all(&framed[..5]).unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stdin.write_all(&framed[5..]).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout == data);
+}
+
+#[test]
 fn usage_errors_and_help() {
     for args in [&["-y"][..], &["--nope"], &["-B3"], &["a", "b", "c"]] {
         let out = piped(args, b"");
@@ -194,6 +285,34 @@ fn list_reads_headers_of_every_frame_kind() {
     let out = run_in(bin().args(["--list", "cut.lz4"]), &dir);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("truncated"), "{}", stderr(&out));
+    // Offsets count from the start of the file.
+    let mut trailing = lz4_simd::frame::compress(b"abc", &Default::default());
+    let end = trailing.len();
+    trailing.extend_from_slice(b"junk");
+    std::fs::write(dir.join("trailing.lz4"), &trailing).unwrap();
+    let out = run_in(bin().args(["--list", "trailing.lz4"]), &dir);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(&format!("offset {end}:")),
+        "{}",
+        stderr(&out)
+    );
+    // What has no frames to walk is refused (a FIFO without waiting for a writer).
+    std::fs::write(dir.join("empty"), b"").unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    for (file, needle) in [
+        ("empty", "empty"),
+        ("fifo", "not a regular file"),
+        ("/dev/null", "not a regular file"),
+    ] {
+        let out = run_in(bin().args(["--list", file]), &dir);
+        assert!(!out.status.success(), "{file}");
+        assert!(stderr(&out).contains(needle), "{file}: {}", stderr(&out));
+    }
 }
 
 /// Runs `command` (a shell command line) under a pseudo-terminal (`script`), so that stdin,
@@ -235,15 +354,19 @@ fn terminals_are_refused_and_the_progress_bar_shows_only_there() {
     let (ok, text) = under_pty(&dir, &format!("'{exe}' f && rm f && '{exe}' f.lz4")).unwrap();
     assert!(ok, "{text}");
     assert_eq!(std::fs::read(dir.join("f")).unwrap(), sample(100_000));
-    // A job of more than a second shows a bar on a terminal, and nothing in a pipe.
-    std::fs::write(dir.join("big"), sample(24 << 20)).unwrap();
-    let (ok, text) = under_pty(&dir, &format!("'{exe}' -12 -f big big.lz4")).unwrap();
+    // A job of more than a second (its input stays open for 1.5 s, whatever the machine's
+    // speed) shows a bar on a terminal, and nothing in a pipe.
+    let slow_job = format!("(cat f; sleep 1.5) | '{exe}' -f - slow.lz4");
+    let (ok, text) = under_pty(&dir, &slow_job).unwrap();
     assert!(ok, "{text}");
     assert!(
-        text.contains("big ["),
+        text.contains("stdin ") && text.contains("/s"),
         "no progress bar on a terminal: {text:?}"
     );
-    let out = run_in(bin().args(["-12", "-f", "big", "big.lz4"]), &dir);
-    assert!(out.status.success());
-    assert!(!stderr(&out).contains('['), "{}", stderr(&out));
+    let out = run_in(
+        std::process::Command::new("sh").args(["-c", &slow_job]),
+        &dir,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("/s"), "{}", stderr(&out));
 }

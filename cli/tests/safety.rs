@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -52,25 +52,43 @@ fn fails_and_changes_nothing(name: &str, files: &[(&str, &[u8])], args: &[&str],
 fn input_equal_to_output_is_refused() {
     let data = sample(5_000_000);
     let framed = lz4_simd::frame::compress(&data, &Default::default());
-    for args in [
-        &["compress", "x", "x"][..],
-        &["-f", "x", "x"],
-        &["-f", "x", "./x"],
-        &["-z", "-f", "x", "hard"],
-        &["-z", "-f", "x", "soft"],
-        &["-z", "-f", "soft", "x"],
-        &["-d", "-f", "x.lz4", "x.lz4"],
-        &["decompress", "x.lz4", "x.lz4"],
-        &["-d", "-f", "x.lz4", "soft.lz4"],
+    // The arguments, and the file standard input reads (standard input and the dictionary are
+    // inputs too).
+    for (args, stdin) in [
+        (&["compress", "x", "x"][..], None),
+        (&["-f", "x", "x"], None),
+        (&["-f", "x", "./x"], None),
+        (&["-z", "-f", "x", "hard"], None),
+        (&["-z", "-f", "x", "soft"], None),
+        (&["-z", "-f", "soft", "x"], None),
+        (&["-d", "-f", "x.lz4", "x.lz4"], None),
+        (&["decompress", "x.lz4", "x.lz4"], None),
+        (&["-d", "-f", "x.lz4", "soft.lz4"], None),
+        (&["-f", "-", "x"], Some("x")),
+        (&["-f", "stdin", "hard"], Some("x")),
+        (&["-d", "-f", "-", "x.lz4"], Some("x.lz4")),
+        (&["-d", "-f", "-", "soft.lz4"], Some("x.lz4")),
+        (&["-f", "-D", "dict", "x", "dict"], None),
+        (&["-d", "-f", "-D", "soft", "x.lz4", "x"], None),
     ] {
         let dir = scratch("same-file");
         std::fs::write(dir.join("x"), &data).unwrap();
         std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+        std::fs::write(dir.join("dict"), &data[..1000]).unwrap();
         std::fs::hard_link(dir.join("x"), dir.join("hard")).unwrap();
         std::os::unix::fs::symlink("x", dir.join("soft")).unwrap();
         std::os::unix::fs::symlink("x.lz4", dir.join("soft.lz4")).unwrap();
         let before = snapshot(&dir);
-        let out = run_in(bin().args(args), &dir);
+        let stdin = match stdin {
+            Some(file) => Stdio::from(std::fs::File::open(dir.join(file)).unwrap()),
+            None => Stdio::null(),
+        };
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .stdin(stdin)
+            .output()
+            .unwrap();
         assert!(!out.status.success(), "{args:?}");
         assert!(
             stderr(&out).contains("same file"),
@@ -79,20 +97,115 @@ fn input_equal_to_output_is_refused() {
         );
         assert!(snapshot(&dir) == before, "{args:?} changed a file");
     }
+    // A dictionary read from standard input would leave no input to compress.
+    let out = common::piped(&["-D", "-"], &data);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("both be standard input"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Runs `args` in a directory holding `files`; it must fail, name `needle`, leave every file
+/// of `files` as it was and no temporary file; returns the directory.
+fn fails_but_keeps_inputs(files: &[(&str, &[u8])], args: &[&str], needle: &str) -> PathBuf {
+    let dir = scratch("keeps");
+    for (file, content) in files {
+        std::fs::write(dir.join(file), content).unwrap();
+    }
+    let out = run_in(bin().args(args), &dir);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    let after = snapshot(&dir);
+    for (file, content) in files {
+        assert!(after[*file] == *content, "{args:?} changed {file}");
+    }
+    assert!(
+        after.keys().all(|name| !name.ends_with(".lz4-simd-tmp")),
+        "{args:?} left a temporary file"
+    );
+    dir
 }
 
 #[test]
 fn multiple_inputs_naming_one_file_twice_are_refused() {
     let a = sample(1000);
     let framed = lz4_simd::frame::compress(&a, &Default::default());
+    let decode = |bytes: &[u8]| lz4_simd::frame::decompress(bytes, 1 << 20).unwrap();
+    // Both would write a.lz4: the first does, the second is refused, the run fails.
+    let dir = fails_but_keeps_inputs(&[("a", &a)], &["-m", "a", "./a"], "more than one");
+    assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
+    // With -f one file named twice is compressed twice to the same output, as lz4 -f does.
+    let dir = scratch("twice-forced");
+    std::fs::write(dir.join("a"), &a).unwrap();
+    let out = run_in(bin().args(["-m", "-f", "a", "./a"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
+    // Two inputs whose outputs are one file (a link to a.lz4 named b.lz4): refused with -f too.
+    let dir = scratch("two-to-one");
+    std::fs::write(dir.join("a"), &a).unwrap();
+    std::fs::write(dir.join("b"), &framed).unwrap();
+    std::fs::write(dir.join("a.lz4"), b"old").unwrap();
+    std::os::unix::fs::symlink("a.lz4", dir.join("b.lz4")).unwrap();
+    let out = run_in(bin().args(["-m", "-f", "a", "b"]), &dir);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("more than one"), "{}", stderr(&out));
+    assert_eq!(decode(&std::fs::read(dir.join("a.lz4")).unwrap()), a);
+    // The second input is the first one's output: the first job is refused (with -f too),
+    // the second runs.
     let files: &[(&str, &[u8])] = &[("a", &a), ("a.lz4", &framed)];
-    // Both would write a.lz4.
-    fails_and_changes_nothing("twice", files, &["-m", "-f", "a", "./a"], "more than one");
-    // The second input is the first one's output.
-    fails_and_changes_nothing("chain", files, &["-m", "-f", "a", "a.lz4"], "same file");
+    let dir = fails_but_keeps_inputs(files, &["-m", "-f", "a", "a.lz4"], "same file");
+    assert_eq!(
+        decode(&std::fs::read(dir.join("a.lz4.lz4")).unwrap()),
+        framed
+    );
     let files: &[(&str, &[u8])] = &[("a.lz4", &framed), ("a.lz4.lz4", &framed)];
     let args = ["-d", "-m", "-f", "a.lz4.lz4", "a.lz4"];
-    fails_and_changes_nothing("chain-d", files, &args, "same file");
+    let dir = fails_but_keeps_inputs(files, &args, "same file");
+    assert_eq!(std::fs::read(dir.join("a")).unwrap(), a);
+}
+
+#[test]
+fn recursion_skips_what_it_must_not_touch_and_does_the_rest() {
+    let dir = scratch("recursive");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    let (a, b) = (sample(5000), sample(7000));
+    let b_framed = lz4_simd::frame::compress(&b, &Default::default());
+    std::fs::write(tree.join("a"), &a).unwrap();
+    std::fs::write(tree.join("sub/b"), &b).unwrap();
+    std::fs::write(tree.join("sub/b.lz4"), &b_framed).unwrap();
+    // A loop, a second way to `a`, and a FIFO (reading it would wait forever): not followed.
+    std::os::unix::fs::symlink("..", tree.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink("a", tree.join("link")).unwrap();
+    assert!(Command::new("mkfifo")
+        .arg(tree.join("fifo"))
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("tree/sub", dir.join("named-link")).unwrap();
+    let out = run_in(bin().args(["-r", "-f", "tree", "missing"]), &dir);
+    // `missing` and sub/b -> sub/b.lz4 (an input of the run) are refused; the rest is done.
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(
+        text.contains("missing") && text.contains("same file"),
+        "{text}"
+    );
+    let decode = |path: &str| {
+        lz4_simd::frame::decompress(&std::fs::read(dir.join(path)).unwrap(), 1 << 20).unwrap()
+    };
+    assert_eq!(decode("tree/a.lz4"), a);
+    assert_eq!(decode("tree/sub/b.lz4.lz4"), b_framed);
+    assert_eq!(std::fs::read(tree.join("sub/b.lz4")).unwrap(), b_framed);
+    for name in ["link.lz4", "fifo.lz4", "sub/up.lz4"] {
+        assert!(!tree.join(name).exists(), "{name}");
+    }
+    // A directory named through a symbolic link is followed.
+    let out = run_in(bin().args(["-r", "-t", "named-link"]), &dir);
+    assert!(!out.status.success(), "sub/b is not LZ4");
+    assert!(stderr(&out).contains("named-link/b:"), "{}", stderr(&out));
 }
 
 #[test]
@@ -162,6 +275,34 @@ fn corrupt_and_truncated_input_leave_everything_intact() {
 }
 
 #[test]
+fn remove_source_keeps_it_when_nothing_is_written_to_disk() {
+    let data = sample(20_000);
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    for args in [
+        &["-f", "--rm", "a", "/dev/null"][..],
+        &["-f", "--rm", "a", "null"],
+        &["-d", "-f", "--rm", "a.lz4", "/dev/null"],
+        &["-t", "--rm", "a.lz4"],
+        &["-c", "--rm", "a"],
+        &["-m", "-c", "--rm", "a", "a.lz4"],
+        // The dictionary itself, compressed with itself: the output needs it to be decoded.
+        &["-f", "--rm", "-D", "a", "a", "out.lz4"],
+    ] {
+        let dir = scratch("rm-kept");
+        std::fs::write(dir.join("a"), &data).unwrap();
+        std::fs::write(dir.join("a.lz4"), &framed).unwrap();
+        let mut before = snapshot(&dir);
+        let out = run_in(bin().args(args), &dir);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("kept"), "{args:?}: {}", stderr(&out));
+        let mut after = snapshot(&dir);
+        after.remove("out.lz4");
+        before.remove("out.lz4");
+        assert!(after == before, "{args:?} changed the directory");
+    }
+}
+
+#[test]
 fn a_full_disk_fails_cleanly() {
     let data = sample(200_000);
     let files: &[(&str, &[u8])] = &[("a", &data)];
@@ -210,6 +351,27 @@ fn a_file_size_limit_removes_the_temporary_file() {
     }
 }
 
+#[test]
+fn long_names_are_written_through_a_short_temporary_name() {
+    let dir = scratch("long-name");
+    let data = sample(10_000);
+    // 250 bytes: the output (254) is a valid name; `.NAME.XXXXXX.lz4-simd-tmp` would not be.
+    let name = "n".repeat(250);
+    std::fs::write(dir.join(&name), &data).unwrap();
+    let out = run_in(bin().args(["-m", &name]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::remove_file(dir.join(&name)).unwrap();
+    let out = run_in(bin().args(["-d", "-m", &format!("{name}.lz4")]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join(&name)).unwrap(), data);
+    // A directory that is missing is named in the message.
+    let out = run_in(bin().args(["-f", &name, "missing-dir/out"]), &dir);
+    assert!(!out.status.success());
+    let text = stderr(&out);
+    assert!(text.contains("temporary file in missing-dir"), "{text}");
+    assert!(!text.contains("lz4-simd-tmp"), "{text}");
+}
+
 /// Waits until a temporary output appears in `dir` (the job is under way).
 fn wait_for_temporary(dir: &Path) {
     let start = Instant::now();
@@ -227,6 +389,28 @@ fn wait_for_temporary(dir: &Path) {
     panic!("no temporary file appeared");
 }
 
+/// Starts `command` in `dir` and waits until its temporary output appears (the job is under
+/// way).
+fn start_job(command: &mut Command, dir: &Path) -> std::process::Child {
+    let child = command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_temporary(dir);
+    child
+}
+
+/// Sends `signal` (a `kill` option: `-TERM`) to process `pid`.
+fn send(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill {signal} {pid}");
+}
+
 #[test]
 fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
     // HC at level 12 on 24 MB takes seconds even in a release build.
@@ -236,19 +420,8 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
         std::fs::write(dir.join("big"), &data).unwrap();
         std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
         let before = snapshot(&dir);
-        let child = bin()
-            .args(["-12", "-f", "--rm", "big", "big.lz4"])
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        wait_for_temporary(&dir);
-        let status = Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        let child = start_job(bin().args(["-12", "-f", "--rm", "big", "big.lz4"]), &dir);
+        send(&format!("-{signal}"), child.id());
         let out = child.wait_with_output().unwrap();
         assert_eq!(
             out.status.signal(),
@@ -258,6 +431,30 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
         );
         assert!(snapshot(&dir) == before, "{signal}: changed the directory");
     }
+}
+
+#[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    // nohup ignores SIGHUP: the job must survive it (and still clean up on SIGTERM).
+    let dir = scratch("nohup");
+    std::fs::write(dir.join("big"), sample(24 << 20)).unwrap();
+    let before = snapshot(&dir);
+    let script = format!(
+        "trap '' HUP; exec '{}' -12 -f big big.lz4",
+        env!("CARGO_BIN_EXE_lz4-simd")
+    );
+    let mut child = start_job(Command::new("sh").args(["-c", &script]), &dir);
+    send("-HUP", child.id());
+    // Still at work: no death by SIGHUP (a job that ends first must end well).
+    std::thread::sleep(Duration::from_millis(300));
+    if let Some(status) = child.try_wait().unwrap() {
+        assert!(status.success(), "SIGHUP ended a nohup job: {status:?}");
+        return;
+    }
+    send("-TERM", child.id());
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(15), "{status:?}");
+    assert!(snapshot(&dir) == before, "changed the directory");
 }
 
 #[test]
@@ -281,4 +478,18 @@ fn output_keeps_the_source_permissions_and_times() {
         assert_eq!(written.modified().unwrap(), old, "{args:?}");
     }
     assert_eq!(std::fs::read(dir.join("b")).unwrap(), data);
+    // From standard input (no source file), a replaced file keeps its permissions (a private
+    // file stays private, as lz4 -f, which writes into it, leaves it).
+    std::fs::set_permissions(dir.join("b"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    let out = common::run_with_stdin(
+        {
+            let mut command = bin();
+            command.args(["-f", "-", "b"]).current_dir(&dir);
+            command
+        },
+        &data,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = std::fs::metadata(dir.join("b")).unwrap();
+    assert_eq!(written.permissions().mode() & 0o777, 0o600);
 }

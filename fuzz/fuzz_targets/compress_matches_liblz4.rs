@@ -7,7 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::block;
-use lz4_simd_fuzz::{acceleration, acceleration_u32, compress_input, liblz4_compress_fast, Bytes};
+use lz4_simd_fuzz::{acceleration, acceleration_u32, compress_input, Bytes};
+use testkit::liblz4;
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
@@ -16,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let input = compress_input(bytes.rest(), mode);
 
     let ours = block::compress_fast(&input, acceleration_u32(accel));
-    let theirs = liblz4_compress_fast(&input, accel);
+    let theirs = liblz4::compress_fast(&input, accel);
     if ours != theirs {
         let first = ours.iter().zip(&theirs).position(|(a, b)| a != b);
         panic!(

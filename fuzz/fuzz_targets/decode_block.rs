@@ -18,7 +18,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::{block, Error};
-use lz4_simd_fuzz::{liblz4_decompress_safe, parse_block, BlockShape, Bytes, MAX_CAP};
+use lz4_simd_fuzz::{capacity_and_front, Bytes};
+use testkit::liblz4;
+use testkit::parse::{parse_block, ParsedBlock};
 
 /// Bytes after `dst` that must stay untouched.
 const TAIL_GUARD: usize = 64;
@@ -86,15 +88,22 @@ fn same_error_ignoring_capacity(a: &Error, b: &Error) -> bool {
     }
 }
 
+/// The block lacks the format's end-of-block margins as liblz4 sees them: its last literal run
+/// is shorter than 5 bytes (a literal-only block's too: liblz4 rejects e.g. `0F` at capacity 0),
+/// or its last match starts less than 12 bytes before the end of the output.
+fn lacks_end_margins(parsed: &ParsedBlock) -> bool {
+    !parsed.satisfies_margins() || parsed.last_literal_len().is_none_or(|len| len < 5)
+}
+
 /// The differential rule against liblz4 at one capacity.
 fn check_against_liblz4(
     src: &[u8],
     cap: usize,
-    shape: &BlockShape,
+    parsed: &ParsedBlock,
     ours: &Result<usize, Error>,
     our_output: &[u8],
 ) {
-    let theirs = liblz4_decompress_safe(src, cap);
+    let theirs = liblz4::decompress_safe(src, cap);
     match (ours, theirs) {
         (Ok(_), Some(their_output)) => {
             assert_eq!(
@@ -105,18 +114,18 @@ fn check_against_liblz4(
         }
         (Err(err), Some(_)) => {
             assert!(
-                shape.has_offset_zero,
+                parsed.has_offset_zero(),
                 "liblz4 accepts (cap {cap}) a block without offset 0 that we reject: {err}"
             );
         }
         (Ok(len), None) => {
             assert!(
-                shape.complete && shape.decoded_len == *len,
-                "parser disagrees with an accepted block: {shape:?}, len {len}"
+                parsed.is_complete() && parsed.decoded_len == *len,
+                "parser disagrees with an accepted block: {parsed:?}, len {len}"
             );
             assert!(
-                shape.violates_end_margins(),
-                "we accept (len {len}, cap {cap}) a block with end margins that liblz4 rejects: {shape:?}"
+                lacks_end_margins(parsed),
+                "we accept (len {len}, cap {cap}) a block with end margins that liblz4 rejects: {parsed:?}"
             );
         }
         (Err(_), None) => {}
@@ -125,14 +134,7 @@ fn check_against_liblz4(
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
-    let selector = bytes.u8();
-    let cap = match selector >> 6 {
-        0 => usize::from(bytes.u8()),
-        1 => usize::from(bytes.u16() & 0x0FFF),
-        2 => usize::from(bytes.u16()),
-        _ => (usize::from(bytes.u16()) | usize::from(bytes.u8()) << 16) % MAX_CAP,
-    };
-    let front = usize::from(selector & 0x3F);
+    let (cap, front) = capacity_and_front(&mut bytes);
     let src = bytes.rest();
 
     let (ours, our_output) = decode_guarded(src, cap, front, 0xA5);
@@ -163,15 +165,15 @@ fuzz_target!(|data: &[u8]| {
         },
     }
 
-    let shape = parse_block(src);
+    let parsed = parse_block(src);
     if let Ok(len) = ours {
-        assert!(!shape.has_offset_zero, "accepted a block with offset 0");
+        assert!(!parsed.has_offset_zero(), "accepted a block with offset 0");
         if len != cap {
             let (exact, exact_output) = decode_guarded(src, len, 0, 0x00);
             assert_eq!(exact, Ok(len), "verdict depends on spare capacity");
             assert_eq!(exact_output, our_output);
-            check_against_liblz4(src, len, &shape, &exact, &exact_output);
+            check_against_liblz4(src, len, &parsed, &exact, &exact_output);
         }
     }
-    check_against_liblz4(src, cap, &shape, &ours, &our_output);
+    check_against_liblz4(src, cap, &parsed, &ours, &our_output);
 });

@@ -20,23 +20,10 @@ use std::io::{self, Read, Write};
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
 use lz4_simd::Error;
+use lz4_simd_fuzz::Bytes;
+use testkit::liblz4;
 
 const DICT_ID: u32 = 0xD1C7;
-
-/// The fuzz input, read front to back (zeros once it is exhausted).
-struct Input<'a>(&'a [u8]);
-
-impl Input<'_> {
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((&byte, rest)) => {
-                self.0 = rest;
-                byte
-            }
-            None => 0,
-        }
-    }
-}
 
 /// `len` bytes made of `material` (repeated, shifted by `seed`), so that contents compress, reach
 /// back across blocks and (with a dictionary made of the same material) into the dictionary.
@@ -173,79 +160,18 @@ fn one_shot(stream: &[u8], dict: Option<&[u8]>, cap: usize) -> Result<Vec<u8>, E
     }
 }
 
-/// `LZ4F_decompress_usingDict` (liblz4 1.10; lz4-sys declares only `LZ4F_decompress`).
-mod ffi {
-    use lz4_sys::{LZ4FDecompressOptions, LZ4FDecompressionContext};
-    extern "C" {
-        pub fn LZ4F_decompress_usingDict(
-            ctx: LZ4FDecompressionContext,
-            dst: *mut u8,
-            dst_size: &mut usize,
-            src: *const u8,
-            src_size: &mut usize,
-            dict: *const u8,
-            dict_size: usize,
-            options: *const LZ4FDecompressOptions,
-        ) -> usize;
-    }
-}
-
-/// liblz4's content of one frame (`None` if it rejects it or the frame is incomplete).
-fn lz4f(framed: &[u8], dict: &[u8]) -> Option<Vec<u8>> {
-    let mut ctx = lz4_sys::LZ4FDecompressionContext(std::ptr::null_mut());
-    // SAFETY: creating a context writes the pointer into `ctx`.
-    let code = unsafe { lz4_sys::LZ4F_createDecompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
-    // SAFETY: a pure function of the code.
-    assert_eq!(unsafe { lz4_sys::LZ4F_isError(code) }, 0);
-    let mut out = Vec::new();
-    let mut chunk = vec![0u8; 1 << 16];
-    let mut pos = 0;
-    let verdict = loop {
-        let mut dst_size = chunk.len();
-        let mut src_size = framed.len() - pos;
-        // SAFETY: every buffer is valid for the size passed; the dictionary outlives the context.
-        let hint = unsafe {
-            ffi::LZ4F_decompress_usingDict(
-                ctx,
-                chunk.as_mut_ptr(),
-                &mut dst_size,
-                framed[pos..].as_ptr(),
-                &mut src_size,
-                dict.as_ptr(),
-                dict.len(),
-                std::ptr::null(),
-            )
-        };
-        out.extend_from_slice(&chunk[..dst_size]);
-        pos += src_size;
-        // SAFETY: a pure function of the code.
-        if unsafe { lz4_sys::LZ4F_isError(hint) } != 0 {
-            break false;
-        }
-        if hint == 0 {
-            break pos == framed.len();
-        }
-        if src_size == 0 && dst_size == 0 {
-            break false;
-        }
-    };
-    // SAFETY: created above, not used again.
-    unsafe { lz4_sys::LZ4F_freeDecompressionContext(ctx) };
-    verdict.then_some(out)
-}
-
 fuzz_target!(|data: &[u8]| {
-    let mut input = Input(data);
-    let shape = input.byte();
+    let mut input = Bytes(data);
+    let shape = input.u8();
     let frame_count = 1 + usize::from(shape & 3);
     let use_dict = shape & 4 != 0;
     let corruptions = usize::from(shape >> 3 & 3);
-    let pattern = input.byte();
+    let pattern = input.u8();
     let specs: Vec<[u8; 3]> = (0..frame_count)
-        .map(|_| [input.byte(), input.byte(), input.byte()])
+        .map(|_| [input.u8(), input.u8(), input.u8()])
         .collect();
     let flips: Vec<[u8; 3]> = (0..corruptions)
-        .map(|_| [input.byte(), input.byte(), input.byte()])
+        .map(|_| [input.u8(), input.u8(), input.u8()])
         .collect();
     let material = input.0;
     let dict = use_dict.then(|| make_content(material, 1 + material.len() * 3 % 70_000, 1));
@@ -316,7 +242,7 @@ fuzz_target!(|data: &[u8]| {
     for part in &parts {
         if part.lz4f {
             assert!(
-                lz4f(&part.bytes, dict.unwrap_or(&[])).as_deref() == Some(&part.content[..]),
+                liblz4::decompress_frame(&part.bytes, dict).as_deref() == Some(&part.content[..]),
                 "liblz4 disagrees on a frame"
             );
         }

@@ -19,14 +19,17 @@
 //! bytes.
 #![no_main]
 
-use std::mem::MaybeUninit;
-
 use libfuzzer_sys::fuzz_target;
-use lz4_simd::{block, Kernel};
-use lz4_simd_fuzz::{capacity_and_front, decode_guarded_with, Bytes};
+use lz4_simd::Kernel;
+use lz4_simd_fuzz::{capacity_and_front, Bytes};
+use testkit::kernels::{
+    assert_same, check_exact_size, check_vec_api, decode_guarded, Outcome, Setup,
+};
 
-/// Bytes after the copied input that no decoder may read.
-const SRC_TAIL: usize = 64;
+/// `decode_guarded`, panicking when the decode writes outside `dst` or returns more than `cap`.
+fn guarded(setup: Setup, src: &[u8], cap: usize, front: usize) -> Outcome {
+    decode_guarded(setup, src, cap, front).unwrap_or_else(|breach| panic!("{breach}"))
+}
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
@@ -36,69 +39,26 @@ fuzz_target!(|data: &[u8]| {
     // is more than any kernel's fast loop asks for: larger capacities cannot change a verdict, an
     // output or a kernel's path, they only cost time to fill.
     let cap = cap.min(src.len().saturating_mul(256).saturating_add(64));
-    let mut padded = Vec::with_capacity(src.len() + SRC_TAIL);
-    padded.extend_from_slice(src);
-    padded.resize(src.len() + SRC_TAIL, 0xFF);
-    let padded_src = &padded[..src.len()];
 
-    let expected = decode_guarded_with(Kernel::Scalar, src, cap, front, 0x00);
+    let expected = guarded(Setup::plain(Kernel::Scalar, 0x00), src, cap, front);
     for (index, kernel) in Kernel::available().into_iter().enumerate() {
         let fills = [0xA5 ^ index as u8, 0x5A ^ index as u8, 0xFF ^ index as u8];
-        let in_place = decode_guarded_with(kernel, src, cap, front, fills[0]);
-        assert_eq!(
-            in_place.0, expected.0,
-            "{kernel}: verdict differs from scalar"
-        );
-        assert!(
-            in_place.1 == expected.1,
-            "{kernel}: output differs from scalar"
-        );
-        let copied = decode_guarded_with(kernel, padded_src, cap, 0, fills[1]);
-        assert_eq!(
-            copied.0, expected.0,
-            "{kernel}: verdict depends on the bytes after src or on dst's prior contents"
-        );
-        assert!(
-            copied.1 == expected.1,
-            "{kernel}: output depends on the bytes after src or on dst's prior contents"
-        );
-        let mut exact = vec![fills[2]; cap];
-        let result = block::decompress_into_with(kernel, src, &mut exact);
-        assert_eq!(
-            result, expected.0,
-            "{kernel}: verdict into an exact-size Vec"
-        );
-        if let Ok(len) = result {
-            assert!(
-                exact[..len] == expected.1[..],
-                "{kernel}: output into an exact-size Vec"
-            );
-        }
-        // Into uninitialised memory (the path `block::decompress` takes into a Vec's spare
-        // capacity): same verdict and output.
-        let mut uninit: Vec<MaybeUninit<u8>> = Vec::with_capacity(cap);
-        uninit.resize_with(cap, MaybeUninit::uninit);
-        let result = block::decompress_into_uninit_with(kernel, src, &mut uninit);
-        assert_eq!(
-            result, expected.0,
-            "{kernel}: verdict into uninitialised memory"
-        );
-        if let Ok(len) = result {
-            // SAFETY: on Ok(len) the decoder has initialised uninit[..len].
-            let produced: Vec<u8> = uninit[..len]
-                .iter()
-                .map(|byte| unsafe { byte.assume_init() })
-                .collect();
-            assert!(
-                produced == expected.1,
-                "{kernel}: output into uninitialised memory"
-            );
-        }
+        // From the fuzz input itself, `dst` at `front`.
+        let in_place = guarded(Setup::plain(kernel, fills[0]), src, cap, front);
+        assert_same(format_args!("{kernel} in place"), &expected, &in_place);
+        // From a copy of the input followed by `0xFF` bytes, `dst` at the buffer's start: the
+        // verdict and output must not depend on the bytes after `src` or on `dst`'s prior
+        // contents.
+        let copy = Setup {
+            around_src: Some(0xFF),
+            ..Setup::plain(kernel, fills[1])
+        };
+        let copied = guarded(copy, src, cap, 0);
+        assert_same(format_args!("{kernel} from a copy"), &expected, &copied);
+        // Into exact-size destinations: a Vec pre-filled with a third value and uninitialised
+        // memory (the path `block::decompress` takes into a Vec's spare capacity).
+        check_exact_size("fuzz input", kernel, src, cap, Some(fills[2]), &expected);
     }
     // The Vec API (the detected kernel, the Vec's spare capacity).
-    assert_eq!(
-        block::decompress(src, cap),
-        expected.0.clone().map(|_| expected.1.clone()),
-        "block::decompress"
-    );
+    check_vec_api("fuzz input", src, cap, &expected);
 });

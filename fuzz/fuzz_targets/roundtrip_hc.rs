@@ -18,10 +18,10 @@ use std::cell::RefCell;
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::{block, Error, Kernel};
-use lz4_simd_fuzz::{
-    compress_input, decode_guarded_with, liblz4_compress_hc, liblz4_decompress_safe, match_offsets,
-    parse_block, Bytes,
-};
+use lz4_simd_fuzz::{compress_input, Bytes};
+use testkit::kernels::{decode_guarded, Setup};
+use testkit::liblz4;
+use testkit::parse::parse_block;
 
 thread_local! {
     static PLAIN: RefCell<block::HcCompressor> = RefCell::new(block::HcCompressor::new());
@@ -48,26 +48,25 @@ fuzz_target!(|data: &[u8]| {
     let compressor = if favor { &FAVORED } else { &PLAIN };
     let compressed = compressor.with(|c| c.borrow_mut().compress(input, level));
     assert!(compressed.len() <= block::compress_bound(input.len()));
-    let shape = parse_block(&compressed);
+    let parsed = parse_block(&compressed);
     assert!(
-        shape.complete && shape.decoded_len == input.len(),
+        parsed.is_complete() && parsed.decoded_len == input.len(),
         "malformed block"
     );
-    assert!(
-        shape.matches == 0 || !shape.violates_end_margins(),
-        "end-of-block margins"
-    );
-    assert!(!shape.has_offset_zero, "offset 0");
+    assert!(parsed.satisfies_margins(), "end-of-block margins");
+    assert!(!parsed.has_offset_zero(), "offset 0");
 
     for kernel in std::iter::once(Kernel::Scalar).chain(Kernel::available()) {
         for fill in [0x00, 0xA5] {
-            let (result, out) = decode_guarded_with(kernel, &compressed, input.len(), 7, fill);
+            let (result, out) =
+                decode_guarded(Setup::plain(kernel, fill), &compressed, input.len(), 7)
+                    .unwrap_or_else(|breach| panic!("{breach}"));
             assert_eq!(result, Ok(input.len()), "{kernel} rejects our block");
             assert!(out == input, "{kernel} decodes different bytes");
         }
     }
     assert!(
-        liblz4_decompress_safe(&compressed, input.len()).as_deref() == Some(input),
+        liblz4::decompress_safe(&compressed, input.len()).as_deref() == Some(input),
         "liblz4 does not decode our block to the input"
     );
 
@@ -87,9 +86,8 @@ fuzz_target!(|data: &[u8]| {
     };
     if favor {
         if effective >= 10 {
-            let offsets = match_offsets(&compressed);
             assert!(
-                offsets.iter().all(|&o| o >= 8),
+                parsed.matches().all(|seq| seq.offset >= Some(8)),
                 "favor_dec_speed: offset below 8"
             );
         } else {
@@ -100,7 +98,7 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     } else if !input.is_empty() {
-        let theirs = liblz4_compress_hc(input, i32::from(level));
+        let theirs = liblz4::compress_hc(input, i32::from(level));
         if theirs != compressed {
             let first = compressed.iter().zip(&theirs).position(|(a, b)| a != b);
             panic!(

@@ -21,19 +21,16 @@
 //! Miri reports any read of a byte the decoder did not write), and `block::decompress` (spare
 //! capacity of a `Vec`) must agree too.
 //!
-//! No lz4-sys here: Miri cannot run C code. Under Miri, CPU feature detection reports only the
+//! No lz4-sys here (the test kit without its `liblz4` feature): Miri cannot run C code. Under Miri, CPU feature detection reports only the
 //! features enabled at compile time, so `.ci/miri.sh` also runs this with
 //! `-C target-feature=+avx2` to reach the AVX2 kernel. The kernels run are printed.
 
 use std::io::Write as _;
-use std::mem::MaybeUninit;
-use std::sync::{Once, OnceLock};
+use std::sync::OnceLock;
 
-use lz4_simd::{block, Error, Kernel};
-
-#[path = "../../common/block_builder.rs"]
-mod block_builder;
-use block_builder::BlockBuilder;
+use lz4_simd::{block, Kernel};
+use testkit::kernels::{check_exact_size, check_vec_api, decode_exact, under_test, Outcome};
+use testkit::BlockBuilder;
 
 /// Match lengths (bytes, including the implicit 4) around the copy widths: 16, 32, the 2 x 32
 /// double chunk, and the match nibble's extension boundary (19 = nibble 15 + extension 0).
@@ -56,6 +53,12 @@ fn only_kernel() -> Option<Kernel> {
             .into_iter()
             .find(|k| k.name() == name)
             .unwrap_or_else(|| panic!("{ONLY_KERNEL_VAR}={name}: not an available kernel"));
+        // Straight to stderr (libtest does not capture it), so the line shows in passing runs.
+        let _ = writeln!(
+            std::io::stderr(),
+            "miri kernels test ({ONLY_KERNEL_VAR}={name}): comparing only {kernel} against scalar; miri: {}",
+            cfg!(miri)
+        );
         Some(kernel)
     })
 }
@@ -72,35 +75,13 @@ fn left_to_first_pass(test: &str) -> bool {
     second
 }
 
-/// The kernels compared with scalar: `Kernel::available()` (or the one [`ONLY_KERNEL_VAR`]
-/// names), printing once per process which they are.
+/// The kernels compared with scalar: the kit's `under_test()` (which reports them once per
+/// process), or the one [`ONLY_KERNEL_VAR`] names.
 fn kernels() -> Vec<Kernel> {
-    static REPORT: Once = Once::new();
-    let available = match only_kernel() {
+    match only_kernel() {
         Some(kernel) => vec![kernel],
-        None => Kernel::available(),
-    };
-    REPORT.call_once(|| {
-        let names: Vec<&str> = available
-            .iter()
-            .filter(|&&k| k != Kernel::Scalar)
-            .map(|k| k.name())
-            .collect();
-        let skipped: Vec<&str> = Kernel::ALL
-            .iter()
-            .filter(|k| !Kernel::available().contains(k))
-            .map(|k| k.name())
-            .collect();
-        // Straight to stderr (libtest does not capture it), so the line shows in passing runs.
-        let _ = writeln!(
-            std::io::stderr(),
-            "miri kernels test: comparing [{}] against scalar; not available: [{}]; miri: {}",
-            names.join(", "),
-            skipped.join(", "),
-            cfg!(miri)
-        );
-    });
-    available
+        None => under_test(),
+    }
 }
 
 /// Deterministic bytes: text-like for `kind` 0, noise otherwise.
@@ -119,64 +100,19 @@ fn bytes(len: usize, seed: u64, kind: u8) -> Vec<u8> {
         .collect()
 }
 
-/// Decodes `src` with `kernel`, from a copy in its own allocation, into a fresh `cap`-byte buffer
-/// filled with `fill`. Returns the verdict and the decoded bytes (empty on error).
-fn decode(kernel: Kernel, src: &[u8], cap: usize, fill: u8) -> (Result<usize, Error>, Vec<u8>) {
-    let input = src.to_vec();
-    let mut output = vec![fill; cap];
-    let result = block::decompress_into_with(kernel, &input, &mut output);
-    let produced = match result {
-        Ok(len) => output[..len].to_vec(),
-        Err(_) => Vec::new(),
-    };
-    (result, produced)
-}
-
-/// Decodes `src` with `kernel`, from a copy in its own allocation, into a fresh `cap`-byte buffer
-/// of *uninitialised* memory through `decompress_into_uninit_with`: Miri reports any read of a
-/// byte the decoder has not written (and reading back `dst[..len]` checks that all of it was).
-fn decode_uninit(kernel: Kernel, src: &[u8], cap: usize) -> (Result<usize, Error>, Vec<u8>) {
-    let input = src.to_vec();
-    let mut output: Vec<MaybeUninit<u8>> = Vec::with_capacity(cap);
-    output.resize_with(cap, MaybeUninit::uninit);
-    let result = block::decompress_into_uninit_with(kernel, &input, &mut output);
-    let produced = match result {
-        // SAFETY: on Ok(len) the decoder guarantees dst[..len] is initialised (Miri checks it).
-        Ok(len) => output[..len]
-            .iter()
-            .map(|b| unsafe { b.assume_init() })
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    (result, produced)
-}
-
 /// Every available kernel against scalar on `src` into `cap` bytes, into initialised and into
-/// uninitialised memory; returns scalar's outcome.
-fn compare(what: &str, src: &[u8], cap: usize) -> (Result<usize, Error>, Vec<u8>) {
-    let scalar = decode(Kernel::Scalar, src, cap, 0x5A);
+/// uninitialised memory, and `block::decompress`; returns scalar's outcome. Every decode reads
+/// `src` from an exact-size allocation of its own and writes into an exact-size `dst` (a slice of
+/// a larger buffer would hide an access past it).
+fn compare(what: &str, src: &[u8], cap: usize) -> Outcome {
+    let src = src.to_vec();
+    let scalar = decode_exact(Kernel::Scalar, &src, cap, Some(0x5A));
     for kernel in kernels() {
-        let mut runs = vec![("uninit", decode_uninit(kernel, src, cap))];
-        if kernel != Kernel::Scalar {
-            runs.push(("init", decode(kernel, src, cap, 0xA5)));
-        }
-        for (how, (result, produced)) in runs {
-            assert_eq!(
-                result, scalar.0,
-                "{what}: {kernel} ({how}) and scalar disagree on the verdict (cap {cap}, block {src:02x?})"
-            );
-            assert!(
-                produced == scalar.1,
-                "{what}: {kernel} ({how}) and scalar produced different bytes (cap {cap}, block {src:02x?})"
-            );
-        }
+        // Scalar into initialised memory is the reference itself.
+        let fill = (kernel != Kernel::Scalar).then_some(0xA5);
+        check_exact_size(what, kernel, &src, cap, fill, &scalar);
     }
-    // The Vec API decodes into spare capacity with the detected kernel.
-    assert_eq!(
-        block::decompress(src, cap),
-        scalar.0.clone().map(|_| scalar.1.clone()),
-        "{what}: block::decompress (cap {cap})"
-    );
+    check_vec_api(what, &src, cap, &scalar);
     scalar
 }
 

@@ -1,6 +1,5 @@
-//! A block builder shared by `tests/kernels.rs` and the Miri package (`tests/miri`), which
-//! include this file by path (the Miri package cannot depend on the test harness in
-//! `tests/common`, which links liblz4).
+//! Builds valid blocks from sequences, tracking what they decode to byte by byte (independently
+//! of the decoders under test).
 
 /// Builds a block from sequences, tracking what it decodes to (byte by byte, independently of
 /// the decoders under test).
