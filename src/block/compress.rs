@@ -26,6 +26,28 @@
 //! Output is written with exact capacity checks, so a destination smaller than
 //! [`compress_bound`](super::compress_bound) either receives the same bytes or gets
 //! [`Error::OutputTooSmall`], and nothing past its end is touched.
+//!
+//! # Dictionaries and dest-size: the second parse
+//!
+//! `parse_external` runs the same search with liblz4's rules for an external history
+//! (`LZ4_compress_fast_continue` after `LZ4_loadDict`, "extDict" mode) and for a full page
+//! (`LZ4_compress_destSize`, "fillOutput"):
+//!
+//! - **Indices.** Table slots hold indices: the input starts at `base` (64 KiB after a
+//!   dictionary, 0 without one) and the dictionary's bytes are the indices just below it, so an
+//!   offset is a difference of indices. Candidates below the dictionary are rejected, and with the
+//!   `u32` table so is anything more than 65,535 back.
+//! - **Two slices.** A candidate below `base` is read from the dictionary in place. A match there
+//!   that reaches the dictionary's end goes on at the start of the input; a match in the input is
+//!   never extended backwards into the dictionary (liblz4's extDict catch-up bound, which is why
+//!   this is not the window parse above with the dictionary copied in front).
+//! - **Consulting.** For inputs up to 4 KiB the prepared dictionary's table is read beside the
+//!   working table (liblz4's dictCtx mode) instead of being copied into it.
+//! - **Filling a page.** A sequence that would leave less than the room of a minimal last
+//!   sequence is dropped, a match too long for the page is shortened to leave exactly 6 bytes,
+//!   and the last literals are cut to fit; the block then decodes to exactly the input consumed.
+//!
+//! Its reads are checked (it is not the one-shot compressor's hot loop).
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
