@@ -5,9 +5,9 @@
 //! message without a dictionary (`Compressor::compress_into`). The targets: at least
 //! liblz4's speed, and within 1.5x of the dictionary-less time.
 //!
-//! Data: the dictionary is the first 64 KiB of Silesia `dickens` (from `LZ4_SIMD_CORPUS` or
-//! `../shared/corpus`), the messages are cut from the text after it; generated text when the
-//! corpus is absent (a NOTICE goes to standard error).
+//! Data: the dictionary is the first 64 KiB of Silesia `dickens` (`testkit::corpus`), the
+//! messages are cut from the text after it; generated text when the corpus is absent (a NOTICE
+//! goes to standard error).
 //!
 //! Bench IDs: `dict-compress/<codec>/<message size>`, codecs `lz4-simd-dict`, `liblz4-attach`,
 //! `lz4-simd-no-dict`.
@@ -15,16 +15,13 @@
 //! Run: `cargo bench --bench dict`.
 
 use std::hint::black_box;
-use std::io::Read;
 use std::os::raw::{c_char, c_int, c_void};
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use lz4_simd::block::{self, Compressor, Dictionary};
-// Links liblz4 (the static library lz4-sys builds), whose functions are declared below.
-use lz4_sys as _;
 
+// liblz4's streaming functions (linked through the test kit, which also finds the corpus).
 extern "C" {
     fn LZ4_createStream() -> *mut c_void;
     fn LZ4_freeStream(stream: *mut c_void) -> c_int;
@@ -46,17 +43,7 @@ const MESSAGE_LENS: [usize; 2] = [1024, 4096];
 
 /// The dictionary and the text the messages are cut from.
 fn sample() -> Vec<u8> {
-    let dir = std::env::var_os("LZ4_SIMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    let from_corpus = (|| {
-        let file = std::fs::File::open(dir.join("dickens.zip")).ok()?;
-        let mut archive = zip::ZipArchive::new(file).ok()?;
-        let mut entry = archive.by_index(0).ok()?;
-        let mut data = Vec::new();
-        (&mut entry).take(1 << 20).read_to_end(&mut data).ok()?;
-        Some(data)
-    })();
+    let from_corpus = testkit::corpus::file("dickens", 1 << 20);
     from_corpus.unwrap_or_else(|| {
         eprintln!("NOTICE: Silesia corpus not found; generated text instead");
         const WORDS: [&str; 12] = [

@@ -5,13 +5,11 @@
 //!
 //! Self-contained: the liblz4 function is declared here.
 
-use std::io::Read;
 use std::os::raw::{c_char, c_int};
-use std::path::PathBuf;
 
 use lz4_simd::block;
-// Links liblz4 (the static library lz4-sys builds), whose function is declared below.
-use lz4_sys as _;
+// The test kit links liblz4 (the function used here is declared below) and finds the corpus.
+use testkit::corpus;
 
 extern "C" {
     fn LZ4_compress_destSize(
@@ -123,18 +121,6 @@ fn sample(kind: usize, len: usize, seed: u64) -> Vec<u8> {
     out
 }
 
-fn silesia(name: &str, len: usize) -> Option<Vec<u8>> {
-    let dir = std::env::var_os("LZ4_SIMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    let file = std::fs::File::open(dir.join(format!("{name}.zip"))).ok()?;
-    let mut archive = zip::ZipArchive::new(file).ok()?;
-    let mut entry = archive.by_index(0).ok()?;
-    let mut data = Vec::new();
-    (&mut entry).take(len as u64).read_to_end(&mut data).ok()?;
-    Some(data)
-}
-
 #[test]
 fn every_destination_size_on_small_inputs() {
     for kind in 0..4 {
@@ -168,7 +154,7 @@ fn sampled_destination_sizes_on_large_inputs() {
 fn silesia_pages() {
     let mut found = false;
     for name in ["dickens", "xml", "ooffice", "osdb", "reymont"] {
-        let Some(data) = silesia(name, 1 << 20) else {
+        let Some(data) = corpus::file(name, 1 << 20) else {
             continue;
         };
         found = true;

@@ -7,14 +7,12 @@
 //!
 //! Self-contained: the liblz4 functions are declared here.
 
-use std::io::Read;
 use std::os::raw::{c_char, c_int, c_void};
-use std::path::PathBuf;
 
 use lz4_simd::block::{self, Compressor, Dictionary};
 use lz4_simd::Error;
-// Links liblz4 (the static library lz4-sys builds), whose functions are declared below.
-use lz4_sys as _;
+// The test kit links liblz4 (the functions used here are declared below) and finds the corpus.
+use testkit::corpus;
 
 extern "C" {
     fn LZ4_createStream() -> *mut c_void;
@@ -198,20 +196,6 @@ fn related(dict: &[u8], len: usize, seed: u64) -> Vec<u8> {
     out
 }
 
-/// The first `len` bytes of Silesia `<name>.zip` (from `LZ4_SIMD_CORPUS` or `../shared/corpus`),
-/// if present.
-fn silesia(name: &str, len: usize) -> Option<Vec<u8>> {
-    let dir = std::env::var_os("LZ4_SIMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    let file = std::fs::File::open(dir.join(format!("{name}.zip"))).ok()?;
-    let mut archive = zip::ZipArchive::new(file).ok()?;
-    let mut entry = archive.by_index(0).ok()?;
-    let mut data = Vec::new();
-    (&mut entry).take(len as u64).read_to_end(&mut data).ok()?;
-    Some(data)
-}
-
 const KIB: usize = 1024;
 const DICT_LENS: [usize; 17] = [
     0,
@@ -341,7 +325,7 @@ fn identical_to_attach_dictionary() {
 fn large_inputs_and_silesia() {
     let mut samples: Vec<(String, Vec<u8>)> = Vec::new();
     for name in ["dickens", "xml", "ooffice", "osdb", "reymont"] {
-        if let Some(data) = silesia(name, 1 << 20) {
+        if let Some(data) = corpus::file(name, 1 << 20) {
             samples.push((name.into(), data));
         }
     }

@@ -9,7 +9,7 @@
 //! destination size (little-endian), a repeat byte (the input is repeated to reach past 64 KiB and
 //! the 4 KiB / u16-table edges), then the dictionary and the input.
 //!
-//! Public API and lz4-sys only (liblz4's streaming functions are declared here).
+//! Public API and liblz4 only (its functions are declared here; the test kit links it).
 #![no_main]
 
 use std::os::raw::{c_char, c_int, c_void};
@@ -17,7 +17,12 @@ use std::os::raw::{c_char, c_int, c_void};
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::block::{self, Compressor, Dictionary};
 
+// The test kit links liblz4, whose functions used here are declared below.
+use testkit as _;
+
 extern "C" {
+    fn LZ4_createStream() -> *mut c_void;
+    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
     fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
     fn LZ4_compress_fast_continue(
         stream: *mut c_void,
@@ -53,7 +58,7 @@ fn liblz4_dict(src: &[u8], dict: &[u8], acceleration: c_int, cap: usize) -> Opti
     // SAFETY: a fresh stream, freed once; every slice is live with its length; `src` and `dict`
     // are separate allocations (extDict mode).
     let n = unsafe {
-        let stream = lz4_sys::LZ4_createStream();
+        let stream = LZ4_createStream();
         assert!(!stream.is_null());
         LZ4_loadDict(stream.cast(), ptr(dict), dict.len() as c_int);
         let n = LZ4_compress_fast_continue(
@@ -64,7 +69,7 @@ fn liblz4_dict(src: &[u8], dict: &[u8], acceleration: c_int, cap: usize) -> Opti
             cap as c_int,
             acceleration,
         );
-        lz4_sys::LZ4_freeStream(stream);
+        LZ4_freeStream(stream);
         n
     };
     (n > 0).then(|| {
