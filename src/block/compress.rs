@@ -26,6 +26,28 @@
 //! Output is written with exact capacity checks, so a destination smaller than
 //! [`compress_bound`](super::compress_bound) either receives the same bytes or gets
 //! [`Error::OutputTooSmall`], and nothing past its end is touched.
+//!
+//! # Dictionaries and dest-size: the second parse
+//!
+//! `parse_external` runs the same search with liblz4's rules for an external history
+//! (`LZ4_compress_fast_continue` after `LZ4_loadDict`, "extDict" mode) and for a full page
+//! (`LZ4_compress_destSize`, "fillOutput"):
+//!
+//! - **Indices.** Table slots hold indices: the input starts at `base` (64 KiB after a
+//!   dictionary, 0 without one) and the dictionary's bytes are the indices just below it, so an
+//!   offset is a difference of indices. Candidates below the dictionary are rejected, and with the
+//!   `u32` table so is anything more than 65,535 back.
+//! - **Two slices.** A candidate below `base` is read from the dictionary in place. A match there
+//!   that reaches the dictionary's end goes on at the start of the input; a match in the input is
+//!   never extended backwards into the dictionary (liblz4's extDict catch-up bound, which is why
+//!   this is not the window parse above with the dictionary copied in front).
+//! - **Consulting.** For inputs up to 4 KiB the prepared dictionary's table is read beside the
+//!   working table (liblz4's dictCtx mode) instead of being copied into it.
+//! - **Filling a page.** A sequence that would leave less than the room of a minimal last
+//!   sequence is dropped, a match too long for the page is shortened to leave exactly 6 bytes,
+//!   and the last literals are cut to fit; the block then decodes to exactly the input consumed.
+//!
+//! Its reads are checked (it is not the one-shot compressor's hot loop).
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
@@ -33,9 +55,10 @@ use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::dict::Dictionary;
 use super::sequence::{
-    byte_at, call_unchecked, check_input_size, count_common, hash4, read_u32, read_u64,
-    unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
+    byte_at, call_unchecked, check_input_size, common_prefix, count_common, hash4, read_u32,
+    read_u64, unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
 };
 use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH};
 use crate::Error;
@@ -53,7 +76,7 @@ const U16_TABLE_SLOTS: usize = 1 << U16_TABLE_LOG;
 const U32_TABLE_SLOTS: usize = 4096;
 
 /// A position table of one of liblz4's two layouts.
-trait PositionTable {
+pub(super) trait PositionTable {
     /// A table with every slot 0.
     fn new() -> Self;
     /// How many bytes [`PositionTable::hash`] reads at a position.
@@ -71,10 +94,18 @@ trait PositionTable {
 }
 
 /// 8192 `u16` slots, hashed on the 4-byte word (inputs under 65,547 bytes).
-struct U16Table([u16; U16_TABLE_SLOTS]);
+pub(super) struct U16Table([u16; U16_TABLE_SLOTS]);
 
 /// 4096 `u32` slots, hashed on the low 5 bytes of the 8-byte word.
-struct U32Table([u32; U32_TABLE_SLOTS]);
+#[derive(Clone)]
+pub(super) struct U32Table([u32; U32_TABLE_SLOTS]);
+
+impl U32Table {
+    /// Makes this table a copy of `other` (a prepared dictionary's table).
+    fn copy_from(&mut self, other: &Self) {
+        self.0.copy_from_slice(&other.0);
+    }
+}
 
 impl PositionTable for U16Table {
     const HASH_READ: usize = 4;
@@ -126,7 +157,8 @@ impl PositionTable for U32Table {
     }
     #[inline(always)]
     fn put(&mut self, hash: usize, pos: usize) {
-        debug_assert!(pos <= MAX_INPUT_SIZE);
+        // Positions, or indices after a dictionary (which start at 64 KiB).
+        debug_assert!(pos <= super::MAX_HISTORY + MAX_INPUT_SIZE);
         self.0[hash & (U32_TABLE_SLOTS - 1)] = pos as u32;
     }
     fn reset(&mut self) {
@@ -197,7 +229,25 @@ use fresh::{Cleared, Indexed};
 pub struct Compressor {
     small: Box<U16Table>,
     large: Box<U32Table>,
+    /// The dictionary path's own table, allocated on first use (see
+    /// [`Compressor::compress_with_dictionary_into`]).
+    with_dict: Option<Box<DictTable>>,
 }
+
+/// The working table of dictionary compression, and the index the next input starts at: every
+/// slot holds an index below it (or 0), so slots left by earlier calls read as empty and need no
+/// clearing (liblz4's `currentOffset`).
+struct DictTable {
+    table: U32Table,
+    next_base: usize,
+}
+
+/// Inputs up to this many bytes consult the dictionary's table in place (liblz4's dictCtx mode,
+/// which it uses up to 4 KiB); larger ones copy it into the working table first. Both give the
+/// same output.
+const CONSULT_MAX: usize = 4096;
+/// The working table restarts (from a copy of the dictionary's) before its indices pass this.
+const RESTART_BASE: usize = 1 << 30;
 
 impl Default for Compressor {
     fn default() -> Self {
@@ -217,6 +267,7 @@ impl Compressor {
         Self {
             small: Box::new(U16Table::new()),
             large: Box::new(U32Table::new()),
+            with_dict: None,
         }
     }
 
@@ -260,6 +311,86 @@ impl Compressor {
             let table = Cleared::reset(&mut *self.large);
             compress_with(table, window, start, dst, acceleration)
         }
+    }
+
+    /// Compresses `src` into `dst` with the prepared dictionary `dict` as history, at the given
+    /// acceleration (clamped to `1..=65537`), and returns the compressed length. The block decodes
+    /// with the same dictionary bytes in front of it
+    /// ([`decompress_with_dict`](super::decompress_with_dict) with `dict.as_bytes()` or the
+    /// original bytes).
+    ///
+    /// The output is byte-identical to liblz4 1.10's `LZ4_loadDict(stream, dict)` followed by
+    /// `LZ4_compress_fast_continue(stream, src, dst, src.len(), dst.len(), acceleration)` on a
+    /// fresh stream with the dictionary in its own buffer, and so to `LZ4_attach_dictionary` +
+    /// `LZ4_compress_fast_continue`. The dictionary is never hashed again, and its bytes are read
+    /// in place: inputs up to 4 KiB consult its prepared table beside this compressor's own (whose
+    /// slots from earlier calls count as empty, so nothing is cleared), larger inputs start from a
+    /// copy of it (16 KiB, the size of the table the dictionary-less path clears), as liblz4 does.
+    ///
+    /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
+    /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)); with a smaller `dst` it writes the same bytes or
+    /// returns [`Error::OutputTooSmall`], and never writes past `dst`.
+    ///
+    /// ```
+    /// use lz4_simd::block::{self, Compressor, Dictionary};
+    /// let dict = Dictionary::new(b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n");
+    /// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
+    /// let mut out = vec![0u8; block::compress_bound(request.len())];
+    /// let n = Compressor::new().compress_with_dictionary_into(request, &mut out, &dict, 1).unwrap();
+    /// assert!(n < block::compress(request).len());
+    /// let back = block::decompress_with_dict(&out[..n], dict.as_bytes(), 1000).unwrap();
+    /// assert_eq!(back, request);
+    /// ```
+    pub fn compress_with_dictionary_into(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &Dictionary,
+        acceleration: u32,
+    ) -> Result<usize, Error> {
+        check_input_size(src)?;
+        let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
+        let working = self.with_dict.get_or_insert_with(|| {
+            Box::new(DictTable {
+                table: U32Table::new(),
+                next_base: 0,
+            })
+        });
+        let (base, consult) =
+            if src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE {
+                working.table.copy_from(dict.table());
+                (Dictionary::BASE, None)
+            } else {
+                (working.next_base.max(Dictionary::BASE), Some(dict.table()))
+            };
+        // Whatever happens below, the slots written are indices under this.
+        working.next_base = base + src.len();
+        let history = External {
+            dict: dict.as_bytes(),
+            base,
+            consult,
+        };
+        let table = &mut working.table;
+        let (written, _) = if dst.len() >= compress_bound(src.len()) {
+            // SAFETY: `dst` holds the bound for `src` (just checked).
+            call_unchecked!(parse_external::<U32Table, false, false>(
+                table,
+                history,
+                src,
+                dst,
+                acceleration
+            ))?
+        } else {
+            // SAFETY: no duty with `EXACT`.
+            call_unchecked!(parse_external::<U32Table, true, false>(
+                table,
+                history,
+                src,
+                dst,
+                acceleration
+            ))?
+        };
+        Ok(written)
     }
 
     /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)).
@@ -467,6 +598,268 @@ unchecked_fn! {
     }
 }
 
+/// liblz4's `LZ4_compress_destSize`: compresses as much of `src` as fits into `dst` at
+/// acceleration 1 and returns (bytes of `src` consumed, bytes written). See
+/// [`compress_dest_size`](super::compress_dest_size).
+pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    if src.len() > MAX_INPUT_SIZE || dst.is_empty() {
+        return (0, 0);
+    }
+    if dst.len() >= compress_bound(src.len()) {
+        // Everything fits: the plain compressor's bytes (liblz4 takes the same shortcut).
+        return match compress_once(src, dst, 1) {
+            Ok(written) => (src.len(), written),
+            Err(_) => (0, 0),
+        };
+    }
+    // The table layout follows the whole input's size, as in liblz4.
+    let result = if src.len() < U16_TABLE_LIMIT {
+        // SAFETY: no duty with `EXACT`.
+        call_unchecked!(parse_external::<U16Table, true, true>(
+            &mut U16Table::new(),
+            External::none(),
+            src,
+            dst,
+            1
+        ))
+    } else {
+        // SAFETY: no duty with `EXACT`.
+        call_unchecked!(parse_external::<U32Table, true, true>(
+            &mut U32Table::new(),
+            External::none(),
+            src,
+            dst,
+            1
+        ))
+    };
+    // The fill rules leave room for every sequence and cut the last literals to fit, so the
+    // writer never refuses; should it, nothing usable was written.
+    match result {
+        Ok((written, consumed)) => (consumed, written),
+        Err(_) => (0, 0),
+    }
+}
+
+/// The history of a [`parse_external`]: `dict` (at most 64 KiB) ends just below index `base`,
+/// which the first input byte has. Positions in the table are indices: input byte `i` is
+/// `base + i`, dictionary byte `j` is `base - dict.len() + j`.
+///
+/// With `consult`, the dictionary's prepared table, a slot of the working table below `base`
+/// (left by an earlier input, or empty) stands for the dictionary's slot of the same hash,
+/// whose indices count from [`Dictionary::BASE`] (liblz4's dictCtx mode).
+#[derive(Clone, Copy)]
+struct External<'a, T = U32Table> {
+    dict: &'a [u8],
+    base: usize,
+    consult: Option<&'a T>,
+}
+
+impl<T: PositionTable> External<'_, T> {
+    /// The candidate for `hash`, the working table's slot being `own`.
+    #[inline(always)]
+    fn candidate(&self, hash: usize, own: usize) -> usize {
+        match self.consult {
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never a match.
+            Some(prepared) if own < self.base => {
+                prepared.get(hash) + (self.base - Dictionary::BASE)
+            }
+            _ => own,
+        }
+    }
+}
+
+impl<T> External<'_, T> {
+    /// No history: liblz4's plain (noDict) mode, indices equal to positions.
+    fn none() -> Self {
+        Self {
+            dict: &[],
+            base: 0,
+            consult: None,
+        }
+    }
+
+    /// The lowest index a candidate may have: nothing before the dictionary (liblz4's
+    /// `dictSmall` rule; with a full 64 KiB dictionary the distance check rejects index 0 anyway).
+    #[inline(always)]
+    fn low(&self) -> usize {
+        self.base - self.dict.len()
+    }
+
+    /// The 4 bytes at index `index` (`low() <= index`, `index < base + src.len()`).
+    #[inline(always)]
+    fn word(&self, src: &[u8], index: usize) -> u32 {
+        if index >= self.base {
+            read_u32(src, index - self.base)
+        } else {
+            read_u32(self.dict, index - self.low())
+        }
+    }
+
+    /// Number of bytes past the first 4 that the match at index `candidate` shares with
+    /// `src[ip..match_end_limit]`. A match in the dictionary that reaches its end goes on at the
+    /// start of `src` (the history is followed by the input).
+    #[inline(always)]
+    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
+        if candidate >= self.base {
+            let at = candidate - self.base;
+            common_prefix(&src[ip + MINMATCH..match_end_limit], &src[at + MINMATCH..])
+        } else {
+            let at = candidate - self.low();
+            let limit = (ip + (self.dict.len() - at)).min(match_end_limit);
+            let code = common_prefix(&src[ip + MINMATCH..limit], &self.dict[at + MINMATCH..]);
+            if ip + MINMATCH + code == limit {
+                code + common_prefix(&src[limit..match_end_limit], src)
+            } else {
+                code
+            }
+        }
+    }
+
+    /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before both
+    /// agree, not before `anchor` and not before the start of the candidate's own slice (a match
+    /// in the input never reaches back into the dictionary: liblz4's extDict rule).
+    #[inline(always)]
+    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+        let (behind, bound, first) = if *candidate >= self.base {
+            (src, self.base, self.base)
+        } else {
+            (self.dict, self.low(), self.low())
+        };
+        while *ip > anchor && *candidate > bound && src[*ip - 1] == behind[*candidate - first - 1] {
+            *ip -= 1;
+            *candidate -= 1;
+        }
+    }
+}
+
+unchecked_fn! {
+    /// The parse of `src` after the history `history` (liblz4's extDict mode; with no history
+    /// and `base == 0`, its plain mode), into a `table` that holds only indices below
+    /// `history.base` (or 0), generic over the table layout, over whether output room must be
+    /// checked (`EXACT`), and over liblz4's `fillOutput` rules (`FILL`, with `EXACT`: stop where
+    /// `dst` is full). Returns (bytes written, bytes of `src` consumed).
+    ///
+    /// Reads are checked (the dictionary and dest-size paths, not the plain compressor's hot
+    /// loop); only the sequence writer runs unchecked without `EXACT`.
+    ///
+    /// # Safety
+    ///
+    /// Without `EXACT`, `dst.len() >= compress_bound(src.len())`, the room the bound-sized
+    /// [`SequenceWriter::sequence`] needs.
+    fn parse_external<T: PositionTable, const EXACT: bool, const FILL: bool>(
+        table: &mut T,
+        history: External<'_, T>,
+        src: &[u8],
+        dst: &mut [u8],
+        acceleration: u32,
+    ) -> Result<(usize, usize), Error> {
+        assert!(acceleration >= 1 && (EXACT || !FILL));
+        let len = src.len();
+        let base = history.base;
+        let low = history.low();
+        let target = dst.len();
+        let mut out = SequenceWriter::new(dst);
+        let mut anchor = 0;
+
+        if len >= MIN_COMPRESSIBLE {
+            let match_start_limit = len - MFLIMIT + 1;
+            let match_end_limit = len - LASTLITERALS;
+            let valid = |candidate: usize, ip: usize| {
+                candidate >= low && (!T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= base + ip)
+            };
+
+            table.put(T::hash(src, 0), base);
+            let mut ip = 1;
+            let mut forward_hash = T::hash(src, ip);
+
+            'search: loop {
+                let mut forward_ip = ip;
+                let mut step = 1usize;
+                let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
+                let mut candidate;
+                loop {
+                    let hash = forward_hash;
+                    ip = forward_ip;
+                    forward_ip += step;
+                    step = attempts >> SKIP_TRIGGER;
+                    attempts += 1;
+                    if forward_ip > match_start_limit {
+                        break 'search;
+                    }
+                    candidate = history.candidate(hash, table.get(hash));
+                    forward_hash = T::hash(src, forward_ip);
+                    table.put(hash, base + ip);
+                    if valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip) {
+                        break;
+                    }
+                }
+                history.catch_up(src, anchor, &mut ip, &mut candidate);
+
+                loop {
+                    let mut match_code = history.match_code(src, ip, candidate, match_end_limit);
+                    let mut full = false;
+                    if FILL {
+                        let literal_len = ip - anchor;
+                        // Token, literal length extension, literals; then the offset, a token
+                        // and the 8 bytes that keep the last match MFLIMIT from the end.
+                        let offset_at = out.written() + 1 + (literal_len + 240) / 255 + literal_len;
+                        if offset_at + 2 + 1 + (MFLIMIT - MINMATCH) > target {
+                            break 'search;
+                        }
+                        let match_ext_at = offset_at + 2;
+                        if match_ext_at + 1 + LASTLITERALS + (match_code + 240) / 255 > target {
+                            // Shorten the match to what fits: its extension then ends exactly 6
+                            // bytes before the end of `dst`, too few for another sequence, so
+                            // only the last literals follow. (liblz4 parses on, finds that no
+                            // sequence fits, and clears table slots past the new end for a reuse
+                            // of its state: neither changes the output.)
+                            match_code = 14 + (target - match_ext_at - 1 - LASTLITERALS) * 255;
+                            full = true;
+                        }
+                    }
+                    // SAFETY: without EXACT, `dst` holds the bound (this function's duty), the
+                    // sequences are consecutive and their matches end by `match_end_limit`;
+                    // `anchor <= ip` and `ip + 8 <= len` (`ip < match_start_limit`).
+                    call_unchecked!(out.sequence::<EXACT>(
+                        src,
+                        anchor,
+                        ip,
+                        base + ip - candidate,
+                        match_code
+                    ))?;
+                    ip += MINMATCH + match_code;
+                    anchor = ip;
+                    if full || ip >= match_start_limit {
+                        break 'search;
+                    }
+                    table.put(T::hash(src, ip - 2), base + ip - 2);
+                    let hash = T::hash(src, ip);
+                    candidate = history.candidate(hash, table.get(hash));
+                    table.put(hash, base + ip);
+                    if !(valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip)) {
+                        break;
+                    }
+                }
+
+                ip += 1;
+                forward_hash = T::hash(src, ip);
+            }
+        }
+
+        let mut run = len - anchor;
+        if FILL {
+            let at = out.written();
+            if at + 1 + (run + 240) / 255 + run > target {
+                // As many literals as fit with their token and length extension.
+                run = target.saturating_sub(at + 1);
+                run -= (run + 241) / 256;
+            }
+        }
+        out.last_literals(&src[anchor..anchor + run])?;
+        Ok((out.written(), anchor + run))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::sequence::tests::binary;
@@ -497,6 +890,38 @@ mod tests {
         super::super::reference::decode(&dst, &mut out, start).unwrap();
         assert!(out == window);
         dst
+    }
+
+    /// The dictionary path's working table at the edges of its index range: consulting at a high
+    /// base, and restarting from a copy when the next input would pass [`RESTART_BASE`], give the
+    /// bytes of a fresh compressor.
+    #[test]
+    fn dictionary_indices_at_the_restart_edge() {
+        let text = binary(80_000, 3);
+        let dict = Dictionary::new(&text[..70_000]);
+        let src = &text[70_000..71_000];
+        let mut dst = vec![0u8; compress_bound(5000)];
+        let n = Compressor::new()
+            .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+            .unwrap();
+        let want = dst[..n].to_vec();
+        let mut reused = Compressor::new();
+        for next_base in [
+            RESTART_BASE - 2 * src.len(),
+            RESTART_BASE - src.len(),
+            RESTART_BASE - 1,
+        ] {
+            reused
+                .compress_with_dictionary_into(&text[..5000], &mut dst, &dict, 1)
+                .unwrap();
+            reused.with_dict.as_mut().unwrap().next_base = next_base;
+            for _ in 0..2 {
+                let n = reused
+                    .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+                    .unwrap();
+                assert_eq!(&dst[..n], &want[..], "next base {next_base}");
+            }
+        }
     }
 
     /// The parse at the edges of its table invariant and margins: inputs around the smallest

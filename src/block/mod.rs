@@ -63,6 +63,7 @@ use crate::{Error, Kernel};
 
 mod compress;
 mod decoder;
+mod dict;
 mod dispatch;
 // The SIMD kernels' fast loop, on the targets that have one.
 #[cfg(all(
@@ -82,6 +83,7 @@ mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;
+pub use dict::Dictionary;
 pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
@@ -217,6 +219,28 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8], acceleration: u32) -> Vec<u8>
         }
         Err(_) => Vec::new(),
     }
+}
+
+/// Compresses as much of `src` as fits into `dst` (a fixed-size page) at acceleration 1, and
+/// returns `(consumed, written)`: the block in `dst[..written]` decodes to exactly
+/// `src[..consumed]`. Byte-identical to liblz4 1.10's `LZ4_compress_destSize` (its `*srcSizePtr`
+/// afterwards is `consumed`).
+///
+/// When `dst` holds [`compress_bound`]`(src.len())` the whole input is compressed as by
+/// [`compress`]. An empty `src` gives the block `00` (`(0, 1)`); an empty `dst`, or an input above
+/// [`MAX_INPUT_SIZE`], gives `(0, 0)`.
+///
+/// ```
+/// use lz4_simd::block;
+/// let log = b"GET /a 200\nGET /b 200\nGET /c 404\n".repeat(100);
+/// let mut page = [0u8; 64];
+/// let (consumed, written) = block::compress_dest_size(&log, &mut page);
+/// assert!(written <= 64 && consumed > 64);
+/// let back = block::decompress(&page[..written], consumed).unwrap();
+/// assert_eq!(back, &log[..consumed]);
+/// ```
+pub fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+    compress::compress_dest_size(src, dst)
 }
 
 /// Decompresses the block `src` into `buf[history_len..]`, where `buf[..history_len]` holds the

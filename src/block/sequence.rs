@@ -224,6 +224,31 @@ fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
             .count()
 }
 
+/// Number of equal leading bytes of `ahead` and `behind` (at most the shorter length), compared
+/// a word at a time: the match counting of parses whose match may lie in another slice (a
+/// dictionary).
+#[inline]
+pub(super) fn common_prefix(ahead: &[u8], behind: &[u8]) -> usize {
+    let len = ahead.len().min(behind.len());
+    let (ahead, behind) = (&ahead[..len], &behind[..len]);
+    let mut count = 0;
+    for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
+        let x = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
+        let y = u64::from_le_bytes(y.try_into().unwrap_or([0; 8]));
+        let diff = x ^ y;
+        if diff != 0 {
+            return count + (diff.trailing_zeros() / 8) as usize;
+        }
+        count += 8;
+    }
+    count
+        + ahead[count..]
+            .iter()
+            .zip(&behind[count..])
+            .take_while(|(x, y)| x == y)
+            .count()
+}
+
 /// Appends sequences to a block being compressed (see the module documentation).
 pub(super) struct SequenceWriter<'a> {
     dst: &'a mut [u8],

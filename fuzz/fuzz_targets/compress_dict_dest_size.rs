@@ -1,0 +1,173 @@
+//! Prepared-dictionary compression and dest-size compression must produce exactly liblz4's bytes:
+//! `Compressor::compress_with_dictionary_into` against `LZ4_loadDict` + `LZ4_compress_fast_continue`
+//! (a bound-sized destination, and a smaller one: whenever liblz4 fits, we fit with the same bytes;
+//! otherwise the same bytes or an error, never a write past `dst`), and `block::compress_dest_size`
+//! against `LZ4_compress_destSize` (same consumed / written / bytes, decoding to the consumed
+//! prefix).
+//!
+//! Input layout: acceleration byte, 2 bytes of dictionary length (little-endian), 2 bytes of
+//! destination size (little-endian), a repeat byte (the input is repeated to reach past 64 KiB and
+//! the 4 KiB / u16-table edges), then the dictionary and the input.
+//!
+//! Public API and liblz4 only (its functions are declared here; the test kit links it).
+#![no_main]
+
+use std::os::raw::{c_char, c_int, c_void};
+
+use libfuzzer_sys::fuzz_target;
+use lz4_simd::block::{self, Compressor, Dictionary};
+
+// The test kit links liblz4, whose functions used here are declared below.
+use testkit as _;
+
+extern "C" {
+    fn LZ4_createStream() -> *mut c_void;
+    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
+    fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_compress_fast_continue(
+        stream: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        acceleration: c_int,
+    ) -> c_int;
+    fn LZ4_compress_destSize(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size_ptr: *mut c_int,
+        target_dst_size: c_int,
+    ) -> c_int;
+}
+
+const CANARY: u8 = 0xA5;
+
+/// A real address for an empty slice (liblz4 wants one even when it reads nothing).
+fn ptr(bytes: &[u8]) -> *const c_char {
+    static ONE: [u8; 1] = [0];
+    if bytes.is_empty() {
+        ONE.as_ptr().cast()
+    } else {
+        bytes.as_ptr().cast()
+    }
+}
+
+/// `LZ4_loadDict` + `LZ4_compress_fast_continue` on a fresh stream into `cap` bytes (`None`: 0).
+fn liblz4_dict(src: &[u8], dict: &[u8], acceleration: c_int, cap: usize) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; cap.max(1)];
+    // SAFETY: a fresh stream, freed once; every slice is live with its length; `src` and `dict`
+    // are separate allocations (extDict mode).
+    let n = unsafe {
+        let stream = LZ4_createStream();
+        assert!(!stream.is_null());
+        LZ4_loadDict(stream.cast(), ptr(dict), dict.len() as c_int);
+        let n = LZ4_compress_fast_continue(
+            stream.cast(),
+            ptr(src),
+            out.as_mut_ptr().cast(),
+            src.len() as c_int,
+            cap as c_int,
+            acceleration,
+        );
+        LZ4_freeStream(stream);
+        n
+    };
+    (n > 0).then(|| {
+        out.truncate(n as usize);
+        out
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 6 {
+        return;
+    }
+    let acceleration = match data[0] {
+        250..=255 => 65_530 + u32::from(data[0] - 250) * 2,
+        a => u32::from(a % 24),
+    };
+    let dict_len = usize::from(u16::from_le_bytes([data[1], data[2]]));
+    let cap_hint = usize::from(u16::from_le_bytes([data[3], data[4]]));
+    let repeat = usize::from(data[5] % 8);
+    let rest = &data[6..];
+    let dict_len = dict_len.min(rest.len());
+    let dict_bytes = rest[..dict_len].to_vec();
+    let mut src = rest[dict_len..].to_vec();
+    if repeat > 0 && !src.is_empty() {
+        let target = [4096, 4097, 65_546, 65_547, 70_000, 140_000, 300_000][repeat - 1];
+        while src.len() < target {
+            src.extend_from_within(..src.len().min(target - src.len()));
+        }
+    }
+
+    // Prepared dictionary, bound-sized destination.
+    let dict = Dictionary::new(&dict_bytes);
+    let bound = block::compress_bound(src.len());
+    let mut compressor = Compressor::new();
+    let mut out = vec![0u8; bound];
+    let n = compressor
+        .compress_with_dictionary_into(&src, &mut out, &dict, acceleration)
+        .unwrap();
+    let c_acceleration = acceleration.min(i32::MAX as u32) as c_int;
+    let want = liblz4_dict(&src, &dict_bytes, c_acceleration, bound).unwrap();
+    assert!(
+        out[..n] == want[..],
+        "dictionary {dict_len} bytes, input {} bytes, acceleration {acceleration}: differs from liblz4",
+        src.len()
+    );
+
+    // A smaller destination.
+    let cap = cap_hint % (bound + 1);
+    let mut small = vec![CANARY; cap + 16];
+    let result =
+        compressor.compress_with_dictionary_into(&src, &mut small[..cap], &dict, acceleration);
+    assert!(small[cap..].iter().all(|&b| b == CANARY), "wrote past dst");
+    if let Ok(m) = result {
+        assert!(small[..m] == want[..]);
+    }
+    if liblz4_dict(&src, &dict_bytes, c_acceleration, cap).is_some() {
+        assert_eq!(
+            result.ok(),
+            Some(want.len()),
+            "liblz4 fits in {cap} bytes, we must"
+        );
+    }
+
+    // Dest-size.
+    let mut page = vec![CANARY; cap + 16];
+    let (consumed, written) = block::compress_dest_size(&src, &mut page[..cap]);
+    assert!(
+        page[cap..].iter().all(|&b| b == CANARY),
+        "dest-size wrote past dst"
+    );
+    let mut theirs = vec![0u8; cap.max(1)];
+    let mut their_consumed = src.len() as c_int;
+    // SAFETY: live slices with their lengths; `their_consumed` is a live int.
+    let their_written = unsafe {
+        LZ4_compress_destSize(
+            ptr(&src),
+            theirs.as_mut_ptr().cast(),
+            &mut their_consumed,
+            cap as c_int,
+        )
+    };
+    let their_written = their_written.max(0) as usize;
+    let their_consumed = if their_written == 0 {
+        0
+    } else {
+        their_consumed as usize
+    };
+    assert_eq!(
+        (consumed, written),
+        (their_consumed, their_written),
+        "dest-size into {cap}"
+    );
+    assert!(
+        page[..written] == theirs[..their_written],
+        "dest-size bytes into {cap}"
+    );
+    if written > 0 {
+        let back = block::decompress(&page[..written], consumed).unwrap();
+        assert!(back == src[..consumed], "dest-size round trip");
+    }
+});

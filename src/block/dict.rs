@@ -1,0 +1,96 @@
+//! [`Dictionary`]: a compression dictionary prepared once and shared.
+//!
+//! Preparing a dictionary means what liblz4's `LZ4_loadDict` does: keep its last 64 KiB (the
+//! most a block can reference) and enter every third position of them in a fast-compressor hash
+//! table (`u32` slots, hash of 5 bytes), positions counted so that the dictionary ends just below
+//! index 65,536, where the input starts. A dictionary under 8 bytes is ignored, as liblz4 ignores
+//! it. Each [`Compressor::compress_with_dictionary_into`] call then copies that table instead of
+//! hashing the dictionary again, and reads the dictionary bytes in place.
+
+#![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
+
+use alloc::boxed::Box;
+
+use super::compress::{PositionTable, U32Table, HISTORY_STRIDE};
+#[cfg(doc)]
+use super::Compressor;
+use super::MAX_HISTORY;
+
+/// A compression dictionary prepared for the fast compressor: its last 64 KiB, and the hash
+/// table liblz4's `LZ4_loadDict` builds from them.
+///
+/// Build it once, then compress any number of inputs with
+/// [`Compressor::compress_with_dictionary_into`]; the output is byte-identical to liblz4's
+/// `LZ4_loadDict` + `LZ4_compress_fast_continue` (and `LZ4_attach_dictionary`). It is plain
+/// owned data (about 80 KiB), `Send + Sync`: share it by reference (or in an `Arc`) between
+/// threads, each with its own [`Compressor`].
+///
+/// ```
+/// use lz4_simd::block::{self, Compressor, Dictionary};
+/// let dict = Dictionary::new(b"{\"user\": \"\", \"action\": \"login\", \"ok\": true}");
+/// let mut compressor = Compressor::new();
+/// let message = b"{\"user\": \"ada\", \"action\": \"login\", \"ok\": true}";
+/// let mut out = vec![0u8; block::compress_bound(message.len())];
+/// let n = compressor.compress_with_dictionary_into(message, &mut out, &dict, 1).unwrap();
+/// let back = block::decompress_with_dict(&out[..n], dict.as_bytes(), message.len()).unwrap();
+/// assert_eq!(back, message);
+/// ```
+#[derive(Clone)]
+pub struct Dictionary {
+    /// The bytes blocks may reference: the last [`MAX_HISTORY`] of the dictionary (none if it
+    /// had fewer than [`Dictionary::MIN_LEN`]).
+    bytes: Box<[u8]>,
+    table: Box<U32Table>,
+}
+
+impl core::fmt::Debug for Dictionary {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Dictionary")
+            .field("len", &self.bytes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Dictionary {
+    /// Dictionaries shorter than this are ignored (liblz4's `HASH_UNIT`, the 8 bytes its table
+    /// hashes read): compressing with one is compressing with an empty dictionary.
+    pub const MIN_LEN: usize = 8;
+
+    /// The index the first input byte gets: the dictionary's bytes are the indices just below it
+    /// (liblz4 advances a fresh stream's offset by 64 KiB when it loads a dictionary).
+    pub(super) const BASE: usize = MAX_HISTORY;
+
+    /// Prepares `bytes` (only the last 64 KiB matter) as a dictionary. Costs one pass over those
+    /// 64 KiB and a 16 KiB table; do it once per dictionary, not per message.
+    pub fn new(bytes: &[u8]) -> Self {
+        let kept: &[u8] = if bytes.len() < Self::MIN_LEN {
+            &[]
+        } else {
+            &bytes[bytes.len().saturating_sub(MAX_HISTORY)..]
+        };
+        let mut table = Box::new(U32Table::new());
+        let first = Self::BASE - kept.len();
+        // Every position whose 8 hashed bytes lie inside, at liblz4's stride; later positions
+        // overwrite earlier ones in their slot.
+        let hashable = (kept.len() + 1).saturating_sub(U32Table::HASH_READ);
+        for pos in (0..hashable).step_by(HISTORY_STRIDE) {
+            table.put(U32Table::hash(kept, pos), first + pos);
+        }
+        Self {
+            bytes: kept.into(),
+            table,
+        }
+    }
+
+    /// The dictionary bytes blocks compressed with it may reference: the last 64 KiB of the bytes
+    /// given to [`Dictionary::new`] (empty if they were fewer than [`Dictionary::MIN_LEN`]).
+    /// Decoding with these or with the original bytes gives the same output.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The prepared table.
+    pub(super) fn table(&self) -> &U32Table {
+        &self.table
+    }
+}

@@ -1,0 +1,448 @@
+//! `block::Dictionary` + `Compressor::compress_with_dictionary_into` against liblz4 1.10:
+//! byte-identical to `LZ4_loadDict` + `LZ4_compress_fast_continue` on a fresh stream (the
+//! dictionary in its own buffer), and to `LZ4_attach_dictionary` + `LZ4_compress_fast_continue`,
+//! over dictionary sizes around liblz4's edges (under 8 bytes ignored, 64 KiB kept), input sizes
+//! around the 13-byte and 4 KiB edges, every acceleration 1 to 20 (sampled) and large ones, one
+//! `Dictionary` shared by several threads, and exact / too-small destinations with canaries.
+//!
+//! Self-contained: the liblz4 functions are declared here.
+
+use std::os::raw::{c_char, c_int, c_void};
+
+use lz4_simd::block::{self, Compressor, Dictionary};
+use lz4_simd::Error;
+// The test kit links liblz4 (the functions used here are declared below) and finds the corpus.
+use testkit::corpus;
+
+extern "C" {
+    fn LZ4_createStream() -> *mut c_void;
+    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
+    fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_attach_dictionary(working: *mut c_void, dict_stream: *const c_void);
+    fn LZ4_resetStream_fast(stream: *mut c_void);
+    fn LZ4_compress_fast_continue(
+        stream: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        acceleration: c_int,
+    ) -> c_int;
+}
+
+/// A liblz4 stream, freed on drop.
+struct Stream(*mut c_void);
+
+impl Stream {
+    fn new() -> Self {
+        // SAFETY: no preconditions; checked for null below.
+        let stream = unsafe { LZ4_createStream() };
+        assert!(!stream.is_null());
+        Self(stream)
+    }
+
+    /// A stream with `dict` loaded (`LZ4_loadDict`); `dict` must outlive its use.
+    fn with_dict(dict: &[u8]) -> Self {
+        let stream = Self::new();
+        // SAFETY: a live stream and a live slice with its length.
+        unsafe { LZ4_loadDict(stream.0, dict.as_ptr().cast(), dict.len() as c_int) };
+        stream
+    }
+
+    /// `LZ4_compress_fast_continue` into `dst` (its full length as capacity); 0 means failure.
+    fn compress(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        // liblz4 reads nothing from an empty input, but wants a real address.
+        let real = [0u8; 1];
+        let src_ptr = if src.is_empty() {
+            real.as_ptr()
+        } else {
+            src.as_ptr()
+        };
+        // SAFETY: a live stream; both slices are live with their lengths.
+        let n = unsafe {
+            LZ4_compress_fast_continue(
+                self.0,
+                src_ptr.cast(),
+                dst.as_mut_ptr().cast(),
+                src.len() as c_int,
+                dst.len() as c_int,
+                acceleration,
+            )
+        };
+        assert!(n >= 0);
+        n as usize
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // SAFETY: created by LZ4_createStream, freed once.
+        unsafe { LZ4_freeStream(self.0) };
+    }
+}
+
+/// liblz4's `LZ4_loadDict` + `LZ4_compress_fast_continue` with capacity `cap`: `None` when it
+/// fails. The input is copied into its own buffer, so it never sits right after the dictionary
+/// (which would be liblz4's prefix mode).
+fn liblz4_load_dict(src: &[u8], dict: &[u8], acceleration: i32, cap: usize) -> Option<Vec<u8>> {
+    let own_src = src.to_vec();
+    let mut out = vec![0u8; cap];
+    let n = Stream::with_dict(dict).compress(&own_src, &mut out, acceleration);
+    (n > 0).then(|| {
+        out.truncate(n);
+        out
+    })
+}
+
+/// liblz4's `LZ4_attach_dictionary` path, as LZ4F uses it: a working stream reset with
+/// `LZ4_resetStream_fast`, the prepared dictionary stream attached, one `_continue` call.
+fn liblz4_attach(
+    src: &[u8],
+    dict_stream: &Stream,
+    working: &mut Stream,
+    acceleration: i32,
+) -> Vec<u8> {
+    let mut out = vec![0u8; block::compress_bound(src.len())];
+    // SAFETY: both streams are live; the dictionary stream (and its bytes) outlive the call.
+    unsafe {
+        LZ4_resetStream_fast(working.0);
+        LZ4_attach_dictionary(working.0, dict_stream.0);
+    }
+    let n = working.compress(src, &mut out, acceleration);
+    assert!(n > 0);
+    out.truncate(n);
+    out
+}
+
+fn ours(src: &[u8], dict: &Dictionary, acceleration: u32) -> Vec<u8> {
+    let mut out = vec![0u8; block::compress_bound(src.len())];
+    let n = Compressor::new()
+        .compress_with_dictionary_into(src, &mut out, dict, acceleration)
+        .unwrap();
+    out.truncate(n);
+    out
+}
+
+/// xorshift64: deterministic test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Text-like bytes: words from a small vocabulary, so that both the dictionary and the input
+/// hold many repeats of each other.
+fn text(len: usize, seed: u64) -> Vec<u8> {
+    const WORDS: [&str; 16] = [
+        "the ",
+        "lz4 ",
+        "block ",
+        "dictionary ",
+        "page ",
+        "record ",
+        "GET /api/v1/",
+        "user=",
+        "id:",
+        "\"name\": ",
+        "42, ",
+        "0x7f, ",
+        "ERROR ",
+        "INFO ",
+        "\n",
+        "storage ",
+    ];
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut out = Vec::with_capacity(len + 16);
+    while out.len() < len {
+        out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
+        if rng.below(8) == 0 {
+            out.push(b'a' + rng.below(26) as u8);
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+/// An input that shares content with `dict`: pieces copied from it (from anywhere, so some from
+/// beyond its last 64 KiB), mixed with fresh text and random bytes.
+fn related(dict: &[u8], len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed.wrapping_mul(0xD6E8_FEB8_6659_FD93) | 1);
+    let fresh = text(len, seed ^ 0x55);
+    let mut out = Vec::with_capacity(len + 64);
+    while out.len() < len {
+        match rng.below(4) {
+            0 | 1 if dict.len() > 8 => {
+                let piece = 4 + rng.below(60);
+                let at = rng.below(dict.len() - 4);
+                out.extend_from_slice(&dict[at..(at + piece).min(dict.len())]);
+            }
+            2 => {
+                let piece = 1 + rng.below(40);
+                let at = rng.below(fresh.len().max(1));
+                out.extend_from_slice(&fresh[at..(at + piece).min(fresh.len())]);
+            }
+            _ => out.push(rng.next() as u8),
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+const KIB: usize = 1024;
+const DICT_LENS: [usize; 17] = [
+    0,
+    1,
+    4,
+    7,
+    8,
+    9,
+    15,
+    100,
+    KIB,
+    4 * KIB,
+    15 * KIB,
+    64 * KIB - 1,
+    64 * KIB,
+    64 * KIB + 1,
+    64 * KIB + 3,
+    100 * KIB,
+    200 * KIB,
+];
+
+fn input_lens() -> Vec<usize> {
+    let mut lens: Vec<usize> = (0..=20).collect();
+    lens.extend([
+        100,
+        KIB,
+        4 * KIB - 1,
+        4 * KIB,
+        4 * KIB + 1,
+        64 * KIB,
+        65_547,
+    ]);
+    lens
+}
+
+#[test]
+fn identical_to_load_dict_and_continue() {
+    let mut compressor = Compressor::new();
+    for (d, &dict_len) in DICT_LENS.iter().enumerate() {
+        let dict_bytes = text(dict_len, d as u64 + 1);
+        let dict = Dictionary::new(&dict_bytes);
+        assert_eq!(
+            dict.as_bytes(),
+            if dict_len < 8 {
+                &[][..]
+            } else {
+                &dict_bytes[dict_len.saturating_sub(64 * KIB)..]
+            }
+        );
+        for (i, len) in input_lens().into_iter().enumerate() {
+            let src = related(&dict_bytes, len, (d * 100 + i) as u64);
+            for acceleration in [1u32, 1 + (i as u32 % 20), 2 + (d as u32 % 19)] {
+                let want = liblz4_load_dict(
+                    &src,
+                    &dict_bytes,
+                    acceleration as i32,
+                    block::compress_bound(len),
+                )
+                .unwrap();
+                // A reused compressor (tables full of another input's positions) and a fresh one.
+                let mut out = vec![0u8; block::compress_bound(len)];
+                let n = compressor
+                    .compress_with_dictionary_into(&src, &mut out, &dict, acceleration)
+                    .unwrap();
+                assert_eq!(
+                    &out[..n],
+                    &want[..],
+                    "dict {dict_len}, input {len}, acceleration {acceleration}"
+                );
+                assert_eq!(ours(&src, &dict, acceleration), want);
+                // It decodes with the dictionary.
+                let back = block::decompress_with_dict(&out[..n], &dict_bytes, len).unwrap();
+                assert!(back == src, "dict {dict_len}, input {len}: round trip");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_acceleration_and_large_ones() {
+    let dict_bytes = text(64 * KIB, 7);
+    let dict = Dictionary::new(&dict_bytes);
+    let src = related(&dict_bytes, 20 * KIB, 8);
+    let accelerations = (0u32..=20).chain([31, 64, 100, 1000, 65_536, 65_537, 65_538, u32::MAX]);
+    for acceleration in accelerations {
+        let c_acceleration = acceleration.min(i32::MAX as u32) as i32;
+        for piece in [&src[..KIB], &src[..4 * KIB + 1], &src[..]] {
+            let want = liblz4_load_dict(
+                piece,
+                &dict_bytes,
+                c_acceleration,
+                block::compress_bound(piece.len()),
+            )
+            .unwrap();
+            assert_eq!(
+                ours(piece, &dict, acceleration),
+                want,
+                "acceleration {acceleration}, input {}",
+                piece.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn identical_to_attach_dictionary() {
+    let mut working = Stream::new();
+    for (d, &dict_len) in DICT_LENS.iter().enumerate() {
+        let dict_bytes = text(dict_len, d as u64 + 50);
+        let dict_stream = Stream::with_dict(&dict_bytes);
+        let dict = Dictionary::new(&dict_bytes);
+        for len in [0, 5, 13, 20, KIB, 4 * KIB, 4 * KIB + 1, 64 * KIB] {
+            let src = related(&dict_bytes, len, (d * 7 + len) as u64);
+            for acceleration in [1, 3, 17] {
+                let want = liblz4_attach(&src, &dict_stream, &mut working, acceleration);
+                assert_eq!(
+                    ours(&src, &dict, acceleration as u32),
+                    want,
+                    "dict {dict_len}, input {len}, acceleration {acceleration}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn large_inputs_and_silesia() {
+    let mut samples: Vec<(String, Vec<u8>)> = Vec::new();
+    for name in ["dickens", "xml", "ooffice", "osdb", "reymont"] {
+        if let Some(data) = corpus::file(name, 1 << 20) {
+            samples.push((name.into(), data));
+        }
+    }
+    if samples.is_empty() {
+        eprintln!("NOTICE: Silesia corpus not found; generated data only");
+    }
+    samples.push(("generated".into(), text(1 << 20, 99)));
+    for (name, data) in &samples {
+        // The dictionary: the sample's first 100 KiB (the last 64 KiB matter); the inputs follow.
+        let (dict_bytes, rest) = data.split_at(100 * KIB);
+        let dict = Dictionary::new(dict_bytes);
+        for len in [KIB, 4 * KIB, 64 * KIB, rest.len()] {
+            let src = &rest[..len];
+            for acceleration in [1, 4] {
+                let want =
+                    liblz4_load_dict(src, dict_bytes, acceleration, block::compress_bound(len))
+                        .unwrap();
+                assert_eq!(
+                    ours(src, &dict, acceleration as u32),
+                    want,
+                    "{name}, input {len}, acceleration {acceleration}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn one_dictionary_shared_by_threads() {
+    let dict_bytes = text(80 * KIB, 3);
+    let dict = Dictionary::new(&dict_bytes);
+    let inputs: Vec<Vec<u8>> = (0..8)
+        .map(|i| related(&dict_bytes, 512 + i * 1500, i as u64))
+        .collect();
+    let wants: Vec<Vec<u8>> = inputs
+        .iter()
+        .map(|src| liblz4_load_dict(src, &dict_bytes, 1, block::compress_bound(src.len())).unwrap())
+        .collect();
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            let (dict, inputs, wants) = (&dict, &inputs, &wants);
+            scope.spawn(move || {
+                let mut compressor = Compressor::new();
+                for round in 0..20 {
+                    let i = (t + round) % inputs.len();
+                    let mut out = vec![0u8; block::compress_bound(inputs[i].len())];
+                    let n = compressor
+                        .compress_with_dictionary_into(&inputs[i], &mut out, dict, 1)
+                        .unwrap();
+                    assert_eq!(&out[..n], &wants[i][..], "thread {t}, input {i}");
+                }
+            });
+        }
+    });
+}
+
+/// Destinations from the exact size down: the same bytes or `OutputTooSmall`, never a byte
+/// written past `dst` (canaries); whenever liblz4 succeeds with a capacity, so do we, with the
+/// same bytes.
+#[test]
+fn exact_and_too_small_destinations() {
+    const CANARY: u8 = 0xA5;
+    let dict_bytes = text(64 * KIB, 11);
+    let dict = Dictionary::new(&dict_bytes);
+    let mut compressor = Compressor::new();
+    for len in [0usize, 1, 12, 13, 14, 20, 100, KIB, 4 * KIB + 1] {
+        let src = related(&dict_bytes, len, len as u64);
+        let full = ours(&src, &dict, 1);
+        let bound = block::compress_bound(len);
+        let capacities: Vec<usize> = (0..=full.len() + 2)
+            .chain([bound - 1, bound])
+            .filter(|&c| c <= bound)
+            .collect();
+        for cap in capacities {
+            let mut buf = vec![CANARY; cap + 32];
+            let result = compressor.compress_with_dictionary_into(&src, &mut buf[..cap], &dict, 1);
+            assert!(
+                buf[cap..].iter().all(|&b| b == CANARY),
+                "input {len}, cap {cap}: canary"
+            );
+            match result {
+                Ok(n) => assert_eq!(&buf[..n], &full[..], "input {len}, cap {cap}"),
+                Err(Error::OutputTooSmall { .. }) => {
+                    assert!(cap < full.len(), "input {len}, cap {cap}")
+                }
+                Err(e) => panic!("input {len}, cap {cap}: {e}"),
+            }
+            if let Some(want) = liblz4_load_dict(&src, &dict_bytes, 1, cap) {
+                assert_eq!(want, full);
+                assert_eq!(
+                    result.ok(),
+                    Some(full.len()),
+                    "liblz4 fits in {cap}, we must"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn forms_and_edges() {
+    // Send + Sync, cloneable, debug-printable.
+    fn shareable<T: Send + Sync + Clone + std::fmt::Debug>(_: &T) {}
+    let dict = Dictionary::new(&text(5000, 1));
+    shareable(&dict);
+    assert!(format!("{dict:?}").contains("5000"));
+    // An empty input is the block `00`, with or without dictionary.
+    assert_eq!(ours(&[], &dict, 1), [0]);
+    let mut out = [0u8; 0];
+    assert!(Compressor::new()
+        .compress_with_dictionary_into(&[], &mut out, &dict, 1)
+        .is_err());
+    // `compress_with_dict` keeps working (its own window-based parse).
+    let src = text(3000, 2);
+    let block = block::compress_with_dict(&src, &text(5000, 1), 1);
+    assert_eq!(
+        block::decompress_with_dict(&block, &text(5000, 1), 3000).unwrap(),
+        src
+    );
+}
