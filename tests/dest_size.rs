@@ -3,50 +3,12 @@
 //! inputs (sampled on large ones, around the u16/u32 table switch, and on Silesia samples); the
 //! block decodes to exactly the consumed prefix; nothing is written past `dst`.
 //!
-//! Self-contained: the liblz4 function is declared here.
-
-use std::os::raw::{c_char, c_int};
+//! liblz4 is called through `testkit::liblz4`.
 
 use lz4_simd::block;
-// The test kit links liblz4 (the function used here is declared below) and finds the corpus.
-use testkit::corpus;
-
-extern "C" {
-    fn LZ4_compress_destSize(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size_ptr: *mut c_int,
-        target_dst_size: c_int,
-    ) -> c_int;
-}
+use testkit::{corpus, liblz4};
 
 const CANARY: u8 = 0xA5;
-
-/// liblz4's (consumed, written, bytes) for a destination of `cap` bytes.
-fn liblz4_dest_size(src: &[u8], cap: usize) -> (usize, usize, Vec<u8>) {
-    let real = [0u8; 1];
-    let src_ptr = if src.is_empty() {
-        real.as_ptr()
-    } else {
-        src.as_ptr()
-    };
-    let mut out = vec![0u8; cap.max(1)];
-    let mut consumed = src.len() as c_int;
-    // SAFETY: live slices with their lengths; `consumed` is a live int.
-    let written = unsafe {
-        LZ4_compress_destSize(
-            src_ptr.cast(),
-            out.as_mut_ptr().cast(),
-            &mut consumed,
-            cap as c_int,
-        )
-    };
-    assert!(written >= 0);
-    let written = written as usize;
-    let consumed = if written == 0 { 0 } else { consumed as usize };
-    out.truncate(written);
-    (consumed, written, out)
-}
 
 /// Ours against liblz4 for `cap`, with canaries after `dst`, and the round trip.
 fn check(src: &[u8], cap: usize, label: &str) {
@@ -56,7 +18,7 @@ fn check(src: &[u8], cap: usize, label: &str) {
         buf[cap..].iter().all(|&b| b == CANARY),
         "{label}, cap {cap}: wrote past dst"
     );
-    let (want_consumed, want_written, want) = liblz4_dest_size(src, cap);
+    let (want_consumed, want_written, want) = liblz4::compress_dest_size(src, cap);
     assert_eq!(
         (consumed, written),
         (want_consumed, want_written),
