@@ -6,6 +6,7 @@
 //! liblz4 is called through `testkit::liblz4`.
 
 use lz4_simd::block;
+use testkit::samples::XorShift as Rng;
 use testkit::{corpus, liblz4};
 
 const CANARY: u8 = 0xA5;
@@ -33,21 +34,6 @@ fn check(src: &[u8], cap: usize, label: &str) {
     }
 }
 
-/// xorshift64: deterministic test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Samples of several kinds: text-like, random, long runs (matches longer than a page, which the
 /// fill rules shorten), and a two-letter alphabet (matches of every length).
 fn sample(kind: usize, len: usize, seed: u64) -> Vec<u8> {
@@ -70,13 +56,13 @@ fn sample(kind: usize, len: usize, seed: u64) -> Vec<u8> {
     while out.len() < len {
         match kind {
             0 => out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes()),
-            1 => out.push(rng.next() as u8),
+            1 => out.push(rng.next_u64() as u8),
             2 => {
                 let run = 1 + rng.below(2000);
                 let byte = b'a' + rng.below(3) as u8;
                 out.extend(std::iter::repeat_n(byte, run));
             }
-            _ => out.push(b'a' + (rng.next() >> 63) as u8),
+            _ => out.push(b'a' + (rng.next_u64() >> 63) as u8),
         }
     }
     out.truncate(len);

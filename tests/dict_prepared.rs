@@ -11,6 +11,7 @@ use lz4_simd::block::{self, Compressor, Dictionary};
 use lz4_simd::Error;
 use testkit::corpus;
 use testkit::liblz4::{self, Stream, Working};
+use testkit::samples::XorShift as Rng;
 
 /// liblz4's `LZ4_attach_dictionary` path, as LZ4F uses it: a working stream reset with
 /// `LZ4_resetStream_fast`, the prepared dictionary stream attached, one `_continue` call.
@@ -34,21 +35,6 @@ fn ours(src: &[u8], dict: &Dictionary, acceleration: u32) -> Vec<u8> {
         .unwrap();
     out.truncate(n);
     out
-}
-
-/// xorshift64: deterministic test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Text-like bytes: words from a small vocabulary, so that both the dictionary and the input
@@ -102,7 +88,7 @@ fn related(dict: &[u8], len: usize, seed: u64) -> Vec<u8> {
                 let at = rng.below(fresh.len().max(1));
                 out.extend_from_slice(&fresh[at..(at + piece).min(fresh.len())]);
             }
-            _ => out.push(rng.next() as u8),
+            _ => out.push(rng.next_u64() as u8),
         }
     }
     out.truncate(len);

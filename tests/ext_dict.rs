@@ -7,6 +7,7 @@
 
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
+use testkit::samples::XorShift as Rng;
 
 /// liblz4's decode with `dict` in its own buffer (extDict mode: `dst` is a separate allocation,
 /// so it never directly follows `dict`), or `None` for its error.
@@ -85,20 +86,6 @@ fn check(decoders: &[Decoder], src: &[u8], capacity: usize, dict: &[u8], valid: 
     // The Vec form gives the same.
     let vec = block::decompress_with_dict(src, dict, capacity);
     assert_eq!(vec.map_err(|_| ()), expected.map_err(|_| ()));
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Text made of phrases, so a message shares many strings with a dictionary of the same kind.
@@ -231,7 +218,7 @@ fn corrupt_and_truncated_blocks() {
                 let mut bad = src.clone();
                 for _ in 0..1 + round % 3 {
                     let pos = rng.below(bad.len());
-                    bad[pos] = rng.next() as u8;
+                    bad[pos] = rng.next_u64() as u8;
                 }
                 let cut = rng.below(bad.len() + 1);
                 check(&decoders, &bad, len, &dict, false);
