@@ -7,6 +7,7 @@
 
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
+use testkit::parse::encode_block;
 use testkit::samples::XorShift as Rng;
 
 /// liblz4's decode with `dict` in its own buffer (extDict mode: `dst` is a separate allocation,
@@ -143,32 +144,7 @@ fn compressed_with_the_dictionary() {
 
 /// Encodes a block from (literals, offset, match length) sequences and final literals.
 fn encode(sequences: &[(&[u8], usize, usize)], last: &[u8]) -> Vec<u8> {
-    fn extension(out: &mut Vec<u8>, mut len: usize) {
-        while len >= 255 {
-            out.push(255);
-            len -= 255;
-        }
-        out.push(len as u8);
-    }
-    let mut out = Vec::new();
-    for &(literals, offset, match_len) in sequences {
-        let ml = match_len - 4;
-        out.push(((literals.len().min(15) << 4) | ml.min(15)) as u8);
-        if literals.len() >= 15 {
-            extension(&mut out, literals.len() - 15);
-        }
-        out.extend_from_slice(literals);
-        out.extend_from_slice(&(offset as u16).to_le_bytes());
-        if ml >= 15 {
-            extension(&mut out, ml - 15);
-        }
-    }
-    out.push((last.len().min(15) << 4) as u8);
-    if last.len() >= 15 {
-        extension(&mut out, last.len() - 15);
-    }
-    out.extend_from_slice(last);
-    out
+    encode_block(sequences, last, 0)
 }
 
 #[test]
