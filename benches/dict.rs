@@ -15,28 +15,11 @@
 //! Run: `cargo bench --bench dict`.
 
 use std::hint::black_box;
-use std::os::raw::{c_char, c_int, c_void};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use lz4_simd::block::{self, Compressor, Dictionary};
-
-// liblz4's streaming functions (linked through the test kit, which also finds the corpus).
-extern "C" {
-    fn LZ4_createStream() -> *mut c_void;
-    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
-    fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
-    fn LZ4_attach_dictionary(working: *mut c_void, dict_stream: *const c_void);
-    fn LZ4_resetStream_fast(stream: *mut c_void);
-    fn LZ4_compress_fast_continue(
-        stream: *mut c_void,
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        acceleration: c_int,
-    ) -> c_int;
-}
+use testkit::liblz4::{Stream, Working};
 
 const DICT_LEN: usize = 64 * 1024;
 const MESSAGE_LENS: [usize; 2] = [1024, 4096];
@@ -61,33 +44,12 @@ fn sample() -> Vec<u8> {
     })
 }
 
-/// A liblz4 stream, freed on drop.
-struct Stream(*mut c_void);
-
-impl Stream {
-    fn new() -> Self {
-        // SAFETY: no preconditions; checked for null.
-        let stream = unsafe { LZ4_createStream() };
-        assert!(!stream.is_null());
-        Self(stream)
-    }
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        // SAFETY: created by LZ4_createStream, freed once.
-        unsafe { LZ4_freeStream(self.0) };
-    }
-}
-
 fn dict_compress(c: &mut Criterion) {
     let data = sample();
     let (dict_bytes, text) = data.split_at(DICT_LEN);
     let dict = Dictionary::new(dict_bytes);
-    let dict_stream = Stream::new();
-    // SAFETY: a live stream; `dict_bytes` outlives every use of the stream.
-    unsafe { LZ4_loadDict(dict_stream.0, dict_bytes.as_ptr().cast(), DICT_LEN as c_int) };
-    let working = Stream::new();
+    let dict_stream = Stream::with_dict(dict_bytes);
+    let mut working = Working::new();
     let mut compressor = Compressor::new();
 
     let mut group = c.benchmark_group("dict-compress");
@@ -103,20 +65,8 @@ fn dict_compress(c: &mut Criterion) {
             .unwrap();
         let ours = dst[..ours].to_vec();
         let mut theirs = vec![0u8; dst.len()];
-        // SAFETY: live streams and slices with their lengths.
-        let n = unsafe {
-            LZ4_resetStream_fast(working.0);
-            LZ4_attach_dictionary(working.0, dict_stream.0);
-            LZ4_compress_fast_continue(
-                working.0,
-                message.as_ptr().cast(),
-                theirs.as_mut_ptr().cast(),
-                len as c_int,
-                theirs.len() as c_int,
-                1,
-            )
-        };
-        assert_eq!(&theirs[..n as usize], &ours[..]);
+        let n = working.compress_attached(&dict_stream, &message, &mut theirs, 1);
+        assert_eq!(&theirs[..n], &ours[..]);
 
         group.bench_with_input(BenchmarkId::new("lz4-simd-dict", len), &message, |b, m| {
             b.iter(|| {
@@ -126,22 +76,7 @@ fn dict_compress(c: &mut Criterion) {
             })
         });
         group.bench_with_input(BenchmarkId::new("liblz4-attach", len), &message, |b, m| {
-            b.iter(|| {
-                // SAFETY: live streams (the dictionary stream and its bytes outlive the call) and
-                // slices with their lengths.
-                unsafe {
-                    LZ4_resetStream_fast(working.0);
-                    LZ4_attach_dictionary(working.0, dict_stream.0);
-                    LZ4_compress_fast_continue(
-                        working.0,
-                        black_box(m).as_ptr().cast(),
-                        theirs.as_mut_ptr().cast(),
-                        m.len() as c_int,
-                        theirs.len() as c_int,
-                        1,
-                    )
-                }
-            })
+            b.iter(|| working.compress_attached(&dict_stream, black_box(m), &mut theirs, 1))
         });
         group.bench_with_input(
             BenchmarkId::new("lz4-simd-no-dict", len),

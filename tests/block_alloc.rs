@@ -4,73 +4,20 @@
 //! address (an `Error` instead). Runs in the 32-bit step of `.ci/run` (`.ci/i686.sh`), where the
 //! 9 MiB case used to panic with "capacity overflow".
 //!
-//! Self-contained (no C library).
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+//! No C library: the counting allocator is `testkit::alloc`.
 
 use lz4_simd::block;
 use lz4_simd::{Error, ErrorKind};
-
-/// Records the largest single allocation (or reallocation) of the current thread.
-struct Counting;
-
-thread_local! {
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    // `try_with`: the thread's slot may be gone while the thread shuts down.
-    let _ = LARGEST.try_with(|largest| largest.set(largest.get().max(size)));
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; only records sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, forwarded.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::samples::XorShift;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Runs `f` and returns its result with the largest allocation it made on this thread.
-fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    LARGEST.with(|largest| largest.set(0));
-    let result = f();
-    (result, LARGEST.with(Cell::get))
-}
+static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 /// Bytes that do not compress (xorshift).
 fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut state = seed | 1;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 24) as u8
-        })
-        .collect()
+    let mut rng = XorShift(seed | 1);
+    (0..len).map(|_| (rng.next_u64() >> 24) as u8).collect()
 }
 
 /// The first reservation of a decode without a real cap: 4 bytes per input byte, at least 64 KiB.

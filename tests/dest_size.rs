@@ -3,50 +3,13 @@
 //! inputs (sampled on large ones, around the u16/u32 table switch, and on Silesia samples); the
 //! block decodes to exactly the consumed prefix; nothing is written past `dst`.
 //!
-//! Self-contained: the liblz4 function is declared here.
-
-use std::os::raw::{c_char, c_int};
+//! liblz4 is called through `testkit::liblz4`.
 
 use lz4_simd::block;
-// The test kit links liblz4 (the function used here is declared below) and finds the corpus.
-use testkit::corpus;
-
-extern "C" {
-    fn LZ4_compress_destSize(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size_ptr: *mut c_int,
-        target_dst_size: c_int,
-    ) -> c_int;
-}
+use testkit::samples::XorShift as Rng;
+use testkit::{corpus, liblz4};
 
 const CANARY: u8 = 0xA5;
-
-/// liblz4's (consumed, written, bytes) for a destination of `cap` bytes.
-fn liblz4_dest_size(src: &[u8], cap: usize) -> (usize, usize, Vec<u8>) {
-    let real = [0u8; 1];
-    let src_ptr = if src.is_empty() {
-        real.as_ptr()
-    } else {
-        src.as_ptr()
-    };
-    let mut out = vec![0u8; cap.max(1)];
-    let mut consumed = src.len() as c_int;
-    // SAFETY: live slices with their lengths; `consumed` is a live int.
-    let written = unsafe {
-        LZ4_compress_destSize(
-            src_ptr.cast(),
-            out.as_mut_ptr().cast(),
-            &mut consumed,
-            cap as c_int,
-        )
-    };
-    assert!(written >= 0);
-    let written = written as usize;
-    let consumed = if written == 0 { 0 } else { consumed as usize };
-    out.truncate(written);
-    (consumed, written, out)
-}
 
 /// Ours against liblz4 for `cap`, with canaries after `dst`, and the round trip.
 fn check(src: &[u8], cap: usize, label: &str) {
@@ -56,7 +19,7 @@ fn check(src: &[u8], cap: usize, label: &str) {
         buf[cap..].iter().all(|&b| b == CANARY),
         "{label}, cap {cap}: wrote past dst"
     );
-    let (want_consumed, want_written, want) = liblz4_dest_size(src, cap);
+    let (want_consumed, want_written, want) = liblz4::compress_dest_size(src, cap);
     assert_eq!(
         (consumed, written),
         (want_consumed, want_written),
@@ -68,21 +31,6 @@ fn check(src: &[u8], cap: usize, label: &str) {
     if written > 0 {
         let back = block::decompress(&buf[..written], consumed).unwrap();
         assert!(back == src[..consumed], "{label}, cap {cap}: round trip");
-    }
-}
-
-/// xorshift64: deterministic test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -108,13 +56,13 @@ fn sample(kind: usize, len: usize, seed: u64) -> Vec<u8> {
     while out.len() < len {
         match kind {
             0 => out.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes()),
-            1 => out.push(rng.next() as u8),
+            1 => out.push(rng.next_u64() as u8),
             2 => {
                 let run = 1 + rng.below(2000);
                 let byte = b'a' + rng.below(3) as u8;
                 out.extend(std::iter::repeat_n(byte, run));
             }
-            _ => out.push(b'a' + (rng.next() >> 63) as u8),
+            _ => out.push(b'a' + (rng.next_u64() >> 63) as u8),
         }
     }
     out.truncate(len);

@@ -5,110 +5,24 @@
 //! around the 13-byte and 4 KiB edges, every acceleration 1 to 20 (sampled) and large ones, one
 //! `Dictionary` shared by several threads, and exact / too-small destinations with canaries.
 //!
-//! Self-contained: the liblz4 functions are declared here.
-
-use std::os::raw::{c_char, c_int, c_void};
+//! liblz4 is called through `testkit::liblz4`.
 
 use lz4_simd::block::{self, Compressor, Dictionary};
 use lz4_simd::Error;
-// The test kit links liblz4 (the functions used here are declared below) and finds the corpus.
 use testkit::corpus;
-
-extern "C" {
-    fn LZ4_createStream() -> *mut c_void;
-    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
-    fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
-    fn LZ4_attach_dictionary(working: *mut c_void, dict_stream: *const c_void);
-    fn LZ4_resetStream_fast(stream: *mut c_void);
-    fn LZ4_compress_fast_continue(
-        stream: *mut c_void,
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        acceleration: c_int,
-    ) -> c_int;
-}
-
-/// A liblz4 stream, freed on drop.
-struct Stream(*mut c_void);
-
-impl Stream {
-    fn new() -> Self {
-        // SAFETY: no preconditions; checked for null below.
-        let stream = unsafe { LZ4_createStream() };
-        assert!(!stream.is_null());
-        Self(stream)
-    }
-
-    /// A stream with `dict` loaded (`LZ4_loadDict`); `dict` must outlive its use.
-    fn with_dict(dict: &[u8]) -> Self {
-        let stream = Self::new();
-        // SAFETY: a live stream and a live slice with its length.
-        unsafe { LZ4_loadDict(stream.0, dict.as_ptr().cast(), dict.len() as c_int) };
-        stream
-    }
-
-    /// `LZ4_compress_fast_continue` into `dst` (its full length as capacity); 0 means failure.
-    fn compress(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
-        // liblz4 reads nothing from an empty input, but wants a real address.
-        let real = [0u8; 1];
-        let src_ptr = if src.is_empty() {
-            real.as_ptr()
-        } else {
-            src.as_ptr()
-        };
-        // SAFETY: a live stream; both slices are live with their lengths.
-        let n = unsafe {
-            LZ4_compress_fast_continue(
-                self.0,
-                src_ptr.cast(),
-                dst.as_mut_ptr().cast(),
-                src.len() as c_int,
-                dst.len() as c_int,
-                acceleration,
-            )
-        };
-        assert!(n >= 0);
-        n as usize
-    }
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        // SAFETY: created by LZ4_createStream, freed once.
-        unsafe { LZ4_freeStream(self.0) };
-    }
-}
-
-/// liblz4's `LZ4_loadDict` + `LZ4_compress_fast_continue` with capacity `cap`: `None` when it
-/// fails. The input is copied into its own buffer, so it never sits right after the dictionary
-/// (which would be liblz4's prefix mode).
-fn liblz4_load_dict(src: &[u8], dict: &[u8], acceleration: i32, cap: usize) -> Option<Vec<u8>> {
-    let own_src = src.to_vec();
-    let mut out = vec![0u8; cap];
-    let n = Stream::with_dict(dict).compress(&own_src, &mut out, acceleration);
-    (n > 0).then(|| {
-        out.truncate(n);
-        out
-    })
-}
+use testkit::liblz4::{self, Stream, Working};
+use testkit::samples::XorShift as Rng;
 
 /// liblz4's `LZ4_attach_dictionary` path, as LZ4F uses it: a working stream reset with
 /// `LZ4_resetStream_fast`, the prepared dictionary stream attached, one `_continue` call.
 fn liblz4_attach(
     src: &[u8],
     dict_stream: &Stream,
-    working: &mut Stream,
+    working: &mut Working,
     acceleration: i32,
 ) -> Vec<u8> {
     let mut out = vec![0u8; block::compress_bound(src.len())];
-    // SAFETY: both streams are live; the dictionary stream (and its bytes) outlive the call.
-    unsafe {
-        LZ4_resetStream_fast(working.0);
-        LZ4_attach_dictionary(working.0, dict_stream.0);
-    }
-    let n = working.compress(src, &mut out, acceleration);
+    let n = working.compress_attached(dict_stream, src, &mut out, acceleration);
     assert!(n > 0);
     out.truncate(n);
     out
@@ -121,21 +35,6 @@ fn ours(src: &[u8], dict: &Dictionary, acceleration: u32) -> Vec<u8> {
         .unwrap();
     out.truncate(n);
     out
-}
-
-/// xorshift64: deterministic test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Text-like bytes: words from a small vocabulary, so that both the dictionary and the input
@@ -189,7 +88,7 @@ fn related(dict: &[u8], len: usize, seed: u64) -> Vec<u8> {
                 let at = rng.below(fresh.len().max(1));
                 out.extend_from_slice(&fresh[at..(at + piece).min(fresh.len())]);
             }
-            _ => out.push(rng.next() as u8),
+            _ => out.push(rng.next_u64() as u8),
         }
     }
     out.truncate(len);
@@ -248,7 +147,7 @@ fn identical_to_load_dict_and_continue() {
         for (i, len) in input_lens().into_iter().enumerate() {
             let src = related(&dict_bytes, len, (d * 100 + i) as u64);
             for acceleration in [1u32, 1 + (i as u32 % 20), 2 + (d as u32 % 19)] {
-                let want = liblz4_load_dict(
+                let want = liblz4::compress_with_dict_cap(
                     &src,
                     &dict_bytes,
                     acceleration as i32,
@@ -283,7 +182,7 @@ fn every_acceleration_and_large_ones() {
     for acceleration in accelerations {
         let c_acceleration = acceleration.min(i32::MAX as u32) as i32;
         for piece in [&src[..KIB], &src[..4 * KIB + 1], &src[..]] {
-            let want = liblz4_load_dict(
+            let want = liblz4::compress_with_dict_cap(
                 piece,
                 &dict_bytes,
                 c_acceleration,
@@ -302,7 +201,7 @@ fn every_acceleration_and_large_ones() {
 
 #[test]
 fn identical_to_attach_dictionary() {
-    let mut working = Stream::new();
+    let mut working = Working::new();
     for (d, &dict_len) in DICT_LENS.iter().enumerate() {
         let dict_bytes = text(dict_len, d as u64 + 50);
         let dict_stream = Stream::with_dict(&dict_bytes);
@@ -340,9 +239,13 @@ fn large_inputs_and_silesia() {
         for len in [KIB, 4 * KIB, 64 * KIB, rest.len()] {
             let src = &rest[..len];
             for acceleration in [1, 4] {
-                let want =
-                    liblz4_load_dict(src, dict_bytes, acceleration, block::compress_bound(len))
-                        .unwrap();
+                let want = liblz4::compress_with_dict_cap(
+                    src,
+                    dict_bytes,
+                    acceleration,
+                    block::compress_bound(len),
+                )
+                .unwrap();
                 assert_eq!(
                     ours(src, &dict, acceleration as u32),
                     want,
@@ -362,7 +265,10 @@ fn one_dictionary_shared_by_threads() {
         .collect();
     let wants: Vec<Vec<u8>> = inputs
         .iter()
-        .map(|src| liblz4_load_dict(src, &dict_bytes, 1, block::compress_bound(src.len())).unwrap())
+        .map(|src| {
+            liblz4::compress_with_dict_cap(src, &dict_bytes, 1, block::compress_bound(src.len()))
+                .unwrap()
+        })
         .collect();
     std::thread::scope(|scope| {
         for t in 0..4 {
@@ -413,7 +319,7 @@ fn exact_and_too_small_destinations() {
                 }
                 Err(e) => panic!("input {len}, cap {cap}: {e}"),
             }
-            if let Some(want) = liblz4_load_dict(&src, &dict_bytes, 1, cap) {
+            if let Some(want) = liblz4::compress_with_dict_cap(&src, &dict_bytes, 1, cap) {
                 assert_eq!(want, full);
                 assert_eq!(
                     result.ok(),

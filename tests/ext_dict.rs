@@ -7,6 +7,8 @@
 
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
+use testkit::parse::encode_block;
+use testkit::samples::XorShift as Rng;
 
 /// liblz4's decode with `dict` in its own buffer (extDict mode: `dst` is a separate allocation,
 /// so it never directly follows `dict`), or `None` for its error.
@@ -87,20 +89,6 @@ fn check(decoders: &[Decoder], src: &[u8], capacity: usize, dict: &[u8], valid: 
     assert_eq!(vec.map_err(|_| ()), expected.map_err(|_| ()));
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Text made of phrases, so a message shares many strings with a dictionary of the same kind.
 fn phrases(len: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed | 1);
@@ -156,32 +144,7 @@ fn compressed_with_the_dictionary() {
 
 /// Encodes a block from (literals, offset, match length) sequences and final literals.
 fn encode(sequences: &[(&[u8], usize, usize)], last: &[u8]) -> Vec<u8> {
-    fn extension(out: &mut Vec<u8>, mut len: usize) {
-        while len >= 255 {
-            out.push(255);
-            len -= 255;
-        }
-        out.push(len as u8);
-    }
-    let mut out = Vec::new();
-    for &(literals, offset, match_len) in sequences {
-        let ml = match_len - 4;
-        out.push(((literals.len().min(15) << 4) | ml.min(15)) as u8);
-        if literals.len() >= 15 {
-            extension(&mut out, literals.len() - 15);
-        }
-        out.extend_from_slice(literals);
-        out.extend_from_slice(&(offset as u16).to_le_bytes());
-        if ml >= 15 {
-            extension(&mut out, ml - 15);
-        }
-    }
-    out.push((last.len().min(15) << 4) as u8);
-    if last.len() >= 15 {
-        extension(&mut out, last.len() - 15);
-    }
-    out.extend_from_slice(last);
-    out
+    encode_block(sequences, last, 0)
 }
 
 #[test]
@@ -231,7 +194,7 @@ fn corrupt_and_truncated_blocks() {
                 let mut bad = src.clone();
                 for _ in 0..1 + round % 3 {
                     let pos = rng.below(bad.len());
-                    bad[pos] = rng.next() as u8;
+                    bad[pos] = rng.next_u64() as u8;
                 }
                 let cut = rng.below(bad.len() + 1);
                 check(&decoders, &bad, len, &dict, false);

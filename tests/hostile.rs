@@ -3,11 +3,11 @@
 //! matches replicate their pattern, and every 1- and 2-byte block (plus a sample of 3- to 6-byte
 //! blocks) decodes without panicking and per the decoder rule against liblz4.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::alloc::Layout;
 
 use lz4_simd::block::{self, MAX_INPUT_SIZE};
 use lz4_simd::Error;
+use testkit::alloc::{largest_allocation, LargestAllocation};
 use testkit::decoder_rule::{check_decoder_rule, RuleStats};
 use testkit::liblz4;
 use testkit::liblz4_model::Lz4Margin;
@@ -19,48 +19,8 @@ use testkit::Rng;
 // size prefixes and length fields are checked before anything is allocated for them.
 // ---------------------------------------------------------------------------------------------
 
-struct Tracking;
-
-thread_local! {
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    let _ = LARGEST.try_with(|largest| {
-        if size > largest.get() {
-            largest.set(size);
-        }
-    });
-}
-
-// SAFETY: forwards every call to `System` unchanged; `note` does not allocate.
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Tracking = Tracking;
-
-/// Runs `f` and returns its result with the largest allocation it made on this thread.
-fn largest_allocation<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    LARGEST.with(|largest| largest.set(0));
-    let result = f();
-    (result, LARGEST.with(Cell::get))
-}
+static GLOBAL: LargestAllocation = LargestAllocation;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -8,6 +8,8 @@
 
 use lz4_simd::block::{self, Decoder};
 use lz4_simd::{Error, Kernel};
+use testkit::parse::encode_block;
+use testkit::samples::XorShift as Rng;
 
 /// liblz4's partial decode of the first `target` bytes, or `None` for its error.
 fn liblz4_partial(src: &[u8], target: usize) -> Option<Vec<u8>> {
@@ -75,20 +77,6 @@ fn check(decoders: &[Decoder], src: &[u8], target: usize) {
     );
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Compressible text with runs, repeats at many distances, and noise.
 fn sample(len: usize, seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed | 1);
@@ -96,8 +84,8 @@ fn sample(len: usize, seed: u64) -> Vec<u8> {
     let mut out = Vec::with_capacity(len + 16);
     while out.len() < len {
         match rng.below(8) {
-            0 => out.extend(std::iter::repeat_n(rng.next() as u8, 1 + rng.below(40))),
-            1 => out.push(rng.next() as u8),
+            0 => out.extend(std::iter::repeat_n(rng.next_u64() as u8, 1 + rng.below(40))),
+            1 => out.push(rng.next_u64() as u8),
             2 if out.len() > 70 => {
                 let start = out.len() - 1 - rng.below(70);
                 for i in 0..4 + rng.below(30) {
@@ -154,7 +142,7 @@ fn corrupt_and_truncated_blocks() {
             let mut bad = src.clone();
             for _ in 0..1 + round % 3 {
                 let pos = rng.below(bad.len());
-                bad[pos] = rng.next() as u8;
+                bad[pos] = rng.next_u64() as u8;
             }
             let cut = rng.below(bad.len() + 1);
             let target = rng.below(len + 20);
@@ -174,32 +162,7 @@ fn corrupt_and_truncated_blocks() {
 
 /// Encodes a block from (literals, offset, match length) sequences and final literals.
 fn encode(sequences: &[(&[u8], usize, usize)], last: &[u8]) -> Vec<u8> {
-    fn extension(out: &mut Vec<u8>, mut len: usize) {
-        while len >= 255 {
-            out.push(255);
-            len -= 255;
-        }
-        out.push(len as u8);
-    }
-    let mut out = Vec::new();
-    for &(literals, offset, match_len) in sequences {
-        let ml = match_len - 4;
-        out.push(((literals.len().min(15) << 4) | ml.min(15)) as u8);
-        if literals.len() >= 15 {
-            extension(&mut out, literals.len() - 15);
-        }
-        out.extend_from_slice(literals);
-        out.extend_from_slice(&(offset as u16).to_le_bytes());
-        if ml >= 15 {
-            extension(&mut out, ml - 15);
-        }
-    }
-    out.push((last.len().min(15) << 4) as u8);
-    if last.len() >= 15 {
-        extension(&mut out, last.len() - 15);
-    }
-    out.extend_from_slice(last);
-    out
+    encode_block(sequences, last, 0)
 }
 
 #[test]

@@ -9,74 +9,15 @@
 //! destination size (little-endian), a repeat byte (the input is repeated to reach past 64 KiB and
 //! the 4 KiB / u16-table edges), then the dictionary and the input.
 //!
-//! Public API and liblz4 only (its functions are declared here; the test kit links it).
+//! Public API and liblz4 only (through `testkit::liblz4`).
 #![no_main]
-
-use std::os::raw::{c_char, c_int, c_void};
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::block::{self, Compressor, Dictionary};
 
-// The test kit links liblz4, whose functions used here are declared below.
-use testkit as _;
-
-extern "C" {
-    fn LZ4_createStream() -> *mut c_void;
-    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
-    fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
-    fn LZ4_compress_fast_continue(
-        stream: *mut c_void,
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size: c_int,
-        dst_capacity: c_int,
-        acceleration: c_int,
-    ) -> c_int;
-    fn LZ4_compress_destSize(
-        src: *const c_char,
-        dst: *mut c_char,
-        src_size_ptr: *mut c_int,
-        target_dst_size: c_int,
-    ) -> c_int;
-}
+use testkit::liblz4;
 
 const CANARY: u8 = 0xA5;
-
-/// A real address for an empty slice (liblz4 wants one even when it reads nothing).
-fn ptr(bytes: &[u8]) -> *const c_char {
-    static ONE: [u8; 1] = [0];
-    if bytes.is_empty() {
-        ONE.as_ptr().cast()
-    } else {
-        bytes.as_ptr().cast()
-    }
-}
-
-/// `LZ4_loadDict` + `LZ4_compress_fast_continue` on a fresh stream into `cap` bytes (`None`: 0).
-fn liblz4_dict(src: &[u8], dict: &[u8], acceleration: c_int, cap: usize) -> Option<Vec<u8>> {
-    let mut out = vec![0u8; cap.max(1)];
-    // SAFETY: a fresh stream, freed once; every slice is live with its length; `src` and `dict`
-    // are separate allocations (extDict mode).
-    let n = unsafe {
-        let stream = LZ4_createStream();
-        assert!(!stream.is_null());
-        LZ4_loadDict(stream.cast(), ptr(dict), dict.len() as c_int);
-        let n = LZ4_compress_fast_continue(
-            stream.cast(),
-            ptr(src),
-            out.as_mut_ptr().cast(),
-            src.len() as c_int,
-            cap as c_int,
-            acceleration,
-        );
-        LZ4_freeStream(stream);
-        n
-    };
-    (n > 0).then(|| {
-        out.truncate(n as usize);
-        out
-    })
-}
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 6 {
@@ -108,8 +49,8 @@ fuzz_target!(|data: &[u8]| {
     let n = compressor
         .compress_with_dictionary_into(&src, &mut out, &dict, acceleration)
         .unwrap();
-    let c_acceleration = acceleration.min(i32::MAX as u32) as c_int;
-    let want = liblz4_dict(&src, &dict_bytes, c_acceleration, bound).unwrap();
+    let c_acceleration = acceleration.min(i32::MAX as u32) as i32;
+    let want = liblz4::compress_with_dict_cap(&src, &dict_bytes, c_acceleration, bound).unwrap();
     assert!(
         out[..n] == want[..],
         "dictionary {dict_len} bytes, input {} bytes, acceleration {acceleration}: differs from liblz4",
@@ -125,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(m) = result {
         assert!(small[..m] == want[..]);
     }
-    if liblz4_dict(&src, &dict_bytes, c_acceleration, cap).is_some() {
+    if liblz4::compress_with_dict_cap(&src, &dict_bytes, c_acceleration, cap).is_some() {
         assert_eq!(
             result.ok(),
             Some(want.len()),
@@ -140,23 +81,7 @@ fuzz_target!(|data: &[u8]| {
         page[cap..].iter().all(|&b| b == CANARY),
         "dest-size wrote past dst"
     );
-    let mut theirs = vec![0u8; cap.max(1)];
-    let mut their_consumed = src.len() as c_int;
-    // SAFETY: live slices with their lengths; `their_consumed` is a live int.
-    let their_written = unsafe {
-        LZ4_compress_destSize(
-            ptr(&src),
-            theirs.as_mut_ptr().cast(),
-            &mut their_consumed,
-            cap as c_int,
-        )
-    };
-    let their_written = their_written.max(0) as usize;
-    let their_consumed = if their_written == 0 {
-        0
-    } else {
-        their_consumed as usize
-    };
+    let (their_consumed, their_written, theirs) = liblz4::compress_dest_size(&src, cap);
     assert_eq!(
         (consumed, written),
         (their_consumed, their_written),

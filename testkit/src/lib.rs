@@ -9,11 +9,13 @@
 //!   parser and naive decoder, and a model of liblz4's end-of-block checks.
 //! - [`kernels`]: the kernel sweep (every available decode kernel against scalar, guarded and
 //!   exact-size buffers) and its runner; [`process`]: a test re-run in a child process.
+//! - [`alloc`]: a global allocator recording the largest allocation, for allocation-cap tests.
 //!
 //! Without features the kit depends on nothing but lz4-simd itself: Miri (which cannot run C
 //! code) and the CLI build it that way.
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
+pub mod alloc;
 pub mod block_builder;
 #[cfg(feature = "corpus")]
 pub mod corpus;

@@ -5,6 +5,7 @@
 //! Functions `lz4-sys` does not bind are declared here from `lz4.h` / `lz4frame.h`. Sizes liblz4
 //! takes as `int` are checked before the call: a larger input is a test bug, not an error case.
 
+use std::marker::PhantomData;
 use std::os::raw::{c_char, c_int, c_void};
 
 extern "C" {
@@ -23,6 +24,10 @@ extern "C" {
         dict: *const c_char,
         dict_size: c_int,
     ) -> c_int;
+    fn LZ4_createStream() -> *mut c_void;
+    fn LZ4_freeStream(stream: *mut c_void) -> c_int;
+    fn LZ4_resetStream_fast(stream: *mut c_void);
+    fn LZ4_attach_dictionary(working: *mut c_void, dict_stream: *const c_void);
     fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
     fn LZ4_compress_fast_continue(
         stream: *mut c_void,
@@ -31,6 +36,12 @@ extern "C" {
         src_size: c_int,
         dst_capacity: c_int,
         acceleration: c_int,
+    ) -> c_int;
+    fn LZ4_compress_destSize(
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size_ptr: *mut c_int,
+        target_dst_size: c_int,
     ) -> c_int;
     fn LZ4F_compressFrame(
         dst: *mut c_void,
@@ -58,6 +69,17 @@ extern "C" {
 /// `len` as liblz4's `int`; panics when it does not fit.
 fn int(len: usize) -> c_int {
     c_int::try_from(len).unwrap_or_else(|_| panic!("{len} bytes is more than liblz4 takes"))
+}
+
+/// A real address for `bytes`, even when it is empty (liblz4 wants one even when it reads
+/// nothing, and some of its paths compute `end - n` from the pointer).
+fn real_ptr(bytes: &[u8]) -> *const c_char {
+    static ONE: [u8; 1] = [0];
+    if bytes.is_empty() {
+        ONE.as_ptr().cast()
+    } else {
+        bytes.as_ptr().cast()
+    }
 }
 
 /// `LZ4_compressBound`: the largest compressed size of `len` bytes.
@@ -207,30 +229,150 @@ pub fn decompress_with_dict(block: &[u8], dict: &[u8], capacity: usize) -> Optio
     Some(out)
 }
 
+/// A liblz4 compression stream (`LZ4_createStream`), freed on drop. `'d` is the lifetime of the
+/// dictionary loaded with [`Stream::with_dict`].
+pub struct Stream<'d> {
+    raw: *mut c_void,
+    _dict: PhantomData<&'d [u8]>,
+}
+
+impl<'d> Stream<'d> {
+    /// A fresh stream (`LZ4_createStream`).
+    pub fn new() -> Self {
+        // SAFETY: no preconditions; checked for null below.
+        let raw = unsafe { LZ4_createStream() };
+        assert!(!raw.is_null(), "LZ4_createStream failed");
+        Stream {
+            raw,
+            _dict: PhantomData,
+        }
+    }
+
+    /// A fresh stream with `dict` loaded (`LZ4_loadDict`).
+    pub fn with_dict(dict: &'d [u8]) -> Self {
+        let stream = Self::new();
+        // SAFETY: a live stream and a live slice with its length (a real address when empty);
+        // `'d` keeps `dict` alive as long as the stream.
+        unsafe { LZ4_loadDict(stream.raw, real_ptr(dict), int(dict.len())) };
+        stream
+    }
+
+    /// `LZ4_compress_fast_continue` into `dst` (its full length is the capacity): the compressed
+    /// length, 0 when it does not fit.
+    pub fn compress(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        // SAFETY: a live stream; `src` is valid for its length (a real address when empty) and
+        // `dst` for its length; liblz4 writes at most `dst.len()`.
+        let n = unsafe {
+            LZ4_compress_fast_continue(
+                self.raw,
+                real_ptr(src),
+                dst.as_mut_ptr().cast(),
+                int(src.len()),
+                int(dst.len()),
+                acceleration,
+            )
+        };
+        assert!(n >= 0, "LZ4_compress_fast_continue returned {n}");
+        n as usize
+    }
+}
+
+impl Default for Stream<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for Stream<'_> {
+    fn drop(&mut self) {
+        // SAFETY: created by `LZ4_createStream` in `new`, freed once.
+        unsafe { LZ4_freeStream(self.raw) };
+    }
+}
+
+/// A working stream for liblz4's attached-dictionary path, as LZ4F uses it per block. It only
+/// compresses through [`Working::compress_attached`], which resets it and attaches the dictionary
+/// stream first: the pointer to that stream it keeps afterwards is never used again.
+pub struct Working(Stream<'static>);
+
+impl Working {
+    pub fn new() -> Self {
+        Working(Stream::new())
+    }
+
+    /// `LZ4_resetStream_fast`, `LZ4_attach_dictionary(dict_stream)`, then
+    /// [`Stream::compress`]: the compressed length, 0 when it does not fit.
+    pub fn compress_attached(
+        &mut self,
+        dict_stream: &Stream<'_>,
+        src: &[u8],
+        dst: &mut [u8],
+        acceleration: i32,
+    ) -> usize {
+        // SAFETY: both streams are live and the dictionary stream (and its bytes) outlive the
+        // call; after it, this stream is only reset and re-attached before any other use.
+        unsafe {
+            LZ4_resetStream_fast(self.0.raw);
+            LZ4_attach_dictionary(self.0.raw, dict_stream.raw);
+        }
+        self.0.compress(src, dst, acceleration)
+    }
+}
+
+impl Default for Working {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `LZ4_loadDict` + `LZ4_compress_fast_continue` on a fresh stream into a destination of `cap`
+/// bytes: `None` when it does not fit. The input is copied into its own buffer first, so it never
+/// sits right after the dictionary (which would be liblz4's prefix mode, not extDict).
+pub fn compress_with_dict_cap(
+    src: &[u8],
+    dict: &[u8],
+    acceleration: i32,
+    cap: usize,
+) -> Option<Vec<u8>> {
+    let own_src = src.to_vec();
+    let mut out = vec![0u8; cap.max(1)];
+    let n = Stream::with_dict(dict).compress(&own_src, &mut out[..cap], acceleration);
+    (n > 0).then(|| {
+        out.truncate(n);
+        out
+    })
+}
+
 /// `src` compressed at acceleration 1 by a stream that loaded `dict` (`LZ4_loadDict`, then
 /// `LZ4_compress_fast_continue`).
 pub fn compress_with_dict(src: &[u8], dict: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; compress_bound(src.len()) + 16];
-    // SAFETY: the stream comes from liblz4 and is freed once, after its last use; `dict`, `src`
-    // and `out` are live slices passed with their lengths and outlive the calls.
-    let n = unsafe {
-        let stream = lz4_sys::LZ4_createStream();
-        assert!(!stream.is_null(), "LZ4_createStream failed");
-        LZ4_loadDict(stream.cast(), dict.as_ptr().cast(), int(dict.len()));
-        let n = LZ4_compress_fast_continue(
-            stream.cast(),
-            src.as_ptr().cast(),
-            out.as_mut_ptr().cast(),
-            int(src.len()),
-            int(out.len()),
-            1,
-        );
-        lz4_sys::LZ4_freeStream(stream);
-        n
-    };
+    let n = Stream::with_dict(dict).compress(src, &mut out, 1);
     assert!(n > 0, "liblz4 failed to compress with a dictionary");
-    out.truncate(n as usize);
+    out.truncate(n);
     out
+}
+
+/// `LZ4_compress_destSize` into a destination of `cap` bytes: (consumed, written, the block).
+/// Consumed is 0 when nothing was written.
+pub fn compress_dest_size(src: &[u8], cap: usize) -> (usize, usize, Vec<u8>) {
+    let mut out = vec![0u8; cap.max(1)];
+    let mut consumed = int(src.len());
+    // SAFETY: `src` is valid for its length (a real address when empty), `out` for at least
+    // `cap` bytes, and `consumed` is a live int; liblz4 writes at most `cap` bytes.
+    let written = unsafe {
+        LZ4_compress_destSize(
+            real_ptr(src),
+            out.as_mut_ptr().cast(),
+            &mut consumed,
+            int(cap),
+        )
+    };
+    assert!(written >= 0, "LZ4_compress_destSize returned {written}");
+    let written = written as usize;
+    let consumed = if written == 0 { 0 } else { consumed as usize };
+    out.truncate(written);
+    (consumed, written, out)
 }
 
 /// Frame preferences as the `lz4` tool writes by default: 4 MiB independent blocks, content

@@ -185,9 +185,10 @@ impl ParsedBlock {
 
 /// Encodes a block from its sequences: each `(literals, offset, match_len)` (offset written as
 /// given, even 0; `match_len >= 4`), then the final literal run. `final_match_nibble` goes into
-/// the last token's low nibble (decoders must ignore it).
-pub fn encode_block(
-    seqs: &[(Vec<u8>, usize, usize)],
+/// the last token's low nibble (decoders must ignore it). Literals are any byte container
+/// (`Vec<u8>`, `&[u8]`).
+pub fn encode_block<L: AsRef<[u8]>>(
+    seqs: &[(L, usize, usize)],
     final_literals: &[u8],
     final_match_nibble: u8,
 ) -> Vec<u8> {
@@ -200,6 +201,7 @@ pub fn encode_block(
     }
     let mut out = Vec::new();
     for (literals, offset, match_len) in seqs {
+        let literals = literals.as_ref();
         assert!(*match_len >= 4 && *offset <= 0xFFFF);
         let lit_nibble = literals.len().min(15);
         let ml_nibble = (match_len - 4).min(15);

@@ -9,6 +9,26 @@
 //! Every generator's output is pinned by a hash in this module's tests: the benches' figures and
 //! the tests' inputs depend on these exact bytes.
 
+/// Plain xorshift64 (shifts 13, 7, 17, no multiply): the generator the dictionary, partial and
+/// dest-size tests draw their inputs from (their inputs depend on these exact values). The state
+/// is the field; it must not be 0 (a 0 state repeats forever).
+#[derive(Debug, Clone)]
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A value in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
 /// A small deterministic PRNG (xorshift64*), so generated data needs no dependency.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
