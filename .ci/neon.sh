@@ -31,6 +31,10 @@ fi
 aarch64-linux-gnu-gcc --version | head -n 1
 qemu-aarch64-static --version | head -n 1
 
+# Tests that re-run their own binary in a child process (testkit::process::rerun_test) start it
+# through the same runner: user-mode QEMU cannot execute the aarch64 binary directly here.
+export LZ4_SIMD_TEST_RUNNER="qemu-aarch64-static -L /usr/aarch64-linux-gnu"
+
 # lz4-sys builds liblz4 with the cc crate: the cross compiler for the target.
 export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
