@@ -19,7 +19,11 @@
 #   32-bit target switches to its `byPtr` hash table there (lz4.c: `sizeof(void*)==4`), whose
 #   output differs from its 64-bit `byU32` output, which is the output we reproduce (on every
 #   target). Smaller inputs, HC and every decoder are compared as on x86_64. The same holds for
-#   dest-size compression (tests/dest_size.rs: large inputs and Silesia pages).
+#   dest-size compression (tests/dest_size.rs: large inputs and Silesia pages) and for every
+#   dictionary/stream comparison (tests/dict_prepared.rs): streams always use the u32 table, and
+#   32-bit liblz4 hashes 4 bytes there where 64-bit liblz4 hashes 5 (lz4.c, LZ4_hashPosition:
+#   `sizeof(reg_t)==8`), so its bytes differ even for a 1 KiB input. tests/dict_prepared.rs's
+#   round trips and edge cases (forms_and_edges) still run.
 # - `output_cap_is_enforced_before_allocating`: it expects a 2^40-byte declared content size to
 #   pass a `usize::MAX` cap, true only on 64-bit (on 32-bit the frame is refused by the cap).
 set -euo pipefail
@@ -72,6 +76,9 @@ cargo test -p lz4-simd --release --target "$TARGET" --lib --tests --no-fail-fast
     --skip compress_into_exact_bound_and_reused_compressor \
     --skip compress_into_small_dst_gives_same_bytes_or_output_too_small \
     --skip output_cap_is_enforced_before_allocating \
-    --skip sampled_destination_sizes_on_large_inputs --skip silesia_pages
+    --skip sampled_destination_sizes_on_large_inputs --skip silesia_pages \
+    --skip identical_to_load_dict_and_continue --skip every_acceleration_and_large_ones \
+    --skip identical_to_attach_dictionary --skip large_inputs_and_silesia \
+    --skip one_dictionary_shared_by_threads --skip exact_and_too_small_destinations
 
 step "done"
