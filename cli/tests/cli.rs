@@ -370,3 +370,48 @@ fn terminals_are_refused_and_the_progress_bar_shows_only_there() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("/s"), "{}", stderr(&out));
 }
+
+/// Decompressed output to a file is sparse by default (whole aligned 4 KiB zero units become
+/// holes), written whole with `--no-sparse`, and reads back identical either way: zero runs at
+/// the start, in the middle, at the end, and shorter than a unit.
+#[test]
+fn decompressed_files_are_sparse_unless_no_sparse() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("sparse");
+    let mut data = vec![0u8; 3 << 20];
+    data.extend(sample(100_000));
+    data.extend(vec![0u8; 5000]);
+    data.extend(sample(4095));
+    data.extend(vec![0u8; (2 << 20) + 17]);
+    let input = dir.join("data");
+    std::fs::write(&input, &data).unwrap();
+    let framed = dir.join("data.lz4");
+    let out = run_in(bin().args(["-f", "data", "data.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut allocated = Vec::new();
+    for (name, args) in [
+        ("sparse", &["-d", "-f"][..]),
+        ("explicit", &["-d", "-f", "--sparse"][..]),
+        ("whole", &["-d", "-f", "--no-sparse"][..]),
+    ] {
+        let out = run_in(bin().args(args).arg(&framed).arg(name), &dir);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let path = dir.join(name);
+        assert_eq!(std::fs::read(&path).unwrap(), data, "{name}");
+        allocated.push(std::fs::metadata(&path).unwrap().blocks() * 512);
+    }
+    // `--no-sparse` allocates every byte; where the file system makes holes (most do), the
+    // sparse outputs take at least 4 MiB less.
+    assert!(allocated[2] >= data.len() as u64, "{allocated:?}");
+    let probe = dir.join("probe");
+    let file = std::fs::File::create(&probe).unwrap();
+    file.set_len(1 << 20).unwrap();
+    if std::fs::metadata(&probe).unwrap().blocks() == 0 {
+        assert!(allocated[0] + (4 << 20) <= allocated[2], "{allocated:?}");
+        assert_eq!(allocated[0], allocated[1]);
+    }
+    // To standard output the bytes are written whole (and the same).
+    let out = piped(&["-dc"], &std::fs::read(&framed).unwrap());
+    assert!(out.status.success());
+    assert_eq!(out.stdout, data);
+}
