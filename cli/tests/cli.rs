@@ -415,3 +415,26 @@ fn decompressed_files_are_sparse_unless_no_sparse() {
     assert!(out.status.success());
     assert_eq!(out.stdout, data);
 }
+
+/// `-d -D`: the dictionary serves every frame whatever dictionary ID its header names (as in
+/// `lz4`), also frames after the first naming other IDs.
+#[test]
+fn a_dictionary_decodes_frames_naming_any_id() {
+    use lz4_simd::frame::{self, FrameOptions};
+    let dir = scratch("dict-any-id");
+    let dict = sample(80_000);
+    let content = dict[5_000..60_000].to_vec();
+    let mut stream = Vec::new();
+    for id in [Some(7), None, Some(0xDEAD_BEEF)] {
+        stream.extend(frame::compress_with_dict(
+            &content,
+            &dict,
+            &FrameOptions::new().dict_id(id),
+        ));
+    }
+    std::fs::write(dir.join("dict"), &dict).unwrap();
+    std::fs::write(dir.join("s.lz4"), &stream).unwrap();
+    let out = run_in(bin().args(["-d", "-D", "dict", "s.lz4", "s"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join("s")).unwrap(), content.repeat(3));
+}

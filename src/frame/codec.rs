@@ -250,11 +250,24 @@ fn finish_content(
     Ok(())
 }
 
-/// Checks the ID of the caller's dictionary (if any) against the frame's dictionary ID.
-fn check_dictionary(info: &FrameInfo, dict_id: Option<u32>) -> Result<(), Error> {
-    match (info.dict_id, dict_id) {
-        (Some(dict_id), None) => Err(Error::FrameMissingDictionary { dict_id }),
-        (Some(frame), Some(supplied)) if frame != supplied => {
+/// The caller's dictionary, as far as the parser is concerned: which frames it serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DictRule {
+    /// No dictionary: a frame that names one is an error.
+    None,
+    /// A dictionary with this ID: a frame naming another ID is an error (a frame naming none
+    /// is decoded with it).
+    Id(u32),
+    /// A dictionary for every frame, whatever ID its header names (the `lz4` command's `-D`,
+    /// which does not check IDs).
+    AnyId,
+}
+
+/// Checks the caller's dictionary (if any) against the frame's dictionary ID.
+fn check_dictionary(info: &FrameInfo, dict: DictRule) -> Result<(), Error> {
+    match (info.dict_id, dict) {
+        (Some(dict_id), DictRule::None) => Err(Error::FrameMissingDictionary { dict_id }),
+        (Some(frame), DictRule::Id(supplied)) if frame != supplied => {
             Err(Error::FrameDictIdMismatch { frame, supplied })
         }
         _ => Ok(()),
@@ -368,17 +381,18 @@ pub(crate) struct FrameParser {
     state: State,
     /// Input offset of the next unit.
     input_pos: u64,
-    /// The ID of the caller's dictionary, when there is one.
-    dict_id: Option<u32>,
+    /// The caller's dictionary: whether there is one, and which frames it serves.
+    dict: DictRule,
 }
 
 impl FrameParser {
-    /// A parser at the start of a stream; `dict_id` is the ID of the caller's dictionary.
-    pub(crate) fn new(dict_id: Option<u32>) -> Self {
+    /// A parser at the start of a stream; `dict` says whether the caller has a dictionary and
+    /// which frames it serves.
+    pub(crate) fn new(dict: DictRule) -> Self {
         Self {
             state: State::Magic,
             input_pos: 0,
-            dict_id,
+            dict,
         }
     }
 
@@ -524,7 +538,7 @@ impl FrameParser {
                         })
                     }
                 };
-                check_dictionary(&info, self.dict_id)?;
+                check_dictionary(&info, self.dict)?;
                 sink.begin_frame(&info)?;
                 self.state = State::BlockWord(FrameState {
                     hasher: info.content_checksum.then(|| Xxh32::new(0)),
@@ -611,7 +625,7 @@ impl FrameParser {
                 }
                 let history = match frame.info.block_mode {
                     BlockMode::Linked => History::Linked,
-                    BlockMode::Independent if self.dict_id.is_some() => History::Dict,
+                    BlockMode::Independent if self.dict != DictRule::None => History::Dict,
                     BlockMode::Independent => History::None,
                 };
                 let job = BlockJob {

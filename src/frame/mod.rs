@@ -49,7 +49,9 @@ mod read;
 #[cfg(feature = "std")]
 mod write;
 
-pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
+pub use decode::{
+    decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
+};
 pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]

@@ -4,7 +4,9 @@
 use std::io::{self, BufRead, Read};
 use std::vec::Vec;
 
-use super::codec::{reserve_exact, BlockJob, BlockTarget, FrameParser, History, Sink, Step};
+use super::codec::{
+    reserve_exact, BlockJob, BlockTarget, DictRule, FrameParser, History, Sink, Step,
+};
 use super::header::FrameInfo;
 use super::io_error;
 use crate::block::MAX_HISTORY;
@@ -150,14 +152,26 @@ impl Sink for StreamSink<'_> {
 impl<R: Read> FrameDecoder<R> {
     /// A decoder reading frames from `reader`.
     pub fn new(reader: R) -> Self {
-        Self::with_parts(reader, FrameParser::new(None), Vec::new())
+        Self::with_parts(reader, FrameParser::new(DictRule::None), Vec::new())
     }
 
     /// A decoder for frames compressed with the dictionary `dict` whose ID is `dict_id` (checked
     /// against each frame's header).
     pub fn with_dictionary(reader: R, dict: &[u8], dict_id: u32) -> Self {
         let tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
-        Self::with_parts(reader, FrameParser::new(Some(dict_id)), tail.to_vec())
+        Self::with_parts(
+            reader,
+            FrameParser::new(DictRule::Id(dict_id)),
+            tail.to_vec(),
+        )
+    }
+
+    /// A decoder whose dictionary `dict` serves every frame, whatever dictionary ID (or none)
+    /// its header names: IDs are not checked, as the `lz4` command's `-D` does not check them
+    /// (see [`decompress_with_any_dict`](super::decompress_with_any_dict)).
+    pub fn with_any_dictionary(reader: R, dict: &[u8]) -> Self {
+        let tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+        Self::with_parts(reader, FrameParser::new(DictRule::AnyId), tail.to_vec())
     }
 
     fn with_parts(reader: R, parser: FrameParser, dict: Vec<u8>) -> Self {
