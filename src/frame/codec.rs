@@ -121,7 +121,6 @@ pub(crate) struct BlockTarget {
 }
 
 impl BlockTarget {
-    #[cfg(feature = "std")]
     /// A target without a cap (the streaming decoder's).
     pub(crate) fn uncapped(block_max: usize) -> Self {
         Self {
@@ -176,7 +175,6 @@ impl DataBlock<'_> {
         block::decompress_append(self.data, out, history_len, room)
     }
 
-    #[cfg(feature = "std")]
     /// Decodes the block into `buf[start..start + room]` (whatever `buf` holds there is
     /// overwritten), with `buf[..start]` as history. Returns the decoded length.
     pub(crate) fn decode_at(
@@ -372,6 +370,8 @@ enum State {
         size: usize,
         word_pos: u64,
     },
+    /// Single-frame mode: the first frame ended; nothing more is read.
+    Done,
     /// An error was returned; it is returned again.
     Failed(Error),
 }
@@ -383,6 +383,13 @@ pub(crate) struct FrameParser {
     input_pos: u64,
     /// The caller's dictionary: whether there is one, and which frames it serves.
     dict: DictRule,
+    /// Stop after the first frame (see [`FrameParser::set_single_frame`]).
+    single_frame: bool,
+    /// Verify block and content checksums (on unless the caller trusts the data).
+    verify_checksums: bool,
+    /// Single-frame mode, legacy frame: the 4 bytes of the next frame's magic number, read to
+    /// learn that the legacy frame ended, which belong to the caller.
+    read_ahead: Option<[u8; 4]>,
 }
 
 impl FrameParser {
@@ -393,6 +400,41 @@ impl FrameParser {
             state: State::Magic,
             input_pos: 0,
             dict,
+            single_frame: false,
+            verify_checksums: true,
+            read_ahead: None,
+        }
+    }
+
+    /// Single-frame mode: the parser stops after the first frame (an LZ4 frame after its end
+    /// mark and checksum, a skippable frame after its payload, a legacy frame at the next
+    /// frame's magic number, whose 4 bytes are kept in [`read_ahead`](Self::read_ahead), or at
+    /// the end of the input) and reads nothing more: [`is_done`](Self::is_done).
+    pub(crate) fn set_single_frame(&mut self, on: bool) {
+        self.single_frame = on;
+    }
+
+    /// Whether block and content checksums are verified (on by default). Off, they are read
+    /// and skipped, and the content checksum is not computed: for trusted data only. Content
+    /// sizes and every structural check still apply.
+    pub(crate) fn set_verify_checksums(&mut self, on: bool) {
+        self.verify_checksums = on;
+    }
+
+    /// Single-frame mode: whether the frame ended (nothing more is to be read).
+    pub(crate) fn is_done(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    /// Single-frame mode, after a legacy frame: the next frame's magic number, read ahead.
+    pub(crate) fn read_ahead(&self) -> Option<[u8; 4]> {
+        self.read_ahead
+    }
+
+    /// After a frame ended: stop there in single-frame mode.
+    fn frame_ended(&mut self) {
+        if self.single_frame {
+            self.state = State::Done;
         }
     }
 
@@ -405,6 +447,8 @@ impl FrameParser {
             | State::ContentChecksum(_)
             | State::LegacyWord { .. }
             | State::Failed(_) => 4,
+            // Nothing is read once done; 1 keeps `need` positive for every state.
+            State::Done => 1,
             State::Descriptor { .. } => DESCRIPTOR_END - 4,
             State::HeaderRest { len, .. } => len - DESCRIPTOR_END,
             State::SkipPayload { left } => (*left).min(SKIP_UNIT as u64) as usize,
@@ -416,13 +460,11 @@ impl FrameParser {
         }
     }
 
-    #[cfg(feature = "std")]
     /// Input offset of the next unit.
     pub(crate) fn input_pos(&self) -> u64 {
         self.input_pos
     }
 
-    #[cfg(feature = "std")]
     /// The error returned, if the parser failed.
     pub(crate) fn failure(&self) -> Option<&Error> {
         match &self.state {
@@ -431,7 +473,6 @@ impl FrameParser {
         }
     }
 
-    #[cfg(feature = "std")]
     /// Fails the parser with `error` (for a problem its caller found, such as a reader that
     /// misreports its reads).
     pub(crate) fn fail(&mut self, error: Error) -> Error {
@@ -439,7 +480,6 @@ impl FrameParser {
         error
     }
 
-    #[cfg(feature = "std")]
     /// The descriptor of the LZ4 frame being decoded, if inside one.
     pub(crate) fn frame_info(&self) -> Option<&FrameInfo> {
         match &self.state {
@@ -478,6 +518,11 @@ impl FrameParser {
             what,
         };
         match core::mem::replace(&mut self.state, State::Magic) {
+            State::Done => {
+                self.state = State::Done;
+                self.input_pos = unit_pos;
+                Ok(Step::End)
+            }
             State::Magic => {
                 if !ended {
                     return self.start_frame(unit, unit_pos);
@@ -541,7 +586,7 @@ impl FrameParser {
                 check_dictionary(&info, self.dict)?;
                 sink.begin_frame(&info)?;
                 self.state = State::BlockWord(FrameState {
-                    hasher: info.content_checksum.then(|| Xxh32::new(0)),
+                    hasher: (info.content_checksum && self.verify_checksums).then(|| Xxh32::new(0)),
                     info,
                     block_index: 0,
                     produced: 0,
@@ -555,6 +600,8 @@ impl FrameParser {
                 let left = u64::from(le32(unit, 0).unwrap_or(0));
                 if left > 0 {
                     self.state = State::SkipPayload { left };
+                } else {
+                    self.frame_ended();
                 }
                 Ok(Step::More)
             }
@@ -565,6 +612,8 @@ impl FrameParser {
                 let left = left - unit.len() as u64;
                 if left > 0 {
                     self.state = State::SkipPayload { left };
+                } else {
+                    self.frame_ended();
                 }
                 Ok(Step::More)
             }
@@ -601,7 +650,10 @@ impl FrameParser {
                     None if frame.info.content_checksum => {
                         self.state = State::ContentChecksum(frame);
                     }
-                    None => finish_content(&frame.info, frame.produced, frame.hasher, None)?,
+                    None => {
+                        finish_content(&frame.info, frame.produced, frame.hasher, None)?;
+                        self.frame_ended();
+                    }
                 }
                 Ok(Step::More)
             }
@@ -619,7 +671,7 @@ impl FrameParser {
                     }));
                 }
                 let data = &unit[..size];
-                if frame.info.block_checksum {
+                if frame.info.block_checksum && self.verify_checksums {
                     let found = le32(unit, size).unwrap_or(0);
                     verify_block_checksum(data, found, word_pos, frame.block_index)?;
                 }
@@ -664,6 +716,7 @@ impl FrameParser {
                     frame.hasher,
                     Some((found, unit_pos)),
                 )?;
+                self.frame_ended();
                 Ok(Step::More)
             }
             State::LegacyWord { block_index } => {
@@ -676,6 +729,11 @@ impl FrameParser {
                     return Ok(Step::End);
                 }
                 let word = le32(unit, 0).unwrap_or(0);
+                if is_magic(word) && self.single_frame {
+                    self.read_ahead = Some(word.to_le_bytes());
+                    self.state = State::Done;
+                    return Ok(Step::More);
+                }
                 if is_magic(word) {
                     return self.start_frame(unit, unit_pos);
                 }

@@ -42,6 +42,7 @@
 
 mod codec;
 mod decode;
+mod decompressor;
 mod encode;
 mod header;
 #[cfg(feature = "std")]
@@ -52,6 +53,7 @@ mod write;
 pub use decode::{
     decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
 };
+pub use decompressor::{FrameDecompressor, Progress, Status};
 pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]
