@@ -40,6 +40,8 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+mod asynchronous;
 mod codec;
 mod decode;
 mod decompressor;
@@ -50,6 +52,10 @@ mod read;
 #[cfg(feature = "std")]
 mod write;
 
+#[cfg(feature = "futures-io")]
+pub use asynchronous::futures;
+#[cfg(feature = "tokio")]
+pub use asynchronous::tokio;
 pub use decode::{
     decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
 };
