@@ -300,9 +300,11 @@ fn chunks(file: &[u8]) -> Vec<Chunk> {
     chunks
 }
 
+type Compress = fn(&[u8]) -> Vec<u8>;
+
 /// `plain` (an uncompressed file) with every page compressed by `compress` and the codec set to
 /// `codec`: new page headers, column chunk offsets and sizes, and footer.
-fn rewrite(plain: &[u8], codec: i64, compress: fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+fn rewrite(plain: &[u8], codec: i64, compress: Compress) -> Vec<u8> {
     let mut meta = footer(plain);
     let mut out = b"PAR1".to_vec();
     for row_group in meta.list_mut(4) {
@@ -457,7 +459,7 @@ fn our_pages_read_with_pyarrow() {
         let plain = write_table(&dir, "plain.parquet", "none", table);
         let plain_path = dir.join("plain.parquet");
         let expected = python(&["parquet-read", plain_path.to_str().unwrap()], &[]).unwrap();
-        let forms: [(&str, i64, fn(&[u8]) -> Vec<u8>); 2] = [
+        let forms: [(&str, i64, Compress); 2] = [
             ("lz4", CODEC_LZ4, |page| {
                 parquet::compress_lz4(page).unwrap()
             }),

@@ -94,7 +94,7 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
         let method = input.u8("the rest of the 25-byte block header")?;
         let compressed_size = input.u32_le("the rest of the 25-byte block header")? as usize;
         let uncompressed_size = input.u32_le("the rest of the 25-byte block header")?;
-        if compressed_size < HEADER_LEN || compressed_size > MAX_COMPRESSED_SIZE {
+        if !(HEADER_LEN..=MAX_COMPRESSED_SIZE).contains(&compressed_size) {
             return Err(input.corrupt(
                 method_pos + 1,
                 "the compressed size is below the 9-byte header or above 1 GiB",
