@@ -25,7 +25,7 @@
 
 use alloc::vec::Vec;
 
-use super::{check_cap, compress_block, decode_exact, reserve, Input};
+use super::{check_cap, checksum_error, compress_block, decode_exact, reserve, Input};
 use crate::Error;
 
 const NAME: &str = "clickhouse";
@@ -103,12 +103,12 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
         let data = input.take(compressed_size - HEADER_LEN, "the rest of a block's data")?;
         let expected = checksum(&src[method_pos..input.pos()]);
         if expected != stored {
-            return Err(Error::ContainerChecksum {
-                container: NAME,
-                input_pos: block_pos as u64,
-                expected: u128::from_le_bytes(expected),
-                found: u128::from_le_bytes(stored),
-            });
+            return Err(checksum_error(
+                NAME,
+                block_pos,
+                u128::from_le_bytes(expected),
+                u128::from_le_bytes(stored),
+            ));
         }
         let size_pos = method_pos + 5;
         let declared = check_cap(

@@ -25,7 +25,7 @@
 
 use alloc::vec::Vec;
 
-use super::{check_cap, compress_block, decode_exact, Input};
+use super::{check_cap, checksum_error, compress_block, decode_exact, Input};
 use crate::Error;
 
 const NAME: &str = "lz4-java";
@@ -138,12 +138,7 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
         }
         if original_len == 0 {
             if check != 0 {
-                return Err(Error::ContainerChecksum {
-                    container: NAME,
-                    input_pos: check_pos as u64,
-                    expected: 0,
-                    found: u128::from(check),
-                });
+                return Err(checksum_error(NAME, check_pos, 0, u128::from(check)));
             }
             in_stream = false;
             continue;
@@ -173,12 +168,12 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
         }
         let expected = checksum(&out[start..]);
         if expected != check {
-            return Err(Error::ContainerChecksum {
-                container: NAME,
-                input_pos: check_pos as u64,
-                expected: u128::from(expected),
-                found: u128::from(check),
-            });
+            return Err(checksum_error(
+                NAME,
+                check_pos,
+                u128::from(expected),
+                u128::from(check),
+            ));
         }
     }
     if in_stream {

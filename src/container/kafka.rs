@@ -147,16 +147,17 @@ pub fn decompress(
             &fixed[..]
         }
         _ => {
-            return Err(Error::ContainerChecksum {
-                container: NAME,
-                input_pos: checksum_pos as u64,
-                expected: u128::from(if accept == AcceptHeaderChecksum::OverMagic {
-                    over_magic
-                } else {
-                    spec
-                }),
-                found: u128::from(found),
-            })
+            let expected = if accept == AcceptHeaderChecksum::OverMagic {
+                over_magic
+            } else {
+                spec
+            };
+            return Err(super::checksum_error(
+                NAME,
+                checksum_pos,
+                u128::from(expected),
+                u128::from(found),
+            ));
         }
     };
     let first = frame::frames(data)

@@ -173,6 +173,22 @@ pub(crate) fn decode_exact(
     Ok(())
 }
 
+/// [`Error::ContainerChecksum`]: the stored checksum at `input_pos` is `found`, the data hashes
+/// to `expected`.
+pub(crate) fn checksum_error(
+    container: &'static str,
+    input_pos: usize,
+    expected: u128,
+    found: u128,
+) -> Error {
+    Error::ContainerChecksum {
+        container,
+        input_pos: input_pos as u64,
+        expected,
+        found,
+    }
+}
+
 /// Wraps a block decoder's error with the container and the block's input offset.
 pub(crate) fn block_error(container: &'static str, block_pos: usize, error: Error) -> Error {
     Error::ContainerBlock {
