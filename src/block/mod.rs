@@ -86,6 +86,7 @@ pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;
 pub use dict::Dictionary;
 pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
+pub(crate) use stream::StreamState;
 pub use stream::{StreamCompressor, StreamDecoder};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").

@@ -571,6 +571,28 @@ pub fn frame_preferences() -> lz4_sys::LZ4FPreferences {
     }
 }
 
+/// [`frame_preferences`] with the block size code `block_code` (4-7), linked or independent
+/// blocks, and the fast level of `acceleration` (LZ4F's level `1 - acceleration`; lz4-sys types
+/// the level unsigned, so it is passed as its two's complement).
+pub fn fast_frame_preferences(
+    block_code: u8,
+    linked: bool,
+    acceleration: u32,
+) -> lz4_sys::LZ4FPreferences {
+    let mut preferences = frame_preferences();
+    preferences.frame_info.block_size_id = match block_code {
+        4 => lz4_sys::BlockSize::Max64KB,
+        5 => lz4_sys::BlockSize::Max256KB,
+        6 => lz4_sys::BlockSize::Max1MB,
+        _ => lz4_sys::BlockSize::Max4MB,
+    };
+    if linked {
+        preferences.frame_info.block_mode = lz4_sys::BlockMode::Linked;
+    }
+    preferences.compression_level = (1 - acceleration as i32) as u32;
+    preferences
+}
+
 /// `LZ4F_compressFrameBound`: the largest frame [`compress_frame`] writes for `len` bytes.
 pub fn compress_frame_bound(len: usize, preferences: &lz4_sys::LZ4FPreferences) -> usize {
     // SAFETY: a pure function of its arguments; `preferences` outlives the call.
