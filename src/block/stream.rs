@@ -622,3 +622,80 @@ impl StreamDecoder {
         self.history.extend_from_slice(output);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::compress_bound;
+
+    fn text(len: usize, seed: u64) -> Vec<u8> {
+        let mut state = seed | 1;
+        let words = [
+            &b"stream "[..],
+            b"block ",
+            b"index ",
+            b"table ",
+            b"lz4 ",
+            b"\n",
+        ];
+        let mut out = Vec::with_capacity(len + 8);
+        while out.len() < len {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            out.extend_from_slice(words[(state % 6) as usize]);
+            if state % 5 == 0 {
+                out.push((state >> 40) as u8);
+            }
+        }
+        out.truncate(len);
+        out
+    }
+
+    /// Renormalisation (liblz4's, before the indices pass 2 GiB) changes no output: a stream
+    /// whose indices start just below the limit gives the bytes of one that starts at 64 KiB,
+    /// through several renormalisations, in both layouts, and after a reset.
+    #[test]
+    fn renormalisation_changes_no_output() {
+        let data = text(600_000, 7);
+        let dict = Dictionary::new(&data[..30_000]);
+        for layout_contiguous in [false, true] {
+            let mut low = StreamState::new(Some(&dict));
+            let mut high = StreamState::new(Some(&dict));
+            high.current_offset = STREAM_INDEX_LIMIT - 150_000;
+            let mut start = 30_000;
+            for (index, len) in [3000usize, 100_000, 0, 3, 70_000, 200_000, 4096, 100_000]
+                .into_iter()
+                .enumerate()
+            {
+                let end = start + len;
+                let mut a = vec![0u8; compress_bound(len)];
+                let mut b = vec![0u8; compress_bound(len)];
+                let (ra, rb) = if layout_contiguous {
+                    (
+                        low.compress_contiguous_into(&data[..end], start, &mut a, 1, Some(&dict)),
+                        high.compress_contiguous_into(&data[..end], start, &mut b, 1, Some(&dict)),
+                    )
+                } else {
+                    let src = &data[start..end];
+                    (
+                        low.compress_into(src, &mut a, 1, Some(&dict)),
+                        high.compress_into(src, &mut b, 1, Some(&dict)),
+                    )
+                };
+                let (na, nb) = (ra.unwrap(), rb.unwrap());
+                assert_eq!(
+                    a[..na],
+                    b[..nb],
+                    "block {index}, contiguous {layout_contiguous}"
+                );
+                assert!(high.current_offset <= STREAM_INDEX_LIMIT);
+                start = end;
+            }
+            assert!(
+                high.current_offset < STREAM_INDEX_LIMIT - 150_000,
+                "never renormalised"
+            );
+        }
+    }
+}

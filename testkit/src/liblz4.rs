@@ -358,6 +358,14 @@ impl<'d> SavingStream<'d> {
         n
     }
 
+    /// [`compress`](Self::compress) without the copy: `src` must be a buffer of its own (not
+    /// right after the saved history, which a separately allocated buffer never is).
+    pub fn compress_from(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        let n = self.stream.compress(src, dst, acceleration);
+        self.stream.save_dict(&mut self.saved);
+        n
+    }
+
     /// [`Stream::compress`] on `src` where it is, without saving: slices of one live buffer,
     /// consecutive, give liblz4's prefix mode (the saved history stays in use until then).
     pub fn compress_in_place(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
