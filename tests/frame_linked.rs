@@ -253,3 +253,60 @@ fn dictionary_frames_match_lz4_d() {
     }
     assert!(compared > 0);
 }
+
+/// A dictionary prepared as liblz4 1.10's `LZ4_loadDictSlow` (`Dictionary::new_slow`) gives the
+/// frames of LZ4F 1.10 with a CDict (`LZ4F_compressBegin_usingCDict`, the tool's call pattern),
+/// independent and linked; one from `Dictionary::new` gives those of `compress_with_dict`.
+#[test]
+fn prepared_dictionary_frames_match_lz4f_cdict() {
+    let mut rng = Rng::new(11);
+    let logs = samples::logs(700_000, &mut rng);
+    for dict_len in [8usize, 100, 4096, 65536, 100_000] {
+        let dict = &logs[..dict_len];
+        let slow = lz4_simd::block::Dictionary::new_slow(dict);
+        let fast = lz4_simd::block::Dictionary::new(dict);
+        for (name, data) in [
+            ("block", &logs[200_000..265_536]),
+            ("several", &logs[200_000..500_000]),
+        ] {
+            for linked in [false, true] {
+                for acceleration in [1u32, 3] {
+                    let preferences = liblz4::fast_frame_preferences(4, linked, acceleration);
+                    let theirs =
+                        liblz4::compress_frame_streaming(data, 65536, Some(dict), &preferences);
+                    let options = FrameOptions::new()
+                        .block_size(BlockSize::Max64KB)
+                        .block_mode(if linked {
+                            BlockMode::Linked
+                        } else {
+                            BlockMode::Independent
+                        })
+                        .acceleration(acceleration);
+                    let what =
+                        format!("dict {dict_len} {name} linked {linked} accel {acceleration}");
+                    let ours = frame::compress_with_dictionary(data, &slow, &options);
+                    assert!(
+                        ours == theirs,
+                        "{what}: ours {} bytes, LZ4F {}",
+                        ours.len(),
+                        theirs.len()
+                    );
+                    let mut encoder =
+                        FrameEncoder::with_prepared_dictionary(Vec::new(), options.clone(), &slow);
+                    for piece in data.chunks(5000) {
+                        encoder.write_all(piece).unwrap();
+                    }
+                    assert!(
+                        encoder.finish().unwrap() == theirs,
+                        "{what}: streaming differs"
+                    );
+                    assert!(
+                        frame::compress_with_dictionary(data, &fast, &options)
+                            == frame::compress_with_dict(data, dict, &options),
+                        "{what}: Dictionary::new differs from compress_with_dict"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -511,3 +511,24 @@ fn give_ups_keep_liblz4s_half_done_table() {
     println!("{give_ups} give-ups");
     assert!(give_ups > 20, "too few blocks exercised liblz4's give-up");
 }
+
+/// `Dictionary::new_slow` (liblz4 1.10's `LZ4_loadDictSlow`) in a stream.
+#[test]
+fn slow_dictionary_matches_load_dict_slow() {
+    let data = pool(10);
+    for dict_len in [8usize, 9, 1000, 65536, 80_000] {
+        let dict = data[10_000..10_000 + dict_len].to_vec();
+        let prepared = Dictionary::new_slow(&dict);
+        for seed in 0..4u64 {
+            let inputs = inputs(&data, 5, 900 + seed);
+            let mut theirs = SavingStream::new(Stream::with_dict_slow(&dict));
+            let mut ours = StreamCompressor::with_dictionary(&prepared);
+            for (index, src) in inputs.iter().enumerate() {
+                let cap = capacity(index, src.len());
+                let want = theirs_into(|dst| theirs.compress(src, dst, 1), cap);
+                let got = ours_into(|dst| ours.compress_into(src, dst, 1), cap);
+                assert!(got == want, "dict {dict_len} seed {seed} block {index}");
+            }
+        }
+    }
+}

@@ -49,9 +49,19 @@ enum BlockCompressor {
 impl BlockWriter {
     /// A writer for blocks of `block_mode` (the frame's, which may differ from the options': a
     /// one-block frame is independent) with `dict` (empty: none) as the history before the
-    /// content.
-    pub(crate) fn new(options: &FrameOptions, block_mode: BlockMode, dict: &[u8]) -> Self {
-        let dictionary = (!dict.is_empty()).then(|| Box::new(Dictionary::new(dict)));
+    /// content: its bytes (the HC compressor's history) and, if the caller has it, its prepared
+    /// form (the fast compressors'; prepared from `dict` with [`Dictionary::new`] when `None`).
+    pub(crate) fn with_dictionary(
+        options: &FrameOptions,
+        block_mode: BlockMode,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+    ) -> Self {
+        let dictionary = match prepared {
+            _ if options.hc_level.is_some() => None,
+            Some(prepared) => Some(Box::new(prepared.clone())),
+            None => (!dict.is_empty()).then(|| Box::new(Dictionary::new(dict))),
+        };
         let compressor = match (options.hc_level, block_mode, dictionary) {
             (Some(level), _, _) => BlockCompressor::Hc(
                 Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
@@ -273,7 +283,7 @@ pub(crate) fn frame_layout(options: &FrameOptions, len: usize) -> (BlockSize, Bl
 /// the previous 64 KiB saved), not as liblz4's one-shot `LZ4F_compressFrame` does (one buffer),
 /// which differs by a few bytes.
 pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
-    compress_frame(src, &[], options)
+    compress_frame(src, &[], None, options)
 }
 
 /// [`compress`] with a dictionary: every block (independent mode) or the first block (linked
@@ -285,10 +295,34 @@ pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
 /// (independent) or to the stream (linked). (liblz4 1.10's `LZ4F_createCDict` prepares fast
 /// dictionaries with `LZ4_loadDictSlow` instead, so its frames differ slightly.)
 pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
-    compress_frame(src, dict, options)
+    compress_frame(src, dict, None, options)
 }
 
-fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
+/// [`compress_with_dict`] with a dictionary prepared once ([`Dictionary`]), for many frames: at
+/// the fast levels it is attached as prepared (no per-frame hashing), so a dictionary from
+/// [`Dictionary::new`] gives the bytes of [`compress_with_dict`] (`lz4 -D`, 1.9.4) and one from
+/// [`Dictionary::new_slow`] those of liblz4 1.10's LZ4F with that dictionary
+/// (`LZ4F_createCDict`). HC levels use its bytes ([`Dictionary::as_bytes`]: none for a
+/// dictionary under 8 bytes).
+///
+/// ```
+/// use lz4_simd::block::Dictionary;
+/// use lz4_simd::frame::{self, FrameOptions};
+/// let dict = Dictionary::new(b"{\"level\": \"info\", \"service\": \"billing\"}");
+/// let record = b"{\"level\": \"info\", \"service\": \"billing\", \"id\": 7}";
+/// let framed = frame::compress_with_dictionary(record, &dict, &FrameOptions::new());
+/// assert_eq!(frame::decompress_with_dict(&framed, dict.as_bytes(), 0, 100).unwrap(), record);
+/// ```
+pub fn compress_with_dictionary(src: &[u8], dict: &Dictionary, options: &FrameOptions) -> Vec<u8> {
+    compress_frame(src, dict.as_bytes(), Some(dict), options)
+}
+
+fn compress_frame(
+    src: &[u8],
+    dict: &[u8],
+    prepared: Option<&Dictionary>,
+    options: &FrameOptions,
+) -> Vec<u8> {
     let (block_size, block_mode) = frame_layout(options, src.len());
     let block_len = block_size.bytes();
     // liblz4 treats a content size of 0 as "absent", so an empty input gets no size field.
@@ -310,7 +344,7 @@ fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
     let mut out = vec![0u8; room];
     out[..header.len()].copy_from_slice(&header);
     let mut pos = header.len();
-    let mut writer = BlockWriter::new(options, block_mode, dict);
+    let mut writer = BlockWriter::with_dictionary(options, block_mode, dict, prepared);
     let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
     let mut window = Vec::new();
     for (index, start) in (0..src.len()).step_by(block_len).enumerate() {

@@ -50,7 +50,9 @@ mod read;
 mod write;
 
 pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
-pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
+pub use encode::{
+    compress, compress_legacy, compress_with_dict, compress_with_dictionary, skippable_frame,
+};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;

@@ -7,7 +7,7 @@ use std::vec::Vec;
 use super::encode::{frame_layout, BlockWriter};
 use super::header::{write_header, MAX_HEADER_LEN};
 use super::{io_error, BlockMode, BlockSize, FrameOptions};
-use crate::block::MAX_HISTORY;
+use crate::block::{Dictionary, MAX_HISTORY};
 use crate::Error;
 
 /// The end mark and the content checksum.
@@ -78,7 +78,23 @@ impl<W: Write> FrameEncoder<W> {
     /// At the fast levels the frame is that of `lz4 -D dict` (see
     /// [`compress_with_dict`](super::compress_with_dict)).
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8]) -> Self {
-        let blocks = BlockWriter::new(&options, options.block_mode, dict);
+        Self::with_dictionary_parts(writer, options, dict, None)
+    }
+
+    /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once (see
+    /// [`compress_with_dictionary`](super::compress_with_dictionary): [`Dictionary::new`] gives
+    /// `lz4 -D`'s frames, [`Dictionary::new_slow`] liblz4 1.10 LZ4F's).
+    pub fn with_prepared_dictionary(writer: W, options: FrameOptions, dict: &Dictionary) -> Self {
+        Self::with_dictionary_parts(writer, options, dict.as_bytes(), Some(dict))
+    }
+
+    fn with_dictionary_parts(
+        writer: W,
+        options: FrameOptions,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+    ) -> Self {
+        let blocks = BlockWriter::with_dictionary(&options, options.block_mode, dict, prepared);
         // Only the HC compressor takes its history in front of the block.
         let dict = if blocks.needs_history() {
             &dict[dict.len().saturating_sub(MAX_HISTORY)..]
