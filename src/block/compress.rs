@@ -41,6 +41,11 @@
 //!   that reaches the dictionary's end goes on at the start of the input; a match in the input is
 //!   never extended backwards into the dictionary (liblz4's extDict catch-up bound, which is why
 //!   this is not the window parse above with the dictionary copied in front).
+//! - **Streams.** A stream block (`compress_stream_block`) runs this parse with the stream's
+//!   persistent table and indices. In prefix mode (the input continues the history in memory) a
+//!   match may also be extended backwards from the input into the history. Below the bound it
+//!   gives up where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the
+//!   table as liblz4 leaves it.
 //! - **Consulting.** For inputs up to 4 KiB the prepared dictionary's table is read beside the
 //!   working table (liblz4's dictCtx mode) instead of being copied into it.
 //! - **Filling a page.** A sequence that would leave less than the room of a minimal last
