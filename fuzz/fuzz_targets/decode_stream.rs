@@ -27,7 +27,9 @@ const DICT_SIZES: [usize; 8] = [0, 1, 7, 8, 1000, 65535, 65536, 100_000];
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
     let dict_len = DICT_SIZES[usize::from(bytes.u8()) % DICT_SIZES.len()];
-    let dict: Vec<u8> = (0..dict_len).map(|i| (i * 7 / 5) as u8 ^ (i >> 9) as u8).collect();
+    let dict: Vec<u8> = (0..dict_len)
+        .map(|i| (i * 7 / 5) as u8 ^ (i >> 9) as u8)
+        .collect();
     let mut blocks = Vec::new();
     while !bytes.0.is_empty() && blocks.len() < 64 {
         let len = usize::from(bytes.u16() % 4096);
@@ -44,7 +46,11 @@ fuzz_target!(|data: &[u8]| {
     let mut theirs = StreamDecode::new(&dict);
     let mut decoders: Vec<StreamDecoder> = Kernel::available()
         .into_iter()
-        .map(|kernel| StreamDecoder::with_dictionary(&dict).with_kernel(kernel).unwrap())
+        .map(|kernel| {
+            StreamDecoder::with_dictionary(&dict)
+                .with_kernel(kernel)
+                .unwrap()
+        })
         .collect();
     let mut at = 0;
     for &(block, cap) in &blocks {
@@ -101,10 +107,16 @@ fuzz_target!(|data: &[u8]| {
         let n = theirs.compress(input, &mut want[..cap], 1);
         match got {
             Ok(got) => {
-                assert!(n > 0 && got == want[..n], "stream block differs from liblz4");
+                assert!(
+                    n > 0 && got == want[..n],
+                    "stream block differs from liblz4"
+                );
                 let mut out = vec![0u8; input.len()];
                 let len = decoder.decompress_into(&got, &mut out).unwrap();
-                assert!(len == input.len() && out == input, "stream round trip differs");
+                assert!(
+                    len == input.len() && out == input,
+                    "stream round trip differs"
+                );
             }
             Err(Error::OutputTooSmall { .. }) => {
                 assert_eq!(n, 0, "liblz4 fit a block we did not");
