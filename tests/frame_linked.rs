@@ -187,6 +187,19 @@ fn linked_frames_match_lz4_bd() {
         }
     }
     assert!(compared > 50);
+
+    // Several 4 MiB blocks (-B7 -BD), the tool's default block size.
+    let mut rng = Rng::new(3);
+    let mut big = samples::logs(6 << 20, &mut rng);
+    big.extend(give_up_prone(3 << 20, 2));
+    for args in [&["-1", "-BD"][..], &["--fast=2", "-BD", "-B7", "-BX"][..]] {
+        let what = format!("9 MiB lz4 {}", args.join(" "));
+        let theirs = lz4_frame(&dir, &big, args).expect("lz4 -BD on 9 MiB");
+        assert!(
+            ours(&big, None, &options_for(args), &what) == theirs,
+            "{what}"
+        );
+    }
 }
 
 /// Without the tool: the same call pattern through LZ4F (lz4-sys): `LZ4F_compressBegin`, one
