@@ -60,7 +60,9 @@ pub use decode::{
     decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
 };
 pub use decompressor::{FrameDecompressor, Progress, Status};
-pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
+pub use encode::{
+    compress, compress_legacy, compress_with_dict, compress_with_dictionary, skippable_frame,
+};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
