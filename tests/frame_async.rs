@@ -192,3 +192,94 @@ fn futures_decoder_reads_what_the_blocking_decoder_reads() {
         assert!(matches!(frame_error(error), Error::FrameTruncated { .. }));
     });
 }
+
+/// The tokio encoder, through a small duplex pipe to the tokio decoder: uneven writes, a flush
+/// in the middle, `shutdown` ending the frame; the bytes are the one-shot frame's.
+#[tokio::test]
+async fn tokio_encoder_to_decoder_through_a_pipe() {
+    let data = content(400_000);
+    for options in [
+        FrameOptions::new(),
+        FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(BlockMode::Linked)
+            .block_checksum(true),
+    ] {
+        let (writer, reader) = tokio::io::duplex(4096);
+        let mut encoder = frame::tokio::FrameEncoder::new(writer, options.clone());
+        let input = data.clone();
+        let sender = tokio::spawn(async move {
+            let mut rest = &input[..];
+            let mut step = 1;
+            while !rest.is_empty() {
+                let n = step.min(rest.len());
+                encoder.write_all(&rest[..n]).await.unwrap();
+                rest = &rest[n..];
+                step = step * 3 % 9001 + 1;
+            }
+            encoder.shutdown().await.unwrap();
+        });
+        let mut raw = Vec::new();
+        let mut reader = reader;
+        reader.read_to_end(&mut raw).await.unwrap();
+        sender.await.unwrap();
+        assert!(raw == frame::compress(&data, &options), "{options:?}");
+        let mut decoded = Vec::new();
+        frame::tokio::FrameDecoder::new(&raw[..])
+            .read_to_end(&mut decoded)
+            .await
+            .unwrap();
+        assert!(decoded == data);
+    }
+}
+
+/// A write future dropped while the writer waits loses nothing: the encoder goes on and the
+/// frame is whole.
+#[tokio::test]
+async fn a_dropped_write_loses_nothing() {
+    let data = content(300_000);
+    let (writer, mut reader) = tokio::io::duplex(1000);
+    let mut encoder = frame::tokio::FrameEncoder::new(writer, FrameOptions::new());
+    let mut raw = Vec::new();
+    let mut rest = &data[..];
+    let mut buf = vec![0u8; 100_000];
+    while !rest.is_empty() {
+        // Writes until the pipe is full and the write waits; the timeout drops it there.
+        while let Ok(written) =
+            tokio::time::timeout(Duration::from_millis(2), encoder.write(rest)).await
+        {
+            rest = &rest[written.unwrap()..];
+            if rest.is_empty() {
+                break;
+            }
+        }
+        // Drain the pipe.
+        while let Ok(n) =
+            tokio::time::timeout(Duration::from_millis(2), reader.read(&mut buf)).await
+        {
+            raw.extend_from_slice(&buf[..n.unwrap()]);
+        }
+    }
+    let finisher = tokio::spawn(async move {
+        encoder.shutdown().await.unwrap();
+    });
+    reader.read_to_end(&mut raw).await.unwrap();
+    finisher.await.unwrap();
+    assert!(raw == frame::compress(&data, &FrameOptions::new()));
+}
+
+#[test]
+fn futures_encoder_writes_the_blocking_bytes() {
+    use futures_util::io::{AsyncWriteExt as _, Cursor};
+    let data = content(200_000);
+    futures_executor::block_on(async {
+        let mut encoder =
+            frame::futures::FrameEncoder::new(Cursor::new(Vec::new()), FrameOptions::new());
+        for piece in data.chunks(777) {
+            encoder.write_all(piece).await.unwrap();
+        }
+        encoder.close().await.unwrap();
+        let framed = encoder.into_inner().into_inner();
+        assert!(framed == frame::compress(&data, &FrameOptions::new()));
+    });
+}

@@ -6,7 +6,8 @@
 use std::io::Read;
 
 use lz4_simd::frame::{
-    self, BlockMode, BlockSize, FrameDecoder, FrameDecompressor, FrameOptions, Status,
+    self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameOptions,
+    Status,
 };
 use lz4_simd::Error;
 
@@ -385,4 +386,131 @@ fn kernel_image_trailers_are_accepted_when_asked() {
             );
         }
     }
+}
+
+/// Compresses `content` with the sans-IO compressor, input in pieces of `in_step`, output room
+/// `out_step`; returns the frame.
+fn sans_io_compress(
+    content: &[u8],
+    in_step: usize,
+    out_step: usize,
+    mut compressor: FrameCompressor,
+) -> Vec<u8> {
+    let mut framed = Vec::new();
+    let mut out = vec![0u8; out_step];
+    for piece in content.chunks(in_step.max(1)) {
+        let mut piece = piece;
+        loop {
+            let progress = compressor.compress(piece, &mut out).unwrap();
+            framed.extend_from_slice(&out[..progress.produced]);
+            piece = &piece[progress.consumed..];
+            if progress.status == Status::NeedInput {
+                assert!(piece.is_empty());
+                break;
+            }
+        }
+    }
+    loop {
+        let progress = compressor.finish(&mut out).unwrap();
+        framed.extend_from_slice(&out[..progress.produced]);
+        if progress.status == Status::FrameEnd {
+            break;
+        }
+    }
+    assert!(compressor.is_finished());
+    framed
+}
+
+#[test]
+fn the_compressor_writes_the_one_shot_bytes_for_every_slicing() {
+    let dict = data(70_000, 21);
+    for (len, seed) in [(0usize, 1u64), (1, 2), (65_536, 3), (300_000, 4)] {
+        let content = data(len, seed);
+        for options in [
+            FrameOptions::new(),
+            FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(BlockMode::Linked)
+                .block_checksum(true),
+            FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                // (An empty one-shot frame leaves the size out: liblz4 reads 0 as "absent".)
+                .declared_content_size((len > 0).then_some(len as u64))
+                .content_checksum(false),
+            FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(BlockMode::Linked)
+                .hc_level(Some(9)),
+        ] {
+            let want = frame::compress(&content, &options);
+            for (in_step, out_step) in [(1, 7), (1000, 1), (65_536, 100_000), (1 << 20, 1 << 20)] {
+                if len > 70_000 && (in_step == 1 || out_step == 1) {
+                    continue; // byte by byte: the small inputs cover it
+                }
+                let got = sans_io_compress(
+                    &content,
+                    in_step,
+                    out_step,
+                    FrameCompressor::new(options.clone()),
+                );
+                assert!(
+                    got == want,
+                    "{len} bytes, {options:?}, in {in_step}, out {out_step}"
+                );
+            }
+            let want = frame::compress_with_dict(&content, &dict, &options);
+            let got = sans_io_compress(
+                &content,
+                4096,
+                4096,
+                FrameCompressor::with_dictionary(options.clone(), &dict),
+            );
+            assert!(got == want, "{len} bytes with a dictionary, {options:?}");
+        }
+    }
+}
+
+#[test]
+fn flush_and_auto_flush_make_everything_taken_decodable() {
+    let content = data(50_000, 8);
+    let mut compressor = FrameCompressor::new(FrameOptions::new());
+    let mut framed = Vec::new();
+    let mut out = vec![0u8; 1 << 20];
+    let progress = compressor.compress(&content[..1234], &mut out).unwrap();
+    assert_eq!((progress.consumed, progress.produced), (1234, 0)); // a partial block waits
+    let progress = compressor.flush(&mut out).unwrap();
+    framed.extend_from_slice(&out[..progress.produced]);
+    let mut decompressor = FrameDecompressor::new();
+    let mut back = vec![0u8; 4096];
+    let progress = decompressor.decompress(&framed, &mut back).unwrap();
+    assert_eq!(&back[..progress.produced], &content[..1234]);
+    // Auto-flush: each call is a block.
+    let mut compressor = FrameCompressor::new(FrameOptions::new()).auto_flush(true);
+    let progress = compressor.compress(&content[..10], &mut out).unwrap();
+    let mut decompressor = FrameDecompressor::new();
+    let decoded = decompressor
+        .decompress(&out[..progress.produced], &mut back)
+        .unwrap();
+    assert_eq!(&back[..decoded.produced], &content[..10]);
+}
+
+#[test]
+fn the_compressor_refuses_what_the_frame_cannot_hold() {
+    let mut out = vec![0u8; 1 << 16];
+    let options = FrameOptions::new().declared_content_size(Some(10));
+    let mut compressor = FrameCompressor::new(options);
+    compressor.compress(b"only nine", &mut out).unwrap();
+    assert!(matches!(
+        compressor.finish(&mut out),
+        Err(Error::FrameContentSizeMismatch {
+            declared: 10,
+            actual: 9
+        })
+    ));
+    let mut compressor = FrameCompressor::new(FrameOptions::new());
+    compressor.finish(&mut out).unwrap();
+    assert!(matches!(
+        compressor.compress(b"late", &mut out),
+        Err(Error::InvalidArgument { .. })
+    ));
 }

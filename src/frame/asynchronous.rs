@@ -1,14 +1,17 @@
-//! Frame decoding for async runtimes: [`tokio`] (feature `tokio`) and [`futures`] (feature
-//! `futures-io`, the traits of the `futures` crate family, smol and async-std), both on the
-//! sans-IO [`FrameDecompressor`]: the frame logic, the checks and the errors (with their input
-//! offsets) are the blocking decoder's.
+//! Frames for async runtimes: [`tokio`] (feature `tokio`) and [`futures`] (feature
+//! `futures-io`, the traits of the `futures` crate family, smol and async-std), each with a
+//! `FrameDecoder` (an `AsyncRead`) and a `FrameEncoder` (an `AsyncWrite` whose shutdown / close
+//! finishes the frame), on the sans-IO [`FrameDecompressor`] and
+//! [`FrameCompressor`](crate::frame::FrameCompressor): the frame logic, the bytes, the checks and
+//! the errors (with their input offsets) are the blocking adapters'.
 //!
-//! Both adapters read each unit of input (a header, a block) straight into the decompressor's
-//! buffer, as the blocking decoder does. They are cancellation-safe: a `poll_read` that returns
-//! `Pending`, or a read future dropped before it completes, loses no input and repeats none (a
-//! partly read unit stays in the decompressor), so reading may go on later with the same
-//! decoder. An error of the inner reader is returned as it is and reading may be retried; an
-//! error in the data is latched.
+//! The decoders read each unit of input (a header, a block) straight into the decompressor's
+//! buffer, and the encoders write compressed bytes straight from the compressor's, as the
+//! blocking adapters do. They are cancellation-safe: a poll that returns `Pending`, or a future
+//! dropped before it completes, loses no byte and repeats none (a partly read unit stays in the
+//! decompressor; output the writer did not take stays in the compressor), so the adapter may be
+//! used again. An error of the inner reader or writer is returned as it is and the call may be
+//! retried; an error in the data is latched.
 
 use std::io;
 
@@ -45,6 +48,48 @@ fn note_read(inner: &mut FrameDecompressor, read: usize) -> io::Result<bool> {
     Ok(false)
 }
 
+/// Writes the compressor's pending output through `poll_write` until none is left.
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+fn poll_deliver(
+    compressor: &mut crate::frame::FrameCompressor,
+    mut poll_write: impl FnMut(&[u8]) -> std::task::Poll<io::Result<usize>>,
+) -> std::task::Poll<io::Result<()>> {
+    use std::task::Poll;
+    while !compressor.pending_output().is_empty() {
+        match poll_write(compressor.pending_output()) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Ok(0)) => {
+                return Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    "the inner writer accepted no bytes of the compressed frame",
+                )))
+            }
+            Poll::Ready(Ok(written)) => compressor.consume_output(written),
+            Poll::Ready(Err(error)) if error.kind() == io::ErrorKind::Interrupted => {}
+            Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
+        }
+    }
+    Poll::Ready(Ok(()))
+}
+
+/// `poll_write` of an encoder: earlier output first (none of `buf` is taken until it is
+/// written), then as much of `buf` as completes a block, whose output is written if the writer
+/// takes it now (else by the next call).
+fn poll_encode(
+    compressor: &mut crate::frame::FrameCompressor,
+    buf: &[u8],
+    mut poll_write: impl FnMut(&[u8]) -> std::task::Poll<io::Result<usize>>,
+) -> std::task::Poll<io::Result<usize>> {
+    use std::task::{ready, Poll};
+    if buf.is_empty() {
+        return Poll::Ready(Ok(0));
+    }
+    ready!(poll_deliver(compressor, &mut poll_write))?;
+    let taken = compressor.take_input(buf).map_err(io_error)?;
+    let _ = poll_deliver(compressor, &mut poll_write);
+    Poll::Ready(Ok(taken))
+}
+
 /// The `tokio` adapters.
 #[cfg(feature = "tokio")]
 pub mod tokio {
@@ -52,10 +97,108 @@ pub mod tokio {
     use std::io;
     use std::task::{ready, Context, Poll};
 
-    use ::tokio::io::{AsyncRead, ReadBuf};
+    use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-    use super::{next, note_read, Next};
-    use crate::frame::{FrameDecompressor, FrameInfo};
+    use super::{next, note_read, poll_deliver, poll_encode, Next};
+    use crate::frame::{io_error, FrameCompressor, FrameDecompressor, FrameInfo, FrameOptions};
+
+    /// Compresses everything written to it into one LZ4 frame on a tokio `AsyncWrite`: the
+    /// async [`FrameEncoder`](crate::frame::FrameEncoder), with the same bytes.
+    /// `poll_shutdown` (`AsyncWriteExt::shutdown`) writes the end of the frame, then shuts the
+    /// inner writer down; without it the frame is truncated. See the [module docs](super) for
+    /// cancellation and errors.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> std::io::Result<()> {
+    /// use tokio::io::AsyncWriteExt;
+    /// use lz4_simd::frame::{self, FrameOptions};
+    /// let mut encoder = frame::tokio::FrameEncoder::new(Vec::new(), FrameOptions::new());
+    /// encoder.write_all(b"async frames").await?;
+    /// encoder.shutdown().await?; // ends the frame
+    /// let framed = encoder.into_inner();
+    /// assert_eq!(frame::decompress(&framed, 100).unwrap(), b"async frames");
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[derive(Debug)]
+    pub struct FrameEncoder<W> {
+        writer: W,
+        inner: FrameCompressor,
+    }
+
+    impl<W: AsyncWrite + Unpin> FrameEncoder<W> {
+        /// An encoder writing one frame with `options` to `writer`.
+        pub fn new(writer: W, options: FrameOptions) -> Self {
+            Self::with_compressor(writer, FrameCompressor::new(options))
+        }
+
+        /// An encoder with the settings of `compressor` (a dictionary, auto-flush), which must
+        /// not have been used yet.
+        pub fn with_compressor(writer: W, compressor: FrameCompressor) -> Self {
+            Self {
+                writer,
+                inner: compressor,
+            }
+        }
+
+        /// The inner writer.
+        pub fn get_ref(&self) -> &W {
+            &self.writer
+        }
+
+        /// The inner writer, mutably (writing to it directly puts bytes inside the frame).
+        pub fn get_mut(&mut self) -> &mut W {
+            &mut self.writer
+        }
+
+        /// Gives back the inner writer (after `shutdown`, the frame is complete in it).
+        pub fn into_inner(self) -> W {
+            self.writer
+        }
+    }
+
+    impl<W: AsyncWrite + Unpin> AsyncWrite for FrameEncoder<W> {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            let writer = &mut this.writer;
+            poll_encode(&mut this.inner, buf, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            })
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            let this = self.get_mut();
+            let writer = &mut this.writer;
+            ready!(poll_deliver(&mut this.inner, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            }))?;
+            this.inner.end_block();
+            ready!(poll_deliver(&mut this.inner, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            }))?;
+            Pin::new(writer).poll_flush(cx)
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            let this = self.get_mut();
+            let writer = &mut this.writer;
+            if !this.inner.is_finished() {
+                ready!(poll_deliver(&mut this.inner, |bytes| {
+                    Pin::new(&mut *writer).poll_write(cx, bytes)
+                }))?;
+                this.inner.end_frame().map_err(io_error)?;
+            }
+            ready!(poll_deliver(&mut this.inner, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            }))?;
+            Pin::new(writer).poll_shutdown(cx)
+        }
+    }
 
     /// Decompresses a stream of concatenated frames from a tokio `AsyncRead`, as an
     /// `AsyncRead`: the async [`FrameDecoder`](crate::frame::FrameDecoder). See the
@@ -162,10 +305,93 @@ pub mod futures {
     use std::io;
     use std::task::{ready, Context, Poll};
 
-    use futures_io::AsyncRead;
+    use futures_io::{AsyncRead, AsyncWrite};
 
-    use super::{next, note_read, Next};
-    use crate::frame::{FrameDecompressor, FrameInfo};
+    use super::{next, note_read, poll_deliver, poll_encode, Next};
+    use crate::frame::{io_error, FrameCompressor, FrameDecompressor, FrameInfo, FrameOptions};
+
+    /// Compresses everything written to it into one LZ4 frame on a `futures_io::AsyncWrite`:
+    /// the async [`FrameEncoder`](crate::frame::FrameEncoder), with the same bytes. `poll_close`
+    /// (`AsyncWriteExt::close`) writes the end of the frame, then closes the inner writer;
+    /// without it the frame is truncated. See the [module docs](super).
+    #[derive(Debug)]
+    pub struct FrameEncoder<W> {
+        writer: W,
+        inner: FrameCompressor,
+    }
+
+    impl<W: AsyncWrite + Unpin> FrameEncoder<W> {
+        /// An encoder writing one frame with `options` to `writer`.
+        pub fn new(writer: W, options: FrameOptions) -> Self {
+            Self::with_compressor(writer, FrameCompressor::new(options))
+        }
+
+        /// An encoder with the settings of `compressor` (a dictionary, auto-flush), which must
+        /// not have been used yet.
+        pub fn with_compressor(writer: W, compressor: FrameCompressor) -> Self {
+            Self {
+                writer,
+                inner: compressor,
+            }
+        }
+
+        /// The inner writer.
+        pub fn get_ref(&self) -> &W {
+            &self.writer
+        }
+
+        /// The inner writer, mutably (writing to it directly puts bytes inside the frame).
+        pub fn get_mut(&mut self) -> &mut W {
+            &mut self.writer
+        }
+
+        /// Gives back the inner writer (after `close`, the frame is complete in it).
+        pub fn into_inner(self) -> W {
+            self.writer
+        }
+    }
+
+    impl<W: AsyncWrite + Unpin> AsyncWrite for FrameEncoder<W> {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            let writer = &mut this.writer;
+            poll_encode(&mut this.inner, buf, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            })
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            let this = self.get_mut();
+            let writer = &mut this.writer;
+            ready!(poll_deliver(&mut this.inner, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            }))?;
+            this.inner.end_block();
+            ready!(poll_deliver(&mut this.inner, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            }))?;
+            Pin::new(writer).poll_flush(cx)
+        }
+
+        fn poll_close(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            let this = self.get_mut();
+            let writer = &mut this.writer;
+            if !this.inner.is_finished() {
+                ready!(poll_deliver(&mut this.inner, |bytes| {
+                    Pin::new(&mut *writer).poll_write(cx, bytes)
+                }))?;
+                this.inner.end_frame().map_err(io_error)?;
+            }
+            ready!(poll_deliver(&mut this.inner, |bytes| {
+                Pin::new(&mut *writer).poll_write(cx, bytes)
+            }))?;
+            Pin::new(writer).poll_close(cx)
+        }
+    }
 
     /// Decompresses a stream of concatenated frames from a `futures_io::AsyncRead`, as an
     /// `AsyncRead`: the async [`FrameDecoder`](crate::frame::FrameDecoder). See the

@@ -43,6 +43,7 @@
 #[cfg(any(feature = "tokio", feature = "futures-io"))]
 mod asynchronous;
 mod codec;
+mod compressor;
 mod decode;
 mod decompressor;
 mod encode;
@@ -56,6 +57,7 @@ mod write;
 pub use asynchronous::futures;
 #[cfg(feature = "tokio")]
 pub use asynchronous::tokio;
+pub use compressor::FrameCompressor;
 pub use decode::{
     decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
 };
@@ -67,7 +69,7 @@ pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
 #[cfg(feature = "std")]
-pub use write::FrameEncoder;
+pub use write::{AutoFinishEncoder, FrameEncoder};
 
 /// An [`Error`](crate::Error) as the `io::Error` the streaming adapters return (`get_ref` /
 /// `into_inner` + `downcast` give it back).
