@@ -1,5 +1,6 @@
 //! One-shot frame encoding and the block writer the streaming encoder shares.
 
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
