@@ -13,10 +13,7 @@ use super::scalar;
 use crate::kernel::KernelToken;
 use crate::Error;
 // Used by the SIMD arms, which exist on the targets with a SIMD kernel.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 use {super::fast_decode, crate::Kernel};
 
 /// Decodes the block `src` into `dst[out_start..]` (`dst[..out_start]` is history) with the
@@ -30,11 +27,8 @@ pub(crate) fn decode(
 ) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
     match kernel.kernel() {
-        #[cfg(all(
-            feature = "unsafe",
-            any(target_arch = "x86_64", target_arch = "aarch64")
-        ))]
-        Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
+        #[cfg(simd_kernels)]
+        Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon | Kernel::Simd128 => {
             // SAFETY: the kernels write only copies of initialised bytes (block::fast_decode,
             // block::uninit); all of `dst` is initialised, its history prefix included.
             unsafe { decode_uninit(kernel, src, as_uninit(dst), out_start) }
@@ -48,10 +42,7 @@ pub(crate) fn decode(
 /// # Safety
 ///
 /// Only initialised bytes may be written through the view, so that `dst` stays initialised.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 #[inline(always)]
 unsafe fn as_uninit(dst: &mut [u8]) -> &mut [MaybeUninit<u8>] {
     // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout; the caller writes only
@@ -81,20 +72,24 @@ pub(crate) unsafe fn decode_uninit(
 ) -> Result<usize, Error> {
     debug_assert!(out_start <= dst.len());
     match kernel.kernel() {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_kernels)]
         // SAFETY: SSE2 is baseline on x86_64; history: this function's contract.
         Kernel::Sse2 => unsafe { fast_decode::decode_sse2(src, dst, out_start) },
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_kernels)]
         // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect); history: this
         // function's contract.
         Kernel::Avx2 => unsafe { fast_decode::decode_avx2(src, dst, out_start) },
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_kernels)]
         // SAFETY: the token exists, so AVX-512 F, BW and VBMI were detected (Kernel::token /
         // detect); history: this function's contract.
         Kernel::Avx512 => unsafe { fast_decode::decode_avx512(src, dst, out_start) },
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(neon_kernel)]
         // SAFETY: the token exists, so NEON was detected; history: this function's contract.
         Kernel::Neon => unsafe { fast_decode::decode_neon(src, dst, out_start) },
+        #[cfg(wasm_kernel)]
+        // SAFETY: simd128 is enabled at compile time (the entry exists only then); history: this
+        // function's contract.
+        Kernel::Simd128 => unsafe { fast_decode::decode_simd128(src, dst, out_start) },
         _ => {
             dst[out_start..].fill(MaybeUninit::new(0));
             // SAFETY: dst[..out_start] is initialised (this function's contract) and the rest
@@ -117,11 +112,8 @@ pub(crate) fn decode_special(
     partial: bool,
 ) -> Result<usize, Error> {
     match kernel.kernel() {
-        #[cfg(all(
-            feature = "unsafe",
-            any(target_arch = "x86_64", target_arch = "aarch64")
-        ))]
-        Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon => {
+        #[cfg(simd_kernels)]
+        Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 | Kernel::Neon | Kernel::Simd128 => {
             // SAFETY: the kernels write only copies of initialised bytes (block::fast_decode,
             // block::uninit).
             decode_special_uninit(kernel, src, unsafe { as_uninit(dst) }, dict, partial)
@@ -144,19 +136,22 @@ pub(crate) fn decode_special_uninit(
     partial: bool,
 ) -> Result<usize, Error> {
     match kernel.kernel() {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_kernels)]
         // SAFETY: SSE2 is baseline on x86_64.
         Kernel::Sse2 => unsafe { fast_decode::decode_special_sse2(src, dst, dict, partial) },
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_kernels)]
         // SAFETY: the token exists, so AVX2 was detected (Kernel::token / detect).
         Kernel::Avx2 => unsafe { fast_decode::decode_special_avx2(src, dst, dict, partial) },
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_kernels)]
         // SAFETY: the token exists, so AVX-512 F, BW and VBMI were detected (Kernel::token /
         // detect).
         Kernel::Avx512 => unsafe { fast_decode::decode_special_avx512(src, dst, dict, partial) },
-        #[cfg(target_arch = "aarch64")]
+        #[cfg(neon_kernel)]
         // SAFETY: the token exists, so NEON was detected.
         Kernel::Neon => unsafe { fast_decode::decode_special_neon(src, dst, dict, partial) },
+        #[cfg(wasm_kernel)]
+        // SAFETY: simd128 is enabled at compile time (the entry exists only then).
+        Kernel::Simd128 => unsafe { fast_decode::decode_special_simd128(src, dst, dict, partial) },
         _ => {
             dst.fill(MaybeUninit::new(0));
             // SAFETY: `dst` was just filled; `[MaybeUninit<u8>]` and `[u8]` have the same layout.
