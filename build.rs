@@ -20,6 +20,18 @@ fn main() {
         wasm_kernel: { all(feature = "unsafe", target_arch = "wasm32", target_feature = "simd128") },
         // Any SIMD kernel: the shared fast loop (`block::fast_decode`), the copy primitives and
         // the shuffle tables.
-        simd_kernels: { any(x86_kernels, neon_kernel, wasm_kernel) },
+        // Spelled out: with cfg_aliases 0.2.2, `any(x86_kernels, neon_kernel, wasm_kernel)` came
+        // out false on wasm32 with `wasm_kernel` set (observed; aliases inside `any` are not
+        // reliable there).
+        simd_kernels: {
+            all(
+                feature = "unsafe",
+                any(
+                    all(target_arch = "x86_64", target_feature = "sse2"),
+                    all(target_arch = "aarch64", target_feature = "neon"),
+                    all(target_arch = "wasm32", target_feature = "simd128")
+                )
+            )
+        },
     }
 }

@@ -164,3 +164,110 @@ pub(crate) fn decode_special_uninit(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    use super::{decode, decode_special};
+    use crate::block::{compress, reference};
+    use crate::Kernel;
+
+    /// Data repeating a period of `period` bytes, with a changed byte every 97 bytes so that
+    /// matches have every offset below, at and above the period: long matches at short offsets
+    /// (the kernels' replication loop) and others.
+    fn periodic(period: usize, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i % period) as u8 ^ if i % 97 == 0 { 0x5a } else { 0 })
+            .collect()
+    }
+
+    /// Short matches at short offsets (the kernels' `replicate_short`): runs of 5 noise bytes
+    /// (16 at first), each followed by 4 to 22 bytes repeating the last `period` (< 16) bytes.
+    fn short_repeats(period: usize, state: &mut u64) -> Vec<u8> {
+        let mut data = Vec::new();
+        while data.len() < 900 {
+            for _ in 0..if data.is_empty() { 16 } else { 5 } {
+                data.push(xorshift(state) as u8);
+            }
+            let run = 4 + (xorshift(state) % 19) as usize;
+            for _ in 0..run {
+                data.push(data[data.len() - period]);
+            }
+        }
+        data
+    }
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Every available kernel (on wasm32 with `simd128`, the simd128 kernel; there the crate's
+    /// other tests need liblz4) against the reference decoder, through each dispatch entry: the
+    /// whole block, behind history, partial, with a dictionary; valid, corrupted and truncated
+    /// blocks, into exact, larger and too small buffers. Same verdict (the whole `Error`) and
+    /// same output.
+    #[test]
+    fn every_kernel_matches_the_reference() {
+        let mut blocks = Vec::new();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for period in (1..=20).chain([31, 32, 33, 63, 64, 65, 70]) {
+            let data = periodic(period, 700 + period);
+            blocks.push((compress(&data), data.len()));
+            if period < 16 {
+                let data = short_repeats(period, &mut state);
+                blocks.push((compress(&data), data.len()));
+            }
+        }
+        let mut inputs = Vec::new();
+        for (block, len) in &blocks {
+            inputs.push((block.clone(), *len));
+            for _ in 0..12 {
+                xorshift(&mut state);
+                let mut bad = block.clone();
+                let pos = (state % bad.len() as u64) as usize;
+                bad[pos] = (state >> 32) as u8;
+                let cut = ((state >> 40) as usize) % (bad.len() + 1);
+                inputs.push((bad.clone(), *len));
+                inputs.push((bad[..cut].to_vec(), *len));
+            }
+        }
+        let history = periodic(13, 40);
+        for kernel in Kernel::available() {
+            let token = kernel.token().expect("available");
+            for (src, len) in &inputs {
+                for cap in [*len, len + 1, len + 64, len.saturating_sub(1), len / 2] {
+                    let mut ours = vec![0xAAu8; history.len() + cap];
+                    let mut theirs = vec![0x55u8; history.len() + cap];
+                    for start in [0, history.len()] {
+                        ours[..start].copy_from_slice(&history[..start]);
+                        theirs[..start].copy_from_slice(&history[..start]);
+                        let size = start + cap;
+                        let got = decode(token, src, &mut ours[..size], start);
+                        let want = reference::decode(src, &mut theirs[..size], start);
+                        assert_eq!(got, want, "{kernel}, history {start}, cap {cap}: {src:02x?}");
+                        if let Ok(end) = want {
+                            assert_eq!(ours[..end], theirs[..end], "{kernel}, history {start}");
+                        }
+                    }
+                    let got = decode_special(token, src, &mut ours[..cap], &[], true);
+                    let want = reference::decode_partial(src, &mut theirs[..cap]);
+                    assert_eq!(got, want, "{kernel}, partial, cap {cap}: {src:02x?}");
+                    if let Ok(end) = want {
+                        assert_eq!(ours[..end], theirs[..end], "{kernel}, partial");
+                    }
+                    let got = decode_special(token, src, &mut ours[..cap], &history, false);
+                    let want = reference::decode_with_dict(src, &mut theirs[..cap], &history);
+                    assert_eq!(got, want, "{kernel}, dictionary, cap {cap}: {src:02x?}");
+                    if let Ok(end) = want {
+                        assert_eq!(ours[..end], theirs[..end], "{kernel}, dictionary");
+                    }
+                }
+            }
+        }
+    }
+}
