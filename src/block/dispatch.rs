@@ -249,7 +249,10 @@ mod tests {
                         let size = start + cap;
                         let got = decode(token, src, &mut ours[..size], start);
                         let want = reference::decode(src, &mut theirs[..size], start);
-                        assert_eq!(got, want, "{kernel}, history {start}, cap {cap}: {src:02x?}");
+                        assert_eq!(
+                            got, want,
+                            "{kernel}, history {start}, cap {cap}: {src:02x?}"
+                        );
                         if let Ok(end) = want {
                             assert_eq!(ours[..end], theirs[..end], "{kernel}, history {start}");
                         }
