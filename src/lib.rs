@@ -38,8 +38,12 @@
 //! [`frame`] uses `block`.
 //!
 //! ## Features
-//! - `std` (default): `std::error::Error` for [`Error`]. Without it the crate is `no_std` + `alloc`.
-//! - `unsafe` (default): the fast paths that need `unsafe`.
+//! - `std` (default): `std::error::Error` for [`Error`], the `std::io` frame adapters, the
+//!   `LZ4_SIMD_KERNEL` override. Without it the crate is `no_std` + `alloc`: the block API and the
+//!   one-shot frame API work as with it, and the x86 kernels are detected without `std` (see
+//!   [`Kernel`]).
+//! - `unsafe` (default): the fast paths that need `unsafe`, among them the SIMD kernels; on
+//!   `wasm32` the `simd128` kernel when built with `-C target-feature=+simd128`.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
