@@ -13,7 +13,7 @@
 use std::io::{self, BufReader, Read, Write};
 
 use lz4_simd::block;
-use lz4_simd::frame::{self, BlockMode, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions};
+use lz4_simd::frame::{self, BlockMode, FrameDecoder, FrameEncoder, FrameOptions};
 
 use crate::args::Settings;
 
@@ -177,14 +177,9 @@ pub fn decompress_frames(
         let mut reader = reader;
         return io::copy(&mut reader, writer);
     }
+    // `-D`: the dictionary serves every frame, whatever ID its header names, as in `lz4`.
     let mut decoder = match dictionary {
-        Some(dict) => {
-            let dict_id = match frame::read_frame_header(head) {
-                Ok((FrameHeader::Lz4(info), _)) => info.dict_id.unwrap_or(0),
-                _ => 0,
-            };
-            FrameDecoder::with_dictionary(reader, dict, dict_id)
-        }
+        Some(dict) => FrameDecoder::with_any_dictionary(reader, dict),
         None => FrameDecoder::new(reader),
     };
     io::copy(&mut decoder, writer)

@@ -393,7 +393,9 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         }
     };
     let source = SourceMeta::of(&job.input);
-    let mut sink = Sink::open(&job.output, source.is_some(), settings.force)?;
+    // Decompressed output to a file is sparse unless `--no-sparse`, as in `lz4`.
+    let sparse = job.mode != Mode::Compress && settings.sparse != Some(false);
+    let mut sink = Sink::open(&job.output, source.is_some(), settings.force, sparse)?;
     let progress = Progress::start(settings, &job.input.name(), length, sink.counter());
     let mut reader = Counted::new(reader, job.input.name(), progress);
     let result = match job.mode {

@@ -121,7 +121,7 @@ Advanced arguments :\n\
 --no-frame-crc : disable stream checksum (default:enabled)\n\
 --content-size : compressed frame includes original size (default:not present)\n\
 --list FILE : lists information about .lz4 files (useful for files compressed with --content-size flag)\n\
---[no-]sparse  : sparse mode (accepted; files are written whole)\n\
+--[no-]sparse  : sparse mode (default:enabled on file, disabled on stdout)\n\
 --favor-decSpeed: compressed files decompress faster, but are less compressed\n\
 --fast[=#]: switch to ultra fast compression level (default: 1)\n\
 --best  : same as -12\n\

@@ -370,3 +370,71 @@ fn terminals_are_refused_and_the_progress_bar_shows_only_there() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("/s"), "{}", stderr(&out));
 }
+
+/// Decompressed output to a file is sparse by default (whole aligned 4 KiB zero units become
+/// holes), written whole with `--no-sparse`, and reads back identical either way: zero runs at
+/// the start, in the middle, at the end, and shorter than a unit.
+#[test]
+fn decompressed_files_are_sparse_unless_no_sparse() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("sparse");
+    let mut data = vec![0u8; 3 << 20];
+    data.extend(sample(100_000));
+    data.extend(vec![0u8; 5000]);
+    data.extend(sample(4095));
+    data.extend(vec![0u8; (2 << 20) + 17]);
+    let input = dir.join("data");
+    std::fs::write(&input, &data).unwrap();
+    let framed = dir.join("data.lz4");
+    let out = run_in(bin().args(["-f", "data", "data.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut allocated = Vec::new();
+    for (name, args) in [
+        ("sparse", &["-d", "-f"][..]),
+        ("explicit", &["-d", "-f", "--sparse"][..]),
+        ("whole", &["-d", "-f", "--no-sparse"][..]),
+    ] {
+        let out = run_in(bin().args(args).arg(&framed).arg(name), &dir);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let path = dir.join(name);
+        assert_eq!(std::fs::read(&path).unwrap(), data, "{name}");
+        allocated.push(std::fs::metadata(&path).unwrap().blocks() * 512);
+    }
+    // `--no-sparse` allocates every byte; where the file system makes holes (most do), the
+    // sparse outputs take at least 4 MiB less.
+    assert!(allocated[2] >= data.len() as u64, "{allocated:?}");
+    let probe = dir.join("probe");
+    let file = std::fs::File::create(&probe).unwrap();
+    file.set_len(1 << 20).unwrap();
+    if std::fs::metadata(&probe).unwrap().blocks() == 0 {
+        assert!(allocated[0] + (4 << 20) <= allocated[2], "{allocated:?}");
+        assert_eq!(allocated[0], allocated[1]);
+    }
+    // To standard output the bytes are written whole (and the same).
+    let out = piped(&["-dc"], &std::fs::read(&framed).unwrap());
+    assert!(out.status.success());
+    assert_eq!(out.stdout, data);
+}
+
+/// `-d -D`: the dictionary serves every frame whatever dictionary ID its header names (as in
+/// `lz4`), also frames after the first naming other IDs.
+#[test]
+fn a_dictionary_decodes_frames_naming_any_id() {
+    use lz4_simd::frame::{self, FrameOptions};
+    let dir = scratch("dict-any-id");
+    let dict = sample(80_000);
+    let content = dict[5_000..60_000].to_vec();
+    let mut stream = Vec::new();
+    for id in [Some(7), None, Some(0xDEAD_BEEF)] {
+        stream.extend(frame::compress_with_dict(
+            &content,
+            &dict,
+            &FrameOptions::new().dict_id(id),
+        ));
+    }
+    std::fs::write(dir.join("dict"), &dict).unwrap();
+    std::fs::write(dir.join("s.lz4"), &stream).unwrap();
+    let out = run_in(bin().args(["-d", "-D", "dict", "s.lz4", "s"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join("s")).unwrap(), content.repeat(3));
+}

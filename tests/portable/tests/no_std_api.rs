@@ -1,11 +1,12 @@
-//! The block API and the one-shot frame API (the frame parser, `frame/codec.rs`, under it) of the
-//! library built without `std`, round trips and interop with lz4_flex, an independent
+//! The block API, the one-shot frame API (the frame parser, `frame/codec.rs`, under it) and the
+//! sans-IO `FrameDecompressor` of the library built without `std`: round trips and interop with
+//! lz4_flex, an independent
 //! implementation in pure Rust (so this runs on wasm32 too, where liblz4 does not): our blocks
 //! and frames decode with it, and its blocks and frames decode with every kernel here.
 
 use std::io::{Read as _, Write as _};
 
-use lz4_simd::frame::{self, BlockMode, BlockSize, FrameOptions};
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecompressor, FrameOptions, Status};
 use lz4_simd::{block, Error, Kernel};
 use testkit::samples;
 
@@ -95,6 +96,55 @@ fn frames_round_trip_and_interoperate() {
         encoder.write_all(&data).unwrap();
         let flex = encoder.finish().unwrap();
         assert_eq!(frame::decompress(&flex, data.len()).unwrap(), data);
+    }
+}
+
+/// `framed` pushed through a [`FrameDecompressor`] in pieces of `piece` bytes, pulled into an
+/// `out`-byte buffer; the content, or the first error (`finish` included).
+fn sans_io(framed: &[u8], piece: usize, out: usize) -> Result<Vec<u8>, Error> {
+    let mut decompressor = FrameDecompressor::new();
+    let mut buffer = vec![0u8; out];
+    let mut content = Vec::new();
+    for mut input in framed.chunks(piece) {
+        loop {
+            let progress = decompressor.decompress(input, &mut buffer)?;
+            content.extend_from_slice(&buffer[..progress.produced]);
+            input = &input[progress.consumed..];
+            if progress.status == Status::NeedInput {
+                break;
+            }
+        }
+    }
+    decompressor.finish()?;
+    Ok(content)
+}
+
+#[test]
+fn sans_io_frames_in_uneven_pieces() {
+    for data in inputs() {
+        let ours = frame::compress(
+            &data,
+            &FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(BlockMode::Linked)
+                .block_checksum(true),
+        );
+        let mut encoder = lz4_flex::frame::FrameEncoder::new(Vec::new());
+        encoder.write_all(&data).unwrap();
+        let flex = encoder.finish().unwrap();
+        for framed in [&ours, &flex] {
+            for (piece, out) in [(1, 7), (13, 1000), (4096, 65536), (framed.len().max(1), 1)] {
+                if data.len() > 100_000 && piece < 13 {
+                    continue; // byte by byte is slow under a debug build on wasm
+                }
+                assert_eq!(sans_io(framed, piece, out).unwrap(), data, "{piece} {out}");
+            }
+            let cut = &framed[..framed.len() - 1];
+            assert!(
+                sans_io(cut, 4096, 4096).is_err(),
+                "a truncated frame is an error"
+            );
+        }
     }
 }
 
