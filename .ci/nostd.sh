@@ -3,13 +3,13 @@
 #
 # - x86_64-unknown-none (a kernel target: soft-float ABI, no SSE, so no SIMD kernel is compiled
 #   in and the scalar decoder serves) and thumbv7em-none-eabihf (32-bit Cortex-M4F/M7): `cargo
-#   build` and `cargo clippy` of the library, with and without the `unsafe` feature. There is no
-#   std for these targets, so the build itself proves nothing reaches for it.
+#   build` and `cargo clippy` of the library, with and without `unsafe` (and `containers`).
+#   There is no std for these targets, so the build itself proves nothing reaches for it.
 # - The host without std: tests/portable (its own package, so lz4-simd is built without `std`
 #   there) runs the kernel sweeps and the block and one-shot frame round trips against lz4_flex on
 #   the no_std library, where AVX2 and AVX-512 are detected through cpufeatures instead of std.
 #
-# About a minute on a warm machine (three lib builds per target, then the portable tests).
+# About a minute on a warm machine (a few lib builds per target, then the portable tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +21,7 @@ step "install the targets"
 rustup target add x86_64-unknown-none thumbv7em-none-eabihf
 
 for target in x86_64-unknown-none thumbv7em-none-eabihf; do
-    for features in "--features unsafe" ""; do
+    for features in "--features unsafe,containers" "--features unsafe" ""; do
         step "$target, --no-default-features $features: build and clippy"
         # shellcheck disable=SC2086 # $features is zero or two words
         cargo build -p lz4-simd --target "$target" --no-default-features $features

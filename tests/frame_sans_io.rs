@@ -338,3 +338,51 @@ fn dictionaries_work_as_in_the_one_shot_decoder() {
     let missing = sans_io(&framed, 999, 4096, FrameDecompressor::new());
     assert!(matches!(missing, Err(Error::FrameMissingDictionary { .. })));
 }
+
+/// A kernel image's trailer after a legacy frame (`kernel_trailer`): the content size as a
+/// little-endian u32, then zero padding, accepted to the end of the input (small frames, whose
+/// trailer reads as a block size, and large ones, whose trailer is above any block size), as
+/// `container::linux::decompress` accepts it; refused without the option, with a wrong size,
+/// with data after it.
+#[test]
+fn kernel_image_trailers_are_accepted_when_asked() {
+    for len in [100_000usize, 9 << 20] {
+        let content = data(len, 11);
+        let legacy = frame::compress_legacy(&content, 1);
+        for padding in [0usize, 3, 12, 9000] {
+            let mut image = legacy.clone();
+            image.extend_from_slice(&(len as u32).to_le_bytes());
+            image.extend(std::iter::repeat_n(0u8, padding));
+            let asked = FrameDecompressor::new().kernel_trailer(true);
+            let got = sans_io(&image, 4096, 1 << 16, asked).unwrap();
+            assert!(got == content, "{len}, padding {padding}");
+            let mut streamed = Vec::new();
+            FrameDecoder::with_decompressor(
+                &image[..],
+                FrameDecompressor::new().kernel_trailer(true),
+            )
+            .read_to_end(&mut streamed)
+            .unwrap();
+            assert!(streamed == content);
+            #[cfg(feature = "containers")]
+            assert!(lz4_simd::container::linux::decompress(&image, 1 << 30).unwrap() == content);
+            assert!(sans_io(&image, 4096, 1 << 16, FrameDecompressor::new()).is_err());
+        }
+        let bad_cases = [
+            ((len as u32 + 1).to_le_bytes().to_vec(), "a wrong size"),
+            (
+                [&(len as u32).to_le_bytes()[..], &[0, 0, 7]].concat(),
+                "data after",
+            ),
+        ];
+        for (tail, what) in bad_cases {
+            let mut image = legacy.clone();
+            image.extend_from_slice(&tail);
+            let asked = FrameDecompressor::new().kernel_trailer(true);
+            assert!(
+                sans_io(&image, 4096, 1 << 16, asked).is_err(),
+                "{len}: {what}"
+            );
+        }
+    }
+}

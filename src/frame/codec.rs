@@ -363,13 +363,17 @@ enum State {
     /// The content checksum after the end mark.
     ContentChecksum(FrameState),
     /// A legacy frame's next block size (or the next frame's magic, or the end of the input).
-    LegacyWord { block_index: u64 },
+    LegacyWord { block_index: u64, produced: u64 },
     /// A legacy block.
     LegacyData {
         block_index: u64,
+        produced: u64,
         size: usize,
         word_pos: u64,
     },
+    /// The zero padding after a legacy frame's size trailer (kernel images), to the end of
+    /// the input.
+    LegacyPadding,
     /// Single-frame mode: the first frame ended; nothing more is read.
     Done,
     /// An error was returned; it is returned again.
@@ -390,6 +394,9 @@ pub(crate) struct FrameParser {
     /// Single-frame mode, legacy frame: the 4 bytes of the next frame's magic number, read to
     /// learn that the legacy frame ended, which belong to the caller.
     read_ahead: Option<[u8; 4]>,
+    /// Accept a kernel image's size trailer after a legacy frame (see
+    /// [`FrameParser::set_legacy_trailer`]).
+    legacy_trailer: bool,
 }
 
 impl FrameParser {
@@ -403,7 +410,17 @@ impl FrameParser {
             single_frame: false,
             verify_checksums: true,
             read_ahead: None,
+            legacy_trailer: false,
         }
+    }
+
+    /// Accept what the Linux build appends to a legacy frame (`lz4 -l`) in a kernel image: a
+    /// little-endian u32 equal to the legacy frame's content size, then zero padding, to the
+    /// end of the input (as the kernel's `unlz4` does). Only at the end of the input: a word
+    /// that equals the content size and is followed by anything but zeros is a block size, as
+    /// without the option. Off by default (`lz4` refuses the trailer).
+    pub(crate) fn set_legacy_trailer(&mut self, on: bool) {
+        self.legacy_trailer = on;
     }
 
     /// Single-frame mode: the parser stops after the first frame (an LZ4 frame after its end
@@ -457,6 +474,7 @@ impl FrameParser {
                 size + if frame.info.block_checksum { 4 } else { 0 }
             }
             State::LegacyData { size, .. } => *size,
+            State::LegacyPadding => SKIP_UNIT,
         }
     }
 
@@ -719,13 +737,19 @@ impl FrameParser {
                 self.frame_ended();
                 Ok(Step::More)
             }
-            State::LegacyWord { block_index } => {
+            State::LegacyWord {
+                block_index,
+                produced,
+            } => {
                 if ended {
                     if !unit.is_empty() {
                         return Err(truncated("a 4-byte legacy block size"));
                     }
                     // Legacy frames have no end mark: the end of the input ends them.
-                    self.state = State::LegacyWord { block_index };
+                    self.state = State::LegacyWord {
+                        block_index,
+                        produced,
+                    };
                     return Ok(Step::End);
                 }
                 let word = le32(unit, 0).unwrap_or(0);
@@ -738,6 +762,12 @@ impl FrameParser {
                     return self.start_frame(unit, unit_pos);
                 }
                 let size = word as usize;
+                let trailer = self.legacy_trailer && u64::from(word) == produced;
+                if size > LEGACY_MAX_COMPRESSED && trailer {
+                    // Too large for a block: only the size trailer it equals.
+                    self.state = State::LegacyPadding;
+                    return Ok(Step::More);
+                }
                 if size > LEGACY_MAX_COMPRESSED {
                     return Err(Error::FrameBlockTooLarge {
                         input_pos: unit_pos,
@@ -748,17 +778,38 @@ impl FrameParser {
                 }
                 self.state = State::LegacyData {
                     block_index,
+                    produced,
                     size,
                     word_pos: unit_pos,
                 };
                 Ok(Step::More)
             }
+            State::LegacyPadding => {
+                if let Some(at) = unit.iter().position(|&byte| byte != 0) {
+                    return Err(Error::FrameBadMagic {
+                        input_pos: unit_pos + at as u64,
+                        found: [unit[at], 0, 0, 0],
+                        hint: "data after a kernel image's size trailer, where only zero \
+                               padding may follow",
+                    });
+                }
+                self.state = State::LegacyPadding;
+                Ok(if ended { Step::End } else { Step::More })
+            }
             State::LegacyData {
                 block_index,
+                produced,
+                size,
                 word_pos,
-                ..
             } => {
                 if ended {
+                    // The input ends inside what the word announced: a kernel image's size
+                    // trailer when the word is the content size and only zeros follow it.
+                    let trailer = self.legacy_trailer && size as u64 == produced;
+                    if trailer && unit.iter().all(|&byte| byte == 0) {
+                        self.state = State::LegacyPadding;
+                        return Ok(Step::End);
+                    }
                     return Err(truncated("the rest of a legacy block"));
                 }
                 let job = BlockJob {
@@ -776,6 +827,7 @@ impl FrameParser {
                 let len = sink.decode(&job)?.len();
                 self.state = State::LegacyWord {
                     block_index: block_index + 1,
+                    produced: produced + len as u64,
                 };
                 Ok(Step::Output(len))
             }
@@ -791,7 +843,10 @@ impl FrameParser {
         } else if word == MAGIC {
             State::Descriptor { frame_pos }
         } else if word == LEGACY_MAGIC {
-            State::LegacyWord { block_index: 0 }
+            State::LegacyWord {
+                block_index: 0,
+                produced: 0,
+            }
         } else {
             State::BadMagic {
                 frame_pos,

@@ -155,6 +155,16 @@ impl FrameDecompressor {
         self
     }
 
+    /// Accept a Linux kernel image's trailer after a legacy frame (off by default, as in
+    /// `lz4`; the kernel's `unlz4` accepts it): a little-endian u32 equal to the legacy frame's
+    /// content size, then zero padding, to the end of the input. A word equal to the content
+    /// size that is followed by anything but zeros stays a block size. Set it before the first
+    /// call. (The one-shot form is `container::linux::decompress`.)
+    pub fn kernel_trailer(mut self, on: bool) -> Self {
+        self.parser.set_legacy_trailer(on);
+        self
+    }
+
     /// The descriptor of the LZ4 frame being decoded, if inside one.
     pub fn frame_info(&self) -> Option<&FrameInfo> {
         self.parser.frame_info()
