@@ -70,20 +70,14 @@ mod decoder;
 mod dict;
 mod dispatch;
 // The SIMD kernels' fast loop, on the targets that have one.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 pub(crate) mod fast_decode;
 mod hc;
 pub(crate) mod reference;
 mod scalar;
 mod sequence;
 mod stream;
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
