@@ -1,7 +1,7 @@
 //! The async frame encoders and decoders (`frame::tokio`, `frame::futures`) on real I/O: a tokio
-//! duplex pipe and a loopback TCP socket fed in small, uneven writes; cancellation (a read future dropped
-//! while waiting) leaving the decoder usable; back-pressure (a small pipe); and the blocking
-//! decoder's verdicts on corrupt and truncated streams.
+//! duplex pipe and a loopback TCP socket fed in small, uneven writes; cancellation (a read or
+//! write future dropped while waiting) leaving the adapter usable; back-pressure (a small pipe);
+//! the blocking decoder's verdicts on corrupt and truncated streams, and the one-shot bytes.
 //!
 //! Needs the features: `cargo test --features tokio,futures-io --test frame_async`.
 
