@@ -84,7 +84,10 @@ mod uninit;
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;
 pub use dict::Dictionary;
-pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
+pub use hc::{
+    compress_hc, compress_hc_dest_size, compress_hc_into, HcCompressor, HcDictionary,
+    HcStreamCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX,
+};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
 pub const MINMATCH: usize = 4;
