@@ -286,3 +286,110 @@ fn streams_at_small_capacities() {
         }
     }
 }
+
+/// The blocks of an LZ4 frame: `(stored raw, payload)` each.
+fn frame_blocks(frame: &[u8]) -> Vec<(bool, Vec<u8>)> {
+    assert_eq!(&frame[..4], &[0x04, 0x22, 0x4D, 0x18], "frame magic");
+    let flags = frame[4];
+    let mut at = 6 + if flags & 0x08 != 0 { 8 } else { 0 } + if flags & 0x01 != 0 { 4 } else { 0 };
+    at += 1; // header checksum
+    let block_checksum = flags & 0x10 != 0;
+    let mut blocks = Vec::new();
+    loop {
+        let word = u32::from_le_bytes(frame[at..at + 4].try_into().unwrap());
+        at += 4;
+        if word == 0 {
+            return blocks;
+        }
+        let len = (word & 0x7FFF_FFFF) as usize;
+        blocks.push((word & 0x8000_0000 != 0, frame[at..at + len].to_vec()));
+        at += len + if block_checksum { 4 } else { 0 };
+    }
+}
+
+fn lz4_cli_available() -> bool {
+    std::process::Command::new("lz4")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// `lz4 -L -BD` frames (linked blocks) are the stream's blocks: each compressed with capacity
+/// `len - 1` (stored raw when liblz4 gives up), then 64 KiB saved. The crate-internal hook the
+/// frame encoder will use does exactly this per block. (The installed CLI may be 1.9.4, whose
+/// level 2 is not 1.10's `mid`: levels 3-12 only.)
+#[test]
+fn lz4_cli_linked_blocks_are_stream_blocks() {
+    if !lz4_cli_available() {
+        assert!(
+            std::env::var_os("LZ4_SIMD_REQUIRE_PEERS").is_none_or(|v| v != "1"),
+            "lz4 CLI not found and LZ4_SIMD_REQUIRE_PEERS=1"
+        );
+        eprintln!("NOTICE: lz4 CLI not found; lz4_cli_linked_blocks_are_stream_blocks skipped");
+        return;
+    }
+    let len = if DEBUG { 300_000 } else { 1_000_000 };
+    let mut data = mixed(len, 11);
+    // Incompressible stretches: blocks stored raw, whose half-done parse the next block sees.
+    let mut rng = Rng::new(12);
+    for at in [len / 5, len / 2] {
+        let noise: Vec<u8> = (0..140_000).map(|_| rng.below(256) as u8).collect();
+        data.splice(at..at, noise);
+    }
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("hc-stream-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("input");
+    std::fs::write(&input, &data).unwrap();
+    let cases: &[(u8, &str, bool)] = if DEBUG {
+        &[(3, "-B4", false), (9, "-B4", false), (12, "-B4", true)]
+    } else {
+        &[
+            (3, "-B4", false),
+            (9, "-B4", false),
+            (9, "-B5", false),
+            (10, "-B4", false),
+            (11, "-B4", true),
+            (12, "-B4", false),
+            (12, "-B4", true),
+        ]
+    };
+    for &(level, block_size, favor) in cases {
+        let mut command = std::process::Command::new("lz4");
+        command.args([format!("-{level}").as_str(), "-BD", block_size, "-c", "-q"]);
+        if favor {
+            command.arg("--favor-decSpeed");
+        }
+        let out = command.arg(&input).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let blocks = frame_blocks(&out.stdout);
+        let block_len = if block_size == "-B4" { 65_536 } else { 262_144 };
+        assert_eq!(blocks.len(), data.len().div_ceil(block_len));
+        let mut stream = HcStreamCompressor::new(level);
+        stream.set_favor_dec_speed(favor);
+        let mut raw = 0;
+        for (i, (chunk, (stored_raw, payload))) in data.chunks(block_len).zip(&blocks).enumerate() {
+            let mut dst = vec![0u8; chunk.len() - 1];
+            let what = format!("lz4 -{level} -BD {block_size} favor {favor}: block {i}");
+            match stream.compress_into(chunk, &mut dst) {
+                Ok(n) => {
+                    assert!(!stored_raw, "{what}: the CLI stored it raw");
+                    assert_same(&Some(dst[..n].to_vec()), &Some(payload.clone()), &what);
+                }
+                Err(_) => {
+                    assert!(stored_raw, "{what}: we gave up, the CLI did not");
+                    assert_eq!(&payload[..], chunk, "{what}: raw payload");
+                    raw += 1;
+                }
+            }
+        }
+        if block_len == 65_536 {
+            assert!(raw >= 2, "lz4 -{level}: the noise should give raw blocks");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
