@@ -48,7 +48,7 @@ fn compress_hc_dest_size_with(
     level: u8,
 ) -> (usize, usize) {
     let reused = compressor.compress_dest_size(src, &mut dst[..capacity], level);
-    if capacity % 16 == 0 {
+    if capacity.is_multiple_of(16) {
         let reused_bytes = dst[..reused.1].to_vec();
         let fresh = block::compress_hc_dest_size(src, &mut dst[..capacity], level);
         assert_eq!(fresh, reused);

@@ -33,7 +33,7 @@ const DICT_MAX: usize = 64 * 1024;
 /// let len = HcCompressor::new()
 ///     .compress_with_dictionary_into(record, &mut out, &dict, 12)
 ///     .unwrap();
-/// let mut back = [0u8; 44];
+/// let mut back = vec![0u8; record.len()];
 /// block::decompress_into_with_dict(&out[..len], &mut back, dict.as_bytes()).unwrap();
 /// assert_eq!(&back[..], &record[..]);
 /// ```

@@ -34,7 +34,9 @@
 //! to 3.2% (osdb) of compressed size. Unlike liblz4, the run-detection shortcut of the match
 //! finder is held to the same offset rule, so no match in such a block has an offset below 8
 //! (liblz4's favoured output still has a few, e.g. about 100 per MiB of ooffice); the output is
-//! otherwise liblz4's, within 0.06% in size.
+//! otherwise liblz4's, within 0.06% in size. The dictionary and stream forms
+//! ([`HcCompressor::compress_with_dictionary_into`], [`HcStreamCompressor`]) follow liblz4's
+//! rule exactly instead, since their bytes are liblz4's.
 //!
 //! # History, dictionaries and streams
 //!

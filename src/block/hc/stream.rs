@@ -239,3 +239,69 @@ impl HcStreamCompressor {
         self.compress_into(block, dst).ok()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::compress_bound;
+
+    fn data(len: usize, seed: u32) -> Vec<u8> {
+        let mut state = seed | 1;
+        (0..len)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                if i % 7 < 4 {
+                    b"stream history "[i % 15]
+                } else {
+                    (state >> 24) as u8
+                }
+            })
+            .collect()
+    }
+
+    /// Past 2 GiB of indices liblz4 reloads the history as a dictionary before the next block
+    /// (`LZ4_loadDictHC`, which also turns favorDecSpeed off): the block is then compressed as by
+    /// a fresh stream with that history as its dictionary.
+    #[test]
+    fn reload_past_2_gib() {
+        let first = data(90_000, 1);
+        let second = data(30_000, 2);
+        for level in [2u8, 5, 9, 12] {
+            let mut stream = HcStreamCompressor::new(level);
+            stream.set_favor_dec_speed(true);
+            let mut out = vec![0u8; compress_bound(first.len())];
+            stream.compress_into(&first, &mut out).unwrap();
+            stream.history_index = (RELOAD_INDEX - 1000) as u32;
+            let mut reloaded = vec![0u8; compress_bound(second.len())];
+            let len = stream.compress_into(&second, &mut reloaded).unwrap();
+            assert!(!stream.favor_dec_speed());
+
+            let dict = HcDictionary::new(&first);
+            let mut fresh = HcStreamCompressor::with_dictionary(level, &dict);
+            let mut expected = vec![0u8; compress_bound(second.len())];
+            let expected_len = fresh.compress_into(&second, &mut expected).unwrap();
+            assert_eq!(&reloaded[..len], &expected[..expected_len], "level {level}");
+            assert_eq!(stream.history(), fresh.history());
+        }
+    }
+
+    /// The history after each block: the block's last 64 KiB (however short), none after an
+    /// empty block, none after an input liblz4 refuses.
+    #[test]
+    fn history_is_the_last_block() {
+        let mut stream = HcStreamCompressor::new(9);
+        let mut out = vec![0u8; compress_bound(100_000)];
+        for len in [100_000usize, 3, 0, 1000, 70_000] {
+            let block = data(len, len as u32);
+            stream.compress_into(&block, &mut out).unwrap();
+            assert_eq!(
+                stream.history(),
+                &block[len.saturating_sub(SAVED_HISTORY)..]
+            );
+        }
+        stream.reset();
+        assert!(stream.history().is_empty());
+    }
+}
