@@ -393,3 +393,50 @@ fn lz4_cli_linked_blocks_are_stream_blocks() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs of one byte across the history/block boundary: the run skipping of levels 9-12 jumps
+/// between the history and the block, where liblz4 never lands on the history's last 3 bytes
+/// (`LZ4HC_protectDictEnd`) and a match in the block does not extend back into the history.
+#[test]
+fn runs_across_the_history_boundary() {
+    let mut rng = Rng::new(77);
+    let mut noise = |len: usize| -> Vec<u8> { (0..len).map(|_| rng.below(256) as u8).collect() };
+    let runs = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 17, 40, 300];
+    for level in [3u8, 9, 10, 11, 12] {
+        for &history_run in &runs {
+            for &block_run in &runs {
+                let mut dict = noise(50);
+                dict.extend(std::iter::repeat_n(b'a', history_run));
+                let mut src: Vec<u8> = std::iter::repeat_n(b'a', block_run).collect();
+                src.extend(noise(7));
+                src.extend(std::iter::repeat_n(b'a', block_run + 3));
+                src.extend(noise(20));
+                for favor in [false, true] {
+                    let bound = block::compress_bound(src.len());
+                    let theirs = liblz4_hc::compress_hc_with_dict(
+                        &src,
+                        &dict,
+                        i32::from(level),
+                        favor,
+                        bound,
+                    );
+                    let mut compressor = HcCompressor::with_favor_dec_speed(favor);
+                    let mut out = vec![0u8; bound];
+                    let ours = compressor
+                        .compress_with_dictionary_into(
+                            &src,
+                            &mut out,
+                            &HcDictionary::new(&dict),
+                            level,
+                        )
+                        .ok()
+                        .map(|n| out[..n].to_vec());
+                    let what = format!(
+                        "level {level} history run {history_run} block run {block_run} favor {favor}"
+                    );
+                    assert_same(&ours, &theirs, &what);
+                }
+            }
+        }
+    }
+}
