@@ -211,12 +211,12 @@ impl HcCompressor {
     }
 
     /// Compresses `src` into `dst` at `level`, returning the compressed length. See
-    /// [`compress_hc_into`](super::compress_hc_into).
+    /// [`compress_hc_into`].
     pub fn compress_into(&mut self, src: &[u8], dst: &mut [u8], level: u8) -> Result<usize, Error> {
         self.compress_window(src, 0, dst, level)
     }
 
-    /// Compresses `src` into a new `Vec` (see [`compress_hc`](super::compress_hc)).
+    /// Compresses `src` into a new `Vec` (see [`compress_hc`]).
     pub fn compress(&mut self, src: &[u8], level: u8) -> Vec<u8> {
         let mut out = vec![0u8; compress_bound(src.len())];
         match self.compress_into(src, &mut out, level) {
@@ -595,7 +595,7 @@ unchecked_fn! {
 /// Compresses `src` with LZ4 HC at `level` (0 means 9, above 12 means 12; see the module
 /// documentation for what each level does). The output is a standard LZ4 block.
 ///
-/// Inputs above [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) give an empty `Vec`; use
+/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`; use
 /// [`compress_hc_into`] to get an [`Error`] instead.
 ///
 /// ```
@@ -616,7 +616,7 @@ pub fn compress_hc(src: &[u8], level: u8) -> Vec<u8> {
 /// Unlike [`compress_dest_size`](super::compress_dest_size) there is no shortcut when `dst`
 /// holds the bound: the parse always keeps the last 5 bytes of `dst` for the final literals,
 /// as liblz4's does. An empty `src` gives the block `00` (`(0, 1)`); an empty `dst`, or an
-/// input above [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE), gives `(0, 0)`.
+/// input above [`MAX_INPUT_SIZE`], gives `(0, 0)`.
 ///
 /// ```
 /// use lz4_simd::block;
@@ -633,7 +633,7 @@ pub fn compress_hc_dest_size(src: &[u8], dst: &mut [u8], level: u8) -> (usize, u
 /// Compresses `src` with LZ4 HC at `level` into `dst`, returning the compressed length.
 ///
 /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
-/// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)). With a smaller `dst` it either writes the same
+/// [`MAX_INPUT_SIZE`]). With a smaller `dst` it either writes the same
 /// bytes as into a large buffer or returns [`Error::OutputTooSmall`]; it never writes past `dst`.
 pub fn compress_hc_into(src: &[u8], dst: &mut [u8], level: u8) -> Result<usize, Error> {
     HcCompressor::new().compress_into(src, dst, level)

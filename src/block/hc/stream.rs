@@ -167,7 +167,7 @@ impl HcStreamCompressor {
     /// this gives up ([`Error::OutputTooSmall`]) exactly when liblz4 does, by liblz4's
     /// pessimistic estimate, and `src` still becomes the history, with the tables as liblz4 left
     /// them: frames store such a block raw and go on. An input above
-    /// [`MAX_INPUT_SIZE`](crate::block::MAX_INPUT_SIZE) gives [`Error::InputTooLarge`] and, as in
+    /// [`MAX_INPUT_SIZE`] gives [`Error::InputTooLarge`] and, as in
     /// liblz4, empties the history.
     pub fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         if u64::from(self.history_index) + self.history_len as u64 > RELOAD_INDEX {
