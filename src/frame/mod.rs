@@ -40,8 +40,11 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+mod asynchronous;
 mod codec;
 mod decode;
+mod decompressor;
 mod encode;
 mod header;
 #[cfg(feature = "std")]
@@ -49,8 +52,17 @@ mod read;
 #[cfg(feature = "std")]
 mod write;
 
-pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
-pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
+#[cfg(feature = "futures-io")]
+pub use asynchronous::futures;
+#[cfg(feature = "tokio")]
+pub use asynchronous::tokio;
+pub use decode::{
+    decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
+};
+pub use decompressor::{FrameDecompressor, Progress, Status};
+pub use encode::{
+    compress, compress_legacy, compress_with_dict, compress_with_dictionary, skippable_frame,
+};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 use std::vec::Vec;
 
-use super::encode::BlockWriter;
+use super::encode::{frame_layout, BlockWriter};
 use super::header::{write_header, MAX_HEADER_LEN};
-use super::{io_error, BlockMode, FrameOptions};
-use crate::block::MAX_HISTORY;
+use super::{io_error, BlockMode, BlockSize, FrameOptions};
+use crate::block::{Dictionary, MAX_HISTORY};
 use crate::Error;
 
 /// The end mark and the content checksum.
@@ -17,7 +17,14 @@ const END_LEN: usize = 8;
 ///
 /// Input is gathered into blocks of the frame's block size; each full block is compressed and
 /// written at once. [`flush`](Write::flush) compresses the partial block too (a smaller block),
-/// so everything written so far can be decoded. **Call [`finish`](FrameEncoder::finish)** (or
+/// so everything written so far can be decoded.
+///
+/// Unless flushed early, the frame has the bytes of the one-shot [`compress`](super::compress)
+/// of the same content, and so of the `lz4` tool (1.9.4) at the fast levels, linked blocks
+/// (`lz4 -BD`) and dictionaries (`lz4 -D`) included: content shorter than one block is written at
+/// [`finish`](FrameEncoder::finish) as the tool writes it (the smallest block size code that
+/// holds it, independent). A `flush` before the first full block writes the header as the
+/// options give it. **Call [`finish`](FrameEncoder::finish)** (or
 /// [`try_finish`](FrameEncoder::try_finish)): it writes the last block, the end mark and the
 /// content checksum; an encoder dropped without it leaves a truncated frame (nothing is written
 /// on drop, where errors could not be reported).
@@ -41,7 +48,7 @@ pub struct FrameEncoder<W: Write> {
     writer: W,
     options: FrameOptions,
     blocks: BlockWriter,
-    /// History (linked blocks, dictionary) followed by the pending input.
+    /// History (for the HC compressor: linked blocks, dictionary) followed by the pending input.
     window: Vec<u8>,
     history_len: usize,
     /// The dictionary's length at the front of `window` (independent blocks keep it there).
@@ -67,14 +74,39 @@ impl<W: Write> FrameEncoder<W> {
     /// An encoder whose blocks may reference the last 64 KiB of `dict` (every block in
     /// independent mode, the start of the content in linked mode). Set
     /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
+    ///
+    /// At the fast levels the frame is that of `lz4 -D dict` (see
+    /// [`compress_with_dict`](super::compress_with_dict)).
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8]) -> Self {
-        let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+        Self::with_dictionary_parts(writer, options, dict, None)
+    }
+
+    /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once (see
+    /// [`compress_with_dictionary`](super::compress_with_dictionary): [`Dictionary::new`] gives
+    /// `lz4 -D`'s frames, [`Dictionary::new_slow`] liblz4 1.10 LZ4F's).
+    pub fn with_prepared_dictionary(writer: W, options: FrameOptions, dict: &Dictionary) -> Self {
+        Self::with_dictionary_parts(writer, options, dict.as_bytes(), Some(dict))
+    }
+
+    fn with_dictionary_parts(
+        writer: W,
+        options: FrameOptions,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+    ) -> Self {
+        let blocks = BlockWriter::with_dictionary(&options, options.block_mode, dict, prepared);
+        // Only the HC compressor takes its history in front of the block.
+        let dict = if blocks.needs_history() {
+            &dict[dict.len().saturating_sub(MAX_HISTORY)..]
+        } else {
+            &[]
+        };
         let block_len = options.block_size.bytes();
         let mut window = Vec::with_capacity(dict.len() + block_len);
         window.extend_from_slice(dict);
         Self {
             writer,
-            blocks: BlockWriter::new(&options),
+            blocks,
             options,
             history_len: dict.len(),
             dict_len: dict.len(),
@@ -103,15 +135,20 @@ impl<W: Write> FrameEncoder<W> {
         }
     }
 
-    /// Stages the header, the first time.
+    /// Stages the header, the first time, with the options' block size and mode.
     fn stage_header(&mut self) {
+        self.stage_header_as(self.options.block_size, self.options.block_mode);
+    }
+
+    /// Stages the header, the first time, with this block size and mode.
+    fn stage_header_as(&mut self, block_size: BlockSize, block_mode: BlockMode) {
         if !self.header_staged {
             let mut header = Vec::with_capacity(MAX_HEADER_LEN);
             write_header(
                 &mut header,
                 &self.options,
-                self.options.block_size,
-                self.options.block_mode,
+                block_size,
+                block_mode,
                 self.options.content_size,
             );
             self.stage_bytes(&header);
@@ -147,6 +184,7 @@ impl<W: Write> FrameEncoder<W> {
         self.stage_block(None, self.history_len);
         match self.options.block_mode {
             BlockMode::Independent => self.window.truncate(self.dict_len),
+            BlockMode::Linked if !self.blocks.needs_history() => self.window.clear(),
             BlockMode::Linked => {
                 let excess = self.window.len().saturating_sub(MAX_HISTORY);
                 self.window.drain(..excess);
@@ -194,7 +232,16 @@ impl<W: Write> FrameEncoder<W> {
             }
             // Earlier output first, so `staging` has room for the last block.
             self.deliver()?;
-            self.stage_header();
+            if !self.header_staged {
+                // All the content is pending, less than a block: the `lz4` tool's one-block
+                // frame.
+                let pending = self.window.len() - self.history_len;
+                let (block_size, block_mode) = frame_layout(&self.options, pending);
+                if block_mode != self.options.block_mode {
+                    self.blocks.make_independent();
+                }
+                self.stage_header_as(block_size, block_mode);
+            }
             self.stage_pending();
             let mut end = Vec::with_capacity(END_LEN);
             self.blocks.finish(&mut end);
@@ -226,11 +273,11 @@ impl<W: Write> Write for FrameEncoder<W> {
         // taken.
         self.deliver()?;
         let taken = if self.window.is_empty()
-            && self.options.block_mode == BlockMode::Independent
+            && (self.options.block_mode == BlockMode::Independent || !self.blocks.needs_history())
             && buf.len() >= self.block_len
         {
-            // Nothing pending and no history to put in front: a whole block is compressed
-            // where it is, without gathering it into `window` first.
+            // Nothing pending and no history to put in front (the fast compressors keep theirs):
+            // a whole block is compressed where it is, without gathering it into `window` first.
             self.stage_block(Some(&buf[..self.block_len]), 0);
             self.block_len
         } else {
