@@ -187,6 +187,18 @@ impl FrameDecompressor {
         self.parser.read_ahead()
     }
 
+    /// The input taken but not decoded: the 4 bytes of [`read_ahead`](Self::read_ahead), then a
+    /// partly gathered unit. After a single frame these (then the input not yet handed in) are
+    /// what follows the frame.
+    pub fn unused_input(&self) -> Vec<u8> {
+        let mut unused = Vec::new();
+        if let Some(magic) = self.read_ahead() {
+            unused.extend_from_slice(&magic);
+        }
+        unused.extend_from_slice(&self.unit[..self.unit_len]);
+        unused
+    }
+
     /// Decoded content not yet taken (by [`decompress`](Self::decompress) or
     /// [`consume`](Self::consume)).
     pub fn pending(&self) -> &[u8] {
@@ -347,12 +359,6 @@ impl FrameDecompressor {
     /// Bytes of the current unit gathered so far.
     pub(crate) fn unit_len(&self) -> usize {
         self.unit_len
-    }
-
-    #[cfg(feature = "std")]
-    /// The current unit's bytes gathered so far.
-    pub(crate) fn gathered(&self) -> &[u8] {
-        &self.unit[..self.unit_len]
     }
 }
 

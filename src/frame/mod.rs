@@ -57,6 +57,8 @@ mod write;
 pub use asynchronous::futures;
 #[cfg(feature = "tokio")]
 pub use asynchronous::tokio;
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+pub use asynchronous::{AsyncFrameDecoder, AsyncFrameEncoder};
 pub use compressor::FrameCompressor;
 pub use decode::{
     decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,

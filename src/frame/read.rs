@@ -113,11 +113,7 @@ impl<R: Read> FrameDecoder<R> {
     /// 4 bytes of the magic number that ended a legacy frame in single-frame mode, or a partly
     /// read unit. Reading these, then the reader, gives the input after what was decoded.
     pub fn into_parts(self) -> (R, Vec<u8>) {
-        let mut unused = Vec::new();
-        if let Some(magic) = self.inner.read_ahead() {
-            unused.extend_from_slice(&magic);
-        }
-        unused.extend_from_slice(self.inner.gathered());
+        let unused = self.inner.unused_input();
         (self.reader, unused)
     }
 
