@@ -23,6 +23,10 @@
 //!
 //! Run: `cargo bench --bench compress_interleaved`.
 
+mod common;
+
+use common::{env_usize, median};
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -81,26 +85,6 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
         total += black_box(n);
     }
     total
-}
-
-/// The median of `times` (sorts them).
-fn median(times: &mut [f64]) -> f64 {
-    times.sort_by(f64::total_cmp);
-    let mid = times.len() / 2;
-    if times.len() % 2 == 1 {
-        times[mid]
-    } else {
-        (times[mid - 1] + times[mid]) / 2.0
-    }
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    match std::env::var(name) {
-        Ok(value) => value
-            .parse()
-            .unwrap_or_else(|_| panic!("{name} must be a number, not {value:?}")),
-        Err(_) => default,
-    }
 }
 
 /// Checks every block of `codec`'s output: ours must be liblz4's bytes; lz4_flex's must decode

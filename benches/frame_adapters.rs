@@ -12,6 +12,10 @@
 //! Run: `cargo bench --features tokio,futures-io --bench frame_adapters` (without the features
 //! the async rows are left out).
 
+mod common;
+
+use common::{env_usize, median};
+
 use std::hint::black_box;
 use std::io::Read;
 use std::time::Instant;
@@ -123,20 +127,6 @@ impl Decoder {
             Decoder::Lz4f => liblz4::decompress_frame(framed, None).unwrap().len(),
         }
     }
-}
-
-fn median(times: &mut [f64]) -> f64 {
-    times.sort_by(f64::total_cmp);
-    let mid = times.len() / 2;
-    if times.len() % 2 == 1 {
-        times[mid]
-    } else {
-        (times[mid - 1] + times[mid]) / 2.0
-    }
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
 }
 
 fn main() {

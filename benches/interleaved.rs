@@ -30,7 +30,7 @@ use std::time::Instant;
 
 mod common;
 
-use common::Sample;
+use common::{env_usize, median, Sample};
 use lz4_simd::{block, Kernel};
 use testkit::{corpus, liblz4, samples};
 
@@ -88,26 +88,6 @@ impl Decoder {
                 }
             }
         }
-    }
-}
-
-/// The median of `times` (sorts them).
-fn median(times: &mut [f64]) -> f64 {
-    times.sort_by(f64::total_cmp);
-    let mid = times.len() / 2;
-    if times.len() % 2 == 1 {
-        times[mid]
-    } else {
-        (times[mid - 1] + times[mid]) / 2.0
-    }
-}
-
-fn env_usize(name: &str, default: usize) -> usize {
-    match std::env::var(name) {
-        Ok(value) => value
-            .parse()
-            .unwrap_or_else(|_| panic!("{name} must be a number, not {value:?}")),
-        Err(_) => default,
     }
 }
 

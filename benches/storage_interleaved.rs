@@ -20,6 +20,10 @@
 //!
 //! Run: `cargo bench --bench storage_interleaved`.
 
+mod common;
+
+use common::{env_usize, median};
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -27,16 +31,6 @@ use lz4_simd::block::{self, Compressor, Dictionary, StreamCompressor, StreamDeco
 use testkit::liblz4::{self, SavingStream, Stream, StreamDecode, Working};
 
 const DICT_LEN: usize = 64 * 1024;
-
-fn median(times: &mut [f64]) -> f64 {
-    times.sort_by(f64::total_cmp);
-    let mid = times.len() / 2;
-    if times.len() % 2 == 1 {
-        times[mid]
-    } else {
-        (times[mid - 1] + times[mid]) / 2.0
-    }
-}
 
 /// Runs each closure `rounds` times, interleaved; returns the median seconds of each.
 fn interleaved(rounds: usize, runs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
@@ -58,7 +52,7 @@ fn main() {
     if !std::env::args().any(|arg| arg == "--bench") {
         return;
     }
-    let rounds: usize = std::env::var("LZ4_SIMD_BENCH_ROUNDS").map_or(31, |v| v.parse().unwrap());
+    let rounds = env_usize("LZ4_SIMD_BENCH_ROUNDS", 31).max(1);
     let text = testkit::corpus::file("dickens", 4 << 20).unwrap_or_else(|| {
         eprintln!("NOTICE: no Silesia corpus found; measuring generated text instead");
         testkit::samples::builtin(4 << 20)

@@ -36,3 +36,25 @@ impl Sample {
         self.compressed.iter().map(Vec::len).sum()
     }
 }
+
+/// The median of `times` (sorts them): what the interleaved benches report, robust to the
+/// occasional round in which one contender alone runs on a quiet machine.
+pub fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2.0
+    }
+}
+
+/// A numeric setting from the environment, `default` when unset.
+pub fn env_usize(name: &str, default: usize) -> usize {
+    match std::env::var(name) {
+        Ok(value) => value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a number, not {value:?}")),
+        Err(_) => default,
+    }
+}
