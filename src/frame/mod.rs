@@ -44,6 +44,8 @@ mod codec;
 mod decode;
 mod encode;
 mod header;
+#[cfg(feature = "parallel")]
+mod parallel;
 #[cfg(feature = "std")]
 mod read;
 #[cfg(feature = "std")]
@@ -52,6 +54,11 @@ mod write;
 pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
 pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
+#[cfg(feature = "parallel")]
+pub use parallel::{
+    compress_parallel, compress_parallel_with_dict, decompress_parallel,
+    decompress_parallel_with_dict, ParallelFrameDecoder, ParallelFrameEncoder,
+};
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
 #[cfg(feature = "std")]
