@@ -2,7 +2,7 @@
 //! life of the process, and jobs whose results come back through a channel of their own.
 
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::vec::Vec;
 
@@ -26,11 +26,10 @@ pub(crate) fn thread_count(threads: usize) -> usize {
 /// every frame after it. `None` when the threads cannot be started (jobs then run on the
 /// caller's thread).
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner);
+    /// The pools built so far, by thread count.
+    type Pools = Vec<(usize, Arc<ThreadPool>)>;
+    static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, pool)) = pools.iter().find(|(count, _)| *count == threads) {
         return Some(Arc::clone(pool));
     }
