@@ -73,8 +73,8 @@ pub struct ParallelFrameDecoder<R: Read> {
     output: Output,
     /// The content being handed out.
     current: Current,
-    /// The last 64 KiB of the dictionary.
-    dict: Arc<[u8]>,
+    /// The last 64 KiB of the dictionary, when the decoder has one.
+    dict: Option<Arc<[u8]>>,
     /// Buffers the jobs gave back, for the next jobs.
     spare_data: Vec<Vec<u8>>,
     spare_blocks: Vec<Vec<u8>>,
@@ -112,6 +112,9 @@ struct Decoded {
     block_len: usize,
     stored: bool,
     block_max: usize,
+    /// Decoded behind the dictionary (the decoder has one: its frames' independent blocks may
+    /// reference it).
+    with_dict: bool,
     block: Vec<u8>,
     start: usize,
     len: Option<usize>,
@@ -128,17 +131,17 @@ struct Current {
 impl<R: Read> ParallelFrameDecoder<R> {
     /// A decoder reading frames from `reader`, with `threads` worker threads (0: one per core).
     pub fn new(reader: R, threads: usize) -> Self {
-        Self::with_parts(reader, FrameParser::new(None), &[], threads)
+        Self::with_parts(reader, FrameParser::new(None), None, threads)
     }
 
     /// A decoder for frames compressed with the dictionary `dict` whose ID is `dict_id`, as
     /// [`FrameDecoder::with_dictionary`](crate::frame::FrameDecoder::with_dictionary).
     pub fn with_dictionary(reader: R, dict: &[u8], dict_id: u32, threads: usize) -> Self {
-        Self::with_parts(reader, FrameParser::new(Some(dict_id)), dict, threads)
+        Self::with_parts(reader, FrameParser::new(Some(dict_id)), Some(dict), threads)
     }
 
-    fn with_parts(reader: R, parser: FrameParser, dict: &[u8], threads: usize) -> Self {
-        let tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+    fn with_parts(reader: R, parser: FrameParser, dict: Option<&[u8]>, threads: usize) -> Self {
+        let tail = dict.map(|dict| &dict[dict.len().saturating_sub(MAX_HISTORY)..]);
         let workers = Workers::new(threads);
         Self {
             reader,
@@ -152,14 +155,14 @@ impl<R: Read> ParallelFrameDecoder<R> {
             workers,
             in_flight: 0,
             peak_in_flight: 0,
-            output: Output::new(tail.to_vec()),
+            output: Output::new(tail.unwrap_or_default().to_vec()),
             current: Current {
                 from_output: true,
                 block: Vec::new(),
                 pos: 0,
                 end: 0,
             },
-            dict: Arc::from(tail),
+            dict: tail.map(Arc::from),
             spare_data: Vec::new(),
             spare_blocks: Vec::new(),
         }
@@ -277,19 +280,22 @@ impl<R: Read> ParallelFrameDecoder<R> {
         let spare = self.spare_data.pop().unwrap_or_default();
         let data = core::mem::replace(&mut self.unit, spare);
         let block = self.spare_blocks.pop().unwrap_or_default();
-        let dict = Arc::clone(&self.dict);
+        let dict = self.dict.clone();
+        let with_dict = dict.is_some();
         let pending = self.workers.spawn(move || {
+            let dict = dict.as_deref().unwrap_or_default();
             let mut decoded = Decoded {
                 data,
                 unit_len,
                 block_len,
                 stored,
                 block_max,
+                with_dict,
                 block,
                 start: dict.len(),
                 len: None,
             };
-            decoded.len = decode_block(&mut decoded, &dict);
+            decoded.len = decode_block(&mut decoded, dict);
             decoded
         });
         self.queue.push_back(Unit::Block(pending));
@@ -404,7 +410,7 @@ struct ParallelSink<'a> {
 impl Sink for ParallelSink<'_> {
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
         if let Some(decoded) = self.decoded.take() {
-            let expected_history = if decoded.start > 0 {
+            let expected_history = if decoded.with_dict {
                 History::Dict
             } else {
                 History::None

@@ -302,7 +302,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
         self.stage_header();
         let mut next = self.spare_inputs.pop().unwrap_or_default();
         next.clear();
-        next.reserve_exact((self.prefix_len + self.block_len).saturating_sub(next.capacity()));
+        next.reserve_exact(self.prefix_len + self.block_len);
         next.extend_from_slice(&self.pending[..self.prefix_len]);
         let input = core::mem::replace(&mut self.pending, next);
         let mut output = self.spare_outputs.pop().unwrap_or_default();
