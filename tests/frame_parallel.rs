@@ -131,8 +131,8 @@ fn write_plan(rng: &mut Rng, len: usize) -> Vec<usize> {
     plan
 }
 
-fn stream_single(data: &[u8], dict: &[u8], options: &FrameOptions, plan: &[usize]) -> Vec<u8> {
-    let mut encoder = FrameEncoder::with_dictionary(Vec::new(), options.clone(), dict);
+/// Writes `data` to `encoder` following `plan`.
+fn run_plan(encoder: &mut impl Write, data: &[u8], plan: &[usize]) {
     let mut pos = 0;
     for &step in plan {
         if step == usize::MAX {
@@ -142,6 +142,11 @@ fn stream_single(data: &[u8], dict: &[u8], options: &FrameOptions, plan: &[usize
             pos += step;
         }
     }
+}
+
+fn stream_single(data: &[u8], dict: &[u8], options: &FrameOptions, plan: &[usize]) -> Vec<u8> {
+    let mut encoder = FrameEncoder::with_dictionary(Vec::new(), options.clone(), dict);
+    run_plan(&mut encoder, data, plan);
     encoder.finish().unwrap()
 }
 
@@ -154,15 +159,7 @@ fn stream_parallel(
 ) -> Vec<u8> {
     let mut encoder =
         ParallelFrameEncoder::with_dictionary(Vec::new(), options.clone(), dict, threads);
-    let mut pos = 0;
-    for &step in plan {
-        if step == usize::MAX {
-            encoder.flush().unwrap();
-        } else {
-            encoder.write_all(&data[pos..pos + step]).unwrap();
-            pos += step;
-        }
-    }
+    run_plan(&mut encoder, data, plan);
     assert!(encoder.peak_in_flight() <= 2 * workers(threads));
     encoder.finish().unwrap()
 }

@@ -157,19 +157,11 @@ impl<W: Write> FrameEncoder<W> {
 
     /// Writes what is staged. On an error, what the writer did not take stays staged.
     fn deliver(&mut self) -> io::Result<()> {
-        while self.sent < self.staged {
-            match self.writer.write(&self.staging[self.sent..self.staged]) {
-                Ok(0) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::WriteZero,
-                        "the inner writer accepted no bytes of the compressed frame",
-                    ))
-                }
-                Ok(written) => self.sent += written.min(self.staged - self.sent),
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(error),
-            }
-        }
+        write_staged(
+            &mut self.writer,
+            &self.staging[..self.staged],
+            &mut self.sent,
+        )?;
         self.sent = 0;
         self.staged = 0;
         Ok(())
@@ -210,6 +202,29 @@ impl<W: Write> FrameEncoder<W> {
         self.try_finish()?;
         Ok(self.writer)
     }
+}
+
+/// Writes `staged[*sent..]` to `writer`, advancing `sent` by what it takes (retrying
+/// `Interrupted`). On an error, `staged[*sent..]` is what it did not take.
+pub(crate) fn write_staged<W: Write>(
+    writer: &mut W,
+    staged: &[u8],
+    sent: &mut usize,
+) -> io::Result<()> {
+    while *sent < staged.len() {
+        match writer.write(&staged[*sent..]) {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WriteZero,
+                    "the inner writer accepted no bytes of the compressed frame",
+                ))
+            }
+            Ok(written) => *sent += written.min(staged.len() - *sent),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
 }
 
 impl<W: Write> Write for FrameEncoder<W> {

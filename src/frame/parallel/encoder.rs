@@ -13,6 +13,7 @@ use super::pool::{Pending, Workers};
 use crate::block::MAX_HISTORY;
 use crate::frame::encode::{BlockWriter, END_MARK};
 use crate::frame::header::{write_header, MAX_HEADER_LEN};
+use crate::frame::write::write_staged;
 use crate::frame::{io_error, BlockMode, FrameEncoder, FrameOptions};
 use crate::Error;
 
@@ -227,19 +228,11 @@ impl<W: Write> ParallelFrameEncoder<W> {
 
     /// Writes what is staged. On an error, what the writer did not take stays staged.
     fn deliver(&mut self) -> io::Result<()> {
-        while self.sent < self.staged {
-            match self.writer.write(&self.staging[self.sent..self.staged]) {
-                Ok(0) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::WriteZero,
-                        "the inner writer accepted no bytes of the compressed frame",
-                    ))
-                }
-                Ok(written) => self.sent += written.min(self.staged - self.sent),
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(error),
-            }
-        }
+        write_staged(
+            &mut self.writer,
+            &self.staging[..self.staged],
+            &mut self.sent,
+        )?;
         self.sent = 0;
         self.staged = 0;
         Ok(())
