@@ -728,6 +728,19 @@ fn dropping_mid_stream_neither_hangs_nor_leaks() {
     }
 }
 
+/// At most two blocks in flight per thread (and some), and no allocation on the caller's thread
+/// sized by the content (64 KiB blocks).
+fn check_bounds(threads: usize, peak: usize, largest: usize) {
+    assert!(
+        peak <= 2 * threads && peak >= 1,
+        "{threads} threads: {peak} in flight"
+    );
+    assert!(
+        largest <= 256 * KIB,
+        "{threads} threads: an allocation of {largest}"
+    );
+}
+
 #[test]
 fn memory_is_bounded_by_the_blocks_in_flight() {
     let data = samples::logs(120 * 64 * KIB, &mut Rng::new(12));
@@ -744,14 +757,7 @@ fn memory_is_bounded_by_the_blocks_in_flight() {
             encoder.finish().unwrap();
             peak
         });
-        assert!(
-            peak <= 2 * threads && peak >= 1,
-            "{threads} threads: {peak} in flight"
-        );
-        assert!(
-            largest <= 256 * KIB,
-            "{threads} threads: an allocation of {largest}"
-        );
+        check_bounds(threads, peak, largest);
 
         let (peak, largest) = largest_allocation(|| {
             let mut decoder = ParallelFrameDecoder::new(&framed[..], threads);
@@ -759,14 +765,7 @@ fn memory_is_bounded_by_the_blocks_in_flight() {
             while decoder.read(&mut buf).unwrap() > 0 {}
             decoder.peak_in_flight()
         });
-        assert!(
-            peak <= 2 * threads && peak >= 1,
-            "{threads} threads: {peak} in flight"
-        );
-        assert!(
-            largest <= 256 * KIB,
-            "{threads} threads: an allocation of {largest}"
-        );
+        check_bounds(threads, peak, largest);
     }
     // The one-shot decoder's output stays within the cap.
     let (result, largest) =
