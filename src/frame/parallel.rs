@@ -131,7 +131,7 @@ pub fn compress_parallel_with_dict(
 /// assert!(frame::decompress_parallel(&framed, 1000, 4).is_err());
 /// ```
 pub fn decompress_parallel(src: &[u8], max_out: usize, threads: usize) -> Result<Vec<u8>, Error> {
-    gather(ParallelFrameDecoder::new(src, threads), max_out)
+    gather(ParallelFrameDecoder::new(src, threads), src, max_out)
         .map_or_else(|| super::decompress(src, max_out), Ok)
 }
 
@@ -145,6 +145,7 @@ pub fn decompress_parallel_with_dict(
 ) -> Result<Vec<u8>, Error> {
     gather(
         ParallelFrameDecoder::with_dictionary(src, dict, dict_id, threads),
+        src,
         max_out,
     )
     .map_or_else(
@@ -153,11 +154,15 @@ pub fn decompress_parallel_with_dict(
     )
 }
 
-/// The whole content of a stream, or `None` if decoding it fails or it holds more than
-/// `max_out` bytes (or that cannot be allocated). The `Vec` grows geometrically but never past
-/// `max_out`.
-fn gather(mut decoder: ParallelFrameDecoder<&[u8]>, max_out: usize) -> Option<Vec<u8>> {
+/// The whole content of the stream `src`, or `None` if decoding it fails or it holds more than
+/// `max_out` bytes (or that cannot be allocated). As the sequential decoder's, the `Vec` is
+/// reserved once for what the input's blocks can decode to, within `max_out`, and grows
+/// geometrically (never past `max_out`) only for frames that lie about their content size.
+fn gather(mut decoder: ParallelFrameDecoder<&[u8]>, src: &[u8], max_out: usize) -> Option<Vec<u8>> {
     let mut out: Vec<u8> = Vec::new();
+    let bound = usize::try_from(super::decode::stream_content_bound(src)).unwrap_or(usize::MAX);
+    // Too large to reserve at once (a 32-bit target): grow as blocks come instead.
+    let _ = out.try_reserve_exact(bound.min(max_out));
     loop {
         let available = decoder.fill_buf().ok()?;
         let len = available.len();
