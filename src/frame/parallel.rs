@@ -79,7 +79,7 @@ use crate::Error;
 /// for every option and thread count.
 ///
 /// An input of one block (or less) and linked blocks are compressed on the caller's thread (see
-/// the [module documentation](self)).
+/// [Frames on every core](crate::frame#frames-on-every-core)).
 ///
 /// ```
 /// use lz4_simd::frame::{self, FrameOptions, BlockSize};
