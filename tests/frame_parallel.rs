@@ -224,10 +224,20 @@ fn every_hc_level_and_block_size_is_byte_identical() {
                     .block_checksum(true)
                     .content_size(true);
                 let expected = frame::compress(&data, &options);
+                let plan = [100_000, usize::MAX, data.len() - 100_000];
+                let declared = options
+                    .clone()
+                    .declared_content_size(Some(data.len() as u64));
+                let streamed = stream_single(&data, &[], &declared, &plan);
                 for threads in [1, 3] {
+                    let what = std::format!("{level:?} {block_size:?} {mode:?} {threads}");
                     assert!(
                         frame::compress_parallel(&data, &options, threads) == expected,
-                        "{level:?} {block_size:?} {mode:?} {threads}"
+                        "{what}"
+                    );
+                    assert!(
+                        stream_parallel(&data, &[], &declared, &plan, threads) == streamed,
+                        "{what}: streaming"
                     );
                 }
             }

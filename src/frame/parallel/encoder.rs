@@ -29,7 +29,7 @@ use crate::Error;
 /// slow writer slows the encoder down and memory stays bounded by the block size, not the
 /// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them: they
 /// are compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
-/// while the caller's thread gathers the next block and writes the last (see the
+/// while the caller's thread gathers and hashes the next block and writes the last (see the
 /// [module documentation](crate::frame#frames-on-every-core)).
 ///
 /// **Call [`finish`](ParallelFrameEncoder::finish)** (or
@@ -77,9 +77,14 @@ pub struct ParallelFrameEncoder<W: Write> {
     /// Buffers the jobs gave back, for the next jobs (at most `limit` of each).
     spare_inputs: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
-    /// The content checksum (independent blocks; the linked encoder hashes its own input).
+    /// The content checksum.
     hasher: Option<Xxh32>,
     header_staged: bool,
+    /// The length of the header; the linked encoder's output starts with a header of the same
+    /// length (its own, without the content checksum flag) that is skipped.
+    header_len: usize,
+    /// The linked encoder's header is still to be skipped.
+    skip_linked_header: bool,
     /// The last block and the end mark are queued: the frame takes no more input.
     finished: bool,
     consumed: u64,
@@ -96,7 +101,9 @@ enum Blocks {
         writers: Vec<BlockWriter>,
     },
     /// Linked blocks: the single-threaded encoder, handed one block at a time (`None` while a
-    /// job has it). A chunked scheme (see the module documentation) would be a third variant.
+    /// job has it). It runs without the content checksum (hashed on the caller's thread, while
+    /// it compresses): its header is replaced by the frame's and the checksum appended to its end
+    /// mark. A chunked scheme (see the module documentation) would be a third variant.
     Linked(Option<Box<FrameEncoder<Collected>>>),
 }
 
@@ -159,12 +166,13 @@ impl<W: Write> ParallelFrameEncoder<W> {
             }
             BlockMode::Linked => {
                 let collected = Collected(RefCell::new(Vec::new()));
-                let encoder = FrameEncoder::with_dictionary(collected, options.clone(), dict);
+                let unhashed = options.clone().content_checksum(false);
+                let encoder = FrameEncoder::with_dictionary(collected, unhashed, dict);
                 (Blocks::Linked(Some(Box::new(encoder))), 1, &[][..])
             }
         };
-        let hasher = (options.content_checksum && options.block_mode == BlockMode::Independent)
-            .then(|| Xxh32::new(0));
+        let hasher = options.content_checksum.then(|| Xxh32::new(0));
+        let skip_linked_header = options.block_mode == BlockMode::Linked;
         Self {
             writer,
             block_len: options.block_size.bytes(),
@@ -182,6 +190,8 @@ impl<W: Write> ParallelFrameEncoder<W> {
             spare_outputs: Vec::new(),
             hasher,
             header_staged: false,
+            header_len: 0,
+            skip_linked_header,
             finished: false,
             consumed: 0,
             peak_in_flight: 0,
@@ -200,10 +210,9 @@ impl<W: Write> ParallelFrameEncoder<W> {
         self.peak_in_flight
     }
 
-    /// Stages the header, the first time (independent blocks; the linked encoder writes its
-    /// own).
+    /// Stages the header, the first time.
     fn stage_header(&mut self) {
-        if !self.header_staged && matches!(self.blocks, Blocks::Independent { .. }) {
+        if !self.header_staged {
             let mut header = Vec::with_capacity(MAX_HEADER_LEN);
             write_header(
                 &mut header,
@@ -213,8 +222,9 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 self.options.content_size,
             );
             self.stage_bytes(&header);
+            self.header_len = header.len();
+            self.header_staged = true;
         }
-        self.header_staged = true;
     }
 
     fn stage_bytes(&mut self, bytes: &[u8]) {
@@ -282,6 +292,11 @@ impl<W: Write> ParallelFrameEncoder<W> {
             (Returned::Writer(writer), Blocks::Independent { writers, .. }) => writers.push(writer),
             (Returned::Linked(encoder, result), Blocks::Linked(slot)) => {
                 *slot = Some(encoder);
+                if self.skip_linked_header && len > 0 {
+                    debug_assert!(len >= self.header_len);
+                    self.sent = self.header_len.min(len);
+                    self.skip_linked_header = false;
+                }
                 result?;
             }
             _ => {}
@@ -370,27 +385,25 @@ impl<W: Write> ParallelFrameEncoder<W> {
             }
             // Room for the last job (and earlier output first, as `write`).
             self.pump(self.limit - 1)?;
-            match self.blocks {
-                Blocks::Independent { .. } => {
-                    self.stage_header();
-                    if self.has_pending() {
-                        self.submit(Then::Nothing);
-                    }
-                    let mut end = Vec::with_capacity(8);
-                    end.extend_from_slice(&END_MARK);
-                    if let Some(hasher) = self.hasher.take() {
-                        end.extend_from_slice(&hasher.digest().to_le_bytes());
-                    }
-                    let len = end.len();
-                    self.in_flight.push_back(Pending::ready(Done {
-                        output: end,
-                        len,
-                        input: Vec::new(),
-                        returned: Returned::Nothing,
-                    }));
-                }
-                Blocks::Linked(_) => self.submit(Then::Finish),
+            self.stage_header();
+            if self.has_pending() || matches!(self.blocks, Blocks::Linked(_)) {
+                // The linked encoder finishes its frame: the last block and the end mark.
+                self.submit(Then::Finish);
             }
+            let mut end = Vec::with_capacity(8);
+            if matches!(self.blocks, Blocks::Independent { .. }) {
+                end.extend_from_slice(&END_MARK);
+            }
+            if let Some(hasher) = self.hasher.take() {
+                end.extend_from_slice(&hasher.digest().to_le_bytes());
+            }
+            let len = end.len();
+            self.in_flight.push_back(Pending::ready(Done {
+                output: end,
+                len,
+                input: Vec::new(),
+                returned: Returned::Nothing,
+            }));
             self.finished = true;
         }
         self.pump(0)?;
