@@ -35,9 +35,10 @@
 //! bytes depend on the compressor's state after the block before it, not only on the content.
 //! Such blocks cannot be compressed apart with the same bytes, so the encoder compresses them in
 //! order, one at a time, with the single-threaded [`FrameEncoder`](super::FrameEncoder) itself
-//! on a worker, while the caller's thread gathers the next block and writes the last; the
-//! one-shot function calls [`compress_with_dict`](super::compress_with_dict). Their bytes are
-//! the single-threaded encoder's by construction. Linked frames decode on the caller's thread.
+//! on a worker (its blocks' bytes are the single-threaded encoder's by construction), while the
+//! caller's thread gathers and hashes the next block (the content checksum) and writes the last.
+//! The one-shot function calls [`compress_with_dict`](super::compress_with_dict). Linked frames
+//! decode on the caller's thread.
 //!
 //! The known route to parallel linked frames is the one `lz4` 1.10's command line tool takes:
 //! cut the content into chunks (4 MiB), and compress each chunk as a fresh LZ4F stream whose
