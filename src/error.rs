@@ -266,6 +266,81 @@ pub enum Error {
         /// The block decoder's error.
         error: alloc::boxed::Box<Error>,
     },
+    // ---- Containers (`container`: Hadoop, Parquet, Kafka, lz4-java, ClickHouse, ...) --------
+    /// A container's input ended early: `what` was expected at `input_pos`.
+    ContainerTruncated {
+        /// The container (`"hadoop"`, `"lz4-java"`, `"clickhouse"`, ...).
+        container: &'static str,
+        /// Input offset where the missing part should start.
+        input_pos: u64,
+        /// What was expected there.
+        what: &'static str,
+    },
+    /// A container's header field is invalid (`what` says which and why): a wrong magic number,
+    /// an unknown method, a length the format forbids, bytes after the end.
+    ContainerCorrupt {
+        /// The container.
+        container: &'static str,
+        /// Input offset of the field.
+        input_pos: u64,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// The input uses a feature of the container that this crate (or the system it belongs to)
+    /// does not support: a preset dictionary in a Kafka frame, a ClickHouse method other than LZ4.
+    ContainerUnsupported {
+        /// The container.
+        container: &'static str,
+        /// Input offset of the field.
+        input_pos: u64,
+        /// What is not supported.
+        what: &'static str,
+    },
+    /// A size field declares more output than the caller's cap allows (checked before
+    /// anything is allocated for it).
+    ContainerOutputLimit {
+        /// The container.
+        container: &'static str,
+        /// Input offset of the size field.
+        input_pos: u64,
+        /// The output the field would bring the total to.
+        declared: u64,
+        /// The caller's cap.
+        max_out: u64,
+    },
+    /// A block or section decoded to a different size than its container declared.
+    ContainerSizeMismatch {
+        /// The container.
+        container: &'static str,
+        /// Input offset of the size field.
+        input_pos: u64,
+        /// The declared size.
+        declared: u64,
+        /// The size actually decoded.
+        actual: u64,
+    },
+    /// A container's checksum does not match (a ClickHouse block's CityHash128, an lz4-java
+    /// block's 28-bit xxh32, a Kafka frame's header checksum).
+    ContainerChecksum {
+        /// The container.
+        container: &'static str,
+        /// Input offset of the stored checksum.
+        input_pos: u64,
+        /// The checksum computed over the data.
+        expected: u128,
+        /// The checksum stored in the input.
+        found: u128,
+    },
+    /// A compressed block inside a container is invalid; `error` says how, with input offsets
+    /// counted from `input_pos`, the start of the block's data.
+    ContainerBlock {
+        /// The container.
+        container: &'static str,
+        /// Input offset of the block's first byte.
+        input_pos: u64,
+        /// The block decoder's error.
+        error: alloc::boxed::Box<Error>,
+    },
     /// An argument is outside what the format can express (`what` says which and why).
     InvalidArgument {
         /// What was wrong.
@@ -412,6 +487,32 @@ impl fmt::Display for Error {
                 f,
                 "corrupt block {block_index} (size word at input offset {input_pos}; offsets below count from its data): {error}"
             ),
+            Error::ContainerTruncated { container, input_pos, what } => write!(
+                f,
+                "truncated {container} data: input ends at offset {input_pos} where {what} was expected"
+            ),
+            Error::ContainerCorrupt { container, input_pos, what } => {
+                write!(f, "corrupt {container} data at input offset {input_pos}: {what}")
+            }
+            Error::ContainerUnsupported { container, input_pos, what } => {
+                write!(f, "unsupported {container} data at input offset {input_pos}: {what}")
+            }
+            Error::ContainerOutputLimit { container, input_pos, declared, max_out } => write!(
+                f,
+                "{container} size field at input offset {input_pos} brings the output to {declared} bytes, more than the output cap of {max_out}"
+            ),
+            Error::ContainerSizeMismatch { container, input_pos, declared, actual } => write!(
+                f,
+                "{container} size mismatch: the size field at input offset {input_pos} declares {declared} bytes, the data decoded to {actual}"
+            ),
+            Error::ContainerChecksum { container, input_pos, expected, found } => write!(
+                f,
+                "{container} checksum mismatch at input offset {input_pos}: the data hashes to {expected:#x}, the input says {found:#x} (corrupt data)"
+            ),
+            Error::ContainerBlock { container, input_pos, ref error } => write!(
+                f,
+                "corrupt block in {container} data (block data at input offset {input_pos}; offsets below count from there): {error}"
+            ),
             Error::InvalidArgument { what } => write!(f, "invalid argument: {what}"),
         }
     }
@@ -484,17 +585,23 @@ impl Error {
             | Error::FrameBlockChecksum { .. }
             | Error::FrameContentChecksum { .. }
             | Error::FrameContentSizeMismatch { .. }
-            | Error::FrameBlock { .. } => ErrorKind::CorruptInput,
+            | Error::FrameBlock { .. }
+            | Error::ContainerTruncated { .. }
+            | Error::ContainerCorrupt { .. }
+            | Error::ContainerSizeMismatch { .. }
+            | Error::ContainerChecksum { .. }
+            | Error::ContainerBlock { .. } => ErrorKind::CorruptInput,
             Error::LiteralsOverflowOutput { .. }
             | Error::MatchOverflowsOutput { .. }
             | Error::OutputTooSmall { .. }
             | Error::InputTooLarge { .. }
             | Error::SizePrefixTooLarge { .. }
             | Error::AllocationFailed { .. }
-            | Error::FrameOutputLimit { .. } => ErrorKind::LimitExceeded,
-            Error::KernelUnavailable { .. } | Error::FrameUnsupportedVersion { .. } => {
-                ErrorKind::Unsupported
-            }
+            | Error::FrameOutputLimit { .. }
+            | Error::ContainerOutputLimit { .. } => ErrorKind::LimitExceeded,
+            Error::KernelUnavailable { .. }
+            | Error::FrameUnsupportedVersion { .. }
+            | Error::ContainerUnsupported { .. } => ErrorKind::Unsupported,
             Error::UnknownKernel { .. }
             | Error::FrameDictIdMismatch { .. }
             | Error::FrameMissingDictionary { .. }
@@ -509,7 +616,7 @@ impl std::error::Error for Error {
     /// (they wrap nothing).
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::FrameBlock { error, .. } => Some(&**error),
+            Error::FrameBlock { error, .. } | Error::ContainerBlock { error, .. } => Some(&**error),
             _ => None,
         }
     }

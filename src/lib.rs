@@ -35,11 +35,17 @@
 //!
 //! `kernel` (CPU detection, the [`Kernel`] value, copy primitives, tables) is the bottom and
 //! knows nothing above it; [`block`] (the block format, its decoders and compressors) uses it;
-//! [`frame`] uses `block`.
+//! [`frame`] uses `block`; [`container`] (feature `containers`) uses both.
 //!
 //! ## Features
-//! - `std` (default): `std::error::Error` for [`Error`]. Without it the crate is `no_std` + `alloc`.
-//! - `unsafe` (default): the fast paths that need `unsafe`.
+//! - `std` (default): `std::error::Error` for [`Error`], the `std::io` frame adapters, the
+//!   `LZ4_SIMD_KERNEL` override. Without it the crate is `no_std` + `alloc`: the block API and the
+//!   one-shot frame API work as with it, and the x86 kernels are detected without `std` (see
+//!   [`Kernel`]).
+//! - `unsafe` (default): the fast paths that need `unsafe`, among them the SIMD kernels; on
+//!   `wasm32` the `simd128` kernel when built with `-C target-feature=+simd128`.
+//! - `containers` (default): [`container`], LZ4 inside Hadoop, Parquet, Kafka, lz4-java (Spark),
+//!   size-prefixed blocks (Cassandra, RocksDB), ClickHouse and Linux kernel images.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
@@ -50,6 +56,8 @@
 extern crate alloc;
 
 pub mod block;
+#[cfg(feature = "containers")]
+pub mod container;
 mod error;
 pub mod frame;
 mod kernel;

@@ -497,3 +497,41 @@ fn small_frames_with_a_dictionary() {
     assert!(decoded == expected);
     assert!(lz4f_stream(&parts, Some(&dict)) == Some(expected));
 }
+
+/// A dictionary for any ID (`decompress_with_any_dict`, `FrameDecoder::with_any_dictionary`:
+/// the `lz4` command's `-D`) decodes frames naming different IDs, or none, one after the other,
+/// where a dictionary with one ID stops at the first frame naming another.
+#[test]
+fn a_dictionary_for_any_id_serves_frames_naming_different_ids() {
+    let dict: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let content = dict[1000..40_000].to_vec();
+    let mut stream = Vec::new();
+    for id in [Some(1), Some(2), None] {
+        let options = FrameOptions::new().dict_id(id);
+        stream.extend(frame::compress_with_dict(&content, &dict, &options));
+    }
+    let want = content.repeat(3);
+    assert_eq!(
+        frame::decompress_with_any_dict(&stream, &dict, want.len()).unwrap(),
+        want
+    );
+    let mut streamed = Vec::new();
+    FrameDecoder::with_any_dictionary(&stream[..], &dict)
+        .read_to_end(&mut streamed)
+        .unwrap();
+    assert_eq!(streamed, want);
+    let err = frame::decompress_with_dict(&stream, &dict, 1, want.len()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::FrameDictIdMismatch {
+                frame: 2,
+                supplied: 1
+            }
+        ),
+        "{err:?}"
+    );
+    // A wrong dictionary for any ID is caught by the content checksum (on by default).
+    let wrong = vec![0u8; dict.len()];
+    assert!(frame::decompress_with_any_dict(&stream, &wrong, want.len()).is_err());
+}

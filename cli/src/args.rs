@@ -57,6 +57,8 @@ pub struct Settings {
     pub dictionary: Option<PathBuf>,
     /// `--block`: one size-prepended block instead of frames.
     pub prepended_block: bool,
+    /// `--container NAME`: one of the library's containers instead of LZ4 frames.
+    pub container: Option<crate::container::Container>,
     /// With `--block` when decompressing: the largest size prefix accepted.
     pub max_out: usize,
     pub force: bool,
@@ -98,6 +100,7 @@ impl Default for Settings {
             legacy: false,
             dictionary: None,
             prepended_block: false,
+            container: None,
             max_out: lz4_simd::block::MAX_INPUT_SIZE,
             force: false,
             force_stdout: false,
@@ -279,6 +282,26 @@ fn parse_long(
         b"linked" => no_value(settings, |s| s.linked = true)?,
         b"block-checksum" => no_value(settings, |s| s.block_checksum = true)?,
         b"legacy" => no_value(settings, |s| s.legacy = true)?,
+        // `--container NAME` or `--container=NAME`.
+        b"container" => {
+            let owned;
+            let text = match value {
+                Some(text) => text,
+                None => {
+                    owned = next_value(&name_str)?;
+                    owned.as_bytes()
+                }
+            };
+            let text = String::from_utf8_lossy(text);
+            let Some(container) = crate::container::Container::parse(&text) else {
+                let names: Vec<&str> = crate::container::NAMES.iter().map(|(n, ..)| *n).collect();
+                return Err(usage(format!(
+                    "unknown container {text:?} (known: {})",
+                    names.join(", ")
+                )));
+            };
+            settings.container = Some(container);
+        }
         // `--threads=N` or `--threads N` (lz4 1.10 takes both), and the earlier spellings.
         b"threads" | b"hc" | b"max-out" => {
             let owned;

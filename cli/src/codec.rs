@@ -13,7 +13,9 @@
 use std::io::{self, BufReader, Read, Write};
 
 use lz4_simd::block;
-use lz4_simd::frame::{self, BlockMode, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions};
+use lz4_simd::frame::{
+    self, BlockMode, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
+};
 
 use crate::args::Settings;
 
@@ -177,22 +179,19 @@ pub fn decompress_frames(
         let mut reader = reader;
         return io::copy(&mut reader, writer);
     }
-    let mut decoder = match dictionary {
-        Some(dict) => {
-            let dict_id = match frame::read_frame_header(head) {
-                Ok((FrameHeader::Lz4(info), _)) => info.dict_id.unwrap_or(0),
-                _ => 0,
-            };
-            FrameDecoder::with_dictionary(reader, dict, dict_id)
-        }
-        None => FrameDecoder::new(reader),
+    // `-D`: the dictionary serves every frame, whatever ID its header names, as in `lz4`. A
+    // legacy frame may end with a kernel image's size trailer (as `unlz4` accepts).
+    let decompressor = match dictionary {
+        Some(dict) => FrameDecompressor::with_any_dictionary(dict),
+        None => FrameDecompressor::new(),
     };
+    let mut decoder = FrameDecoder::with_decompressor(reader, decompressor.kernel_trailer(true));
     io::copy(&mut decoder, writer)
 }
 
 /// The whole input if it is at most `max` bytes long; otherwise an `InputTooLarge` error with
 /// its length (counted, not kept: memory stays bounded by `max` whatever the input).
-fn read_at_most(reader: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
+pub(crate) fn read_at_most(reader: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
     let mut data = Vec::new();
     reader.take(max as u64).read_to_end(&mut data)?;
     let rest = io::copy(reader, &mut io::sink())?;

@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use crate::args::{Mode, Operand, Settings};
 use crate::codec;
+use crate::container;
 use crate::output::{self, FileId, Input, Output, Sink, SourceMeta};
 use crate::progress::{Counted, Progress};
 use crate::Failure;
@@ -393,10 +394,15 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         }
     };
     let source = SourceMeta::of(&job.input);
-    let mut sink = Sink::open(&job.output, source.is_some(), settings.force)?;
+    // Decompressed output to a file is sparse unless `--no-sparse`, as in `lz4`.
+    let sparse = job.mode != Mode::Compress && settings.sparse != Some(false);
+    let mut sink = Sink::open(&job.output, source.is_some(), settings.force, sparse)?;
     let progress = Progress::start(settings, &job.input.name(), length, sink.counter());
     let mut reader = Counted::new(reader, job.input.name(), progress);
     let result = match job.mode {
+        Mode::Compress if settings.container.is_some() => settings.container.map_or(Ok(()), |c| {
+            container::compress(c, &mut reader, &mut sink, settings)
+        }),
         Mode::Compress if settings.prepended_block => {
             codec::compress_prepended(&mut reader, &mut sink, settings)
         }
@@ -410,6 +416,9 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
             dictionary,
             length.filter(|_| settings.content_size),
         ),
+        _ if settings.container.is_some() => settings.container.map_or(Ok(()), |c| {
+            container::decompress(c, &mut reader, &mut sink, settings.max_out).map(drop)
+        }),
         _ if settings.prepended_block => {
             codec::decompress_prepended(&mut reader, &mut sink, settings.max_out).map(drop)
         }

@@ -17,6 +17,7 @@ use lz4_simd::frame::{self, BlockMode, FrameHeader, FrameInfo};
 use lz4_simd::Error;
 
 use crate::codec::{is_magic, MAX_HEADER};
+use crate::container::{self, Container};
 use crate::Failure;
 
 /// What one frame is.
@@ -230,8 +231,46 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
     Ok(frames)
 }
 
+/// The container a file holds when it is not LZ4 frames: the one named by `--container`, or
+/// one recognised from its first bytes (lz4-java's magic, a ClickHouse block's checksum).
+/// Returns it with the file's size and its content's size (decoded, within `max_out`).
+fn container_of(
+    path: &Path,
+    named: Option<Container>,
+    max_out: usize,
+) -> Result<Option<(Container, u64, u64)>, Failure> {
+    let name = path.display().to_string();
+    let io_failure = |e| Failure::Io(name.clone(), e);
+    if !fs::metadata(path).map_err(io_failure)?.is_file() {
+        return Ok(None);
+    }
+    let mut head = Vec::new();
+    File::open(path)
+        .map_err(io_failure)?
+        .take(1 << 20)
+        .read_to_end(&mut head)
+        .map_err(io_failure)?;
+    let starts_frame = head
+        .first_chunk()
+        .is_some_and(|word| is_magic(u32::from_le_bytes(*word)));
+    let Some(found) = named.or_else(|| (!starts_frame).then(|| container::identify(&head))?) else {
+        return Ok(None);
+    };
+    let mut file = File::open(path).map_err(io_failure)?;
+    let size = file.metadata().map_err(io_failure)?.len();
+    let content = container::decompress(found, &mut file, &mut io::sink(), max_out)
+        .map_err(|e| Failure::Io(format!("{name} ({} container)", found.name()), e))?;
+    Ok(Some((found, size, content)))
+}
+
 /// Lists `paths`; `verbose` adds the frame table. Output goes to stdout, as `lz4`'s does.
-pub fn run(paths: &[std::path::PathBuf], verbose: bool) -> Result<(), Failure> {
+/// Files that hold a container (named by `--container`, or recognised) get one line naming it.
+pub fn run(
+    paths: &[std::path::PathBuf],
+    verbose: bool,
+    named: Option<Container>,
+    max_out: usize,
+) -> Result<(), Failure> {
     if paths.is_empty() {
         return Err(Failure::Usage(
             "--list needs file names (it does not read stdin)".into(),
@@ -246,6 +285,28 @@ pub fn run(paths: &[std::path::PathBuf], verbose: bool) -> Result<(), Failure> {
         ));
     }
     for (index, path) in paths.iter().enumerate() {
+        match container_of(path, named, max_out) {
+            Ok(Some((found, size, content))) => {
+                out.push_str(&format!(
+                    "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   {}\n",
+                    "-",
+                    found.name(),
+                    "-",
+                    "-",
+                    human(size),
+                    human(content),
+                    ratio(size, Some(content)),
+                    path.display()
+                ));
+                continue;
+            }
+            Ok(None) => {}
+            Err(failure) => {
+                eprintln!("lz4-simd: {failure}");
+                failed = Some(Failure::Reported);
+                continue;
+            }
+        }
         let frames = match frames_of(path) {
             Ok(frames) => frames,
             Err(failure) => {

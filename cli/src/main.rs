@@ -14,6 +14,7 @@
 mod args;
 mod bench;
 mod codec;
+mod container;
 mod jobs;
 mod list;
 mod output;
@@ -121,7 +122,7 @@ Advanced arguments :\n\
 --no-frame-crc : disable stream checksum (default:enabled)\n\
 --content-size : compressed frame includes original size (default:not present)\n\
 --list FILE : lists information about .lz4 files (useful for files compressed with --content-size flag)\n\
---[no-]sparse  : sparse mode (accepted; files are written whole)\n\
+--[no-]sparse  : sparse mode (default:enabled on file, disabled on stdout)\n\
 --favor-decSpeed: compressed files decompress faster, but are less compressed\n\
 --fast[=#]: switch to ultra fast compression level (default: 1)\n\
 --best  : same as -12\n\
@@ -134,7 +135,11 @@ lz4-simd extras :\n\
  bench [--help] : benchmark the codec on built-in samples and files\n\
  compress / decompress : the same as -z / -d\n\
 --block : one size-prepended block (4-byte size + block) instead of frames\n\
---max-out N : with --block -d, refuse a size prefix above N bytes\n",
+--max-out N : with --block or --container -d, the most content to decode\n\
+--container NAME : read/write LZ4 inside another system's format instead of frames:\n\
+          hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,\n\
+          prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read\n\
+          by plain -d); --list recognises lz4-java and clickhouse files by themselves\n",
         env!("CARGO_PKG_VERSION")
     );
     if long {
@@ -181,7 +186,12 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
         jobs::display(&settings, 2, &warning);
     }
     match settings.mode {
-        Mode::List => list::run(&settings.inputs, settings.display_level >= 3),
+        Mode::List => list::run(
+            &settings.inputs,
+            settings.display_level >= 3,
+            settings.container,
+            settings.max_out,
+        ),
         Mode::Bench => run_lz4_bench(&settings),
         _ => {
             let jobs = jobs::plan(&mut settings)?;

@@ -22,6 +22,12 @@
 //! A writable file in a directory we may not write is therefore not replaced (`lz4 -f` writes it
 //! in place): the rename needs the directory. That is the price of never truncating a target.
 //!
+//! Sparse output (`--sparse`, on by default when decompressing to a file, as in `lz4`): every
+//! 4 KiB of output that is whole, aligned in the file and all zero is skipped with a seek instead
+//! of written, so runs of zeros become holes (no disk blocks), and the temporary file is given its
+//! full length at commit. The bytes read back are the same; only the allocation differs. Standard
+//! output and direct targets (devices, FIFOs) are always written whole.
+//!
 //! Why `tempfile`: it creates the temporary file with `O_EXCL` under a random name (no race with
 //! another process, no following a planted link), with the permissions given at creation,
 //! deletes it when dropped (every early return and error path), and renames it without
@@ -29,7 +35,7 @@
 //! or a hard link where that is missing) — each of which is easy to get subtly wrong by hand.
 
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -42,6 +48,10 @@ use crate::Failure;
 
 /// Buffer between the codec and the file (the codec writes a block at a time).
 const WRITE_BUFFER: usize = 1 << 20;
+
+/// The unit of sparse output: a whole, aligned, all-zero unit becomes a hole. 4 KiB is the
+/// block size of the common Linux file systems, so a smaller unit would save no disk space.
+const SPARSE_UNIT: usize = 4096;
 
 /// A file's identity: device and inode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,12 +117,33 @@ impl Output {
     }
 }
 
-/// The file a target path stands for: a symbolic link's target when the link resolves.
+/// The file a target path stands for: a symbolic link's target, followed as `open` follows it,
+/// also when it does not exist yet (a dangling link: `lz4 -f` creates the file it names, so the
+/// link stays a link). A loop of links (or more than 40) stays the path itself: an existing
+/// file for the `-f` rule, and with `-f` the looping link is what is replaced.
 fn resolved_target(path: &Path) -> PathBuf {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).unwrap_or(path.into()),
-        _ => path.to_path_buf(),
+    if let Ok(canonical) = fs::canonicalize(path) {
+        if fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink()) {
+            return canonical;
+        }
+        return path.to_path_buf();
     }
+    let mut target = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => match fs::read_link(&target) {
+                Ok(next) => {
+                    target = match target.parent() {
+                        Some(dir) => dir.join(next),
+                        None => next,
+                    };
+                }
+                Err(_) => return path.to_path_buf(),
+            },
+            _ => return target,
+        }
+    }
+    path.to_path_buf()
 }
 
 /// A name that is the same for two spellings of one not-yet-existing path (`a` and `./a`).
@@ -188,7 +219,10 @@ pub fn plan_check(
                     input.name()
                 )));
             }
-            if fs::symlink_metadata(path).is_ok() && !force && !is_dev_null(path) {
+            // A dangling symbolic link names a file that does not exist yet: writing creates
+            // it (as `lz4` does) and the link stays.
+            let exists = fs::symlink_metadata(resolved_target(path)).is_ok();
+            if exists && !force && !is_dev_null(path) {
                 return Some(Failure::Message(format!(
                     "{output_name} already exists; not overwritten (use -f to replace it)"
                 )));
@@ -220,6 +254,8 @@ pub struct Temporary {
     target: PathBuf,
     /// Replace an existing target (`-f`); otherwise the rename refuses to.
     overwrite: bool,
+    /// `Some` when zero runs become holes (see the module docs).
+    sparse: Option<Sparse>,
     /// Without a source file (standard input), the regular file being replaced: its owner and
     /// permission bits carry over (`lz4 -f` writes into the file and so keeps them; a private
     /// file stays private).
@@ -232,6 +268,49 @@ impl Drop for Temporary {
         let mut registry = signals::registry();
         drop(self.file.take());
         signals::unregister(&mut registry, &self.path);
+    }
+}
+
+/// Where a sparse output stands: its logical length, and the zero bytes at its end not yet
+/// written (skipped with a seek before the next data, or given by `set_len` at commit).
+#[derive(Default)]
+struct Sparse {
+    length: u64,
+    hole: u64,
+}
+
+/// Whether `unit` is all zero (a unit of data usually answers at its first or last byte).
+fn all_zero(unit: &[u8]) -> bool {
+    unit.first() == Some(&0) && unit.last() == Some(&0) && unit.iter().all(|&byte| byte == 0)
+}
+
+impl Temporary {
+    /// Writes `buf` to a sparse output: data runs are written in one call each, and whole
+    /// aligned zero units are left as holes.
+    fn write_sparse(&mut self, buf: &[u8]) -> io::Result<()> {
+        let (Some(file), Some(sparse)) = (self.file.as_mut(), self.sparse.as_mut()) else {
+            return Err(io::Error::other("output already committed"));
+        };
+        let mut data_start = 0;
+        let mut at = 0;
+        while at < buf.len() {
+            // Cannot truncate: the remainder of a division by a `usize` constant.
+            let into_unit = (sparse.length % SPARSE_UNIT as u64) as usize;
+            let take = (SPARSE_UNIT - into_unit).min(buf.len() - at);
+            let unit = &buf[at..at + take];
+            if take == SPARSE_UNIT && all_zero(unit) {
+                file.write_all(&buf[data_start..at])?;
+                sparse.hole += SPARSE_UNIT as u64;
+                data_start = at + take;
+            } else if sparse.hole > 0 {
+                let hole = i64::try_from(sparse.hole).map_err(io::Error::other)?;
+                file.seek(SeekFrom::Current(hole))?;
+                sparse.hole = 0;
+            }
+            sparse.length += take as u64;
+            at += take;
+        }
+        file.write_all(&buf[data_start..])
     }
 }
 
@@ -255,9 +334,16 @@ impl Sink {
     /// Opens `output` for writing (after [`plan_check`]). A source with `meta` makes the
     /// temporary file private (0600) until it receives the source's permissions; without one it
     /// gets 0666 less the umask, as a new file would.
-    pub fn open(output: &Output, private: bool, overwrite: bool) -> Result<Sink, Failure> {
+    ///
+    /// `sparse`: a file output turns its whole, aligned 4 KiB zero units into holes.
+    pub fn open(
+        output: &Output,
+        private: bool,
+        overwrite: bool,
+        sparse: bool,
+    ) -> Result<Sink, Failure> {
         Ok(Sink {
-            target: Target::open(output, private, overwrite)?,
+            target: Target::open(output, private, overwrite, sparse)?,
             written: Arc::new(AtomicU64::new(0)),
         })
     }
@@ -287,7 +373,12 @@ impl Sink {
 }
 
 impl Target {
-    fn open(output: &Output, private: bool, overwrite: bool) -> Result<Target, Failure> {
+    fn open(
+        output: &Output,
+        private: bool,
+        overwrite: bool,
+        sparse: bool,
+    ) -> Result<Target, Failure> {
         match output {
             Output::Discard => Ok(Target::Discard),
             Output::Stdout => Ok(Target::Stdout(BufWriter::with_capacity(
@@ -344,6 +435,7 @@ impl Target {
                     path,
                     target,
                     overwrite,
+                    sparse: sparse.then(Sparse::default),
                     replaced,
                 })))
             }
@@ -374,6 +466,11 @@ impl Target {
                 let file = buffered
                     .into_inner()
                     .map_err(|e| Failure::Io(name.clone(), e.into_error()))?;
+                // Zeros at the end of a sparse output were skipped, not written: the length
+                // gives them (as a hole).
+                if let Some(sparse) = temporary.sparse.as_ref().filter(|s| s.hole > 0) {
+                    file.as_file().set_len(sparse.length).map_err(io_failure)?;
+                }
                 if let Some(source) = source {
                     copy_metadata(file.as_file(), &source.metadata).map_err(io_failure)?;
                 } else if let Some(replaced) = &temporary.replaced {
@@ -476,6 +573,9 @@ fn sync_parent(target: &Path) -> io::Result<()> {
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = match &mut self.target {
+            Target::Temporary(temporary) if temporary.sparse.is_some() => {
+                temporary.write_sparse(buf).map(|()| buf.len())
+            }
             Target::Temporary(temporary) => match temporary.file.as_mut() {
                 Some(file) => file.write(buf),
                 None => Err(io::Error::other("output already committed")),
@@ -490,6 +590,9 @@ impl Write for Sink {
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.target {
+            Target::Temporary(temporary) if temporary.sparse.is_some() => {
+                temporary.write_sparse(buf)
+            }
             Target::Temporary(temporary) => match temporary.file.as_mut() {
                 Some(file) => file.write_all(buf),
                 None => Err(io::Error::other("output already committed")),

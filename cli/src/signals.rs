@@ -1,4 +1,4 @@
-//! SIGINT, SIGTERM and SIGHUP: remove the temporary outputs, then die of the signal.
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove the temporary outputs, then die of the signal.
 //!
 //! Outputs are written to temporary files (see `output.rs`) that are renamed over their targets
 //! only when complete. A signal must not leave such a file behind, so every temporary file is
@@ -24,7 +24,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGXFSZ};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGQUIT, SIGTERM, SIGXFSZ};
 use signal_hook::iterator::Signals;
 use signal_hook::low_level::emulate_default_handler;
 
@@ -41,7 +41,7 @@ pub fn unregister(registry: &mut Vec<PathBuf>, path: &Path) {
     registry.retain(|registered| registered != path);
 }
 
-/// Starts the thread that handles SIGINT, SIGTERM and SIGHUP, and catches SIGXFSZ. Without it
+/// Starts the thread that handles SIGINT, SIGTERM, SIGHUP and SIGQUIT, and catches SIGXFSZ. Without it
 /// (if installing the handlers fails) the signals keep their default action and a temporary
 /// file may be left behind, but never an incomplete output under the target's name.
 pub fn install() {
@@ -51,10 +51,12 @@ pub fn install() {
     // A signal the process was started with ignored stays ignored: `nohup lz4-simd ...` must
     // survive the hangup, as `lz4` (which installs no handler) does.
     let ignored = ignored_at_start();
-    let handled = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&signal| {
-        let bit = u32::try_from(signal - 1).map_or(0, |bit| 1u64.checked_shl(bit).unwrap_or(0));
-        ignored & bit == 0
-    });
+    let handled = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        .into_iter()
+        .filter(|&signal| {
+            let bit = u32::try_from(signal - 1).map_or(0, |bit| 1u64.checked_shl(bit).unwrap_or(0));
+            ignored & bit == 0
+        });
     let Ok(mut signals) = Signals::new(handled) else {
         return;
     };

@@ -370,3 +370,168 @@ fn terminals_are_refused_and_the_progress_bar_shows_only_there() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("/s"), "{}", stderr(&out));
 }
+
+/// Decompressed output to a file is sparse by default (whole aligned 4 KiB zero units become
+/// holes), written whole with `--no-sparse`, and reads back identical either way: zero runs at
+/// the start, in the middle, at the end, and shorter than a unit.
+#[test]
+fn decompressed_files_are_sparse_unless_no_sparse() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("sparse");
+    let mut data = vec![0u8; 3 << 20];
+    data.extend(sample(100_000));
+    data.extend(vec![0u8; 5000]);
+    data.extend(sample(4095));
+    data.extend(vec![0u8; (2 << 20) + 17]);
+    let input = dir.join("data");
+    std::fs::write(&input, &data).unwrap();
+    let framed = dir.join("data.lz4");
+    let out = run_in(bin().args(["-f", "data", "data.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut allocated = Vec::new();
+    for (name, args) in [
+        ("sparse", &["-d", "-f"][..]),
+        ("explicit", &["-d", "-f", "--sparse"][..]),
+        ("whole", &["-d", "-f", "--no-sparse"][..]),
+    ] {
+        let out = run_in(bin().args(args).arg(&framed).arg(name), &dir);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let path = dir.join(name);
+        assert_eq!(std::fs::read(&path).unwrap(), data, "{name}");
+        allocated.push(std::fs::metadata(&path).unwrap().blocks() * 512);
+    }
+    // `--no-sparse` allocates every byte; where the file system makes holes (most do), the
+    // sparse outputs take at least 4 MiB less.
+    assert!(allocated[2] >= data.len() as u64, "{allocated:?}");
+    let probe = dir.join("probe");
+    let file = std::fs::File::create(&probe).unwrap();
+    file.set_len(1 << 20).unwrap();
+    if std::fs::metadata(&probe).unwrap().blocks() == 0 {
+        assert!(allocated[0] + (4 << 20) <= allocated[2], "{allocated:?}");
+        assert_eq!(allocated[0], allocated[1]);
+    }
+    // To standard output the bytes are written whole (and the same).
+    let out = piped(&["-dc"], &std::fs::read(&framed).unwrap());
+    assert!(out.status.success());
+    assert_eq!(out.stdout, data);
+}
+
+/// `-d -D`: the dictionary serves every frame whatever dictionary ID its header names (as in
+/// `lz4`), also frames after the first naming other IDs.
+#[test]
+fn a_dictionary_decodes_frames_naming_any_id() {
+    use lz4_simd::frame::{self, FrameOptions};
+    let dir = scratch("dict-any-id");
+    let dict = sample(80_000);
+    let content = dict[5_000..60_000].to_vec();
+    let mut stream = Vec::new();
+    for id in [Some(7), None, Some(0xDEAD_BEEF)] {
+        stream.extend(frame::compress_with_dict(
+            &content,
+            &dict,
+            &FrameOptions::new().dict_id(id),
+        ));
+    }
+    std::fs::write(dir.join("dict"), &dict).unwrap();
+    std::fs::write(dir.join("s.lz4"), &stream).unwrap();
+    let out = run_in(bin().args(["-d", "-D", "dict", "s.lz4", "s"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join("s")).unwrap(), content.repeat(3));
+}
+
+/// `--container NAME`: every container through files and pipes, `-t` on each, `--list`
+/// recognising lz4-java and ClickHouse files by themselves and the others when named; Kafka
+/// frames decode with `lz4`; `lz4 -l` output with a kernel's size trailer decodes with
+/// `--container linux`.
+#[test]
+fn containers_round_trip_and_are_listed() {
+    let dir = scratch("containers");
+    let data = sample(700_000);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    let names = [
+        "hadoop",
+        "kafka",
+        "kafka-v0",
+        "lz4-java",
+        "prefixed-le32",
+        "prefixed-be32",
+        "prefixed-varint",
+        "clickhouse",
+        "linux",
+    ];
+    for name in names {
+        let packed = format!("data.{name}");
+        let out = run_in(
+            bin().args(["-f", "--container", name, "data", &packed]),
+            &dir,
+        );
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let out = run_in(
+            bin().args(["-d", "-f", &format!("--container={name}"), &packed, "back"]),
+            &dir,
+        );
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(std::fs::read(dir.join("back")).unwrap() == data, "{name}");
+        let out = run_in(bin().args(["-t", "--container", name, &packed]), &dir);
+        assert!(out.status.success(), "{name} -t: {}", stderr(&out));
+        // Through pipes.
+        let bytes = std::fs::read(dir.join(&packed)).unwrap();
+        let out = piped(&["-dc", "--container", name], &bytes);
+        assert!(out.status.success(), "{name} pipe: {}", stderr(&out));
+        assert!(out.stdout == data, "{name} pipe");
+        // Listed: by itself (java, clickhouse) or when named.
+        let recognised = matches!(name, "lz4-java" | "clickhouse");
+        let mut list = bin();
+        list.arg("--list");
+        if !recognised {
+            list.args(["--container", name]);
+        }
+        let out = run_in(list.arg(&packed), &dir);
+        assert!(out.status.success(), "{name} --list: {}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(name), "{name} --list: {text}");
+    }
+    // A corrupt container is an error naming it, and leaves no output.
+    let mut bad = std::fs::read(dir.join("data.clickhouse")).unwrap();
+    bad[20] ^= 1;
+    std::fs::write(dir.join("bad.clickhouse"), &bad).unwrap();
+    let out = run_in(
+        bin().args(["-d", "--container", "clickhouse", "bad.clickhouse", "bad"]),
+        &dir,
+    );
+    assert!(!out.status.success());
+    assert!(!dir.join("bad").exists());
+    let out = run_in(bin().args(["--container", "zip", "data"]), &dir);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("unknown container"),
+        "{}",
+        stderr(&out)
+    );
+    // Peers: Kafka frames are LZ4 frames; `lz4 -l` plus a size trailer is a kernel image.
+    if let Some(mut lz4) = common::lz4() {
+        let out = run_in(lz4.args(["-dc", "data.kafka"]), &dir);
+        assert!(
+            out.status.success() && out.stdout == data,
+            "lz4 -d of kafka"
+        );
+        let out = run_in(
+            common::lz4().unwrap().args(["-l", "-f", "data", "kernel"]),
+            &dir,
+        );
+        assert!(out.status.success());
+        let mut image = std::fs::read(dir.join("kernel")).unwrap();
+        image.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        image.extend_from_slice(&[0u8; 12]);
+        std::fs::write(dir.join("kernel"), &image).unwrap();
+        let out = run_in(bin().args(["-dc", "--container", "linux", "kernel"]), &dir);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout == data);
+        // Plain -d accepts the trailer of legacy input too (`lz4` refuses it, `unlz4` not).
+        let out = run_in(bin().args(["-dc", "kernel"]), &dir);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(out.stdout == data);
+        let out = run_in(common::lz4().unwrap().args(["-dc", "kernel"]), &dir);
+        assert!(!out.status.success(), "lz4 1.9.4 refuses the trailer");
+    }
+}

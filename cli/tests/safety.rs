@@ -415,12 +415,21 @@ fn send(signal: &str, pid: u32) {
 fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
     // HC at level 12 on 24 MB takes seconds even in a release build.
     let data = sample(24 << 20);
-    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1), ("QUIT", 3)] {
         let dir = scratch(&format!("signal-{signal}"));
         std::fs::write(dir.join("big"), &data).unwrap();
         std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
         let before = snapshot(&dir);
-        let child = start_job(bin().args(["-12", "-f", "--rm", "big", "big.lz4"]), &dir);
+        // Through `sh` with core dumps off (SIGQUIT's default action dumps core, which would
+        // leave a `core` file in the directory); `exec` keeps the pid.
+        let program = bin().get_program().to_owned();
+        let child = start_job(
+            Command::new("sh")
+                .args(["-c", "ulimit -c 0; exec \"$0\" \"$@\""])
+                .arg(program)
+                .args(["-12", "-f", "--rm", "big", "big.lz4"]),
+            &dir,
+        );
         send(&format!("-{signal}"), child.id());
         let out = child.wait_with_output().unwrap();
         assert_eq!(
@@ -492,4 +501,43 @@ fn output_keeps_the_source_permissions_and_times() {
     assert!(out.status.success(), "{}", stderr(&out));
     let written = std::fs::metadata(dir.join("b")).unwrap();
     assert_eq!(written.permissions().mode() & 0o777, 0o600);
+}
+
+/// A symbolic link as output is followed as `lz4` follows it: a dangling link (also through a
+/// chain, also relative to the link's directory) gets the file it names created, with or
+/// without `-f`, and stays a link; a link loop counts as an existing file (refused without
+/// `-f`).
+#[test]
+fn dangling_symbolic_link_outputs_create_the_file_they_name() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("dangling");
+    let data = sample(10_000);
+    std::fs::write(dir.join("a"), &data).unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    symlink("../named", dir.join("sub/link")).unwrap();
+    symlink("sub/link", dir.join("chain")).unwrap();
+    for force in [false, true] {
+        let _ = std::fs::remove_file(dir.join("named"));
+        let mut command = bin();
+        if force {
+            command.arg("-f");
+        }
+        let out = run_in(command.args(["-q", "a", "chain"]), &dir);
+        assert!(out.status.success(), "force {force}: {}", stderr(&out));
+        assert!(std::fs::symlink_metadata(dir.join("chain"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(std::fs::symlink_metadata(dir.join("sub/link"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        let framed = std::fs::read(dir.join("named")).unwrap();
+        assert_eq!(lz4_simd::frame::decompress(&framed, 1 << 20).unwrap(), data);
+    }
+    symlink("loop2", dir.join("loop1")).unwrap();
+    symlink("loop1", dir.join("loop2")).unwrap();
+    let out = run_in(bin().args(["-q", "a", "loop1"]), &dir);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
 }

@@ -4,9 +4,10 @@
 //! one-shot or streamed with flushes (blocks of every size), skippable and legacy frames between,
 //! then optionally corrupts a few bytes. Requires:
 //!
-//! - the one-shot decoder and the streaming decoder (through a reader that returns short reads,
-//!   `Interrupted` and `WouldBlock`, the decoder called again after each `WouldBlock`) give the
-//!   same verdict: the same content, or the same error;
+//! - the one-shot decoder, the streaming decoder (through a reader that returns short reads,
+//!   `Interrupted` and `WouldBlock`, the decoder called again after each `WouldBlock`) and the
+//!   sans-IO decompressor (input and output in slices of sizes the input picks) give the same
+//!   verdict: the same content, or the same error;
 //! - an uncorrupted stream decodes to what was compressed, within a cap of exactly its size and
 //!   not within one byte less, and liblz4's LZ4F decoder agrees frame by frame.
 //!
@@ -18,7 +19,9 @@
 use std::io::{self, Read, Write};
 
 use libfuzzer_sys::fuzz_target;
-use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
+use lz4_simd::frame::{
+    self, BlockMode, BlockSize, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions, Status,
+};
 use lz4_simd::Error;
 use lz4_simd_fuzz::Bytes;
 use testkit::liblz4;
@@ -153,6 +156,37 @@ fn streaming(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>,
     }
 }
 
+/// The sans-IO decompressor, fed `in_step` bytes at a time with `out_step` bytes of room.
+fn sans_io(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>, Error> {
+    let mut decompressor = match dict {
+        Some(dict) => FrameDecompressor::with_dictionary(dict, DICT_ID),
+        None => FrameDecompressor::new(),
+    };
+    let in_step = 1 + usize::from(pattern) * 37 % 5_003;
+    let mut out = vec![0u8; 1 + usize::from(pattern) * 131 % 70_001];
+    let mut content = Vec::new();
+    for piece in stream.chunks(in_step) {
+        let mut piece = piece;
+        loop {
+            let progress = decompressor.decompress(piece, &mut out)?;
+            content.extend_from_slice(&out[..progress.produced]);
+            piece = &piece[progress.consumed..];
+            if progress.status == Status::NeedInput {
+                break;
+            }
+        }
+    }
+    loop {
+        let progress = decompressor.decompress(&[], &mut out)?;
+        content.extend_from_slice(&out[..progress.produced]);
+        if progress.status != Status::OutputFull {
+            break;
+        }
+    }
+    decompressor.finish()?;
+    Ok(content)
+}
+
 fn one_shot(stream: &[u8], dict: Option<&[u8]>, cap: usize) -> Result<Vec<u8>, Error> {
     match dict {
         Some(dict) => frame::decompress_with_dict(stream, dict, DICT_ID, cap),
@@ -223,6 +257,13 @@ fuzz_target!(|data: &[u8]| {
         "one-shot and streaming disagree: {:?} vs {:?}",
         one.as_ref().map(Vec::len),
         streamed.as_ref().map(Vec::len)
+    );
+    let pushed = sans_io(&stream, dict, pattern);
+    assert!(
+        one == pushed,
+        "one-shot and sans-IO disagree: {:?} vs {:?}",
+        one.as_ref().map(Vec::len),
+        pushed.as_ref().map(Vec::len)
     );
     if corrupted {
         return;

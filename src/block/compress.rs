@@ -41,6 +41,11 @@
 //!   that reaches the dictionary's end goes on at the start of the input; a match in the input is
 //!   never extended backwards into the dictionary (liblz4's extDict catch-up bound, which is why
 //!   this is not the window parse above with the dictionary copied in front).
+//! - **Streams.** A stream block (`compress_stream_block`) runs this parse with the stream's
+//!   persistent table and indices. In prefix mode (the input continues the history in memory) a
+//!   match may also be extended backwards from the input into the history. Below the bound it
+//!   gives up where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the
+//!   table as liblz4 leaves it.
 //! - **Consulting.** For inputs up to 4 KiB the prepared dictionary's table is read beside the
 //!   working table (liblz4's dictCtx mode) instead of being copied into it.
 //! - **Filling a page.** A sequence that would leave less than the room of a minimal last
@@ -69,6 +74,9 @@ pub(crate) const U16_TABLE_LIMIT: usize = 65536 + MFLIMIT - 1;
 pub const ACCELERATION_MAX: u32 = 65537;
 /// The attempt counter's shift (liblz4's `LZ4_skipTrigger`).
 const SKIP_TRIGGER: u32 = 6;
+
+/// A stream's indices stay at or below this (liblz4's `LZ4_renormDictT` threshold, 2 GiB).
+pub(super) const STREAM_INDEX_LIMIT: usize = 0x8000_0000;
 
 /// Bits of the `u16` table's hash.
 const U16_TABLE_LOG: u32 = 13;
@@ -102,8 +110,17 @@ pub(super) struct U32Table([u32; U32_TABLE_SLOTS]);
 
 impl U32Table {
     /// Makes this table a copy of `other` (a prepared dictionary's table).
-    fn copy_from(&mut self, other: &Self) {
+    pub(super) fn copy_from(&mut self, other: &Self) {
         self.0.copy_from_slice(&other.0);
+    }
+
+    /// liblz4's `LZ4_renormDictT` step: every index below `delta` becomes 0, the others move
+    /// down by `delta` (distances between the kept ones are unchanged).
+    pub(super) fn rebase(&mut self, delta: usize) {
+        let delta = delta as u32;
+        for slot in self.0.iter_mut() {
+            *slot = slot.saturating_sub(delta);
+        }
     }
 }
 
@@ -157,8 +174,9 @@ impl PositionTable for U32Table {
     }
     #[inline(always)]
     fn put(&mut self, hash: usize, pos: usize) {
-        // Positions, or indices after a dictionary (which start at 64 KiB).
-        debug_assert!(pos <= super::MAX_HISTORY + MAX_INPUT_SIZE);
+        // Positions, or indices after a dictionary (which start at 64 KiB), or a stream's
+        // indices (renormalised before they pass 2 GiB, as liblz4's).
+        debug_assert!(pos <= STREAM_INDEX_LIMIT);
         self.0[hash & (U32_TABLE_SLOTS - 1)] = pos as u32;
     }
     fn reset(&mut self) {
@@ -369,11 +387,12 @@ impl Compressor {
             dict: dict.as_bytes(),
             base,
             consult,
+            prefix: false,
         };
         let table = &mut working.table;
         let (written, _) = if dst.len() >= compress_bound(src.len()) {
             // SAFETY: `dst` holds the bound for `src` (just checked).
-            call_unchecked!(parse_external::<U32Table, false, false>(
+            call_unchecked!(parse_external::<U32Table, false, false, false>(
                 table,
                 history,
                 src,
@@ -382,7 +401,7 @@ impl Compressor {
             ))?
         } else {
             // SAFETY: no duty with `EXACT`.
-            call_unchecked!(parse_external::<U32Table, true, false>(
+            call_unchecked!(parse_external::<U32Table, true, false, false>(
                 table,
                 history,
                 src,
@@ -615,7 +634,7 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     // The table layout follows the whole input's size, as in liblz4.
     let result = if src.len() < U16_TABLE_LIMIT {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U16Table, true, true>(
+        call_unchecked!(parse_external::<U16Table, true, true, false>(
             &mut U16Table::new(),
             External::none(),
             src,
@@ -624,7 +643,7 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
         ))
     } else {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U32Table, true, true>(
+        call_unchecked!(parse_external::<U32Table, true, true, false>(
             &mut U32Table::new(),
             External::none(),
             src,
@@ -647,11 +666,35 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 /// With `consult`, the dictionary's prepared table, a slot of the working table below `base`
 /// (left by an earlier input, or empty) stands for the dictionary's slot of the same hash,
 /// whose indices count from [`Dictionary::BASE`] (liblz4's dictCtx mode).
+///
+/// With `prefix`, the history and the input are one contiguous run (liblz4's prefix mode, a
+/// stream block that starts where the previous one ended): a match in the input may then be
+/// extended backwards into the history. `dict` holds the last `min(dictSize, 64 KiB)` bytes of
+/// liblz4's history (`dictSize` as liblz4 counts it), which makes `low()` its `dictSmall` bound.
 #[derive(Clone, Copy)]
-struct External<'a, T = U32Table> {
+pub(super) struct External<'a, T = U32Table> {
     dict: &'a [u8],
     base: usize,
     consult: Option<&'a T>,
+    prefix: bool,
+}
+
+impl<'a> External<'a, U32Table> {
+    /// The history of a stream block: `dict` ends just below index `base`; see [`External`].
+    pub(super) fn stream(
+        dict: &'a [u8],
+        base: usize,
+        consult: Option<&'a U32Table>,
+        prefix: bool,
+    ) -> Self {
+        debug_assert!(dict.len() <= super::MAX_HISTORY && dict.len() <= base);
+        Self {
+            dict,
+            base,
+            consult,
+            prefix,
+        }
+    }
 }
 
 impl<T: PositionTable> External<'_, T> {
@@ -675,6 +718,7 @@ impl<T> External<'_, T> {
             dict: &[],
             base: 0,
             consult: None,
+            prefix: false,
         }
     }
 
@@ -690,8 +734,12 @@ impl<T> External<'_, T> {
     fn word(&self, src: &[u8], index: usize) -> u32 {
         if index >= self.base {
             read_u32(src, index - self.base)
-        } else {
+        } else if index + MINMATCH <= self.base {
             read_u32(self.dict, index - self.low())
+        } else {
+            // Across the history's end (prefix mode only: the history and the input are one run).
+            let bytes = [0, 1, 2, 3].map(|i| self.byte(src, index + i));
+            u32::from_le_bytes(bytes)
         }
     }
 
@@ -700,14 +748,14 @@ impl<T> External<'_, T> {
     /// start of `src` (the history is followed by the input).
     #[inline(always)]
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
-        if candidate >= self.base {
-            let at = candidate - self.base;
-            common_prefix(&src[ip + MINMATCH..match_end_limit], &src[at + MINMATCH..])
+        let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
+        if from >= self.base {
+            common_prefix(&src[ahead..match_end_limit], &src[from - self.base..])
         } else {
-            let at = candidate - self.low();
-            let limit = (ip + (self.dict.len() - at)).min(match_end_limit);
-            let code = common_prefix(&src[ip + MINMATCH..limit], &self.dict[at + MINMATCH..]);
-            if ip + MINMATCH + code == limit {
+            let at = from - self.low();
+            let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
+            let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
+            if ahead + code == limit {
                 code + common_prefix(&src[limit..match_end_limit], src)
             } else {
                 code
@@ -717,9 +765,19 @@ impl<T> External<'_, T> {
 
     /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before both
     /// agree, not before `anchor` and not before the start of the candidate's own slice (a match
-    /// in the input never reaches back into the dictionary: liblz4's extDict rule).
+    /// in the input never reaches back into the dictionary: liblz4's extDict rule), or in prefix
+    /// mode not before the start of the history.
     #[inline(always)]
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+        if self.prefix {
+            let low = self.low();
+            while *ip > anchor && *candidate > low && src[*ip - 1] == self.byte(src, *candidate - 1)
+            {
+                *ip -= 1;
+                *candidate -= 1;
+            }
+            return;
+        }
         let (behind, bound, first) = if *candidate >= self.base {
             (src, self.base, self.base)
         } else {
@@ -730,14 +788,27 @@ impl<T> External<'_, T> {
             *candidate -= 1;
         }
     }
+
+    /// The byte at index `index` (`low() <= index < base + src.len()`).
+    #[inline(always)]
+    fn byte(&self, src: &[u8], index: usize) -> u8 {
+        if index >= self.base {
+            src[index - self.base]
+        } else {
+            self.dict[index - self.low()]
+        }
+    }
 }
 
 unchecked_fn! {
     /// The parse of `src` after the history `history` (liblz4's extDict mode; with no history
     /// and `base == 0`, its plain mode), into a `table` that holds only indices below
     /// `history.base` (or 0), generic over the table layout, over whether output room must be
-    /// checked (`EXACT`), and over liblz4's `fillOutput` rules (`FILL`, with `EXACT`: stop where
-    /// `dst` is full). Returns (bytes written, bytes of `src` consumed).
+    /// checked (`EXACT`), over liblz4's `fillOutput` rules (`FILL`, with `EXACT`: stop where
+    /// `dst` is full), and over its `limitedOutput` rules (`LIMITED`, with `EXACT`: give up, with
+    /// [`Error::OutputTooSmall`], at the first sequence whose pessimistic room check fails, with
+    /// the table holding exactly the positions liblz4's holds then). Returns (bytes written,
+    /// bytes of `src` consumed).
     ///
     /// Reads are checked (the dictionary and dest-size paths, not the plain compressor's hot
     /// loop); only the sequence writer runs unchecked without `EXACT`.
@@ -746,14 +817,19 @@ unchecked_fn! {
     ///
     /// Without `EXACT`, `dst.len() >= compress_bound(src.len())`, the room the bound-sized
     /// [`SequenceWriter::sequence`] needs.
-    fn parse_external<T: PositionTable, const EXACT: bool, const FILL: bool>(
+    fn parse_external<
+        T: PositionTable,
+        const EXACT: bool,
+        const FILL: bool,
+        const LIMITED: bool,
+    >(
         table: &mut T,
         history: External<'_, T>,
         src: &[u8],
         dst: &mut [u8],
         acceleration: u32,
     ) -> Result<(usize, usize), Error> {
-        assert!(acceleration >= 1 && (EXACT || !FILL));
+        assert!(acceleration >= 1 && (EXACT || !FILL) && (EXACT || !LIMITED));
         let len = src.len();
         let base = history.base;
         let low = history.low();
@@ -817,6 +893,9 @@ unchecked_fn! {
                             full = true;
                         }
                     }
+                    if LIMITED {
+                        give_up_like_liblz4(out.written(), ip - anchor, match_code, target)?;
+                    }
                     // SAFETY: without EXACT, `dst` holds the bound (this function's duty), the
                     // sequences are consecutive and their matches end by `match_end_limit`;
                     // `anchor <= ip` and `ip + 8 <= len` (`ip < match_start_limit`).
@@ -858,6 +937,62 @@ unchecked_fn! {
         out.last_literals(&src[anchor..anchor + run])?;
         Ok((out.written(), anchor + run))
     }
+}
+
+/// liblz4's `limitedOutput` checks for a sequence whose token would go at `token_at`: before
+/// the literals, room for them, their length's extension (counted as `literal_len / 255`), an
+/// offset, a token and the last literals; after the offset, room for the match length's
+/// extension, a token and the last literals. They reserve more than the sequence needs, so
+/// liblz4 gives up on some blocks that would fit; a stream must give up exactly there, because
+/// the positions entered so far stay in its table. (The zero-literal sequence after a match
+/// skips the first check in liblz4; the second implies it then.)
+#[inline(always)]
+pub(super) fn give_up_like_liblz4(
+    token_at: usize,
+    literal_len: usize,
+    match_code: usize,
+    capacity: usize,
+) -> Result<(), Error> {
+    let literals_needed = token_at + 1 + literal_len + 8 + literal_len / 255;
+    let after_offset = token_at + 1 + (literal_len + 240) / 255 + literal_len + 2;
+    let match_needed = after_offset + 1 + LASTLITERALS + (match_code + 240) / 255;
+    let needed = literals_needed.max(match_needed);
+    if needed > capacity {
+        return Err(Error::OutputTooSmall { capacity, needed });
+    }
+    Ok(())
+}
+
+/// Compresses one stream block at the given (clamped) acceleration after `history`, into
+/// `table`, with liblz4's `LZ4_compress_fast_continue` rules: below the bound, it gives up where
+/// liblz4 does ([`give_up_like_liblz4`]).
+pub(super) fn compress_stream_block(
+    table: &mut U32Table,
+    history: External<'_>,
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<usize, Error> {
+    let (written, _) = if dst.len() >= compress_bound(src.len()) {
+        // SAFETY: `dst` holds the bound for `src` (just checked).
+        call_unchecked!(parse_external::<U32Table, false, false, false>(
+            table,
+            history,
+            src,
+            dst,
+            acceleration
+        ))?
+    } else {
+        // SAFETY: no duty with `EXACT`.
+        call_unchecked!(parse_external::<U32Table, true, false, true>(
+            table,
+            history,
+            src,
+            dst,
+            acceleration
+        ))?
+    };
+    Ok(written)
 }
 
 #[cfg(test)]

@@ -82,6 +82,27 @@ impl Dictionary {
         }
     }
 
+    /// Prepares `bytes` as liblz4 1.10's `LZ4_loadDictSlow` does: [`Dictionary::new`]'s table,
+    /// then every position whose slot is still empty enters its first position there. Blocks
+    /// compressed with it are byte-identical to `LZ4_loadDictSlow` + `LZ4_compress_fast_continue`
+    /// (and so to liblz4 1.10's LZ4F frames with a dictionary, whose `LZ4F_createCDict` prepares
+    /// fast dictionaries this way); they are usually a little smaller, and preparing costs one
+    /// more pass. Decoding needs only the bytes, as for any dictionary.
+    pub fn new_slow(bytes: &[u8]) -> Self {
+        let mut dict = Self::new(bytes);
+        let first = Self::BASE - dict.bytes.len();
+        let hashable = (dict.bytes.len() + 1).saturating_sub(U32Table::HASH_READ);
+        for pos in 0..hashable {
+            let hash = U32Table::hash(&dict.bytes, pos);
+            // Empty is 0 here: every index is below 64 KiB (liblz4: at most `currentOffset -
+            // 64 KiB`).
+            if dict.table.get(hash) == 0 {
+                dict.table.put(hash, first + pos);
+            }
+        }
+        dict
+    }
+
     /// The dictionary bytes blocks compressed with it may reference: the last 64 KiB of the bytes
     /// given to [`Dictionary::new`] (empty if they were fewer than [`Dictionary::MIN_LEN`]).
     /// Decoding with these or with the original bytes gives the same output.

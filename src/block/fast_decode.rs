@@ -1,5 +1,6 @@
 //! The one fast decode loop, generic over a [`CopyKernel`], and the kernel entry points
-//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`, and `decode_special_*` for the
+//! (`decode_sse2`, `decode_avx2`, `decode_avx512`, `decode_neon`, `decode_simd128`, and
+//! `decode_special_*` for the
 //! partial and external-dictionary decodes, see `decode_special_with`), which `dispatch` reaches
 //! through a kernel token.
 //!
@@ -512,7 +513,7 @@ unsafe fn dict_short_sequence<K: CopyKernel>(
 /// # Safety
 ///
 /// `dst[..out_start]` must be initialised. (SSE2 is x86_64 baseline.)
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_kernels)]
 #[inline(never)]
 pub(crate) unsafe fn decode_sse2(
     src: &[u8],
@@ -528,7 +529,7 @@ pub(crate) unsafe fn decode_sse2(
 /// # Safety
 ///
 /// The CPU must support AVX2, and `dst[..out_start]` must be initialised.
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_kernels)]
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn decode_avx2(
@@ -545,7 +546,7 @@ pub(crate) unsafe fn decode_avx2(
 /// # Safety
 ///
 /// The CPU must support AVX-512 F, BW and VBMI, and `dst[..out_start]` must be initialised.
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_kernels)]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(crate) unsafe fn decode_avx512(
@@ -563,7 +564,7 @@ pub(crate) unsafe fn decode_avx512(
 /// # Safety
 ///
 /// The CPU must support NEON (baseline on aarch64), and `dst[..out_start]` must be initialised.
-#[cfg(target_arch = "aarch64")]
+#[cfg(neon_kernel)]
 #[inline(never)]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn decode_neon(
@@ -581,7 +582,7 @@ pub(crate) unsafe fn decode_neon(
 /// # Safety
 ///
 /// None beyond the x86_64 baseline (SSE2); `unsafe` like the other entries.
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_kernels)]
 #[inline(never)]
 pub(crate) unsafe fn decode_special_sse2(
     src: &[u8],
@@ -599,7 +600,7 @@ pub(crate) unsafe fn decode_special_sse2(
 /// # Safety
 ///
 /// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_kernels)]
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn decode_special_avx2(
@@ -618,7 +619,7 @@ pub(crate) unsafe fn decode_special_avx2(
 /// # Safety
 ///
 /// The CPU must support AVX-512 F, BW and VBMI.
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_kernels)]
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
 pub(crate) unsafe fn decode_special_avx512(
@@ -637,7 +638,7 @@ pub(crate) unsafe fn decode_special_avx512(
 /// # Safety
 ///
 /// The CPU must support NEON (baseline on aarch64).
-#[cfg(target_arch = "aarch64")]
+#[cfg(neon_kernel)]
 #[inline(never)]
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn decode_special_neon(
@@ -648,4 +649,40 @@ pub(crate) unsafe fn decode_special_neon(
 ) -> Result<usize, Error> {
     // SAFETY: this function's contract.
     unsafe { decode_special_with::<crate::kernel::neon::Neon>(src, dst, dict, partial) }
+}
+
+/// The simd128 kernel's entry point.
+///
+/// # Safety
+///
+/// `dst[..out_start]` must be initialised. (`simd128` is enabled for the whole module: this
+/// entry exists only in builds with `-C target-feature=+simd128`.)
+#[cfg(wasm_kernel)]
+#[inline(never)]
+pub(crate) unsafe fn decode_simd128(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    out_start: usize,
+) -> Result<usize, Error> {
+    // SAFETY: simd128 is enabled at compile time (cfg(wasm_kernel)); the history contract is
+    // forwarded.
+    unsafe { decode_with::<crate::kernel::wasm::Simd128>(src, dst, out_start) }
+}
+
+/// The simd128 kernel's entry point for the partial and dictionary decodes (see
+/// `decode_special_with`).
+///
+/// # Safety
+///
+/// None beyond `simd128`, enabled at compile time; `unsafe` like the other entries.
+#[cfg(wasm_kernel)]
+#[inline(never)]
+pub(crate) unsafe fn decode_special_simd128(
+    src: &[u8],
+    dst: &mut [MaybeUninit<u8>],
+    dict: &[u8],
+    partial: bool,
+) -> Result<usize, Error> {
+    // SAFETY: simd128 is enabled at compile time (cfg(wasm_kernel)).
+    unsafe { decode_special_with::<crate::kernel::wasm::Simd128>(src, dst, dict, partial) }
 }

@@ -51,6 +51,10 @@
 //! `compress` module's documentation for the decisions that make that so. [`Compressor`] keeps the
 //! hash tables between calls so hot paths allocate nothing.
 //!
+//! [`StreamCompressor`] compresses a stream of blocks, each able to reference the ones before it
+//! (liblz4's `LZ4_compress_fast_continue`, byte for byte, in the two C buffer layouts it documents),
+//! and [`StreamDecoder`] decodes such a stream into any buffers (`LZ4_decompress_safe_continue`).
+//!
 //! [`compress_hc`] and [`compress_hc_into`] compress with LZ4 HC (levels 2 to 12, liblz4 1.10's
 //! level semantics: slower, smaller output, same block format); [`HcCompressor`] is their
 //! reusable state. See the `hc` module's documentation for the strategies.
@@ -66,25 +70,22 @@ mod decoder;
 mod dict;
 mod dispatch;
 // The SIMD kernels' fast loop, on the targets that have one.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 pub(crate) mod fast_decode;
 mod hc;
 pub(crate) mod reference;
 mod scalar;
 mod sequence;
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+mod stream;
+#[cfg(simd_kernels)]
 mod uninit;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;
 pub use dict::Dictionary;
 pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
+pub(crate) use stream::StreamState;
+pub use stream::{StreamCompressor, StreamDecoder};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
 pub const MINMATCH: usize = 4;

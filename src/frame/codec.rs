@@ -121,7 +121,6 @@ pub(crate) struct BlockTarget {
 }
 
 impl BlockTarget {
-    #[cfg(feature = "std")]
     /// A target without a cap (the streaming decoder's).
     pub(crate) fn uncapped(block_max: usize) -> Self {
         Self {
@@ -176,7 +175,6 @@ impl DataBlock<'_> {
         block::decompress_append(self.data, out, history_len, room)
     }
 
-    #[cfg(feature = "std")]
     /// Decodes the block into `buf[start..start + room]` (whatever `buf` holds there is
     /// overwritten), with `buf[..start]` as history. Returns the decoded length.
     pub(crate) fn decode_at(
@@ -250,11 +248,24 @@ fn finish_content(
     Ok(())
 }
 
-/// Checks the ID of the caller's dictionary (if any) against the frame's dictionary ID.
-fn check_dictionary(info: &FrameInfo, dict_id: Option<u32>) -> Result<(), Error> {
-    match (info.dict_id, dict_id) {
-        (Some(dict_id), None) => Err(Error::FrameMissingDictionary { dict_id }),
-        (Some(frame), Some(supplied)) if frame != supplied => {
+/// The caller's dictionary, as far as the parser is concerned: which frames it serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DictRule {
+    /// No dictionary: a frame that names one is an error.
+    None,
+    /// A dictionary with this ID: a frame naming another ID is an error (a frame naming none
+    /// is decoded with it).
+    Id(u32),
+    /// A dictionary for every frame, whatever ID its header names (the `lz4` command's `-D`,
+    /// which does not check IDs).
+    AnyId,
+}
+
+/// Checks the caller's dictionary (if any) against the frame's dictionary ID.
+fn check_dictionary(info: &FrameInfo, dict: DictRule) -> Result<(), Error> {
+    match (info.dict_id, dict) {
+        (Some(dict_id), DictRule::None) => Err(Error::FrameMissingDictionary { dict_id }),
+        (Some(frame), DictRule::Id(supplied)) if frame != supplied => {
             Err(Error::FrameDictIdMismatch { frame, supplied })
         }
         _ => Ok(()),
@@ -352,13 +363,19 @@ enum State {
     /// The content checksum after the end mark.
     ContentChecksum(FrameState),
     /// A legacy frame's next block size (or the next frame's magic, or the end of the input).
-    LegacyWord { block_index: u64 },
+    LegacyWord { block_index: u64, produced: u64 },
     /// A legacy block.
     LegacyData {
         block_index: u64,
+        produced: u64,
         size: usize,
         word_pos: u64,
     },
+    /// The zero padding after a legacy frame's size trailer (kernel images), to the end of
+    /// the input.
+    LegacyPadding,
+    /// Single-frame mode: the first frame ended; nothing more is read.
+    Done,
     /// An error was returned; it is returned again.
     Failed(Error),
 }
@@ -368,17 +385,73 @@ pub(crate) struct FrameParser {
     state: State,
     /// Input offset of the next unit.
     input_pos: u64,
-    /// The ID of the caller's dictionary, when there is one.
-    dict_id: Option<u32>,
+    /// The caller's dictionary: whether there is one, and which frames it serves.
+    dict: DictRule,
+    /// Stop after the first frame (see [`FrameParser::set_single_frame`]).
+    single_frame: bool,
+    /// Verify block and content checksums (on unless the caller trusts the data).
+    verify_checksums: bool,
+    /// Single-frame mode, legacy frame: the 4 bytes of the next frame's magic number, read to
+    /// learn that the legacy frame ended, which belong to the caller.
+    read_ahead: Option<[u8; 4]>,
+    /// Accept a kernel image's size trailer after a legacy frame (see
+    /// [`FrameParser::set_legacy_trailer`]).
+    legacy_trailer: bool,
 }
 
 impl FrameParser {
-    /// A parser at the start of a stream; `dict_id` is the ID of the caller's dictionary.
-    pub(crate) fn new(dict_id: Option<u32>) -> Self {
+    /// A parser at the start of a stream; `dict` says whether the caller has a dictionary and
+    /// which frames it serves.
+    pub(crate) fn new(dict: DictRule) -> Self {
         Self {
             state: State::Magic,
             input_pos: 0,
-            dict_id,
+            dict,
+            single_frame: false,
+            verify_checksums: true,
+            read_ahead: None,
+            legacy_trailer: false,
+        }
+    }
+
+    /// Accept what the Linux build appends to a legacy frame (`lz4 -l`) in a kernel image: a
+    /// little-endian u32 equal to the legacy frame's content size, then zero padding, to the
+    /// end of the input (as the kernel's `unlz4` does). Only at the end of the input: a word
+    /// that equals the content size and is followed by anything but zeros is a block size, as
+    /// without the option. Off by default (`lz4` refuses the trailer).
+    pub(crate) fn set_legacy_trailer(&mut self, on: bool) {
+        self.legacy_trailer = on;
+    }
+
+    /// Single-frame mode: the parser stops after the first frame (an LZ4 frame after its end
+    /// mark and checksum, a skippable frame after its payload, a legacy frame at the next
+    /// frame's magic number, whose 4 bytes are kept in [`read_ahead`](Self::read_ahead), or at
+    /// the end of the input) and reads nothing more: [`is_done`](Self::is_done).
+    pub(crate) fn set_single_frame(&mut self, on: bool) {
+        self.single_frame = on;
+    }
+
+    /// Whether block and content checksums are verified (on by default). Off, they are read
+    /// and skipped, and the content checksum is not computed: for trusted data only. Content
+    /// sizes and every structural check still apply.
+    pub(crate) fn set_verify_checksums(&mut self, on: bool) {
+        self.verify_checksums = on;
+    }
+
+    /// Single-frame mode: whether the frame ended (nothing more is to be read).
+    pub(crate) fn is_done(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    /// Single-frame mode, after a legacy frame: the next frame's magic number, read ahead.
+    pub(crate) fn read_ahead(&self) -> Option<[u8; 4]> {
+        self.read_ahead
+    }
+
+    /// After a frame ended: stop there in single-frame mode.
+    fn frame_ended(&mut self) {
+        if self.single_frame {
+            self.state = State::Done;
         }
     }
 
@@ -391,6 +464,8 @@ impl FrameParser {
             | State::ContentChecksum(_)
             | State::LegacyWord { .. }
             | State::Failed(_) => 4,
+            // Nothing is read once done; 1 keeps `need` positive for every state.
+            State::Done => 1,
             State::Descriptor { .. } => DESCRIPTOR_END - 4,
             State::HeaderRest { len, .. } => len - DESCRIPTOR_END,
             State::SkipPayload { left } => (*left).min(SKIP_UNIT as u64) as usize,
@@ -399,16 +474,15 @@ impl FrameParser {
                 size + if frame.info.block_checksum { 4 } else { 0 }
             }
             State::LegacyData { size, .. } => *size,
+            State::LegacyPadding => SKIP_UNIT,
         }
     }
 
-    #[cfg(feature = "std")]
     /// Input offset of the next unit.
     pub(crate) fn input_pos(&self) -> u64 {
         self.input_pos
     }
 
-    #[cfg(feature = "std")]
     /// The error returned, if the parser failed.
     pub(crate) fn failure(&self) -> Option<&Error> {
         match &self.state {
@@ -417,7 +491,6 @@ impl FrameParser {
         }
     }
 
-    #[cfg(feature = "std")]
     /// Fails the parser with `error` (for a problem its caller found, such as a reader that
     /// misreports its reads).
     pub(crate) fn fail(&mut self, error: Error) -> Error {
@@ -425,7 +498,6 @@ impl FrameParser {
         error
     }
 
-    #[cfg(feature = "std")]
     /// The descriptor of the LZ4 frame being decoded, if inside one.
     pub(crate) fn frame_info(&self) -> Option<&FrameInfo> {
         match &self.state {
@@ -474,6 +546,11 @@ impl FrameParser {
             what,
         };
         match core::mem::replace(&mut self.state, State::Magic) {
+            State::Done => {
+                self.state = State::Done;
+                self.input_pos = unit_pos;
+                Ok(Step::End)
+            }
             State::Magic => {
                 if !ended {
                     return self.start_frame(unit, unit_pos);
@@ -534,10 +611,10 @@ impl FrameParser {
                         })
                     }
                 };
-                check_dictionary(&info, self.dict_id)?;
+                check_dictionary(&info, self.dict)?;
                 sink.begin_frame(&info)?;
                 self.state = State::BlockWord(FrameState {
-                    hasher: info.content_checksum.then(|| Xxh32::new(0)),
+                    hasher: (info.content_checksum && self.verify_checksums).then(|| Xxh32::new(0)),
                     info,
                     block_index: 0,
                     produced: 0,
@@ -551,6 +628,8 @@ impl FrameParser {
                 let left = u64::from(le32(unit, 0).unwrap_or(0));
                 if left > 0 {
                     self.state = State::SkipPayload { left };
+                } else {
+                    self.frame_ended();
                 }
                 Ok(Step::More)
             }
@@ -561,6 +640,8 @@ impl FrameParser {
                 let left = left - unit.len() as u64;
                 if left > 0 {
                     self.state = State::SkipPayload { left };
+                } else {
+                    self.frame_ended();
                 }
                 Ok(Step::More)
             }
@@ -597,7 +678,10 @@ impl FrameParser {
                     None if frame.info.content_checksum => {
                         self.state = State::ContentChecksum(frame);
                     }
-                    None => finish_content(&frame.info, frame.produced, frame.hasher, None)?,
+                    None => {
+                        finish_content(&frame.info, frame.produced, frame.hasher, None)?;
+                        self.frame_ended();
+                    }
                 }
                 Ok(Step::More)
             }
@@ -615,13 +699,13 @@ impl FrameParser {
                     }));
                 }
                 let data = &unit[..size];
-                if frame.info.block_checksum {
+                if frame.info.block_checksum && self.verify_checksums {
                     let found = le32(unit, size).unwrap_or(0);
                     verify_block_checksum(data, found, word_pos, frame.block_index)?;
                 }
                 let history = match frame.info.block_mode {
                     BlockMode::Linked => History::Linked,
-                    BlockMode::Independent if self.dict_id.is_some() => History::Dict,
+                    BlockMode::Independent if self.dict != DictRule::None => History::Dict,
                     BlockMode::Independent => History::None,
                 };
                 let job = BlockJob {
@@ -660,22 +744,40 @@ impl FrameParser {
                     frame.hasher,
                     Some((found, unit_pos)),
                 )?;
+                self.frame_ended();
                 Ok(Step::More)
             }
-            State::LegacyWord { block_index } => {
+            State::LegacyWord {
+                block_index,
+                produced,
+            } => {
                 if ended {
                     if !unit.is_empty() {
                         return Err(truncated("a 4-byte legacy block size"));
                     }
                     // Legacy frames have no end mark: the end of the input ends them.
-                    self.state = State::LegacyWord { block_index };
+                    self.state = State::LegacyWord {
+                        block_index,
+                        produced,
+                    };
                     return Ok(Step::End);
                 }
                 let word = le32(unit, 0).unwrap_or(0);
+                if is_magic(word) && self.single_frame {
+                    self.read_ahead = Some(word.to_le_bytes());
+                    self.state = State::Done;
+                    return Ok(Step::More);
+                }
                 if is_magic(word) {
                     return self.start_frame(unit, unit_pos);
                 }
                 let size = word as usize;
+                let trailer = self.legacy_trailer && u64::from(word) == produced;
+                if size > LEGACY_MAX_COMPRESSED && trailer {
+                    // Too large for a block: only the size trailer it equals.
+                    self.state = State::LegacyPadding;
+                    return Ok(Step::More);
+                }
                 if size > LEGACY_MAX_COMPRESSED {
                     return Err(Error::FrameBlockTooLarge {
                         input_pos: unit_pos,
@@ -686,17 +788,38 @@ impl FrameParser {
                 }
                 self.state = State::LegacyData {
                     block_index,
+                    produced,
                     size,
                     word_pos: unit_pos,
                 };
                 Ok(Step::More)
             }
+            State::LegacyPadding => {
+                if let Some(at) = unit.iter().position(|&byte| byte != 0) {
+                    return Err(Error::FrameBadMagic {
+                        input_pos: unit_pos + at as u64,
+                        found: [unit[at], 0, 0, 0],
+                        hint: "data after a kernel image's size trailer, where only zero \
+                               padding may follow",
+                    });
+                }
+                self.state = State::LegacyPadding;
+                Ok(if ended { Step::End } else { Step::More })
+            }
             State::LegacyData {
                 block_index,
+                produced,
+                size,
                 word_pos,
-                ..
             } => {
                 if ended {
+                    // The input ends inside what the word announced: a kernel image's size
+                    // trailer when the word is the content size and only zeros follow it.
+                    let trailer = self.legacy_trailer && size as u64 == produced;
+                    if trailer && unit.iter().all(|&byte| byte == 0) {
+                        self.state = State::LegacyPadding;
+                        return Ok(Step::End);
+                    }
                     return Err(truncated("the rest of a legacy block"));
                 }
                 let job = BlockJob {
@@ -714,6 +837,7 @@ impl FrameParser {
                 let len = sink.decode(&job)?.len();
                 self.state = State::LegacyWord {
                     block_index: block_index + 1,
+                    produced: produced + len as u64,
                 };
                 Ok(Step::Output(len))
             }
@@ -729,7 +853,10 @@ impl FrameParser {
         } else if word == MAGIC {
             State::Descriptor { frame_pos }
         } else if word == LEGACY_MAGIC {
-            State::LegacyWord { block_index: 0 }
+            State::LegacyWord {
+                block_index: 0,
+                produced: 0,
+            }
         } else {
             State::BadMagic {
                 frame_pos,

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use super::codec::{
     block_content_bound, block_word, is_magic, is_overflow, reserve_exact, BlockJob, BlockTarget,
-    FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
+    DictRule, FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
 };
 use super::header::{le32, parse_header, FrameHeader, FrameInfo};
 use super::LEGACY_BLOCK_SIZE;
@@ -22,7 +22,7 @@ use crate::Error;
 /// (and the dictionary), never an earlier frame. Frames with a dictionary ID need
 /// [`decompress_with_dict`].
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    decode_all(src, max_out, None)
+    decode_all(src, max_out, &[], DictRule::None)
 }
 
 /// [`decompress`] for frames compressed with a dictionary: `dict` is the dictionary's bytes and
@@ -34,14 +34,20 @@ pub fn decompress_with_dict(
     dict_id: u32,
     max_out: usize,
 ) -> Result<Vec<u8>, Error> {
-    decode_all(src, max_out, Some((dict, dict_id)))
+    decode_all(src, max_out, dict, DictRule::Id(dict_id))
 }
 
-fn decode_all(src: &[u8], max_out: usize, dict: Option<(&[u8], u32)>) -> Result<Vec<u8>, Error> {
-    let dict_tail = dict.map_or(&[][..], |(bytes, _)| {
-        &bytes[bytes.len().saturating_sub(MAX_HISTORY)..]
-    });
-    let mut parser = FrameParser::new(dict.map(|(_, id)| id));
+/// [`decompress_with_dict`] for frames whose dictionary ID is not checked: `dict` serves every
+/// frame, whatever ID (or none) its header names, as the `lz4` command's `-D` does. For
+/// streams whose frames name IDs that the application does not track; a wrong dictionary then
+/// shows as a checksum error or wrong output, not as an ID mismatch.
+pub fn decompress_with_any_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+    decode_all(src, max_out, dict, DictRule::AnyId)
+}
+
+fn decode_all(src: &[u8], max_out: usize, dict: &[u8], rule: DictRule) -> Result<Vec<u8>, Error> {
+    let dict_tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+    let mut parser = FrameParser::new(rule);
     let mut sink = VecSink::new(dict_tail, max_out, stream_content_bound(src))?;
     let mut rest = src;
     loop {

@@ -1,5 +1,6 @@
 //! One-shot frame encoding and the block writer the streaming encoder shares.
 
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -10,13 +11,21 @@ use super::{
     BlockMode, BlockSize, FrameOptions, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, SKIPPABLE_MAGIC,
     STORED_FLAG,
 };
-use crate::block::{self, Compressor, HcCompressor, MAX_HISTORY};
+use crate::block::{self, Compressor, Dictionary, HcCompressor, StreamState, MAX_HISTORY};
 use crate::Error;
 
 /// The end mark: a zero block size.
 pub(crate) const END_MARK: [u8; 4] = [0; 4];
 
 /// Compresses blocks and writes them, framed, into an output buffer.
+///
+/// Its fast-level blocks are those of the `lz4` tool 1.9.4 (LZ4F): each block is compressed into
+/// one byte less than its size and stored raw when liblz4's compressor gives up there.
+/// - independent blocks: a fresh table per block (`LZ4_compress_fast_extState_fastReset`), or
+///   with a dictionary the prepared one (`LZ4_resetStream_fast` + `LZ4_attach_dictionary` +
+///   `LZ4_compress_fast_continue`);
+/// - linked blocks: one stream for the frame (`LZ4_compress_fast_continue` on each block in its
+///   own buffer, then `LZ4_saveDict(64 KiB)`), the dictionary attached for the first block.
 pub(crate) struct BlockWriter {
     compressor: BlockCompressor,
     acceleration: u32,
@@ -26,18 +35,47 @@ pub(crate) struct BlockWriter {
 
 /// The block compressor a frame's options ask for.
 enum BlockCompressor {
+    /// Fast, independent blocks, no dictionary.
     Fast(Compressor),
-    Hc(alloc::boxed::Box<HcCompressor>, u8),
+    /// Fast, independent blocks, each with the dictionary.
+    FastWithDict(Compressor, Box<Dictionary>),
+    /// Fast, linked blocks: one stream (a dictionary only for the first block).
+    Linked(Box<StreamState>, Option<Box<Dictionary>>),
+    /// HC, independent or linked (the history comes in the caller's window). HC linked frames
+    /// keep this window form until an HC stream (`LZ4_compress_HC_continue` + `LZ4_saveDictHC`)
+    /// replaces it here, as [`StreamState`] did for the fast levels.
+    Hc(Box<HcCompressor>, u8),
 }
 
 impl BlockWriter {
-    pub(crate) fn new(options: &FrameOptions) -> Self {
-        let compressor = match options.hc_level {
-            None => BlockCompressor::Fast(Compressor::new()),
-            Some(level) => BlockCompressor::Hc(
-                alloc::boxed::Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
+    /// A writer for blocks of `block_mode` (the frame's, which may differ from the options': a
+    /// one-block frame is independent) with `dict` (empty: none) as the history before the
+    /// content: its bytes (the HC compressor's history) and, if the caller has it, its prepared
+    /// form (the fast compressors'; prepared from `dict` with [`Dictionary::new`] when `None`).
+    pub(crate) fn with_dictionary(
+        options: &FrameOptions,
+        block_mode: BlockMode,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+    ) -> Self {
+        let dictionary = match prepared {
+            _ if options.hc_level.is_some() => None,
+            Some(prepared) => Some(Box::new(prepared.clone())),
+            None => (!dict.is_empty()).then(|| Box::new(Dictionary::new(dict))),
+        };
+        let compressor = match (options.hc_level, block_mode, dictionary) {
+            (Some(level), _, _) => BlockCompressor::Hc(
+                Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
                 level,
             ),
+            (None, BlockMode::Linked, dictionary) => BlockCompressor::Linked(
+                Box::new(StreamState::new(dictionary.as_deref())),
+                dictionary,
+            ),
+            (None, BlockMode::Independent, Some(dictionary)) => {
+                BlockCompressor::FastWithDict(Compressor::new(), dictionary)
+            }
+            (None, BlockMode::Independent, None) => BlockCompressor::Fast(Compressor::new()),
         };
         Self {
             compressor,
@@ -47,6 +85,28 @@ impl BlockWriter {
         }
     }
 
+    /// Switches a writer that has written no block yet to independent blocks (a frame that turns
+    /// out to hold one block), keeping its dictionary.
+    pub(crate) fn make_independent(&mut self) {
+        let compressor = core::mem::replace(
+            &mut self.compressor,
+            BlockCompressor::Fast(Compressor::new()),
+        );
+        self.compressor = match compressor {
+            BlockCompressor::Linked(_, Some(dictionary)) => {
+                BlockCompressor::FastWithDict(Compressor::new(), dictionary)
+            }
+            BlockCompressor::Linked(_, None) => BlockCompressor::Fast(Compressor::new()),
+            other => other,
+        };
+    }
+
+    /// Whether [`write_block_at`](Self::write_block_at) needs the history in front of the block
+    /// (the HC compressor; the fast ones keep what they need themselves).
+    pub(crate) fn needs_history(&self) -> bool {
+        matches!(self.compressor, BlockCompressor::Hc(..))
+    }
+
     /// Output room one data block of `input_len` bytes may take: the size word, the compressed
     /// bound (which a stored block never exceeds) and the block checksum.
     pub(crate) fn block_room(input_len: usize) -> usize {
@@ -54,7 +114,8 @@ impl BlockWriter {
     }
 
     /// Compresses `window[history_len..]` (at most the frame's block size) as one data block,
-    /// letting it reference `window[..history_len]`, and writes the block (size word, data,
+    /// letting it reference `window[..history_len]` (read by the HC compressor only: the fast
+    /// ones hold their history themselves, see [`needs_history`](Self::needs_history)), and writes the block (size word, data,
     /// checksum) at `dst[pos..]`, which must hold [`block_room`](Self::block_room) bytes. A
     /// block that would not shrink is stored raw. The block is compressed in place (no scratch
     /// buffer, no copy). Returns the position after the block.
@@ -72,12 +133,28 @@ impl BlockWriter {
             hasher.update(input);
         }
         let (word, body) = dst[pos..].split_at_mut(4);
-        // The compressors get at least the bound, so they take their unchecked-room paths.
+        // liblz4 compresses into one byte less than the input and stores the block raw when it
+        // gives up. The one-block compressors get the whole bound (their unchecked-room paths)
+        // and the give-up is replayed on the result; the stream gets the exact room, because a
+        // block it gives up on leaves its table half-filled, as liblz4's.
+        let limit = input.len() - 1;
         let compressed = match &mut self.compressor {
             BlockCompressor::Fast(compressor) => compressor
                 .compress_with_history_into(window, history_len, body, self.acceleration)
                 .ok()
-                .filter(|&len| fits_like_liblz4(&body[..len], input.len() - 1)),
+                .filter(|&len| fits_like_liblz4(&body[..len], limit)),
+            BlockCompressor::FastWithDict(compressor, dictionary) => compressor
+                .compress_with_dictionary_into(input, body, dictionary, self.acceleration)
+                .ok()
+                .filter(|&len| fits_like_liblz4(&body[..len], limit)),
+            BlockCompressor::Linked(stream, dictionary) => stream
+                .compress_into(
+                    input,
+                    &mut body[..limit],
+                    self.acceleration,
+                    dictionary.as_deref(),
+                )
+                .ok(),
             BlockCompressor::Hc(compressor, level) => {
                 let skip = history_len.saturating_sub(MAX_HISTORY);
                 compressor
@@ -180,32 +257,75 @@ fn one_shot_block_size(requested: BlockSize, len: usize) -> BlockSize {
         .unwrap_or(requested)
 }
 
-/// Compresses `src` into one LZ4 frame with `options`.
+/// The block size and mode of a frame of `len` bytes, as the `lz4` tool (1.9.4) chooses them: an
+/// input shorter than the block size is one block, written by `LZ4F_compressFrame` with the
+/// smallest block size code that holds it, marked independent; longer inputs (one block of
+/// exactly the block size included) keep the requested size and mode.
+pub(crate) fn frame_layout(options: &FrameOptions, len: usize) -> (BlockSize, BlockMode) {
+    if len < options.block_size.bytes() {
+        (
+            one_shot_block_size(options.block_size, len),
+            BlockMode::Independent,
+        )
+    } else {
+        (options.block_size, options.block_mode)
+    }
+}
+
+/// Compresses `src` into one LZ4 frame with `options`: the bytes of the `lz4` tool 1.9.4 at the
+/// fast levels (`lz4 -1`, `--fast=N`: acceleration `N + 1`), independent (`-BI`, the default)
+/// or linked (`-BD`) blocks, and of a [`FrameEncoder`](super::FrameEncoder) given the same input
+/// and options.
 ///
-/// As liblz4's one-shot `LZ4F_compressFrame` (and so the `lz4` tool) does, an input that fits
-/// in one block gets the smallest block size code that holds it and is marked independent, and
-/// a requested content size records `src.len()` (and is left out for an empty input: liblz4
-/// reads a content size of 0 as "absent"). With the default options the bytes are those
-/// of `lz4 -1`.
+/// As the tool does, an input shorter than the block size is one block with the smallest block
+/// size code that holds it, marked independent; a requested content size records `src.len()`
+/// (and is left out for an empty input: liblz4 reads a content size of 0 as "absent"). Linked
+/// blocks are compressed as the tool's stream compresses them (each block in its own buffer after
+/// the previous 64 KiB saved), not as liblz4's one-shot `LZ4F_compressFrame` does (one buffer),
+/// which differs by a few bytes.
 pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
-    compress_frame(src, &[], options)
+    compress_frame(src, &[], None, options)
 }
 
 /// [`compress`] with a dictionary: every block (independent mode) or the first block (linked
 /// mode) may reference the last 64 KiB of `dict`. Set [`FrameOptions::dict_id`] so decoders
 /// can tell which dictionary they need.
+///
+/// At the fast levels the bytes are those of `lz4 -D dict` (1.9.4): the dictionary prepared as
+/// liblz4's `LZ4_loadDict` prepares it (every third position), attached to each block
+/// (independent) or to the stream (linked). (liblz4 1.10's `LZ4F_createCDict` prepares fast
+/// dictionaries with `LZ4_loadDictSlow` instead, so its frames differ slightly.)
 pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
-    compress_frame(src, dict, options)
+    compress_frame(src, dict, None, options)
 }
 
-fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
-    let block_size = one_shot_block_size(options.block_size, src.len());
+/// [`compress_with_dict`] with a dictionary prepared once ([`Dictionary`]), for many frames: at
+/// the fast levels it is attached as prepared (no per-frame hashing), so a dictionary from
+/// [`Dictionary::new`] gives the bytes of [`compress_with_dict`] (`lz4 -D`, 1.9.4) and one from
+/// [`Dictionary::new_slow`] those of liblz4 1.10's LZ4F with that dictionary
+/// (`LZ4F_createCDict`). HC levels use its bytes ([`Dictionary::as_bytes`]: none for a
+/// dictionary under 8 bytes).
+///
+/// ```
+/// use lz4_simd::block::Dictionary;
+/// use lz4_simd::frame::{self, FrameOptions};
+/// let dict = Dictionary::new(b"{\"level\": \"info\", \"service\": \"billing\"}");
+/// let record = b"{\"level\": \"info\", \"service\": \"billing\", \"id\": 7}";
+/// let framed = frame::compress_with_dictionary(record, &dict, &FrameOptions::new());
+/// assert_eq!(frame::decompress_with_dict(&framed, dict.as_bytes(), 0, 100).unwrap(), record);
+/// ```
+pub fn compress_with_dictionary(src: &[u8], dict: &Dictionary, options: &FrameOptions) -> Vec<u8> {
+    compress_frame(src, dict.as_bytes(), Some(dict), options)
+}
+
+fn compress_frame(
+    src: &[u8],
+    dict: &[u8],
+    prepared: Option<&Dictionary>,
+    options: &FrameOptions,
+) -> Vec<u8> {
+    let (block_size, block_mode) = frame_layout(options, src.len());
     let block_len = block_size.bytes();
-    let block_mode = if src.len() <= block_len {
-        BlockMode::Independent
-    } else {
-        options.block_mode
-    };
     // liblz4 treats a content size of 0 as "absent", so an empty input gets no size field.
     let content_size = options
         .content_size
@@ -225,11 +345,15 @@ fn compress_frame(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
     let mut out = vec![0u8; room];
     out[..header.len()].copy_from_slice(&header);
     let mut pos = header.len();
-    let mut writer = BlockWriter::new(options);
+    let mut writer = BlockWriter::with_dictionary(options, block_mode, dict, prepared);
     let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
     let mut window = Vec::new();
     for (index, start) in (0..src.len()).step_by(block_len).enumerate() {
         let end = (start + block_len).min(src.len());
+        if !writer.needs_history() {
+            pos = writer.write_block_at(&src[start..end], 0, &mut out, pos);
+            continue;
+        }
         let linked_history = start.min(MAX_HISTORY);
         if dict.is_empty() || (block_mode == BlockMode::Linked && start >= MAX_HISTORY) {
             // The history (if any) is the input itself.

@@ -52,8 +52,12 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(any(feature = "tokio", feature = "futures-io"))]
+mod asynchronous;
 mod codec;
+mod compressor;
 mod decode;
+mod decompressor;
 mod encode;
 mod header;
 #[cfg(feature = "parallel")]
@@ -63,8 +67,18 @@ mod read;
 #[cfg(feature = "std")]
 mod write;
 
-pub use decode::{decompress, decompress_with_dict, frames, Frame, Frames};
-pub use encode::{compress, compress_legacy, compress_with_dict, skippable_frame};
+#[cfg(feature = "futures-io")]
+pub use asynchronous::futures;
+#[cfg(feature = "tokio")]
+pub use asynchronous::tokio;
+pub use compressor::FrameCompressor;
+pub use decode::{
+    decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
+};
+pub use decompressor::{FrameDecompressor, Progress, Status};
+pub use encode::{
+    compress, compress_legacy, compress_with_dict, compress_with_dictionary, skippable_frame,
+};
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "parallel")]
 pub use parallel::{
@@ -74,7 +88,7 @@ pub use parallel::{
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
 #[cfg(feature = "std")]
-pub use write::FrameEncoder;
+pub use write::{AutoFinishEncoder, FrameEncoder};
 
 /// An [`Error`](crate::Error) as the `io::Error` the streaming adapters return (`get_ref` /
 /// `into_inner` + `downcast` give it back).

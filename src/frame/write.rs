@@ -2,25 +2,27 @@
 //! (plus 64 KiB of history for linked blocks and dictionaries), whatever the content size.
 
 use std::io::{self, Write};
-use std::vec::Vec;
 
-use super::encode::BlockWriter;
-use super::header::{write_header, MAX_HEADER_LEN};
-use super::{io_error, BlockMode, FrameOptions};
-use crate::block::MAX_HISTORY;
-use crate::Error;
-
-/// The end mark and the content checksum.
-const END_LEN: usize = 8;
+use super::compressor::FrameCompressor;
+use super::{io_error, FrameOptions};
+use crate::block::Dictionary;
 
 /// Compresses everything written to it into one LZ4 frame on the inner writer.
 ///
 /// Input is gathered into blocks of the frame's block size; each full block is compressed and
 /// written at once. [`flush`](Write::flush) compresses the partial block too (a smaller block),
-/// so everything written so far can be decoded. **Call [`finish`](FrameEncoder::finish)** (or
+/// so everything written so far can be decoded.
+///
+/// Unless flushed early, the frame has the bytes of the one-shot [`compress`](super::compress)
+/// of the same content, and so of the `lz4` tool (1.9.4) at the fast levels, linked blocks
+/// (`lz4 -BD`) and dictionaries (`lz4 -D`) included: content shorter than one block is written at
+/// [`finish`](FrameEncoder::finish) as the tool writes it (the smallest block size code that
+/// holds it, independent). A `flush` before the first full block writes the header as the
+/// options give it. **Call [`finish`](FrameEncoder::finish)** (or
 /// [`try_finish`](FrameEncoder::try_finish)): it writes the last block, the end mark and the
 /// content checksum; an encoder dropped without it leaves a truncated frame (nothing is written
-/// on drop, where errors could not be reported).
+/// on drop, where errors could not be reported), unless it was made with
+/// [`auto_finish`](FrameEncoder::auto_finish), which finishes on drop and ignores errors there.
 ///
 /// When the inner writer fails, nothing is lost or written twice: compressed output the writer
 /// did not take is kept and written first by the next call (`write`, `flush`, `try_finish`), so
@@ -39,53 +41,56 @@ const END_LEN: usize = 8;
 /// ```
 pub struct FrameEncoder<W: Write> {
     writer: W,
-    options: FrameOptions,
-    blocks: BlockWriter,
-    /// History (linked blocks, dictionary) followed by the pending input.
-    window: Vec<u8>,
-    history_len: usize,
-    /// The dictionary's length at the front of `window` (independent blocks keep it there).
-    dict_len: usize,
-    block_len: usize,
-    /// Compressed output: `staging[sent..staged]` is what the writer has not taken yet. Zeroed
-    /// once to the room a block needs and kept at that length, so no block pays for clearing it.
-    staging: Vec<u8>,
-    staged: usize,
-    sent: usize,
-    header_staged: bool,
-    /// The end mark (and content checksum) is staged: the frame takes no more input.
-    finished: bool,
-    consumed: u64,
+    /// The frame logic (the sans-IO compressor); its pending output goes to `writer`.
+    inner: FrameCompressor,
 }
 
 impl<W: Write> FrameEncoder<W> {
     /// An encoder writing one frame with `options` to `writer`.
     pub fn new(writer: W, options: FrameOptions) -> Self {
-        Self::with_dictionary(writer, options, &[])
+        Self::with_compressor(writer, FrameCompressor::new(options))
     }
 
     /// An encoder whose blocks may reference the last 64 KiB of `dict` (every block in
     /// independent mode, the start of the content in linked mode). Set
     /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
+    ///
+    /// At the fast levels the frame is that of `lz4 -D dict` (see
+    /// [`compress_with_dict`](super::compress_with_dict)).
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8]) -> Self {
-        let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
-        let block_len = options.block_size.bytes();
-        let mut window = Vec::with_capacity(dict.len() + block_len);
-        window.extend_from_slice(dict);
+        Self::with_compressor(writer, FrameCompressor::with_dictionary(options, dict))
+    }
+
+    /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once (see
+    /// [`compress_with_dictionary`](super::compress_with_dictionary): [`Dictionary::new`] gives
+    /// `lz4 -D`'s frames, [`Dictionary::new_slow`] liblz4 1.10 LZ4F's).
+    pub fn with_prepared_dictionary(writer: W, options: FrameOptions, dict: &Dictionary) -> Self {
+        Self::with_compressor(
+            writer,
+            FrameCompressor::with_prepared_dictionary(options, dict),
+        )
+    }
+
+    /// An encoder writing to `writer` with the settings of `compressor` (a dictionary,
+    /// [auto-flush](FrameCompressor::auto_flush)), which must not have been used yet.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use lz4_simd::frame::{self, FrameCompressor, FrameEncoder, FrameOptions};
+    /// // Every write is a block of its own: each message can be decoded as soon as it is sent.
+    /// let compressor = FrameCompressor::new(FrameOptions::new()).auto_flush(true);
+    /// let mut encoder = FrameEncoder::with_compressor(Vec::new(), compressor);
+    /// encoder.write_all(b"first message").unwrap();
+    /// let so_far = encoder.get_ref().clone();
+    /// let mut decoder = frame::FrameDecoder::new(&so_far[..]);
+    /// let mut first = [0u8; 13];
+    /// std::io::Read::read_exact(&mut decoder, &mut first).unwrap();
+    /// assert_eq!(&first, b"first message");
+    /// ```
+    pub fn with_compressor(writer: W, compressor: FrameCompressor) -> Self {
         Self {
             writer,
-            blocks: BlockWriter::new(&options),
-            options,
-            history_len: dict.len(),
-            dict_len: dict.len(),
-            window,
-            block_len,
-            staging: Vec::new(),
-            staged: 0,
-            sent: 0,
-            header_staged: false,
-            finished: false,
-            consumed: 0,
+            inner: compressor,
         }
     }
 
@@ -94,77 +99,29 @@ impl<W: Write> FrameEncoder<W> {
         &self.writer
     }
 
-    /// Makes `staging` hold at least `room` bytes after what is staged.
-    fn staging_room(&mut self, room: usize) {
-        let needed = self.staged + room;
-        if self.staging.len() < needed {
-            self.staging.reserve_exact(needed - self.staging.len());
-            self.staging.resize(needed, 0);
+    /// The inner writer, mutably (writing to it directly puts bytes inside the frame).
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.writer
+    }
+
+    /// Gives back the inner writer without finishing the frame: what was not written yet is
+    /// lost and the frame is truncated. To end the frame first, use
+    /// [`finish`](Self::finish).
+    pub fn into_inner(self) -> W {
+        self.writer
+    }
+
+    /// An encoder that finishes the frame when dropped (opt-in: errors on drop cannot be
+    /// reported and are ignored; call [`AutoFinishEncoder::finish`] to see them).
+    pub fn auto_finish(self) -> AutoFinishEncoder<W> {
+        AutoFinishEncoder {
+            encoder: Some(self),
         }
     }
 
-    /// Stages the header, the first time.
-    fn stage_header(&mut self) {
-        if !self.header_staged {
-            let mut header = Vec::with_capacity(MAX_HEADER_LEN);
-            write_header(
-                &mut header,
-                &self.options,
-                self.options.block_size,
-                self.options.block_mode,
-                self.options.content_size,
-            );
-            self.stage_bytes(&header);
-            self.header_staged = true;
-        }
-    }
-
-    fn stage_bytes(&mut self, bytes: &[u8]) {
-        self.staging_room(bytes.len());
-        self.staging[self.staged..self.staged + bytes.len()].copy_from_slice(bytes);
-        self.staged += bytes.len();
-    }
-
-    /// Compresses `window[history_len..]` as one block into `staging` (with the header before
-    /// the first block); `window` is `input`, or the encoder's own window when `None`.
-    fn stage_block(&mut self, input: Option<&[u8]>, history_len: usize) {
-        self.stage_header();
-        let len = input.map_or(self.window.len(), <[u8]>::len) - history_len;
-        // Room for the end mark and content checksum too, so finishing never regrows it.
-        self.staging_room(BlockWriter::block_room(len) + END_LEN);
-        let window = input.unwrap_or(&self.window);
-        self.staged =
-            self.blocks
-                .write_block_at(window, history_len, &mut self.staging, self.staged);
-    }
-
-    /// Compresses the pending input (if any) as one block into `staging`, keeping the history
-    /// the next block may use.
-    fn stage_pending(&mut self) {
-        if self.window.len() == self.history_len {
-            return;
-        }
-        self.stage_block(None, self.history_len);
-        match self.options.block_mode {
-            BlockMode::Independent => self.window.truncate(self.dict_len),
-            BlockMode::Linked => {
-                let excess = self.window.len().saturating_sub(MAX_HISTORY);
-                self.window.drain(..excess);
-            }
-        }
-        self.history_len = self.window.len();
-    }
-
-    /// Writes what is staged. On an error, what the writer did not take stays staged.
+    /// Writes what is pending. On an error, what the writer did not take stays pending.
     fn deliver(&mut self) -> io::Result<()> {
-        write_staged(
-            &mut self.writer,
-            &self.staging[..self.staged],
-            &mut self.sent,
-        )?;
-        self.sent = 0;
-        self.staged = 0;
-        Ok(())
+        write_pending(&mut self.writer, &mut self.inner)
     }
 
     /// Writes the last block, the end mark and the content checksum, and flushes the writer,
@@ -172,26 +129,14 @@ impl<W: Write> FrameEncoder<W> {
     /// resumes exactly where it stopped; once it succeeded, the frame is complete and `write`
     /// fails.
     ///
-    /// Fails (with [`Error::FrameContentSizeMismatch`] inside the `io::Error`) when the options
-    /// declared a content size different from what was written; nothing more is written then.
+    /// Fails (with [`Error::FrameContentSizeMismatch`](crate::Error::FrameContentSizeMismatch)
+    /// inside the `io::Error`) when the options declared a content size different from what was
+    /// written; nothing more is written then.
     pub fn try_finish(&mut self) -> io::Result<()> {
-        if !self.finished {
-            if let Some(declared) = self.options.content_size {
-                if declared != self.consumed {
-                    return Err(io_error(Error::FrameContentSizeMismatch {
-                        declared,
-                        actual: self.consumed,
-                    }));
-                }
-            }
-            // Earlier output first, so `staging` has room for the last block.
+        if !self.inner.is_finished() {
+            // Earlier output first, so the staging buffer has room for the last block.
             self.deliver()?;
-            self.stage_header();
-            self.stage_pending();
-            let mut end = Vec::with_capacity(END_LEN);
-            self.blocks.finish(&mut end);
-            self.stage_bytes(&end);
-            self.finished = true;
+            self.inner.end_frame().map_err(io_error)?;
         }
         self.deliver()?;
         self.writer.flush()
@@ -204,22 +149,21 @@ impl<W: Write> FrameEncoder<W> {
     }
 }
 
-/// Writes `staged[*sent..]` to `writer`, advancing `sent` by what it takes (retrying
-/// `Interrupted`). On an error, `staged[*sent..]` is what it did not take.
-pub(crate) fn write_staged<W: Write>(
-    writer: &mut W,
-    staged: &[u8],
-    sent: &mut usize,
+/// Writes `compressor`'s pending output to `writer`. On an error, what the writer did not take
+/// stays pending; `Interrupted` is retried.
+pub(crate) fn write_pending(
+    writer: &mut impl Write,
+    compressor: &mut FrameCompressor,
 ) -> io::Result<()> {
-    while *sent < staged.len() {
-        match writer.write(&staged[*sent..]) {
+    while !compressor.pending_output().is_empty() {
+        match writer.write(compressor.pending_output()) {
             Ok(0) => {
                 return Err(io::Error::new(
                     io::ErrorKind::WriteZero,
                     "the inner writer accepted no bytes of the compressed frame",
                 ))
             }
-            Ok(written) => *sent += written.min(staged.len() - *sent),
+            Ok(written) => compressor.consume_output(written),
             Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
             Err(error) => return Err(error),
         }
@@ -229,10 +173,9 @@ pub(crate) fn write_staged<W: Write>(
 
 impl<W: Write> Write for FrameEncoder<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.finished {
-            return Err(io_error(Error::InvalidArgument {
-                what: "the frame is finished: no more input can be written to it",
-            }));
+        if self.inner.is_finished() {
+            // The compressor reports it.
+            return self.inner.take_input(buf).map_err(io_error);
         }
         if buf.is_empty() {
             return Ok(0);
@@ -240,24 +183,7 @@ impl<W: Write> Write for FrameEncoder<W> {
         // Output the writer did not take yet goes first; if it still cannot, none of `buf` is
         // taken.
         self.deliver()?;
-        let taken = if self.window.is_empty()
-            && self.options.block_mode == BlockMode::Independent
-            && buf.len() >= self.block_len
-        {
-            // Nothing pending and no history to put in front: a whole block is compressed
-            // where it is, without gathering it into `window` first.
-            self.stage_block(Some(&buf[..self.block_len]), 0);
-            self.block_len
-        } else {
-            let pending = self.window.len() - self.history_len;
-            let take = buf.len().min(self.block_len - pending);
-            self.window.extend_from_slice(&buf[..take]);
-            if pending + take == self.block_len {
-                self.stage_pending();
-            }
-            take
-        };
-        self.consumed += taken as u64;
+        let taken = self.inner.take_input(buf).map_err(io_error)?;
         // The input is taken: its output is delivered now or, if the writer fails, by the next
         // call (which then reports the error if it persists).
         let _ = self.deliver();
@@ -265,10 +191,8 @@ impl<W: Write> Write for FrameEncoder<W> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if !self.finished {
-            self.deliver()?;
-            self.stage_pending();
-        }
+        self.deliver()?;
+        self.inner.end_block();
         self.deliver()?;
         self.writer.flush()
     }
@@ -277,9 +201,71 @@ impl<W: Write> Write for FrameEncoder<W> {
 impl<W: Write> core::fmt::Debug for FrameEncoder<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("FrameEncoder")
-            .field("options", &self.options)
-            .field("consumed", &self.consumed)
-            .field("finished", &self.finished)
+            .field("compressor", &self.inner)
             .finish_non_exhaustive()
+    }
+}
+
+/// A [`FrameEncoder`] that finishes its frame when dropped ([`FrameEncoder::auto_finish`]):
+/// for code paths that cannot call `finish`. Errors on drop are ignored; call
+/// [`finish`](Self::finish) to see them.
+///
+/// ```
+/// use std::io::Write;
+/// use lz4_simd::frame::{self, FrameEncoder, FrameOptions};
+/// let mut framed = Vec::new();
+/// {
+///     let mut encoder = FrameEncoder::new(&mut framed, FrameOptions::new()).auto_finish();
+///     encoder.write_all(b"finished on drop").unwrap();
+/// }
+/// assert_eq!(frame::decompress(&framed, 100).unwrap(), b"finished on drop");
+/// ```
+#[derive(Debug)]
+pub struct AutoFinishEncoder<W: Write> {
+    encoder: Option<FrameEncoder<W>>,
+}
+
+impl<W: Write> AutoFinishEncoder<W> {
+    /// Finishes the frame and returns the writer (errors reported, not ignored).
+    pub fn finish(mut self) -> io::Result<W> {
+        match self.encoder.take() {
+            Some(encoder) => encoder.finish(),
+            None => Err(io::Error::other("the encoder was already finished")),
+        }
+    }
+
+    /// The encoder, to write to or to stop auto-finishing
+    /// ([`into_encoder`](Self::into_encoder)).
+    pub fn encoder_mut(&mut self) -> Option<&mut FrameEncoder<W>> {
+        self.encoder.as_mut()
+    }
+
+    /// The encoder back, without finishing on drop.
+    pub fn into_encoder(mut self) -> Option<FrameEncoder<W>> {
+        self.encoder.take()
+    }
+}
+
+impl<W: Write> Write for AutoFinishEncoder<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.encoder.as_mut() {
+            Some(encoder) => encoder.write(buf),
+            None => Err(io::Error::other("the encoder was already finished")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.encoder.as_mut() {
+            Some(encoder) => encoder.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<W: Write> Drop for AutoFinishEncoder<W> {
+    fn drop(&mut self) {
+        if let Some(encoder) = self.encoder.as_mut() {
+            let _ = encoder.try_finish();
+        }
     }
 }

@@ -2,14 +2,15 @@
 //!
 //! The bottom layer of the crate: it knows nothing of the block format. A kernel is the block
 //! decoder's fast loop (`block::fast_decode`) instantiated with one instruction set's copy
-//! primitives (`CopyKernel`, in `copy`): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64.
-//! [`Kernel::Scalar`] is the safe scalar decoder. Every variant exists on every target, so code
+//! primitives (`CopyKernel`, in `copy`): SSE2, AVX2 and AVX-512 on x86_64, NEON on aarch64,
+//! `simd128` on wasm32. [`Kernel::Scalar`] is the safe scalar decoder. Every variant exists on every target, so code
 //! and tests need no `cfg` ladders; [`Kernel::is_available`] says which can run here. The tables
 //! the decoders share (offset → shuffle pattern, offset → repeat multiplier) are in `tables`.
 //!
 //! This module is the only place that detects CPU features. Detection runs once: the first
 //! decode (or [`Kernel::detect`]) picks the best available kernel, or the one named by the
-//! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`, `neon`) if it is
+//! environment variable `LZ4_SIMD_KERNEL` (`scalar`, `sse2`, `avx2`, `avx512`, `neon`,
+//! `simd128`) if it is
 //! valid and available, and caches the choice. The library never prints: what became of the
 //! override (not set, used, or ignored and why) is [`Kernel::override_status`], for the
 //! application to report.
@@ -21,6 +22,28 @@
 //!
 //! Without the `unsafe` feature no SIMD kernel is compiled in: [`Kernel::available`] is just
 //! `[Scalar]`, and every kernel name, forced or detected, maps to the scalar decoder.
+//!
+//! ## Which kernels are compiled in, and detection without `std`
+//!
+//! A kernel is compiled in only where the target guarantees its baseline at compile time
+//! (`build.rs` names the conditions): SSE2 on x86_64, NEON on aarch64, `simd128` on wasm32.
+//! Targets whose ABI keeps the vector registers off limits (`x86_64-unknown-none` and the other
+//! soft-float kernel targets, `aarch64-unknown-none-softfloat`) get the scalar decoder only: code
+//! there may run where the vector state is not saved (an interrupt handler, a kernel before it
+//! sets the FPU up), so even a CPU that has SSE2 must not be made to use it, and the compiler
+//! could not emit those instructions for a soft-float function anyway. The SSE2 and NEON kernels
+//! are then always available; `simd128` is chosen at compile time only, because WebAssembly has
+//! no run-time feature test (an engine without `simd128` rejects the whole module at load time).
+//!
+//! On top of SSE2, AVX2 and AVX-512 are detected at run time. With `std` that is the standard
+//! library's `is_x86_feature_detected!`. Without `std` it is the `cpufeatures` crate (RustCrypto:
+//! `no_std`, CPUID plus XGETBV, so a feature the OS does not save the registers of counts as
+//! absent, the same rule as `std`'s), not `cfg!(target_feature = ...)`: a `no_std` library is
+//! most often linked into an ordinary hosted program (a crate that turns default features off to
+//! stay `no_std`-compatible), built for the generic x86_64 baseline, where a compile-time test
+//! would silently give up AVX2 on every machine that has it. Where the target cannot use vector
+//! registers at all, the x86 kernels are not compiled in (above) and `cpufeatures` is never
+//! called. On aarch64 the compile-time guarantee of NEON is all there is to know.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -30,22 +53,18 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::Error;
 
-// The copy primitives exist where a SIMD kernel uses them.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+// The copy primitives exist where a SIMD kernel uses them (the `cfg` names are build.rs's).
+#[cfg(simd_kernels)]
 mod copy;
-#[cfg(all(feature = "unsafe", target_arch = "aarch64"))]
+#[cfg(neon_kernel)]
 pub(crate) mod neon;
 pub(crate) mod tables;
-#[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
+#[cfg(wasm_kernel)]
+pub(crate) mod wasm;
+#[cfg(x86_kernels)]
 pub(crate) mod x86;
 
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 
 /// A block decode kernel.
@@ -84,6 +103,9 @@ pub enum Kernel {
     /// (Intel Ice Lake and later, AMD Zen 4 and later); on Skylake-SP class CPUs (AVX-512
     /// without VBMI) detection picks AVX2.
     Avx512,
+    /// wasm32 `simd128`: 16-byte wide copies, `i8x16.swizzle` pattern replication. Compiled in
+    /// (and then always available) when the crate is built with `-C target-feature=+simd128`.
+    Simd128,
 }
 
 /// The environment variable that overrides detection.
@@ -91,15 +113,16 @@ pub const KERNEL_ENV: &str = "LZ4_SIMD_KERNEL";
 
 impl Kernel {
     /// Every kernel, in order of preference when detecting (best first), `Scalar` last.
-    pub const ALL: [Kernel; 5] = [
+    pub const ALL: [Kernel; 6] = [
         Kernel::Avx512,
         Kernel::Avx2,
         Kernel::Sse2,
         Kernel::Neon,
+        Kernel::Simd128,
         Kernel::Scalar,
     ];
 
-    /// The kernel's name: `scalar`, `sse2`, `avx2`, `avx512`, `neon` (what `LZ4_SIMD_KERNEL` and
+    /// The kernel's name: `scalar`, `sse2`, `avx2`, `avx512`, `neon`, `simd128` (what `LZ4_SIMD_KERNEL` and
     /// [`FromStr`] take).
     pub const fn name(self) -> &'static str {
         match self {
@@ -108,6 +131,7 @@ impl Kernel {
             Kernel::Avx2 => "avx2",
             Kernel::Neon => "neon",
             Kernel::Avx512 => "avx512",
+            Kernel::Simd128 => "simd128",
         }
     }
 
@@ -115,10 +139,14 @@ impl Kernel {
     pub fn is_available(self) -> bool {
         match self {
             Kernel::Scalar => true,
-            Kernel::Sse2 => cfg!(all(feature = "unsafe", target_arch = "x86_64")),
+            // Baseline wherever the x86 kernels are compiled in (build.rs).
+            Kernel::Sse2 => cfg!(x86_kernels),
             Kernel::Avx2 => avx2_present(),
             Kernel::Neon => neon_present(),
             Kernel::Avx512 => avx512_present(),
+            // Chosen at compile time: a WebAssembly module cannot test for simd128 at run time
+            // (an engine without it rejects the whole module), so it is there if compiled in.
+            Kernel::Simd128 => cfg!(wasm_kernel),
         }
     }
 
@@ -201,6 +229,7 @@ impl Kernel {
             Kernel::Avx2 => 2,
             Kernel::Neon => 3,
             Kernel::Avx512 => 4,
+            Kernel::Simd128 => 5,
         }
     }
 
@@ -210,6 +239,7 @@ impl Kernel {
             2 => Kernel::Avx2,
             3 => Kernel::Neon,
             4 => Kernel::Avx512,
+            5 => Kernel::Simd128,
             _ => Kernel::Scalar,
         }
     }
@@ -332,55 +362,60 @@ fn choose(value: Option<String>) -> Decision {
     Decision { kernel, status }
 }
 
-#[cfg(all(feature = "unsafe", target_arch = "x86_64", feature = "std"))]
+#[cfg(all(x86_kernels, feature = "std"))]
 fn avx2_present() -> bool {
     std::is_x86_feature_detected!("avx2")
 }
 
-#[cfg(all(feature = "unsafe", target_arch = "x86_64", not(feature = "std")))]
+// Without `std`: CPUID, and XGETBV for whether the OS saves the YMM registers (cpufeatures).
+#[cfg(all(x86_kernels, not(feature = "std")))]
+cpufeatures::new!(cpuid_avx2, "avx2");
+
+#[cfg(all(x86_kernels, not(feature = "std")))]
 fn avx2_present() -> bool {
-    cfg!(target_feature = "avx2")
+    cpuid_avx2::get()
 }
 
-#[cfg(not(all(feature = "unsafe", target_arch = "x86_64")))]
+#[cfg(not(x86_kernels))]
 fn avx2_present() -> bool {
     false
 }
 
 /// AVX-512 F (64-byte loads and stores), BW (byte-granular 512-bit operations) and VBMI
 /// (`vpermb`), everything the AVX-512 kernel uses.
-#[cfg(all(feature = "unsafe", target_arch = "x86_64", feature = "std"))]
+#[cfg(all(x86_kernels, feature = "std"))]
 fn avx512_present() -> bool {
     std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vbmi")
 }
 
-#[cfg(all(feature = "unsafe", target_arch = "x86_64", not(feature = "std")))]
+// Without `std`: CPUID, and XGETBV for whether the OS saves the ZMM and mask registers.
+#[cfg(all(x86_kernels, not(feature = "std")))]
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512bw", "avx512vbmi");
+
+#[cfg(all(x86_kernels, not(feature = "std")))]
 fn avx512_present() -> bool {
-    cfg!(all(
-        target_feature = "avx512f",
-        target_feature = "avx512bw",
-        target_feature = "avx512vbmi"
-    ))
+    cpuid_avx512::get()
 }
 
-#[cfg(not(all(feature = "unsafe", target_arch = "x86_64")))]
+#[cfg(not(x86_kernels))]
 fn avx512_present() -> bool {
     false
 }
 
-#[cfg(all(feature = "unsafe", target_arch = "aarch64", feature = "std"))]
+#[cfg(all(neon_kernel, feature = "std"))]
 fn neon_present() -> bool {
     std::arch::is_aarch64_feature_detected!("neon")
 }
 
-#[cfg(all(feature = "unsafe", target_arch = "aarch64", not(feature = "std")))]
+/// NEON is compiled in only where the target enables it (build.rs), so the target guarantees it.
+#[cfg(all(neon_kernel, not(feature = "std")))]
 fn neon_present() -> bool {
-    cfg!(target_feature = "neon")
+    true
 }
 
-#[cfg(not(all(feature = "unsafe", target_arch = "aarch64")))]
+#[cfg(not(neon_kernel))]
 fn neon_present() -> bool {
     false
 }

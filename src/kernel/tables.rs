@@ -1,7 +1,7 @@
 //! Offset → shuffle and repeat tables for pattern replication.
 //!
 //! A match whose offset is smaller than the copy width overlaps itself: its output repeats the
-//! `offset` bytes before it. A byte shuffle (`pshufb`, `vqtbl1q_u8`) of the 16 bytes *ending* at
+//! `offset` bytes before it. A byte shuffle (`pshufb`, `vqtbl1q_u8`, `i8x16.swizzle`) of the 16 bytes *ending* at
 //! the match start with `PATTERN[offset]` (lane `i` takes byte `16 - offset + i % offset`) yields
 //! 16 bytes of that repetition while reading only finished output (the match's own bytes may be
 //! uninitialised memory); storing it at steps of `STEP[offset]` (the largest multiple of `offset`
@@ -34,10 +34,7 @@ pub(crate) static REPEAT: [u128; 16] = {
 
 /// Rows for offsets 1..16 (row 0 is unused) of `LANES` shuffle indices: lane `i` of row `offset`
 /// is `16 - offset + i % offset`, an index into the 16 bytes that end where the match starts.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 const fn pattern_rows<const LANES: usize>() -> [[u8; LANES]; 16] {
     let mut table = [[0u8; LANES]; 16];
     let mut offset = 1;
@@ -53,10 +50,7 @@ const fn pattern_rows<const LANES: usize>() -> [[u8; LANES]; 16] {
 }
 
 /// For offsets 1..16 (row 0 is unused): the largest multiple of `offset` that is at most `span`.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 const fn steps(span: usize) -> [u8; 16] {
     let mut table = [0u8; 16];
     let mut offset = 1;
@@ -69,26 +63,20 @@ const fn steps(span: usize) -> [u8; 16] {
 
 /// `PATTERN[offset][i] = 16 - offset + i % offset` for offsets 1..16 (row 0 is unused): indices
 /// into the 16 bytes that end where the match starts.
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 pub(crate) static PATTERN: [[u8; 16]; 16] = pattern_rows::<16>();
 
 /// `STEP[offset]`: the largest multiple of `offset` that is at most 16 (row 0 is unused).
-#[cfg(all(
-    feature = "unsafe",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(simd_kernels)]
 pub(crate) static STEP: [u8; 16] = steps(16);
 
 /// [`PATTERN`] over 64 lanes, for `vpermb` (AVX-512 VBMI) over a register whose low 16 bytes are
 /// the 16 bytes ending where the match starts.
-#[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
+#[cfg(x86_kernels)]
 pub(crate) static PATTERN_64: [[u8; 64]; 16] = pattern_rows::<64>();
 
 /// `STEP_64[offset]`: the largest multiple of `offset` that is at most 64 (row 0 is unused).
-#[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
+#[cfg(x86_kernels)]
 pub(crate) static STEP_64: [u8; 16] = steps(64);
 
 #[cfg(test)]
@@ -105,7 +93,7 @@ mod tests {
         }
     }
 
-    #[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
+    #[cfg(x86_kernels)]
     #[test]
     fn wide_tables_repeat_the_pattern() {
         use super::{PATTERN_64, STEP_64};
@@ -120,10 +108,7 @@ mod tests {
         }
     }
 
-    #[cfg(all(
-        feature = "unsafe",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    ))]
+    #[cfg(simd_kernels)]
     #[test]
     fn tables_repeat_the_pattern() {
         use super::{PATTERN, STEP};

@@ -29,6 +29,17 @@ extern "C" {
     fn LZ4_resetStream_fast(stream: *mut c_void);
     fn LZ4_attach_dictionary(working: *mut c_void, dict_stream: *const c_void);
     fn LZ4_loadDict(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_loadDictSlow(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_saveDict(stream: *mut c_void, safe_buffer: *mut c_char, max_dict_size: c_int) -> c_int;
+    fn LZ4F_createCDict(dict: *const c_void, dict_size: usize) -> *mut c_void;
+    fn LZ4F_freeCDict(cdict: *mut c_void);
+    fn LZ4F_compressBegin_usingCDict(
+        ctx: lz4_sys::LZ4FCompressionContext,
+        dst: *mut c_void,
+        dst_capacity: usize,
+        cdict: *const c_void,
+        preferences: *const lz4_sys::LZ4FPreferences,
+    ) -> usize;
     fn LZ4_compress_fast_continue(
         stream: *mut c_void,
         src: *const c_char,
@@ -257,15 +268,47 @@ impl<'d> Stream<'d> {
         stream
     }
 
+    /// A fresh stream with `dict` loaded by 1.10's `LZ4_loadDictSlow` (every position).
+    pub fn with_dict_slow(dict: &'d [u8]) -> Self {
+        let stream = Self::new();
+        // SAFETY: as in `with_dict`.
+        unsafe { LZ4_loadDictSlow(stream.raw, real_ptr(dict), int(dict.len())) };
+        stream
+    }
+
+    /// A fresh stream with `dict_stream` attached (`LZ4_attach_dictionary`); `'d` keeps the
+    /// dictionary stream (and its bytes) alive as long as this one.
+    pub fn attached(dict_stream: &'d Stream<'_>) -> Self {
+        let stream = Self::new();
+        // SAFETY: both streams are live; `'d` keeps the dictionary stream alive and unmoved (it
+        // is behind liblz4's own allocation) while this stream may read it.
+        unsafe { LZ4_attach_dictionary(stream.raw, dict_stream.raw) };
+        stream
+    }
+
+    /// `LZ4_saveDict(stream, buf, buf.len())`: the number of bytes saved. The stream reads `buf`
+    /// as its history afterwards, so `buf` must stay alive and unmoved until the next save or
+    /// the stream's end (the callers keep it in a `Box` beside the stream).
+    pub fn save_dict(&mut self, buf: &mut [u8]) -> usize {
+        // SAFETY: a live stream and a live buffer with its length; liblz4 writes at most
+        // `buf.len()` bytes into it.
+        let n = unsafe { LZ4_saveDict(self.raw, buf.as_mut_ptr().cast(), int(buf.len())) };
+        n as usize
+    }
+
     /// `LZ4_compress_fast_continue` into `dst` (its full length is the capacity): the compressed
-    /// length, 0 when it does not fit.
+    /// length, 0 when it does not fit. Earlier inputs (and saved dictionaries) must still be
+    /// alive and unmoved: liblz4 reads them as history; an input right after the previous one in
+    /// memory is compressed in prefix mode.
     pub fn compress(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
-        // SAFETY: a live stream; `src` is valid for its length (a real address when empty) and
-        // `dst` for its length; liblz4 writes at most `dst.len()`.
+        // SAFETY: a live stream; `src` is valid for its length and `dst` for its length; liblz4
+        // writes at most `dst.len()`. An empty `src` keeps its own address (an empty slice of a
+        // buffer is where prefix mode expects it; liblz4 reads nothing from it, it only compares
+        // it with the history's end).
         let n = unsafe {
             LZ4_compress_fast_continue(
                 self.raw,
-                real_ptr(src),
+                src.as_ptr().cast(),
                 dst.as_mut_ptr().cast(),
                 int(src.len()),
                 int(dst.len()),
@@ -288,6 +331,147 @@ impl Drop for Stream<'_> {
         // SAFETY: created by `LZ4_createStream` in `new`, freed once.
         unsafe { LZ4_freeStream(self.raw) };
     }
+}
+
+/// The `lz4` tool's linked-block stream: every input copied into a buffer of its own, compressed
+/// by `LZ4_compress_fast_continue`, then `LZ4_saveDict(64 KiB)` into a saved-history buffer.
+pub struct SavingStream<'d> {
+    stream: Stream<'d>,
+    saved: Box<[u8]>,
+}
+
+impl<'d> SavingStream<'d> {
+    /// Around a fresh, loaded or attached [`Stream`].
+    pub fn new(stream: Stream<'d>) -> Self {
+        SavingStream {
+            stream,
+            saved: vec![0u8; 65536].into_boxed_slice(),
+        }
+    }
+
+    /// Compresses a copy of `src` into `dst` (its length is the capacity; 0 when liblz4 gives
+    /// up), then saves the history.
+    pub fn compress(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        let own = src.to_vec();
+        let n = self.stream.compress(&own, dst, acceleration);
+        self.stream.save_dict(&mut self.saved);
+        n
+    }
+
+    /// [`compress`](Self::compress) without the copy: `src` must be a buffer of its own (not
+    /// right after the saved history, which a separately allocated buffer never is).
+    pub fn compress_from(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        let n = self.stream.compress(src, dst, acceleration);
+        self.stream.save_dict(&mut self.saved);
+        n
+    }
+
+    /// [`Stream::compress`] on `src` where it is, without saving: slices of one live buffer,
+    /// consecutive, give liblz4's prefix mode (the saved history stays in use until then).
+    pub fn compress_in_place(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        self.stream.compress(src, dst, acceleration)
+    }
+}
+
+/// A liblz4 stream decoder (`LZ4_createStreamDecode`), freed on drop. It remembers pointers into
+/// the earlier outputs: the callers keep them alive and unmoved.
+pub struct StreamDecode(*mut lz4_sys::LZ4StreamDecode);
+
+impl StreamDecode {
+    /// A fresh decoder, with `dict` as the history before the first block (`LZ4_setStreamDecode`;
+    /// liblz4 keeps the pointer, so `dict` must outlive the decoder's use).
+    pub fn new(dict: &[u8]) -> Self {
+        // SAFETY: no preconditions; checked for null below.
+        let raw = unsafe { lz4_sys::LZ4_createStreamDecode() };
+        assert!(!raw.is_null(), "LZ4_createStreamDecode failed");
+        // SAFETY: a live decoder and a live slice with its length.
+        unsafe { lz4_sys::LZ4_setStreamDecode(raw, real_ptr(dict).cast(), int(dict.len())) };
+        StreamDecode(raw)
+    }
+
+    /// `LZ4_decompress_safe_continue(src, dst, src.len(), dst.len())`: the decoded length, or
+    /// `None` when liblz4 rejects the block.
+    pub fn decompress(&mut self, src: &[u8], dst: &mut [u8]) -> Option<usize> {
+        // SAFETY: a live decoder; `src` and `dst` are live slices with their lengths (a real
+        // address for an empty `src`); earlier outputs are kept alive by the caller.
+        let n = unsafe {
+            lz4_sys::LZ4_decompress_safe_continue(
+                self.0,
+                real_ptr(src).cast(),
+                dst.as_mut_ptr().cast(),
+                int(src.len()),
+                int(dst.len()),
+            )
+        };
+        usize::try_from(n).ok()
+    }
+}
+
+impl Drop for StreamDecode {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, freed once.
+        unsafe { lz4_sys::LZ4_freeStreamDecode(self.0) };
+    }
+}
+
+/// A frame written as the `lz4` tool 1.9.4 writes a file of two blocks or more: one LZ4F
+/// context, `LZ4F_compressBegin_usingCDict` (with a CDict of `dict` when given: 1.10's, whose
+/// fast levels load it with `LZ4_loadDictSlow`), one `LZ4F_compressUpdate` per `chunk` bytes
+/// (no stable source, so linked blocks save their history), `LZ4F_compressEnd`.
+pub fn compress_frame_streaming(
+    src: &[u8],
+    chunk: usize,
+    dict: Option<&[u8]>,
+    preferences: &lz4_sys::LZ4FPreferences,
+) -> Vec<u8> {
+    let mut ctx = lz4_sys::LZ4FCompressionContext(std::ptr::null_mut());
+    // SAFETY: creates a context, freed below.
+    let code = unsafe { lz4_sys::LZ4F_createCompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
+    check_frame_code(code, "LZ4F_createCompressionContext");
+    let cdict = match dict {
+        // SAFETY: a live slice with its length; liblz4 copies what it keeps.
+        Some(dict) => unsafe { LZ4F_createCDict(dict.as_ptr().cast(), dict.len()) },
+        None => std::ptr::null_mut(),
+    };
+    let bound = compress_frame_bound(chunk.max(1), preferences) + 64;
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; bound];
+    // SAFETY: a live context, a buffer with its length, a CDict (or null) and the preferences.
+    let n = unsafe {
+        LZ4F_compressBegin_usingCDict(ctx, buf.as_mut_ptr().cast(), buf.len(), cdict, preferences)
+    };
+    check_frame_code(n, "LZ4F_compressBegin_usingCDict");
+    out.extend_from_slice(&buf[..n]);
+    for piece in src.chunks(chunk.max(1)) {
+        // One read buffer, reused (as the tool's), so no input is contiguous with the last.
+        let own = piece.to_vec();
+        // SAFETY: live buffers with their lengths; null options.
+        let n = unsafe {
+            lz4_sys::LZ4F_compressUpdate(
+                ctx,
+                buf.as_mut_ptr(),
+                buf.len(),
+                own.as_ptr(),
+                own.len(),
+                std::ptr::null(),
+            )
+        };
+        check_frame_code(n, "LZ4F_compressUpdate");
+        out.extend_from_slice(&buf[..n]);
+    }
+    // SAFETY: as above.
+    let n =
+        unsafe { lz4_sys::LZ4F_compressEnd(ctx, buf.as_mut_ptr(), buf.len(), std::ptr::null()) };
+    check_frame_code(n, "LZ4F_compressEnd");
+    out.extend_from_slice(&buf[..n]);
+    // SAFETY: created above, freed once; the context no longer uses the CDict.
+    unsafe {
+        lz4_sys::LZ4F_freeCompressionContext(ctx);
+        if !cdict.is_null() {
+            LZ4F_freeCDict(cdict);
+        }
+    }
+    out
 }
 
 /// A working stream for liblz4's attached-dictionary path, as LZ4F uses it per block. It only
@@ -393,6 +577,28 @@ pub fn frame_preferences() -> lz4_sys::LZ4FPreferences {
         favor_dec_speed: 0,
         reserved: [0; 3],
     }
+}
+
+/// [`frame_preferences`] with the block size code `block_code` (4-7), linked or independent
+/// blocks, and the fast level of `acceleration` (LZ4F's level `1 - acceleration`; lz4-sys types
+/// the level unsigned, so it is passed as its two's complement).
+pub fn fast_frame_preferences(
+    block_code: u8,
+    linked: bool,
+    acceleration: u32,
+) -> lz4_sys::LZ4FPreferences {
+    let mut preferences = frame_preferences();
+    preferences.frame_info.block_size_id = match block_code {
+        4 => lz4_sys::BlockSize::Max64KB,
+        5 => lz4_sys::BlockSize::Max256KB,
+        6 => lz4_sys::BlockSize::Max1MB,
+        _ => lz4_sys::BlockSize::Max4MB,
+    };
+    if linked {
+        preferences.frame_info.block_mode = lz4_sys::BlockMode::Linked;
+    }
+    preferences.compression_level = (1 - acceleration as i32) as u32;
+    preferences
 }
 
 /// `LZ4F_compressFrameBound`: the largest frame [`compress_frame`] writes for `len` bytes.

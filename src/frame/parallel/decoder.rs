@@ -26,11 +26,12 @@ use std::vec::Vec;
 use super::pool::{Pending, Workers};
 use crate::block::MAX_HISTORY;
 use crate::frame::codec::{
-    block_word, reserve_exact, BlockJob, BlockTarget, DataBlock, FrameParser, History, Sink, Step,
+    block_word, reserve_exact, BlockJob, BlockTarget, DataBlock, DictRule, FrameParser, History,
+    Sink, Step,
 };
+use crate::frame::decompressor::{Output, StreamSink};
 use crate::frame::header::FrameInfo;
 use crate::frame::io_error;
-use crate::frame::read::{read_buffered, Output, StreamSink};
 use crate::frame::BlockMode;
 use crate::Error;
 
@@ -131,13 +132,18 @@ struct Current {
 impl<R: Read> ParallelFrameDecoder<R> {
     /// A decoder reading frames from `reader`, with `threads` worker threads (0: one per core).
     pub fn new(reader: R, threads: usize) -> Self {
-        Self::with_parts(reader, FrameParser::new(None), None, threads)
+        Self::with_parts(reader, FrameParser::new(DictRule::None), None, threads)
     }
 
     /// A decoder for frames compressed with the dictionary `dict` whose ID is `dict_id`, as
     /// [`FrameDecoder::with_dictionary`](crate::frame::FrameDecoder::with_dictionary).
     pub fn with_dictionary(reader: R, dict: &[u8], dict_id: u32, threads: usize) -> Self {
-        Self::with_parts(reader, FrameParser::new(Some(dict_id)), Some(dict), threads)
+        Self::with_parts(
+            reader,
+            FrameParser::new(DictRule::Id(dict_id)),
+            Some(dict),
+            threads,
+        )
     }
 
     fn with_parts(reader: R, parser: FrameParser, dict: Option<&[u8]>, threads: usize) -> Self {
@@ -462,7 +468,14 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
     }
 
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, out)
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
     }
 }
 

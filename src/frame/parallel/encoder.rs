@@ -11,10 +11,9 @@ use xxhash_rust::xxh32::Xxh32;
 
 use super::pool::{Pending, Workers};
 use crate::block::MAX_HISTORY;
-use crate::frame::encode::{BlockWriter, END_MARK};
+use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
 use crate::frame::header::{write_header, MAX_HEADER_LEN};
-use crate::frame::write::write_staged;
-use crate::frame::{io_error, BlockMode, FrameEncoder, FrameOptions};
+use crate::frame::{io_error, BlockMode, BlockSize, FrameEncoder, FrameOptions};
 use crate::Error;
 
 /// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
@@ -98,6 +97,8 @@ enum Blocks {
     /// the caller's thread hashes the content in order.
     Independent {
         options: FrameOptions,
+        /// The last 64 KiB of the dictionary (each writer prepares its own).
+        dict: Vec<u8>,
         writers: Vec<BlockWriter>,
     },
     /// Linked blocks: the single-threaded encoder, handed one block at a time (`None` while a
@@ -160,6 +161,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 let options = options.clone().content_checksum(false);
                 let blocks = Blocks::Independent {
                     options,
+                    dict: dict.to_vec(),
                     writers: Vec::new(),
                 };
                 (blocks, 2 * workers.threads(), dict)
@@ -210,15 +212,20 @@ impl<W: Write> ParallelFrameEncoder<W> {
         self.peak_in_flight
     }
 
-    /// Stages the header, the first time.
+    /// Stages the header, the first time, for blocks of the frame's size and mode.
     fn stage_header(&mut self) {
+        self.stage_header_as(self.options.block_size, self.options.block_mode);
+    }
+
+    /// Stages the header, the first time, with this block size and mode.
+    fn stage_header_as(&mut self, block_size: BlockSize, block_mode: BlockMode) {
         if !self.header_staged {
             let mut header = Vec::with_capacity(MAX_HEADER_LEN);
             write_header(
                 &mut header,
                 &self.options,
-                self.options.block_size,
-                self.options.block_mode,
+                block_size,
+                block_mode,
                 self.options.content_size,
             );
             self.stage_bytes(&header);
@@ -238,11 +245,19 @@ impl<W: Write> ParallelFrameEncoder<W> {
 
     /// Writes what is staged. On an error, what the writer did not take stays staged.
     fn deliver(&mut self) -> io::Result<()> {
-        write_staged(
-            &mut self.writer,
-            &self.staging[..self.staged],
-            &mut self.sent,
-        )?;
+        while self.sent < self.staged {
+            match self.writer.write(&self.staging[self.sent..self.staged]) {
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::WriteZero,
+                        "the inner writer accepted no bytes of the compressed frame",
+                    ))
+                }
+                Ok(written) => self.sent += written.min(self.staged - self.sent),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
         self.sent = 0;
         self.staged = 0;
         Ok(())
@@ -316,8 +331,14 @@ impl<W: Write> ParallelFrameEncoder<W> {
         let mut output = self.spare_outputs.pop().unwrap_or_default();
         let history_len = self.prefix_len;
         let pending = match &mut self.blocks {
-            Blocks::Independent { options, writers } => {
-                let mut writer = writers.pop().unwrap_or_else(|| BlockWriter::new(options));
+            Blocks::Independent {
+                options,
+                dict,
+                writers,
+            } => {
+                let mut writer = writers.pop().unwrap_or_else(|| {
+                    BlockWriter::with_dictionary(options, BlockMode::Independent, dict, None)
+                });
                 self.workers.spawn(move || {
                     let room = BlockWriter::block_room(input.len() - history_len);
                     // Kept at its largest length: a reused buffer is not cleared again.
@@ -385,7 +406,11 @@ impl<W: Write> ParallelFrameEncoder<W> {
             }
             // Room for the last job (and earlier output first, as `write`).
             self.pump(self.limit - 1)?;
-            self.stage_header();
+            // All the content is pending, less than a block: the `lz4` tool's one-block frame,
+            // as the single-threaded encoder writes it (the linked encoder does the same).
+            let (block_size, block_mode) =
+                frame_layout(&self.options, self.pending.len() - self.prefix_len);
+            self.stage_header_as(block_size, block_mode);
             if self.has_pending() || matches!(self.blocks, Blocks::Linked(_)) {
                 // The linked encoder finishes its frame: the last block and the end mark.
                 self.submit(Then::Finish);

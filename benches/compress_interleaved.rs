@@ -1,0 +1,235 @@
+//! Compression throughput side by side, interleaved, as `interleaved.rs` measures decoding.
+//!
+//! Every compressor compresses the same blocks of each file into buffers of the bound's size (lz4_flex's, which is a
+//! little larger);
+//! each round runs every compressor once over all blocks of a file, one after the other, so the
+//! drift of a shared machine falls on all of them alike, and a compressor's time is the median of
+//! its rounds. The figures are liblz4's time divided by it (above 1 is faster than liblz4), per
+//! file and as the geometric mean over the files.
+//!
+//! - Fast: our `Compressor` (reused, acceleration 1), liblz4's `LZ4_compress_fast` and lz4_flex's
+//!   `compress_into` (its bytes differ; the compressed size is reported beside the speed).
+//! - HC: our `HcCompressor` (reused) and liblz4's `LZ4_compress_HC`, at each level of
+//!   `LZ4_SIMD_BENCH_HC_LEVELS` (default `3,9,12`; empty for none).
+//!
+//! Before timing, every block's output is checked: ours must be liblz4's bytes, lz4_flex's must
+//! decode to the input.
+//!
+//! Settings: `LZ4_SIMD_BENCH_BLOCK` (block size, default 65536; 4194304 for the 4 MiB case),
+//! `LZ4_SIMD_BENCH_BYTES` (the first bytes of each file, default 4 MiB; `0` = whole files),
+//! `LZ4_SIMD_BENCH_ROUNDS` (default 21 for fast, a quarter of it, at least 3, for HC), and the
+//! corpus as in `interleaved.rs` (built-in generated text and logs without it). Code placement
+//! moves these ratios by a few percent: confirm on two or three differently built binaries.
+//!
+//! Run: `cargo bench --bench compress_interleaved`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use lz4_simd::block::{self, Compressor, HcCompressor};
+use testkit::{corpus, liblz4, samples};
+
+/// One compressor of the comparison.
+#[derive(Clone, Copy, PartialEq)]
+enum Codec {
+    Ours,
+    Liblz4,
+    Lz4Flex,
+    OursHc(u8),
+    Liblz4Hc(u8),
+}
+
+impl Codec {
+    fn name(self) -> String {
+        match self {
+            Codec::Ours => "ours".into(),
+            Codec::Liblz4 => "liblz4".into(),
+            Codec::Lz4Flex => "lz4_flex".into(),
+            Codec::OursHc(level) => format!("ours-hc{level}"),
+            Codec::Liblz4Hc(level) => format!("liblz4-hc{level}"),
+        }
+    }
+}
+
+/// The reusable state of our compressors.
+struct State {
+    fast: Compressor,
+    hc: HcCompressor,
+}
+
+/// Compresses every block of `chunks` into `out` (one bound-sized buffer per block); returns
+/// the total compressed size.
+#[inline(never)]
+fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -> usize {
+    let mut total = 0;
+    for (chunk, dst) in chunks.iter().zip(out.iter_mut()) {
+        let n = match codec {
+            Codec::Ours => state
+                .fast
+                .compress_into(chunk, dst, 1)
+                .expect("bound-sized buffer"),
+            Codec::Liblz4 => liblz4::compress_fast_into(chunk, dst, 1),
+            Codec::Lz4Flex => {
+                lz4_flex::block::compress_into(chunk, dst).expect("bound-sized buffer")
+            }
+            Codec::OursHc(level) => state
+                .hc
+                .compress_into(chunk, dst, level)
+                .expect("bound-sized buffer"),
+            Codec::Liblz4Hc(level) => liblz4::compress_hc_into(chunk, dst, i32::from(level)),
+        };
+        total += black_box(n);
+    }
+    total
+}
+
+/// The median of `times` (sorts them).
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2.0
+    }
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    match std::env::var(name) {
+        Ok(value) => value
+            .parse()
+            .unwrap_or_else(|_| panic!("{name} must be a number, not {value:?}")),
+        Err(_) => default,
+    }
+}
+
+/// Checks every block of `codec`'s output: ours must be liblz4's bytes; lz4_flex's must decode
+/// to the input.
+fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>], file: &str) {
+    for (chunk, dst) in chunks.iter().zip(out.iter_mut()) {
+        let n = run(codec, state, &[chunk], std::slice::from_mut(dst));
+        let ours = &dst[..n];
+        match codec {
+            Codec::Ours => assert!(
+                ours == liblz4::compress_fast(chunk, 1),
+                "{file}: our fast bytes differ from liblz4's"
+            ),
+            Codec::OursHc(level) => assert!(
+                ours == liblz4::compress_hc(chunk, i32::from(level)),
+                "{file}: our HC {level} bytes differ from liblz4's"
+            ),
+            Codec::Lz4Flex => assert!(
+                block::decompress(ours, chunk.len()).ok().as_deref() == Some(*chunk),
+                "{file}: lz4_flex's block does not decode"
+            ),
+            Codec::Liblz4 | Codec::Liblz4Hc(_) => {}
+        }
+    }
+}
+
+/// Times `codecs` over every file, interleaved; `reference` is the index of the codec the
+/// ratios divide by.
+fn compare(
+    title: &str,
+    codecs: &[Codec],
+    reference: usize,
+    files: &[(String, Vec<u8>)],
+    block_size: usize,
+    rounds: usize,
+) {
+    println!("{title}: ratio = liblz4's time / the compressor's (medians of {rounds} interleaved rounds), MB/s, compressed %");
+    let mut state = State {
+        fast: Compressor::new(),
+        hc: HcCompressor::new(),
+    };
+    let mut log_sums = vec![0.0f64; codecs.len()];
+    for (name, data) in files {
+        let chunks: Vec<&[u8]> = data.chunks(block_size).collect();
+        let mut out: Vec<Vec<u8>> = chunks
+            .iter()
+            .map(|c| {
+                // lz4_flex asks for a little more room than LZ4's bound.
+                let room = liblz4::compress_bound(c.len())
+                    .max(lz4_flex::block::get_maximum_output_size(c.len()));
+                vec![0u8; room]
+            })
+            .collect();
+        let mut sizes = vec![0usize; codecs.len()];
+        for (codec, size) in codecs.iter().zip(sizes.iter_mut()) {
+            check(*codec, &mut state, &chunks, &mut out, name);
+            *size = run(*codec, &mut state, &chunks, &mut out);
+        }
+        let mut times = vec![Vec::with_capacity(rounds); codecs.len()];
+        for _ in 0..rounds {
+            for (codec, times) in codecs.iter().zip(times.iter_mut()) {
+                let started = Instant::now();
+                run(*codec, &mut state, &chunks, &mut out);
+                times.push(started.elapsed().as_secs_f64());
+            }
+        }
+        let time: Vec<f64> = times.iter_mut().map(|times| median(times)).collect();
+        let mut line = format!("{name:10}");
+        for ((codec, &t), &size) in codecs.iter().zip(&time).zip(&sizes) {
+            line += &format!(
+                " {}={:.3} ({:.0} MB/s, {:.2}%)",
+                codec.name(),
+                time[reference] / t,
+                data.len() as f64 / t / 1e6,
+                size as f64 * 100.0 / data.len() as f64
+            );
+        }
+        println!("{line}");
+        for (sum, &t) in log_sums.iter_mut().zip(&time) {
+            *sum += (time[reference] / t).ln();
+        }
+    }
+    let mut line = format!("geomean ({} files):", files.len());
+    for (codec, sum) in codecs.iter().zip(&log_sums) {
+        line += &format!(" {}={:.3}", codec.name(), (sum / files.len() as f64).exp());
+    }
+    println!("{line}\n");
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and expects a quick
+    // run: measure only when asked to bench.
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let block_size = env_usize("LZ4_SIMD_BENCH_BLOCK", 64 << 10).max(1);
+    let rounds = env_usize("LZ4_SIMD_BENCH_ROUNDS", 21).max(1);
+    let cap = match env_usize("LZ4_SIMD_BENCH_BYTES", 4 << 20) {
+        0 => usize::MAX,
+        bytes => bytes,
+    };
+    let mut files = corpus::load(cap);
+    if files.is_empty() {
+        eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
+        files = samples::builtin(4 << 20);
+        files.retain(|(name, _)| name == "text" || name == "logs");
+    }
+    println!("blocks of {block_size} bytes");
+    compare(
+        "fast, acceleration 1",
+        &[Codec::Ours, Codec::Liblz4, Codec::Lz4Flex],
+        1,
+        &files,
+        block_size,
+        rounds,
+    );
+    let levels = std::env::var("LZ4_SIMD_BENCH_HC_LEVELS").unwrap_or_else(|_| "3,9,12".into());
+    for level in levels.split(',').filter(|l| !l.is_empty()) {
+        let level: u8 = level
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("bad HC level {level:?}"));
+        compare(
+            &format!("HC level {level}"),
+            &[Codec::OursHc(level), Codec::Liblz4Hc(level)],
+            1,
+            &files,
+            block_size,
+            (rounds / 4).max(3),
+        );
+    }
+}

@@ -1,0 +1,218 @@
+//! Frame decoding through each adapter, interleaved (every decoder in turn within each round,
+//! medians, as `interleaved.rs`): the one-shot decoder, the blocking `FrameDecoder` (with
+//! `read_to_end`, which decodes straight into the `Vec`, and with `read` into a 64 KiB buffer),
+//! the sans-IO `FrameDecompressor` (64 KiB input pieces, 64 KiB output), the tokio and
+//! futures-io decoders over an in-memory reader (features `tokio`, `futures-io`), and liblz4's
+//! LZ4F. Ratios are LZ4F's time over each decoder's (above 1 is faster than LZ4F), and the
+//! blocking `read` loop's over the async adapters'.
+//!
+//! Frames: liblz4's, 4 MiB independent blocks with a content checksum (`lz4 -1`'s defaults), of
+//! the Silesia files (first `LZ4_SIMD_BENCH_BYTES`, default 16 MiB) or generated text and logs.
+//!
+//! Run: `cargo bench --features tokio,futures-io --bench frame_adapters` (without the features
+//! the async rows are left out).
+
+use std::hint::black_box;
+use std::io::Read;
+use std::time::Instant;
+
+use lz4_simd::frame::{self, FrameDecoder, FrameDecompressor, Status};
+use testkit::{corpus, liblz4, samples};
+
+const PIECE: usize = 64 << 10;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Decoder {
+    OneShot,
+    ReadToEnd,
+    ReadLoop,
+    SansIo,
+    #[cfg(feature = "tokio")]
+    Tokio,
+    #[cfg(feature = "futures-io")]
+    Futures,
+    Lz4f,
+}
+
+impl Decoder {
+    fn name(self) -> &'static str {
+        match self {
+            Decoder::OneShot => "one-shot",
+            Decoder::ReadToEnd => "read_to_end",
+            Decoder::ReadLoop => "read-loop",
+            Decoder::SansIo => "sans-io",
+            #[cfg(feature = "tokio")]
+            Decoder::Tokio => "tokio",
+            #[cfg(feature = "futures-io")]
+            Decoder::Futures => "futures-io",
+            Decoder::Lz4f => "LZ4F",
+        }
+    }
+
+    /// Decodes `framed`; returns the content's length.
+    fn run(self, framed: &[u8], len: usize, buf: &mut [u8], out: &mut Vec<u8>) -> usize {
+        out.clear();
+        match self {
+            Decoder::OneShot => frame::decompress(framed, len).unwrap().len(),
+            Decoder::ReadToEnd => FrameDecoder::new(framed).read_to_end(out).unwrap(),
+            Decoder::ReadLoop => {
+                let mut decoder = FrameDecoder::new(framed);
+                let mut total = 0;
+                loop {
+                    let n = decoder.read(buf).unwrap();
+                    if n == 0 {
+                        return total;
+                    }
+                    black_box(&buf[..n]);
+                    total += n;
+                }
+            }
+            Decoder::SansIo => {
+                let mut decompressor = FrameDecompressor::new();
+                let mut total = 0;
+                for piece in framed.chunks(PIECE) {
+                    let mut piece = piece;
+                    loop {
+                        let progress = decompressor.decompress(piece, buf).unwrap();
+                        black_box(&buf[..progress.produced]);
+                        total += progress.produced;
+                        piece = &piece[progress.consumed..];
+                        if progress.status == Status::NeedInput {
+                            break;
+                        }
+                    }
+                }
+                decompressor.finish().unwrap();
+                total
+            }
+            #[cfg(feature = "tokio")]
+            Decoder::Tokio => {
+                use tokio::io::AsyncReadExt;
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .build()
+                    .unwrap();
+                runtime.block_on(async {
+                    let mut decoder = frame::tokio::FrameDecoder::new(framed);
+                    let mut total = 0;
+                    loop {
+                        let n = decoder.read(buf).await.unwrap();
+                        if n == 0 {
+                            return total;
+                        }
+                        black_box(&buf[..n]);
+                        total += n;
+                    }
+                })
+            }
+            #[cfg(feature = "futures-io")]
+            Decoder::Futures => {
+                use futures_util::io::AsyncReadExt;
+                futures_executor::block_on(async {
+                    let mut decoder = frame::futures::FrameDecoder::new(framed);
+                    let mut total = 0;
+                    loop {
+                        let n = decoder.read(buf).await.unwrap();
+                        if n == 0 {
+                            return total;
+                        }
+                        black_box(&buf[..n]);
+                        total += n;
+                    }
+                })
+            }
+            Decoder::Lz4f => liblz4::decompress_frame(framed, None).unwrap().len(),
+        }
+    }
+}
+
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2.0
+    }
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
+}
+
+fn main() {
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let rounds = env_usize("LZ4_SIMD_BENCH_ROUNDS", 15).max(1);
+    let cap = match env_usize("LZ4_SIMD_BENCH_BYTES", 16 << 20) {
+        0 => usize::MAX,
+        bytes => bytes,
+    };
+    let mut files = corpus::load(cap);
+    if files.is_empty() {
+        eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
+        files = samples::builtin(8 << 20);
+        files.retain(|(name, _)| name == "text" || name == "logs");
+    }
+    let decoders = [
+        Decoder::OneShot,
+        Decoder::ReadToEnd,
+        Decoder::ReadLoop,
+        Decoder::SansIo,
+        #[cfg(feature = "tokio")]
+        Decoder::Tokio,
+        #[cfg(feature = "futures-io")]
+        Decoder::Futures,
+        Decoder::Lz4f,
+    ];
+    let lz4f = decoders.len() - 1;
+    let read_loop = 2;
+    println!("ratio = LZ4F's time / the decoder's (medians of {rounds} interleaved rounds); [vs read-loop]");
+    let mut log_sums = vec![0.0f64; decoders.len()];
+    let mut buf = vec![0u8; PIECE];
+    let mut out = Vec::new();
+    for (name, data) in &files {
+        let preferences = liblz4::frame_preferences();
+        let mut framed = vec![0u8; liblz4::compress_frame_bound(data.len(), &preferences)];
+        let framed_len = liblz4::compress_frame(data, &mut framed, &preferences);
+        framed.truncate(framed_len);
+        for decoder in decoders {
+            assert_eq!(
+                decoder.run(&framed, data.len(), &mut buf, &mut out),
+                data.len()
+            );
+        }
+        let mut times = vec![Vec::with_capacity(rounds); decoders.len()];
+        for _ in 0..rounds {
+            for (decoder, times) in decoders.iter().zip(times.iter_mut()) {
+                let started = Instant::now();
+                black_box(decoder.run(&framed, data.len(), &mut buf, &mut out));
+                times.push(started.elapsed().as_secs_f64());
+            }
+        }
+        let time: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+        let mut line = format!("{name:10}");
+        for (decoder, &t) in decoders.iter().zip(&time) {
+            line += &format!(
+                " {}={:.3} ({:.0} MB/s) [{:.2}]",
+                decoder.name(),
+                time[lz4f] / t,
+                data.len() as f64 / t / 1e6,
+                time[read_loop] / t
+            );
+        }
+        println!("{line}");
+        for (sum, &t) in log_sums.iter_mut().zip(&time) {
+            *sum += (time[lz4f] / t).ln();
+        }
+    }
+    let mut line = format!("geomean ({} files):", files.len());
+    for (decoder, sum) in decoders.iter().zip(&log_sums) {
+        line += &format!(
+            " {}={:.3}",
+            decoder.name(),
+            (sum / files.len() as f64).exp()
+        );
+    }
+    println!("{line}");
+}

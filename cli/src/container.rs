@@ -1,0 +1,197 @@
+//! `--container NAME`: LZ4 inside other systems' formats (the library's `lz4_simd::container`),
+//! compressed (`-z`) and decompressed (`-d`, `-t`) from files and pipes.
+//!
+//! The library's container codecs are one-shot: the input is read whole (compressing: up to the
+//! block format's largest input; decompressing: up to twice the `--max-out` cap plus 1 MiB, more
+//! than any container of content within the cap takes), and every size field is checked against
+//! the cap before anything is allocated for it.
+
+use std::io::{self, Read, Write};
+
+use lz4_simd::block;
+use lz4_simd::container::{clickhouse, hadoop, java, kafka, linux, prefixed};
+
+use crate::args::Settings;
+use crate::codec::{compress_legacy, read_at_most};
+
+/// A container the command reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// Hadoop's `Lz4Codec` block stream (Hadoop, Spark, Parquet's `LZ4` pages).
+    Hadoop,
+    /// Kafka's LZ4 frames, message format v1/v2 (the frame format's header checksum).
+    Kafka,
+    /// Kafka's LZ4 frames, message format v0 (the header checksum over the magic number too).
+    KafkaV0,
+    /// lz4-java's `LZ4BlockOutputStream` (Spark shuffle and spill).
+    Java,
+    /// One block behind a little-endian u32 size (python-lz4 `store_size`, Cassandra SSTables).
+    Le32,
+    /// One block behind a big-endian u32 size (Cassandra native protocol ≤ v4).
+    Be32,
+    /// One block behind a LEB128 varint32 size (RocksDB).
+    Varint,
+    /// ClickHouse's checksummed compressed blocks.
+    ClickHouse,
+    /// A legacy frame followed by the little-endian u32 content size (Linux kernel images).
+    Linux,
+}
+
+/// The names `--container` takes, with what each is.
+pub const NAMES: &[(&str, Container, &str)] = &[
+    (
+        "hadoop",
+        Container::Hadoop,
+        "Hadoop Lz4Codec block stream (Spark, Parquet LZ4)",
+    ),
+    (
+        "kafka",
+        Container::Kafka,
+        "Kafka LZ4 frame, message format v1/v2",
+    ),
+    (
+        "kafka-v0",
+        Container::KafkaV0,
+        "Kafka LZ4 frame, message format v0 (old header checksum)",
+    ),
+    (
+        "lz4-java",
+        Container::Java,
+        "lz4-java LZ4BlockOutputStream (Spark shuffle)",
+    ),
+    (
+        "prefixed-le32",
+        Container::Le32,
+        "one block behind a little-endian u32 size (python-lz4, Cassandra)",
+    ),
+    (
+        "prefixed-be32",
+        Container::Be32,
+        "one block behind a big-endian u32 size (Cassandra protocol v4)",
+    ),
+    (
+        "prefixed-varint",
+        Container::Varint,
+        "one block behind a LEB128 varint32 size (RocksDB)",
+    ),
+    (
+        "clickhouse",
+        Container::ClickHouse,
+        "ClickHouse compressed blocks (CityHash128 checked)",
+    ),
+    (
+        "linux",
+        Container::Linux,
+        "legacy frame + u32 size trailer (Linux kernel images)",
+    ),
+];
+
+impl Container {
+    /// The container named `name`, if any.
+    pub fn parse(name: &str) -> Option<Container> {
+        NAMES
+            .iter()
+            .find(|(known, ..)| *known == name)
+            .map(|&(_, container, _)| container)
+    }
+
+    /// The name `--container` takes for it.
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(_, container, _)| *container == self)
+            .map_or("?", |(name, ..)| name)
+    }
+}
+
+/// `-z --container`: compresses the whole input into the container.
+pub fn compress(
+    container: Container,
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    settings: &Settings,
+) -> io::Result<()> {
+    let data = read_at_most(reader, block::MAX_INPUT_SIZE)?;
+    let out = match container {
+        Container::Hadoop => hadoop::compress(&data),
+        Container::Kafka => Ok(kafka::compress(&data, kafka::HeaderChecksum::Spec)),
+        Container::KafkaV0 => Ok(kafka::compress(&data, kafka::HeaderChecksum::OverMagic)),
+        Container::Java => java::compress(&data, java::DEFAULT_BLOCK_SIZE),
+        Container::Le32 => prefixed::compress(&data, prefixed::SizePrefix::Le32),
+        Container::Be32 => prefixed::compress(&data, prefixed::SizePrefix::Be32),
+        Container::Varint => prefixed::compress(&data, prefixed::SizePrefix::Varint32),
+        Container::ClickHouse => clickhouse::compress(&data, clickhouse::DEFAULT_BLOCK_SIZE),
+        Container::Linux => {
+            // As the kernel build writes it: `lz4 -l` (at the chosen level), then the size.
+            let mut out = Vec::new();
+            compress_legacy(&mut &data[..], &mut out, settings)?;
+            let size = u32::try_from(data.len()).map_err(io::Error::other)?;
+            out.extend_from_slice(&size.to_le_bytes());
+            Ok(out)
+        }
+    }
+    .map_err(io::Error::other)?;
+    writer.write_all(&out)
+}
+
+/// `-d --container`: decompresses the whole input (at most `max_out` bytes of content).
+pub fn decompress(
+    container: Container,
+    reader: &mut impl Read,
+    writer: &mut impl Write,
+    max_out: usize,
+) -> io::Result<u64> {
+    let data = read_at_most(reader, max_out.saturating_mul(2).saturating_add(1 << 20))?;
+    let content = match container {
+        Container::Hadoop => hadoop::decompress(&data, max_out),
+        Container::Kafka | Container::KafkaV0 => {
+            kafka::decompress(&data, kafka::AcceptHeaderChecksum::Either, max_out)
+        }
+        Container::Java => java::decompress(&data, max_out),
+        Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_out),
+        Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_out),
+        Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_out),
+        Container::ClickHouse => clickhouse::decompress(&data, max_out),
+        Container::Linux => linux::decompress(&data, max_out),
+    }
+    .map_err(io::Error::other)?;
+    writer.write_all(&content)?;
+    Ok(content.len() as u64)
+}
+
+/// What `--list` can tell from a file's first bytes besides LZ4 frames: an lz4-java stream (its
+/// magic) or ClickHouse blocks (the first block's CityHash128 checks out).
+pub fn identify(head: &[u8]) -> Option<Container> {
+    if head.starts_with(java::MAGIC) {
+        return Some(Container::Java);
+    }
+    let header = head.get(clickhouse::CHECKSUM_LEN..clickhouse::CHECKSUM_LEN + 9)?;
+    let size = u32::from_le_bytes(header[1..5].try_into().ok()?) as usize;
+    let method_known = header[0] == clickhouse::METHOD_LZ4 || header[0] == clickhouse::METHOD_NONE;
+    let block = head.get(clickhouse::CHECKSUM_LEN..clickhouse::CHECKSUM_LEN + size)?;
+    (method_known && clickhouse::checksum(block)[..] == head[..clickhouse::CHECKSUM_LEN])
+        .then_some(Container::ClickHouse)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_container_round_trips_and_is_named() {
+        let settings = Settings::default();
+        let data = b"container round trip, container round trip\n".repeat(5000);
+        for &(name, container, _) in NAMES {
+            assert_eq!(Container::parse(name), Some(container));
+            assert_eq!(container.name(), name);
+            let mut packed = Vec::new();
+            compress(container, &mut &data[..], &mut packed, &settings).unwrap();
+            let mut back = Vec::new();
+            decompress(container, &mut &packed[..], &mut back, data.len()).unwrap();
+            assert!(back == data, "{name}");
+            let expect_identified = matches!(container, Container::Java | Container::ClickHouse);
+            assert_eq!(identify(&packed).is_some(), expect_identified, "{name}");
+        }
+        assert_eq!(Container::parse("zip"), None);
+    }
+}

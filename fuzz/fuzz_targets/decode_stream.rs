@@ -1,0 +1,130 @@
+//! Stream decoding against liblz4's `LZ4_decompress_safe_continue`, on every kernel in
+//! `Kernel::available()`, and stream compression against `LZ4_compress_fast_continue`.
+//!
+//! - Decode: a dictionary (size chosen by the first byte) and a series of blocks, each behind a
+//!   2-byte length and a 2-byte output capacity. liblz4 decodes them one after the other into one
+//!   contiguous buffer (the dictionary set with `LZ4_setStreamDecode`); every kernel's
+//!   `StreamDecoder` decodes them into buffers pre-filled with different bytes, guard bytes after.
+//!   All kernels must agree; where liblz4 accepts a block we accept it with the same output
+//!   (offset 0 aside: liblz4 accepts it, we return `Error::OffsetZero`); where it rejects one we
+//!   may accept it only by lacking liblz4's end-of-block margins (they are checked against the
+//!   buffer size). The series stops at the first block where the verdicts differ (the histories
+//!   would differ after it).
+//! - Compress: the same bytes cut into inputs (at the block lengths) compressed by a
+//!   `StreamCompressor` (`compress_into`, after the dictionary) and by liblz4's stream with
+//!   `LZ4_saveDict` after each input; equal blocks, and they decode back through both decoders.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use lz4_simd::block::{self, Dictionary, StreamCompressor, StreamDecoder};
+use lz4_simd::{Error, Kernel};
+use lz4_simd_fuzz::Bytes;
+use testkit::liblz4::{SavingStream, Stream, StreamDecode};
+
+const GUARD: usize = 32;
+const DICT_SIZES: [usize; 8] = [0, 1, 7, 8, 1000, 65535, 65536, 100_000];
+
+fuzz_target!(|data: &[u8]| {
+    let mut bytes = Bytes(data);
+    let dict_len = DICT_SIZES[usize::from(bytes.u8()) % DICT_SIZES.len()];
+    let dict: Vec<u8> = (0..dict_len)
+        .map(|i| (i * 7 / 5) as u8 ^ (i >> 9) as u8)
+        .collect();
+    let mut blocks = Vec::new();
+    while !bytes.0.is_empty() && blocks.len() < 64 {
+        let len = usize::from(bytes.u16() % 4096);
+        let cap = usize::from(bytes.u16());
+        let rest = bytes.0;
+        let block = &rest[..len.min(rest.len())];
+        bytes.0 = &rest[block.len()..];
+        blocks.push((block, cap));
+    }
+
+    // Decode: liblz4 into one contiguous buffer.
+    let total: usize = blocks.iter().map(|&(_, cap)| cap).sum();
+    let mut contiguous = vec![0u8; total + 1];
+    let mut theirs = StreamDecode::new(&dict);
+    let mut decoders: Vec<StreamDecoder> = Kernel::available()
+        .into_iter()
+        .map(|kernel| {
+            StreamDecoder::with_dictionary(&dict)
+                .with_kernel(kernel)
+                .unwrap()
+        })
+        .collect();
+    let mut at = 0;
+    for &(block, cap) in &blocks {
+        let want = theirs
+            .decompress(block, &mut contiguous[at..at + cap])
+            .map(|n| contiguous[at..at + n].to_vec());
+        let mut first: Option<Result<Vec<u8>, Error>> = None;
+        for (index, decoder) in decoders.iter_mut().enumerate() {
+            let fill = 0xA5 ^ index as u8;
+            let mut buf = vec![fill; cap + GUARD];
+            let got = decoder
+                .decompress_into(block, &mut buf[..cap])
+                .map(|n| buf[..n].to_vec());
+            assert!(buf[cap..].iter().all(|&b| b == fill), "wrote past dst");
+            match &first {
+                None => first = Some(got),
+                Some(first) => assert_eq!(
+                    got.as_ref().map_err(|_| ()),
+                    first.as_ref().map_err(|_| ()),
+                    "kernels differ"
+                ),
+            }
+        }
+        let ours = first.expect("the scalar kernel is always available");
+        match (&ours, &want) {
+            (Ok(ours), Some(want)) => {
+                assert!(ours == want, "output differs from liblz4");
+                at += want.len();
+            }
+            (Err(_), None) => {}
+            (Err(Error::OffsetZero { .. }), Some(_)) | (Ok(_), None) => break,
+            (Err(error), Some(_)) => panic!("liblz4 accepts a block we reject: {error}"),
+        }
+    }
+
+    // Compress: the fuzz bytes cut at the block lengths, after the dictionary.
+    let prepared = Dictionary::new(&dict);
+    let mut ours = StreamCompressor::with_dictionary(&prepared);
+    // `LZ4_loadDict` even of an empty dictionary moves the indices 64 KiB in (no phantom
+    // position 0), as attaching one does.
+    let mut theirs = SavingStream::new(Stream::with_dict(&dict));
+    let mut decoder = StreamDecoder::with_dictionary(&dict);
+    for &(input, cap) in &blocks {
+        let cap = if cap % 2 == 0 {
+            block::compress_bound(input.len())
+        } else {
+            cap % (input.len() + 1)
+        };
+        let mut got = vec![0u8; cap];
+        let got = ours
+            .compress_into(input, &mut got, 1)
+            .map(|n| got[..n].to_vec());
+        let mut want = vec![0u8; cap.max(1)];
+        let n = theirs.compress(input, &mut want[..cap], 1);
+        match got {
+            Ok(got) => {
+                assert!(
+                    n > 0 && got == want[..n],
+                    "stream block differs from liblz4"
+                );
+                let mut out = vec![0u8; input.len()];
+                let len = decoder.decompress_into(&got, &mut out).unwrap();
+                assert!(
+                    len == input.len() && out == input,
+                    "stream round trip differs"
+                );
+            }
+            Err(Error::OutputTooSmall { .. }) => {
+                assert_eq!(n, 0, "liblz4 fit a block we did not");
+                // Given up on (a frame stores it raw): still the history, and in this layout
+                // the only history the next block sees.
+                decoder = StreamDecoder::with_dictionary(input);
+            }
+            Err(error) => panic!("stream compression failed: {error}"),
+        }
+    }
+});

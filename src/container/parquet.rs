@@ -1,0 +1,119 @@
+//! Parquet pages compressed with the `LZ4` codec (codec 5, deprecated) and `LZ4_RAW` (codec 7).
+//!
+//! # `LZ4_RAW`
+//! The page is one raw LZ4 block; the page header's `uncompressed_page_size` is its size:
+//! [`decompress_lz4_raw`], [`compress_lz4_raw`].
+//!
+//! # `LZ4`: which bytes a page holds
+//! The format never said which LZ4 container codec 5 meant, and writers disagreed: parquet-java
+//! and Spark write Hadoop's `Lz4Codec` stream ([`hadoop`](super::hadoop)), old parquet-cpp wrote
+//! bare blocks, and old arrow-rs wrote LZ4 frames. Readers have guessed since, with bugs: Arrow
+//! C++ reads only single-chunk Hadoop blocks and not the nested form Hadoop writes for large
+//! pages (apache/arrow#43745), Arrow C++ writes a large page as one chunk that Hadoop's reader
+//! rejects (apache/arrow#49642), and arrow-rs's fallback loop looks likely to reject valid
+//! multi-chunk Hadoop pages. [`decompress_lz4`] applies one rule, in this order:
+//!
+//! 1. **Hadoop framing**, when the page parses as a whole as Hadoop blocks (single-chunk or
+//!    nested): every chunk must decode within its block, every block must decode to exactly
+//!    its declared length, the chunks must consume the page exactly, and the total must equal
+//!    the page's `uncompressed_size`;
+//! 2. else an **LZ4 frame** (the page starts with the frame magic `04 22 4D 18`), which must
+//!    decode to exactly `uncompressed_size`;
+//! 3. else a **raw block**, which must decode to exactly `uncompressed_size`.
+//!
+//! A raw block or a frame cannot pass step 1 by accident unless its bytes happen to form a
+//! complete Hadoop stream whose blocks decode to exactly the page's size. The writer form,
+//! [`compress_lz4`], is Hadoop framing in chunks Hadoop accepts ([`hadoop::compress`]), readable
+//! by parquet-java, Spark, Arrow C++ and arrow-rs.
+//!
+//! ```
+//! use lz4_simd::container::parquet;
+//! let page = b"parquet page parquet page parquet page".repeat(50);
+//! let compressed = parquet::compress_lz4(&page).unwrap();
+//! assert_eq!(parquet::decompress_lz4(&compressed, page.len(), 1 << 20).unwrap(), page);
+//! // A bare block (old parquet-cpp) under codec 5 decodes too.
+//! let raw = parquet::compress_lz4_raw(&page).unwrap();
+//! assert_eq!(parquet::decompress_lz4(&raw, page.len(), 1 << 20).unwrap(), page);
+//! ```
+//!
+//! [`hadoop::compress`]: super::hadoop::compress
+
+use alloc::vec::Vec;
+
+use super::{check_cap, compress_block, decode_exact, hadoop};
+use crate::{block, frame, Error};
+
+const NAME: &str = "parquet";
+const NAME_RAW: &str = "parquet LZ4_RAW";
+
+/// Compresses a page for the `LZ4_RAW` codec: one raw block.
+pub fn compress_lz4_raw(page: &[u8]) -> Result<Vec<u8>, Error> {
+    compress_block(page)
+}
+
+/// Decodes an `LZ4_RAW` page: one raw block that must decode to exactly `uncompressed_size`
+/// bytes (the page header's `uncompressed_page_size`), which must be within `max_out`.
+pub fn decompress_lz4_raw(
+    src: &[u8],
+    uncompressed_size: usize,
+    max_out: usize,
+) -> Result<Vec<u8>, Error> {
+    let declared = check_cap(NAME_RAW, 0, 0, uncompressed_size as u64, max_out)?;
+    let mut out = Vec::new();
+    decode_exact(NAME_RAW, src, 0, 0, declared, &mut out)?;
+    Ok(out)
+}
+
+/// Compresses a page for the `LZ4` codec as parquet-java and Spark write it: Hadoop framing
+/// ([`hadoop::compress`](super::hadoop::compress)).
+pub fn compress_lz4(page: &[u8]) -> Result<Vec<u8>, Error> {
+    hadoop::compress(page)
+}
+
+/// Decodes a page of the `LZ4` codec (codec 5): Hadoop framing, else an LZ4 frame, else a raw
+/// block (the rule in the [module docs](self)); the result is exactly `uncompressed_size` bytes
+/// (the page header's `uncompressed_page_size`), which must be within `max_out`.
+///
+/// When no form fits, the error is the one of the form the page looks most like: the frame's
+/// when it starts with the frame magic, else Hadoop's when its first block length matches
+/// `uncompressed_size`, else the raw block's.
+pub fn decompress_lz4(
+    src: &[u8],
+    uncompressed_size: usize,
+    max_out: usize,
+) -> Result<Vec<u8>, Error> {
+    let size = check_cap(NAME, 0, 0, uncompressed_size as u64, max_out)?;
+    let hadoop = hadoop::decompress(src, size);
+    if let Ok(out) = &hadoop {
+        if out.len() == size {
+            return hadoop;
+        }
+    }
+    if src.starts_with(&frame::MAGIC.to_le_bytes()) {
+        let out = frame::decompress(src, size)?;
+        return expect_size(out, size);
+    }
+    match block::decompress(src, size) {
+        Ok(out) => expect_size(out, size),
+        Err(raw_error) => {
+            let looks_hadoop = src.len() >= 8 && src[..4] == (size as u32).to_be_bytes();
+            match hadoop {
+                Err(hadoop_error) if looks_hadoop => Err(hadoop_error),
+                Ok(out) if looks_hadoop => expect_size(out, size),
+                _ => Err(super::block_error(NAME, 0, raw_error)),
+            }
+        }
+    }
+}
+
+fn expect_size(out: Vec<u8>, size: usize) -> Result<Vec<u8>, Error> {
+    if out.len() != size {
+        return Err(Error::ContainerSizeMismatch {
+            container: NAME,
+            input_pos: 0,
+            declared: size as u64,
+            actual: out.len() as u64,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,376 @@
+//! [`FrameCompressor`]: the frame encoder without I/O (sans-IO), for `no_std` + `alloc`, async
+//! runtimes and any transport. The `std::io` encoder ([`FrameEncoder`](super::FrameEncoder)) and
+//! the async ones are this state machine plus a writer.
+//!
+//! The caller pushes content and pulls compressed bytes, in slices of any size. Memory is bounded
+//! by one block of input (plus 64 KiB of history for the HC compressor's linked blocks and
+//! dictionaries) and one block of output, whatever the content size. A whole block handed in at
+//! once, with nothing gathered before it, is compressed where it is (no copy).
+
+use alloc::vec::Vec;
+
+use super::decompressor::{Progress, Status};
+use super::encode::{frame_layout, BlockWriter};
+use super::header::{write_header, MAX_HEADER_LEN};
+use super::{BlockMode, BlockSize, FrameOptions};
+use crate::block::{Dictionary, MAX_HISTORY};
+use crate::Error;
+
+/// The end mark and the content checksum.
+const END_LEN: usize = 8;
+
+/// A frame encoder without I/O: push content, pull compressed bytes. See the
+/// [module docs](self).
+///
+/// Its frames are byte for byte those of [`compress`](super::compress) for the same content and
+/// options (unless a block is ended early by [`flush`](Self::flush) or
+/// [`auto_flush`](Self::auto_flush)), and so those of the `lz4` tool at the fast levels.
+///
+/// ```
+/// use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};
+/// let content = b"sans-IO compression ".repeat(1000);
+/// let mut compressor = FrameCompressor::new(FrameOptions::new());
+/// let (mut framed, mut out) = (Vec::new(), [0u8; 512]);
+/// for piece in content.chunks(300) {
+///     let mut piece = piece;
+///     loop {
+///         let progress = compressor.compress(piece, &mut out).unwrap();
+///         framed.extend_from_slice(&out[..progress.produced]);
+///         piece = &piece[progress.consumed..];
+///         if progress.status == Status::NeedInput {
+///             break;
+///         }
+///     }
+/// }
+/// loop {
+///     let progress = compressor.finish(&mut out).unwrap();
+///     framed.extend_from_slice(&out[..progress.produced]);
+///     if progress.status == Status::FrameEnd {
+///         break;
+///     }
+/// }
+/// assert_eq!(framed, frame::compress(&content, &FrameOptions::new()));
+/// ```
+pub struct FrameCompressor {
+    options: FrameOptions,
+    blocks: BlockWriter,
+    /// History (for the HC compressor: linked blocks, dictionary) followed by the pending input.
+    window: Vec<u8>,
+    history_len: usize,
+    /// The dictionary's length at the front of `window` (independent blocks keep it there).
+    dict_len: usize,
+    block_len: usize,
+    /// Compressed output: `staging[sent..staged]` is what was not taken yet. Zeroed once to the
+    /// room a block needs and kept at that length, so no block pays for clearing it.
+    staging: Vec<u8>,
+    staged: usize,
+    sent: usize,
+    header_staged: bool,
+    /// The end mark (and content checksum) is staged: the frame takes no more input.
+    finished: bool,
+    consumed: u64,
+    /// Every call that takes input ends a block (see [`auto_flush`](Self::auto_flush)).
+    auto_flush: bool,
+}
+
+impl core::fmt::Debug for FrameCompressor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FrameCompressor")
+            .field("options", &self.options)
+            .field("consumed", &self.consumed)
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FrameCompressor {
+    /// A compressor for one frame with `options`.
+    pub fn new(options: FrameOptions) -> Self {
+        Self::with_dictionary(options, &[])
+    }
+
+    /// A compressor whose blocks may reference the last 64 KiB of `dict` (every block in
+    /// independent mode, the start of the content in linked mode); at the fast levels the frame
+    /// is that of `lz4 -D dict` (see [`compress_with_dict`](super::compress_with_dict)). Set
+    /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
+    pub fn with_dictionary(options: FrameOptions, dict: &[u8]) -> Self {
+        Self::with_dictionary_parts(options, dict, None)
+    }
+
+    /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once (see
+    /// [`compress_with_dictionary`](super::compress_with_dictionary)).
+    pub fn with_prepared_dictionary(options: FrameOptions, dict: &Dictionary) -> Self {
+        Self::with_dictionary_parts(options, dict.as_bytes(), Some(dict))
+    }
+
+    fn with_dictionary_parts(
+        options: FrameOptions,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+    ) -> Self {
+        let blocks = BlockWriter::with_dictionary(&options, options.block_mode, dict, prepared);
+        // Only the HC compressor takes its history in front of the block.
+        let dict = if blocks.needs_history() {
+            &dict[dict.len().saturating_sub(MAX_HISTORY)..]
+        } else {
+            &[]
+        };
+        let block_len = options.block_size.bytes();
+        let mut window = Vec::with_capacity(dict.len() + block_len);
+        window.extend_from_slice(dict);
+        Self {
+            blocks,
+            options,
+            history_len: dict.len(),
+            dict_len: dict.len(),
+            window,
+            block_len,
+            staging: Vec::new(),
+            staged: 0,
+            sent: 0,
+            header_staged: false,
+            finished: false,
+            consumed: 0,
+            auto_flush: false,
+        }
+    }
+
+    /// Auto-flush (off by default): every call that takes input ends a block with it, so
+    /// everything handed in can be decoded from the output at once (for messages and logs that
+    /// must not wait for a full block), at some cost in ratio for small writes.
+    pub fn auto_flush(mut self, on: bool) -> Self {
+        self.auto_flush = on;
+        self
+    }
+
+    /// The frame's options.
+    pub fn options(&self) -> &FrameOptions {
+        &self.options
+    }
+
+    /// Content bytes taken so far.
+    pub fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    /// Whether the frame is complete: its end was staged ([`end_frame`](Self::end_frame) or
+    /// [`finish`](Self::finish)) and every byte of it was taken.
+    pub fn is_finished(&self) -> bool {
+        self.finished && self.pending_output().is_empty()
+    }
+
+    /// Compressed bytes waiting to be taken (zero-copy adapters write them from here, then
+    /// call [`consume_output`](Self::consume_output)).
+    pub fn pending_output(&self) -> &[u8] {
+        &self.staging[self.sent..self.staged]
+    }
+
+    /// Marks the first `amount` bytes of [`pending_output`](Self::pending_output) as taken.
+    pub fn consume_output(&mut self, amount: usize) {
+        self.sent = (self.sent + amount).min(self.staged);
+        if self.sent == self.staged {
+            self.sent = 0;
+            self.staged = 0;
+        }
+    }
+
+    /// Takes content: at most what completes the current block, and nothing while compressed
+    /// output is pending (take it first); returns how much was taken. A completed block is
+    /// compressed at once into [`pending_output`](Self::pending_output). After the frame's end
+    /// this is an [`Error::InvalidArgument`].
+    pub fn take_input(&mut self, input: &[u8]) -> Result<usize, Error> {
+        if self.finished {
+            return Err(Error::InvalidArgument {
+                what: "the frame is finished: no more input can be written to it",
+            });
+        }
+        if input.is_empty() || !self.pending_output().is_empty() {
+            return Ok(0);
+        }
+        let taken = if self.window.is_empty()
+            && (self.options.block_mode == BlockMode::Independent || !self.blocks.needs_history())
+            && input.len() >= self.block_len
+        {
+            // Nothing pending and no history to put in front (the fast compressors keep theirs):
+            // a whole block is compressed where it is, without gathering it into `window` first.
+            self.stage_block(Some(&input[..self.block_len]), 0);
+            self.block_len
+        } else {
+            let pending = self.window.len() - self.history_len;
+            let take = input.len().min(self.block_len - pending);
+            self.window.extend_from_slice(&input[..take]);
+            if pending + take == self.block_len || self.auto_flush {
+                self.stage_pending();
+            }
+            take
+        };
+        self.consumed += taken as u64;
+        Ok(taken)
+    }
+
+    /// Ends the current block (if any content is pending), so everything taken so far can be
+    /// decoded from the output; its bytes join [`pending_output`](Self::pending_output).
+    pub fn end_block(&mut self) {
+        if !self.finished {
+            self.stage_pending();
+        }
+    }
+
+    /// Ends the frame: the last block, the end mark and the content checksum join
+    /// [`pending_output`](Self::pending_output). Calling it again does nothing. Fails (staging
+    /// nothing) with [`Error::FrameContentSizeMismatch`] when the options declared a content
+    /// size other than what was taken.
+    pub fn end_frame(&mut self) -> Result<(), Error> {
+        if self.finished {
+            return Ok(());
+        }
+        if let Some(declared) = self.options.content_size {
+            if declared != self.consumed {
+                return Err(Error::FrameContentSizeMismatch {
+                    declared,
+                    actual: self.consumed,
+                });
+            }
+        }
+        if !self.header_staged {
+            // All the content is pending, less than a block: the `lz4` tool's one-block frame.
+            let pending = self.window.len() - self.history_len;
+            let (block_size, block_mode) = frame_layout(&self.options, pending);
+            if block_mode != self.options.block_mode {
+                self.blocks.make_independent();
+            }
+            self.stage_header_as(block_size, block_mode);
+        }
+        self.stage_pending();
+        let mut end = Vec::with_capacity(END_LEN);
+        self.blocks.finish(&mut end);
+        self.stage_bytes(&end);
+        self.finished = true;
+        Ok(())
+    }
+
+    /// Pushes `input` and writes compressed bytes into `output`; see [`Progress`]. Returns
+    /// with [`Status::NeedInput`] once all of `input` is taken and its compressed bytes so far
+    /// delivered (a partial block waits for more content, [`flush`](Self::flush) or
+    /// [`finish`](Self::finish)), or [`Status::OutputFull`] when `output` is full.
+    pub fn compress(&mut self, input: &[u8], output: &mut [u8]) -> Result<Progress, Error> {
+        let mut consumed = 0;
+        let mut produced = 0;
+        loop {
+            produced += self.drain(&mut output[produced..]);
+            if !self.pending_output().is_empty() {
+                return Ok(progress(consumed, produced, Status::OutputFull));
+            }
+            if consumed == input.len() {
+                return Ok(progress(consumed, produced, Status::NeedInput));
+            }
+            consumed += self.take_input(&input[consumed..])?;
+        }
+    }
+
+    /// Ends the current block and writes compressed bytes into `output`: done when the status
+    /// is [`Status::NeedInput`]; call again while it is [`Status::OutputFull`].
+    pub fn flush(&mut self, output: &mut [u8]) -> Result<Progress, Error> {
+        self.end_block();
+        let produced = self.drain(output);
+        let status = if self.pending_output().is_empty() {
+            Status::NeedInput
+        } else {
+            Status::OutputFull
+        };
+        Ok(progress(0, produced, status))
+    }
+
+    /// Ends the frame and writes compressed bytes into `output`: done when the status is
+    /// [`Status::FrameEnd`]; call again while it is [`Status::OutputFull`]. See
+    /// [`end_frame`](Self::end_frame) for the error.
+    pub fn finish(&mut self, output: &mut [u8]) -> Result<Progress, Error> {
+        self.end_frame()?;
+        let produced = self.drain(output);
+        let status = if self.pending_output().is_empty() {
+            Status::FrameEnd
+        } else {
+            Status::OutputFull
+        };
+        Ok(progress(0, produced, status))
+    }
+
+    /// Copies pending output into `output`; returns how much.
+    fn drain(&mut self, output: &mut [u8]) -> usize {
+        let pending = self.pending_output();
+        let n = pending.len().min(output.len());
+        output[..n].copy_from_slice(&pending[..n]);
+        self.consume_output(n);
+        n
+    }
+
+    /// Makes `staging` hold at least `room` bytes after what is staged.
+    fn staging_room(&mut self, room: usize) {
+        let needed = self.staged + room;
+        if self.staging.len() < needed {
+            self.staging.reserve_exact(needed - self.staging.len());
+            self.staging.resize(needed, 0);
+        }
+    }
+
+    /// Stages the header, the first time, with this block size and mode.
+    fn stage_header_as(&mut self, block_size: BlockSize, block_mode: BlockMode) {
+        if !self.header_staged {
+            let mut header = Vec::with_capacity(MAX_HEADER_LEN);
+            write_header(
+                &mut header,
+                &self.options,
+                block_size,
+                block_mode,
+                self.options.content_size,
+            );
+            self.stage_bytes(&header);
+            self.header_staged = true;
+        }
+    }
+
+    fn stage_bytes(&mut self, bytes: &[u8]) {
+        self.staging_room(bytes.len());
+        self.staging[self.staged..self.staged + bytes.len()].copy_from_slice(bytes);
+        self.staged += bytes.len();
+    }
+
+    /// Compresses `window[history_len..]` as one block into `staging` (with the header before
+    /// the first block); `window` is `input`, or the compressor's own window when `None`.
+    fn stage_block(&mut self, input: Option<&[u8]>, history_len: usize) {
+        self.stage_header_as(self.options.block_size, self.options.block_mode);
+        let len = input.map_or(self.window.len(), <[u8]>::len) - history_len;
+        // Room for the end mark and content checksum too, so finishing never regrows it.
+        self.staging_room(BlockWriter::block_room(len) + END_LEN);
+        let window = input.unwrap_or(&self.window);
+        self.staged =
+            self.blocks
+                .write_block_at(window, history_len, &mut self.staging, self.staged);
+    }
+
+    /// Compresses the pending input (if any) as one block into `staging`, keeping the history
+    /// the next block may use.
+    fn stage_pending(&mut self) {
+        if self.window.len() == self.history_len {
+            return;
+        }
+        self.stage_block(None, self.history_len);
+        match self.options.block_mode {
+            BlockMode::Independent => self.window.truncate(self.dict_len),
+            BlockMode::Linked if !self.blocks.needs_history() => self.window.clear(),
+            BlockMode::Linked => {
+                let excess = self.window.len().saturating_sub(MAX_HISTORY);
+                self.window.drain(..excess);
+            }
+        }
+        self.history_len = self.window.len();
+    }
+}
+
+fn progress(consumed: usize, produced: usize, status: Status) -> Progress {
+    Progress {
+        consumed,
+        produced,
+        status,
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Real peers for tests/container_*.rs: each command reads its input from stdin and writes its
+output to stdout, using the third-party implementation of a container.
+
+  check                                   exit 0 when every module below imports
+  prefixed-compress le32|be32             python-lz4 lz4.block.compress (store_size), the BE form by
+                                          moving python-lz4's size to big-endian
+  prefixed-decompress le32|be32           python-lz4 lz4.block.decompress
+  kafka-compress v0|v1                    kafka-python's kafka.codec.lz4_encode_old_kafka / lz4_encode
+  kafka-decompress v0|v1                  kafka-python's kafka.codec.lz4_decode_old_kafka / lz4_decode
+  clickhouse-compress BLOCK_SIZE          ClickHouse blocks: python-lz4 raw blocks, clickhouse-cityhash
+                                          CityHash128 written as clickhouse-driver writes it
+  clickhouse-decompress                   the same, read back (checksums verified)
+  parquet-write PATH CODEC ROWS SEED [PAGE_SIZE]
+                                          pyarrow writes a file (no dictionary, one page size)
+  parquet-read PATH                       pyarrow reads PATH and prints the table's hash
+"""
+
+import hashlib
+import io
+import struct
+import sys
+
+
+def read_stdin():
+    return sys.stdin.buffer.read()
+
+
+def write_stdout(data):
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def prefixed_compress(kind, data):
+    import lz4.block
+
+    out = lz4.block.compress(data, store_size=True)
+    if kind == "be32":
+        out = struct.pack(">I", len(data)) + out[4:]
+    return out
+
+
+def prefixed_decompress(kind, data):
+    import lz4.block
+
+    if kind == "be32":
+        data = struct.pack("<I", struct.unpack(">I", data[:4])[0]) + data[4:]
+    return lz4.block.decompress(data)
+
+
+def kafka_codec(cmd, version, data):
+    from kafka import codec
+
+    if cmd == "compress":
+        return codec.lz4_encode_old_kafka(data) if version == "v0" else codec.lz4_encode(data)
+    return codec.lz4_decode_old_kafka(data) if version == "v0" else codec.lz4_decode(data)
+
+
+def cityhash128_bytes(data):
+    from clickhouse_cityhash.cityhash import CityHash128
+
+    value = CityHash128(data)
+    # clickhouse-driver's write_binary_uint128.
+    return struct.pack("<QQ", (value >> 64) & (2**64 - 1), value & (2**64 - 1))
+
+
+def clickhouse_compress(block_size, data):
+    import lz4.block
+
+    out = io.BytesIO()
+    for start in range(0, max(len(data), 1), block_size):
+        chunk = data[start : start + block_size]
+        if not chunk and data:
+            break
+        if not data:
+            break
+        compressed = lz4.block.compress(chunk, store_size=False)
+        body = b"\x82" + struct.pack("<II", len(compressed) + 9, len(chunk)) + compressed
+        out.write(cityhash128_bytes(body) + body)
+    return out.getvalue()
+
+
+def clickhouse_decompress(data):
+    import lz4.block
+
+    out = io.BytesIO()
+    pos = 0
+    while pos < len(data):
+        checksum = data[pos : pos + 16]
+        method = data[pos + 16]
+        compressed_size, size = struct.unpack("<II", data[pos + 17 : pos + 25])
+        body = data[pos + 16 : pos + 16 + compressed_size]
+        if cityhash128_bytes(body) != checksum:
+            sys.exit("clickhouse checksum mismatch at %d" % pos)
+        if method != 0x82:
+            sys.exit("unexpected method %#x" % method)
+        out.write(lz4.block.decompress(body[9:], uncompressed_size=size))
+        pos += 16 + compressed_size
+    return out.getvalue()
+
+
+def parquet_table(rows, seed):
+    import random
+
+    import pyarrow as pa
+
+    rng = random.Random(seed)
+    words = [b"alpha", b"beta", b"gamma", b"delta", b"parquet", b"lz4", b"hadoop"]
+    text = [b" ".join(rng.choice(words) for _ in range(rng.randint(0, 12))) for _ in range(rows)]
+    numbers = [rng.randint(0, 1000) * 7 for _ in range(rows)]
+    noise = [rng.randbytes(rng.randint(0, 40)) for _ in range(rows)]
+    return pa.table({"text": text, "numbers": numbers, "noise": noise})
+
+
+def parquet_write(path, codec, rows, seed, page_size):
+    import pyarrow.parquet as pq
+
+    pq.write_table(
+        parquet_table(rows, seed),
+        path,
+        compression=codec,
+        use_dictionary=False,
+        data_page_size=page_size,
+        write_statistics=False,
+        data_page_version="1.0",
+    )
+
+
+def parquet_read(path):
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    digest = hashlib.sha256()
+    for column in table.columns:
+        for value in column.to_pylist():
+            digest.update(repr(value).encode())
+    return (digest.hexdigest() + "\n").encode()
+
+
+def main(argv):
+    cmd = argv[1]
+    if cmd == "check":
+        import clickhouse_cityhash.cityhash  # noqa: F401
+        import kafka.codec  # noqa: F401
+        import lz4.block  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+        import xxhash  # noqa: F401
+    elif cmd == "prefixed-compress":
+        write_stdout(prefixed_compress(argv[2], read_stdin()))
+    elif cmd == "prefixed-decompress":
+        write_stdout(prefixed_decompress(argv[2], read_stdin()))
+    elif cmd in ("kafka-compress", "kafka-decompress"):
+        write_stdout(kafka_codec(cmd.split("-")[1], argv[2], read_stdin()))
+    elif cmd == "clickhouse-compress":
+        write_stdout(clickhouse_compress(int(argv[2]), read_stdin()))
+    elif cmd == "clickhouse-decompress":
+        write_stdout(clickhouse_decompress(read_stdin()))
+    elif cmd == "parquet-write":
+        page_size = int(argv[6]) if len(argv) > 6 else 1 << 20
+        parquet_write(argv[2], argv[3], int(argv[4]), int(argv[5]), page_size)
+    elif cmd == "parquet-read":
+        write_stdout(parquet_read(argv[2]))
+    else:
+        sys.exit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
