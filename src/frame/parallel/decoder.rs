@@ -32,6 +32,7 @@ use crate::frame::codec::{
 use crate::frame::decompressor::{Output, StreamSink};
 use crate::frame::header::FrameInfo;
 use crate::frame::io_error;
+use crate::frame::read::read_buffered;
 use crate::frame::BlockMode;
 use crate::Error;
 
@@ -468,14 +469,7 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
     }
 
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if out.is_empty() {
-            return Ok(0);
-        }
-        let available = self.fill_buf()?;
-        let n = available.len().min(out.len());
-        out[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, out)
     }
 }
 
