@@ -1,7 +1,7 @@
-//! The async frame decoders (`frame::tokio`, `frame::futures`) on real I/O: a tokio duplex pipe
-//! and a loopback TCP socket fed in small, uneven writes; cancellation (a read future dropped
-//! while waiting) leaving the decoder usable; back-pressure (a small pipe); and the blocking
-//! decoder's verdicts on corrupt and truncated streams.
+//! The async frame encoders and decoders (`frame::tokio`, `frame::futures`) on real I/O: a tokio
+//! duplex pipe and a loopback TCP socket fed in small, uneven writes; cancellation (a read or
+//! write future dropped while waiting) leaving the adapter usable; back-pressure (a small pipe);
+//! the blocking decoder's verdicts on corrupt and truncated streams, and the one-shot bytes.
 //!
 //! Needs the features: `cargo test --features tokio,futures-io --test frame_async`.
 
@@ -100,6 +100,28 @@ async fn tokio_decoder_over_loopback_tcp() {
     decoder.read_to_end(&mut got).await.unwrap();
     sender.await.unwrap();
     assert!(got == [&data[..], &data[..]].concat());
+
+    // The encoder on the sending side too, in uneven writes.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let input = data.clone();
+    let sender = tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        let options = FrameOptions::new().block_size(BlockSize::Max64KB);
+        let mut encoder = frame::tokio::FrameEncoder::new(socket, options);
+        for piece in input.chunks(1013) {
+            encoder.write_all(piece).await.unwrap();
+        }
+        encoder.shutdown().await.unwrap();
+    });
+    let socket = tokio::net::TcpStream::connect(address).await.unwrap();
+    let mut got = Vec::new();
+    frame::tokio::FrameDecoder::new(socket)
+        .read_to_end(&mut got)
+        .await
+        .unwrap();
+    sender.await.unwrap();
+    assert!(got == data);
 }
 
 #[tokio::test]

@@ -83,7 +83,10 @@ mod uninit;
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;
 pub use dict::Dictionary;
-pub use hc::{compress_hc, compress_hc_into, HcCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX};
+pub use hc::{
+    compress_hc, compress_hc_dest_size, compress_hc_into, HcCompressor, HcDictionary,
+    HcStreamCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX,
+};
 pub(crate) use stream::StreamState;
 pub use stream::{StreamCompressor, StreamDecoder};
 

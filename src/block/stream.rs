@@ -545,13 +545,18 @@ impl<'d> StreamCompressor<'d> {
 /// ```
 pub struct StreamDecoder {
     decoder: Decoder,
-    /// The last 64 KiB (at least) of the output so far, in `history[history_start..]`.
-    history: Vec<u8>,
+    /// The output so far (at least its last 64 KiB, or the dictionary), `buf[..len]`, followed
+    /// by room for the next block: each block is decoded here, behind its history (the fast
+    /// loop reads matches in the history as in any block; no external-dictionary steps), then
+    /// copied to the caller's buffer. Kept at its largest length (no zero-fill per block).
+    buf: Vec<u8>,
+    len: usize,
     /// The dictionary the stream starts from (its last 64 KiB).
     dictionary: Box<[u8]>,
 }
 
-/// The history buffer slides its last 64 KiB to the front when it would grow past this.
+/// The history slides its last 64 KiB to the front of the buffer once it is longer than this
+/// (amortised: one 64 KiB move per 64 KiB decoded at most).
 const DECODE_HISTORY_ROOM: usize = 2 * MAX_HISTORY;
 
 impl Default for StreamDecoder {
@@ -563,7 +568,7 @@ impl Default for StreamDecoder {
 impl core::fmt::Debug for StreamDecoder {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StreamDecoder")
-            .field("history_len", &self.history.len().min(MAX_HISTORY))
+            .field("history_len", &self.len.min(MAX_HISTORY))
             .finish_non_exhaustive()
     }
 }
@@ -579,11 +584,12 @@ impl StreamDecoder {
     pub fn with_dictionary(dictionary: &[u8]) -> Self {
         let dictionary: Box<[u8]> =
             dictionary[dictionary.len().saturating_sub(MAX_HISTORY)..].into();
-        let mut history = Vec::with_capacity(DECODE_HISTORY_ROOM);
-        history.extend_from_slice(&dictionary);
+        let mut buf = Vec::with_capacity(DECODE_HISTORY_ROOM);
+        buf.extend_from_slice(&dictionary);
         Self {
             decoder: Decoder::new(),
-            history,
+            len: buf.len(),
+            buf,
             dictionary,
         }
     }
@@ -597,32 +603,46 @@ impl StreamDecoder {
 
     /// Back to the state of a new decoder (with the same dictionary).
     pub fn reset(&mut self) {
-        self.history.clear();
-        self.history.extend_from_slice(&self.dictionary);
+        self.buf[..self.dictionary.len()].copy_from_slice(&self.dictionary);
+        self.len = self.dictionary.len();
     }
 
     /// Decodes the next block of the stream into `dst` (its length is the output cap) and
     /// returns the number of bytes written, as `LZ4_decompress_safe_continue(stream, src, dst,
     /// src.len(), dst.len())`. The block may reference the last 64 KiB of everything decoded
-    /// before (or of the dictionary). Bytes of `dst` past the returned length may be
-    /// overwritten; after an error the contents of `dst` are unspecified and the decoder's
-    /// history is unchanged.
+    /// before (or of the dictionary). Bytes of `dst` past the returned length are left as they
+    /// were; after an error `dst` is untouched and the decoder's history is unchanged.
+    ///
+    /// The block is decoded behind the decoder's copy of the history, then copied into `dst`:
+    /// one copy of the output, no matter where `dst` is (a ring buffer, a new buffer each
+    /// time), and no external-dictionary steps in the decoder.
     pub fn decompress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-        let history = &self.history[self.history.len().saturating_sub(MAX_HISTORY)..];
-        let written = self.decoder.decompress_into_with_dict(src, dst, history)?;
-        self.push_history(&dst[..written]);
-        Ok(written)
-    }
-
-    /// Adds `output` (the decoded bytes of a block) to the history.
-    fn push_history(&mut self, output: &[u8]) {
-        let output = &output[output.len().saturating_sub(MAX_HISTORY)..];
-        if self.history.len() + output.len() > DECODE_HISTORY_ROOM {
-            let keep = MAX_HISTORY - output.len();
-            self.history
-                .drain(..self.history.len().saturating_sub(keep));
+        // No block decodes to more than 255 bytes per input byte (plus its last literals).
+        let room = dst.len().min(
+            src.len()
+                .saturating_mul(super::MAX_EXPANSION)
+                .saturating_add(16),
+        );
+        if self.len > DECODE_HISTORY_ROOM - room.min(DECODE_HISTORY_ROOM) {
+            // Slide the last 64 KiB to the front.
+            let keep_from = self.len.saturating_sub(MAX_HISTORY);
+            self.buf.copy_within(keep_from..self.len, 0);
+            self.len -= keep_from;
         }
-        self.history.extend_from_slice(output);
+        let needed = self.len + room;
+        if self.buf.len() < needed {
+            let extra = needed - self.buf.len();
+            self.buf
+                .try_reserve_exact(extra)
+                .map_err(|_| Error::AllocationFailed { bytes: needed })?;
+            self.buf.resize(needed, 0);
+        }
+        let written =
+            self.decoder
+                .decompress_into_with_history(src, &mut self.buf[..needed], self.len)?;
+        dst[..written].copy_from_slice(&self.buf[self.len..self.len + written]);
+        self.len += written;
+        Ok(written)
     }
 }
 

@@ -11,7 +11,10 @@ use super::{
     BlockMode, BlockSize, FrameOptions, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, SKIPPABLE_MAGIC,
     STORED_FLAG,
 };
-use crate::block::{self, Compressor, Dictionary, HcCompressor, StreamState, MAX_HISTORY};
+use crate::block::{
+    self, Compressor, Dictionary, HcCompressor, HcDictionary, HcStreamCompressor, StreamState,
+    MAX_HISTORY,
+};
 use crate::Error;
 
 /// The end mark: a zero block size.
@@ -41,10 +44,12 @@ enum BlockCompressor {
     FastWithDict(Compressor, Box<Dictionary>),
     /// Fast, linked blocks: one stream (a dictionary only for the first block).
     Linked(Box<StreamState>, Option<Box<Dictionary>>),
-    /// HC, independent or linked (the history comes in the caller's window). HC linked frames
-    /// keep this window form until an HC stream (`LZ4_compress_HC_continue` + `LZ4_saveDictHC`)
-    /// replaces it here, as [`StreamState`] did for the fast levels.
+    /// HC, independent blocks (a dictionary comes in the caller's window).
     Hc(Box<HcCompressor>, u8),
+    /// HC, linked blocks: one HC stream for the frame (`LZ4_compress_HC_continue` on each block
+    /// in its own buffer, then `LZ4_saveDictHC(64 KiB)`, as the `lz4` tool's `-BD`), the
+    /// dictionary loaded first (`LZ4_loadDictHC`).
+    HcLinked(Box<HcStreamCompressor>),
 }
 
 impl BlockWriter {
@@ -64,6 +69,15 @@ impl BlockWriter {
             None => (!dict.is_empty()).then(|| Box::new(Dictionary::new(dict))),
         };
         let compressor = match (options.hc_level, block_mode, dictionary) {
+            (Some(level), BlockMode::Linked, _) => {
+                let mut stream = if dict.is_empty() {
+                    HcStreamCompressor::new(level)
+                } else {
+                    HcStreamCompressor::with_dictionary(level, &HcDictionary::new(dict))
+                };
+                stream.set_favor_dec_speed(options.favor_dec_speed);
+                BlockCompressor::HcLinked(Box::new(stream))
+            }
             (Some(level), _, _) => BlockCompressor::Hc(
                 Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
                 level,
@@ -97,6 +111,15 @@ impl BlockWriter {
                 BlockCompressor::FastWithDict(Compressor::new(), dictionary)
             }
             BlockCompressor::Linked(_, None) => BlockCompressor::Fast(Compressor::new()),
+            // With a dictionary the stream keeps it (the caller's window holds none).
+            BlockCompressor::HcLinked(stream) if !stream.history().is_empty() => {
+                BlockCompressor::HcLinked(stream)
+            }
+            BlockCompressor::HcLinked(stream) => {
+                let mut compressor = HcCompressor::new();
+                compressor.set_favor_dec_speed(stream.favor_dec_speed());
+                BlockCompressor::Hc(Box::new(compressor), stream.level())
+            }
             other => other,
         };
     }
@@ -155,6 +178,9 @@ impl BlockWriter {
                     dictionary.as_deref(),
                 )
                 .ok(),
+            BlockCompressor::HcLinked(stream) => {
+                stream.compress_linked_block(input, &mut body[..limit])
+            }
             BlockCompressor::Hc(compressor, level) => {
                 let skip = history_len.saturating_sub(MAX_HISTORY);
                 compressor

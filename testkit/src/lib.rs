@@ -24,6 +24,8 @@ pub mod decoder_rule;
 pub mod kernels;
 #[cfg(feature = "liblz4")]
 pub mod liblz4;
+#[cfg(feature = "liblz4")]
+pub mod liblz4_hc;
 pub mod liblz4_model;
 pub mod parse;
 pub mod process;

@@ -203,41 +203,51 @@ pub fn decompress_safe(src: &[u8], capacity: usize) -> Option<Vec<u8>> {
 /// of the block into a buffer of exactly `target` bytes; `None` when liblz4 rejects the block.
 pub fn decompress_partial(src: &[u8], target: usize) -> Option<Vec<u8>> {
     let mut out = vec![0u8; target];
-    // SAFETY: `src` is valid for its length and `out` for `target` bytes; liblz4 writes only
-    // below `dst_capacity = target`.
+    let n = decompress_partial_into(src, &mut out)?;
+    out.truncate(n);
+    Some(out)
+}
+
+/// [`decompress_partial`] into `dst` (target = capacity = `dst.len()`): the length decoded.
+pub fn decompress_partial_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    // SAFETY: `src` is valid for its length and `dst` for its length; liblz4 writes only below
+    // `dst_capacity = dst.len()`.
     let n = unsafe {
         LZ4_decompress_safe_partial(
             src.as_ptr().cast(),
-            out.as_mut_ptr().cast(),
+            dst.as_mut_ptr().cast(),
             int(src.len()),
-            int(target),
-            int(target),
+            int(dst.len()),
+            int(dst.len()),
         )
     };
-    let n = usize::try_from(n).ok()?;
-    out.truncate(n);
-    Some(out)
+    usize::try_from(n).ok()
 }
 
 /// `LZ4_decompress_safe_usingDict` into a buffer of exactly `capacity` bytes; `None` when liblz4
 /// rejects the block.
 pub fn decompress_with_dict(block: &[u8], dict: &[u8], capacity: usize) -> Option<Vec<u8>> {
     let mut out = vec![0u8; capacity];
+    let n = decompress_with_dict_into(block, dict, &mut out)?;
+    out.truncate(n);
+    Some(out)
+}
+
+/// [`decompress_with_dict`] into `dst`: the length decoded.
+pub fn decompress_with_dict_into(block: &[u8], dict: &[u8], dst: &mut [u8]) -> Option<usize> {
     // SAFETY: all pointers come from live slices with their lengths; liblz4 reads at most
-    // `block.len()` and `dict.len()` bytes and writes at most `capacity`.
+    // `block.len()` and `dict.len()` bytes and writes at most `dst.len()`.
     let n = unsafe {
         LZ4_decompress_safe_usingDict(
             block.as_ptr().cast(),
-            out.as_mut_ptr().cast(),
+            dst.as_mut_ptr().cast(),
             int(block.len()),
-            int(out.len()),
+            int(dst.len()),
             dict.as_ptr().cast(),
             int(dict.len()),
         )
     };
-    let n = usize::try_from(n).ok()?;
-    out.truncate(n);
-    Some(out)
+    usize::try_from(n).ok()
 }
 
 /// A liblz4 compression stream (`LZ4_createStream`), freed on drop. `'d` is the lifetime of the

@@ -170,6 +170,39 @@ pub(super) struct ChainTables {
     span: u32,
     /// Every index below this one is inserted.
     next_to_update: u32,
+    /// Window position where the block's own bytes start when the window before it is an
+    /// external dictionary (liblz4's extDict: streams and dictionaries), else 0. Matches found in
+    /// the block do not extend backwards before it, and no search lands on its last 3 bytes
+    /// before it (see [`ChainTables::begin_block`]).
+    prefix: usize,
+    /// Whether `FAVOR` searches also keep run matches with offsets below 8 out (the one-shot
+    /// functions' stricter rule), or take them as liblz4 does (streams and dictionaries).
+    strict_favor: bool,
+}
+
+impl Clone for ChainTables {
+    fn clone(&self) -> Self {
+        Self {
+            head: self.head.clone(),
+            chain: self.chain.clone(),
+            base: self.base,
+            span: self.span,
+            next_to_update: self.next_to_update,
+            prefix: self.prefix,
+            strict_favor: self.strict_favor,
+        }
+    }
+
+    /// Copies the tables without allocating (a prepared dictionary's, per block).
+    fn clone_from(&mut self, source: &Self) {
+        self.head.copy_from_slice(&source.head[..]);
+        self.chain.copy_from_slice(&source.chain[..]);
+        self.base = source.base;
+        self.span = source.span;
+        self.next_to_update = source.next_to_update;
+        self.prefix = source.prefix;
+        self.strict_favor = source.strict_favor;
+    }
 }
 
 impl ChainTables {
@@ -187,7 +220,68 @@ impl ChainTables {
             base: MIN_BASE,
             span: 0,
             next_to_update: MIN_BASE,
+            prefix: 0,
+            strict_favor: true,
         }
+    }
+
+    /// Zeroes both tables, as liblz4's `LZ4_initStreamHC` does (a stream's state must be
+    /// liblz4's exactly, down to the chain entries of positions never inserted).
+    pub(super) fn clear(&mut self) {
+        self.head.fill(0);
+        self.chain.fill(0);
+        self.base = MIN_BASE;
+        self.span = 0;
+        self.next_to_update = MIN_BASE;
+        self.prefix = 0;
+    }
+
+    /// Starts a block in liblz4's stream state: window position 0 has index `base` (liblz4's
+    /// `lowLimit`), the window is `window_len` bytes, `window[..prefix]` is the external
+    /// dictionary (the history) and `window[prefix..]` the block; positions from `prefix` on are
+    /// inserted as the searches reach them. Unlike [`ChainTables::reset`] the entries already in
+    /// the tables stay valid: those at or above `base` are positions of the window (the
+    /// caller's duty: the tables hold liblz4's state for this window, indices only ever grow),
+    /// those below it are out of reach (the walks stop below `base`).
+    ///
+    /// # Panics
+    ///
+    /// If the window's indices would not fit in `u32`, or `prefix > window_len`.
+    pub(super) fn begin_block(&mut self, base: u32, window_len: usize, prefix: usize) {
+        assert!(base >= MIN_BASE && prefix <= window_len);
+        assert!(u64::from(base) + window_len as u64 + u64::from(MIN_BASE) <= u64::from(u32::MAX));
+        self.base = base;
+        self.span = window_len as u32;
+        self.prefix = prefix;
+        self.next_to_update = base + prefix as u32;
+        self.strict_favor = false;
+    }
+
+    /// The index the next position to insert has.
+    pub(super) fn next_to_update(&self) -> u32 {
+        self.next_to_update
+    }
+
+    /// Sets where insertion resumes (liblz4's `nextToUpdate`, which `LZ4_saveDictHC` raises).
+    pub(super) fn set_next_to_update(&mut self, index: u32) {
+        self.next_to_update = index;
+    }
+
+    /// Inserts the positions of `window` (window position 0 at index `base`) from the insertion
+    /// cursor up to `until` (excluded), as liblz4's `LZ4HC_Insert` does when it loads a dictionary
+    /// or turns the history into the external dictionary. Positions whose 4 bytes do not lie in
+    /// `window` are not inserted (the caller passes `until <= window.len() - 3`).
+    pub(super) fn insert_range(&mut self, window: &[u8], base: u32, until: usize) {
+        let from = self.next_to_update.saturating_sub(base) as usize;
+        let until = until.min(window.len().saturating_sub(MINMATCH - 1));
+        for pos in from..until {
+            let hash = hash4::<HASH_LOG>(read_u32(window, pos));
+            let index = pos as u32 + base;
+            let delta = (index.wrapping_sub(self.head[hash])).min(MAX_DISTANCE as u32);
+            self.chain[usize::from(index as u16)] = delta as u16;
+            self.head[hash] = index;
+        }
+        self.next_to_update = until as u32 + base;
     }
 
     /// Starts a call over a window of `window_len` bytes: every entry left in the tables becomes
@@ -212,6 +306,8 @@ impl ChainTables {
         assert!(u64::from(self.base) + window_len as u64 <= u64::from(u32::MAX));
         self.span = window_len as u32;
         self.next_to_update = self.base;
+        self.prefix = 0;
+        self.strict_favor = true;
     }
 
     /// Index of window position 0 in the current call.
@@ -267,7 +363,11 @@ impl ChainTables {
         /// `high_limit`. Returns [`Match`] with `len == longest` and offset 0 when there is none.
         ///
         /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `FAVOR`
-        /// skips offsets below 8.
+        /// skips offsets below 8. `EXT`: the window before [`ChainTables::begin_block`]'s `prefix`
+        /// is an external dictionary, searched with liblz4's extDict rules (a candidate in the
+        /// block does not extend backwards into it, none starts in its last 3 bytes, and, with
+        /// `SWAP`, its candidates skip the end-word filter as liblz4's do, which decides when a
+        /// chain swap happens).
         ///
         /// # Safety
         ///
@@ -285,7 +385,12 @@ impl ChainTables {
         /// up to `src.len() - LASTLITERALS`.
         #[allow(clippy::too_many_arguments)]
         #[inline(always)]
-        pub(super) fn find_wider<const RUNS: bool, const SWAP: bool, const FAVOR: bool>(
+        pub(super) fn find_wider<
+            const RUNS: bool,
+            const SWAP: bool,
+            const FAVOR: bool,
+            const EXT: bool,
+        >(
             &mut self,
             src: &[u8],
             ip: usize,
@@ -307,6 +412,9 @@ impl ChainTables {
                 ip_index - MAX_DISTANCE as u32
             };
             let look_back = ip - low_limit;
+            let prefix = if EXT { self.prefix } else { 0 };
+            debug_assert!(EXT || self.prefix == 0);
+            let prefix_index = base + prefix as u32;
             let pattern = read_u32(src, ip);
             let mut best = Match {
                 len: longest,
@@ -351,7 +459,7 @@ impl ChainTables {
                 // and for every candidate `c = index - base < ip`, its end word at
                 // `index + end_rel = c + longest - 1 - look_back` is at least `c` and ends by
                 // `ip - 1 + longest + 1 - look_back = low_limit + longest < src.len()`.
-                let passed = match call_unchecked!(scan::<RUNS, FAVOR>(
+                let passed = match call_unchecked!(scan::<RUNS, FAVOR, EXT, SWAP>(
                     &self.chain,
                     src,
                     match_index,
@@ -364,12 +472,15 @@ impl ChainTables {
                     end_rel,
                     pattern,
                     run_len == NOT_A_RUN,
+                    prefix_index,
                 )) {
                     (_, _, ScanEnd::Exhausted) => break,
                     (index, left, end) => {
                         match_index = index;
                         attempts_left = left;
-                        end == ScanEnd::Candidate
+                        // liblz4 never takes a candidate starting in the last 3 bytes of the
+                        // external dictionary (only a chain swap can land there).
+                        end == ScanEnd::Candidate && (!EXT || protect_dict_end(prefix_index, index))
                     }
                 };
                 attempts_left -= 1;
@@ -383,7 +494,10 @@ impl ChainTables {
                     let back = if look_back == 0 {
                         0
                     } else {
-                        let max = look_back.min(candidate);
+                        // A candidate in the block does not extend back into the external
+                        // dictionary (liblz4's extDict rule).
+                        let floor = if EXT && candidate >= prefix { prefix } else { 0 };
+                        let max = look_back.min(candidate - floor);
                         let diff = if candidate >= 8 {
                             word_at!(u64, src, ip - 8) ^ word_at!(u64, src, candidate - 8)
                         } else {
@@ -466,6 +580,7 @@ impl ChainTables {
                         match_index,
                         lowest,
                         base,
+                        prefix_index,
                     ) {
                         RunStep::Follow => {}
                         RunStep::Jump(index) => {
@@ -478,7 +593,9 @@ impl ChainTables {
                             match_index = index;
                             if look_back == 0 {
                                 let offset = (ip_index - match_index) as usize;
-                                if longest < run_match && !(FAVOR && offset < 8) {
+                                if longest < run_match
+                                    && !(FAVOR && self.strict_favor && offset < 8)
+                                {
                                     if offset > MAX_DISTANCE {
                                         break;
                                     }
@@ -534,7 +651,7 @@ unchecked_fn! {
     /// `lowest` and reads those at each, unchecked.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn scan<const RUNS: bool, const FAVOR: bool>(
+    fn scan<const RUNS: bool, const FAVOR: bool, const EXT: bool, const SWAP: bool>(
         chain: &[u16; CHAIN_SLOTS],
         src: &[u8],
         match_index: u32,
@@ -547,6 +664,7 @@ unchecked_fn! {
         end_rel: u32,
         pattern: u32,
         not_a_run: bool,
+        prefix_index: u32,
     ) -> (u32, u32, ScanEnd) {
         // The walk follows `link = match_index + chain_pos`, the entry whose chain it is on, so
         // that the next one is a load and a subtraction away (the dependency that bounds the walk's
@@ -564,8 +682,12 @@ unchecked_fn! {
             // In bounds (the caller's duty): `lowest <= match_index < ip_index`, so the end word at
             // `match_index + end_rel` is inside, and so are the 4 bytes at `match_index - base`,
             // which end before those at `ip_index - base`.
+            // With `EXT` and `SWAP`, a candidate in the external dictionary skips the end-word filter,
+            // as in liblz4 (where only block candidates have it): a candidate matching exactly
+            // as long as the best then triggers a chain swap there too.
             if probe
-                && end_word == word_at!(u16, src, link.wrapping_add(end_rel) as usize)
+                && ((EXT && SWAP && match_index < prefix_index)
+                    || end_word == word_at!(u16, src, link.wrapping_add(end_rel) as usize))
                 && word_at!(u32, src, (link - base_link) as usize) == pattern
             {
                 return (match_index, attempts_left, ScanEnd::Candidate);
@@ -581,6 +703,14 @@ unchecked_fn! {
             }
         }
     }
+}
+
+/// Whether a search may land on `index`: not in the last 3 bytes of an external dictionary
+/// that ends at `prefix_index` (liblz4's `LZ4HC_protectDictEnd`; without one, `prefix_index` is
+/// the window's base and every searched index passes).
+#[inline(always)]
+fn protect_dict_end(prefix_index: u32, index: u32) -> bool {
+    (prefix_index.wrapping_sub(1)).wrapping_sub(index) >= 3
 }
 
 /// `run_len` before the searched position was tested for a run.
@@ -613,6 +743,7 @@ fn run_step(
     match_index: u32,
     lowest: u32,
     base: u32,
+    prefix_index: u32,
 ) -> RunStep {
     let byte = pattern as u8;
     if *run_len == RUN_UNTESTED {
@@ -624,7 +755,10 @@ fn run_step(
     }
     let src_run = *run_len;
     let candidate_index = match_index - 1;
-    if src_run == NOT_A_RUN || candidate_index < lowest {
+    if src_run == NOT_A_RUN
+        || candidate_index < lowest
+        || !protect_dict_end(prefix_index, candidate_index)
+    {
         return RunStep::Follow;
     }
     let candidate = (candidate_index - base) as usize;
@@ -637,12 +771,24 @@ fn run_step(
     let step = if segment >= src_run && forward <= src_run {
         // The earlier run covers ours: try the position where it ends exactly as far after as
         // ours does.
-        RunStep::Jump(candidate_index + forward as u32 - src_run as u32)
+        let index = candidate_index + forward as u32 - src_run as u32;
+        if protect_dict_end(prefix_index, index) {
+            RunStep::Jump(index)
+        } else {
+            // In the last 3 bytes of an external dictionary (a run that started in the block
+            // and reached back into it): the block's start instead, as in liblz4.
+            RunStep::Jump(prefix_index)
+        }
     } else {
         // Jump to the start of the earlier run.
-        RunStep::RunStart {
-            index: candidate_index - backward as u32,
-            run_match: segment.min(src_run),
+        let index = candidate_index - backward as u32;
+        if protect_dict_end(prefix_index, index) {
+            RunStep::RunStart {
+                index,
+                run_match: segment.min(src_run),
+            }
+        } else {
+            RunStep::Jump(prefix_index)
         }
     };
     // The walk only moves down and stays in reach (`find_wider`'s unchecked reads rest on it):
@@ -743,14 +889,15 @@ mod tests {
                             // SAFETY: `low <= ip`, `ip - low < longest`, `ip + 4 <= high <
                             // src.len()`, and the tables were reset for `src`, searched at
                             // increasing `ip`.
-                            let got = call_unchecked!(tables.find_wider::<false, false, false>(
-                                src,
-                                ip,
-                                low,
-                                high,
-                                longest,
-                                u32::MAX
-                            ));
+                            let got = call_unchecked!(tables
+                                .find_wider::<false, false, false, false>(
+                                    src,
+                                    ip,
+                                    low,
+                                    high,
+                                    longest,
+                                    u32::MAX
+                                ));
                             assert_eq!(got, want, "ip {ip}, low {low}, longest {longest}");
                         }
                         // Run skipping and the chain swap (forward searches only).
@@ -760,7 +907,7 @@ mod tests {
                             let bound = naive_best(src, ip, low, high, longest).len;
                             // SAFETY: as above.
                             let got = if look_back == 0 {
-                                call_unchecked!(tables.find_wider::<true, true, false>(
+                                call_unchecked!(tables.find_wider::<true, true, false, false>(
                                     src,
                                     ip,
                                     low,
@@ -769,7 +916,7 @@ mod tests {
                                     1 << 14
                                 ))
                             } else {
-                                call_unchecked!(tables.find_wider::<true, false, true>(
+                                call_unchecked!(tables.find_wider::<true, false, true, false>(
                                     src,
                                     ip,
                                     low,

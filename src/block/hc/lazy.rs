@@ -7,10 +7,10 @@
 //! nibble), `M1` is emitted, and the window slides (`M2` becomes `M1`). When `M3` overlaps `M1`
 //! too much, `M2` is dropped; when `M2` starts less than 3 bytes after `M1`, `M1` is dropped.
 
-use super::super::sequence::{call_unchecked, unchecked_fn, SequenceWriter};
+use super::super::sequence::{call_unchecked, unchecked_fn};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
 use super::chain::{ChainTables, Match, NO_MATCH};
-use super::emit;
+use super::{emit, HcOut};
 use crate::Error;
 
 /// The longest match that fits the token's match nibble (liblz4's `OPTIMAL_ML`).
@@ -23,24 +23,25 @@ unchecked_fn! {
     /// # Safety
     ///
     /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
-    /// for `src`, with nothing storing into them since (the duty of [`ChainTables::find_wider`]
-    /// that its caller carries); `out` is empty, and without `EXACT` its `dst` holds
+    /// for `src` (with `EXT`: [set up](ChainTables::begin_block) for it with `prefix == start`),
+    /// with nothing storing into them since (the duty of [`ChainTables::find_wider`] that its
+    /// caller carries); `out` is empty, and without `EXACT` its `dst` holds
     /// `compress_bound(src.len() - start)` (the duty of [`emit`]).
     // Out of line: once per block, and inlined into the caller its register allocation would
     // depend on the other strategies' code around it.
     #[inline(never)]
-    pub(super) fn parse<const EXACT: bool>(
+    pub(super) fn parse<const EXACT: bool, const EXT: bool>(
         tables: &mut ChainTables,
         src: &[u8],
         start: usize,
-        out: &mut SequenceWriter<'_>,
+        out: &mut HcOut<'_>,
         attempts: u32,
     ) -> Result<usize, Error> {
         // SAFETY: this function's duty is the callee's.
         if attempts > 128 {
-            call_unchecked!(lazy::<EXACT, true>(tables, src, start, out, attempts))
+            call_unchecked!(lazy::<EXACT, EXT, true>(tables, src, start, out, attempts))
         } else {
-            call_unchecked!(lazy::<EXACT, false>(tables, src, start, out, attempts))
+            call_unchecked!(lazy::<EXACT, EXT, false>(tables, src, start, out, attempts))
         }
     }
 }
@@ -51,11 +52,11 @@ unchecked_fn! {
     /// # Safety
     ///
     /// That of [`parse`].
-    fn lazy<const EXACT: bool, const RUNS: bool>(
+    fn lazy<const EXACT: bool, const EXT: bool, const RUNS: bool>(
         tables: &mut ChainTables,
         src: &[u8],
         start: usize,
-        out: &mut SequenceWriter<'_>,
+        out: &mut HcOut<'_>,
         attempts: u32,
     ) -> Result<usize, Error> {
         let len = src.len();
@@ -71,7 +72,7 @@ unchecked_fn! {
             // SAFETY: each call below passes `low <= at`, `at - low < longest` and
             // `at + MINMATCH <= match_limit` (said at each), `match_limit <= src.len()`, and the
             // tables' duty is this function's.
-            call_unchecked!(tables.find_wider::<RUNS, false, false>(
+            call_unchecked!(tables.find_wider::<RUNS, false, false, EXT>(
                 src,
                 at,
                 low,

@@ -14,12 +14,12 @@
 //! candidates are always verified, so a stale entry costs a comparison, not correctness.
 
 use super::super::sequence::{
-    call_unchecked, count_common, hash4, read_u32, read_u64, unchecked_fn, SequenceWriter,
+    call_unchecked, common_prefix, count_common, hash4, read_u32, read_u64, unchecked_fn,
     MIN_COMPRESSIBLE,
 };
 use super::super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
 use super::chain::{ChainTables, HASH_SLOTS};
-use super::emit;
+use super::{emit, HcOut};
 use crate::Error;
 
 const HALF: usize = HASH_SLOTS / 2;
@@ -72,16 +72,24 @@ fn in_reach(distance: u32) -> bool {
 unchecked_fn! {
     /// The level-2 parse over `src[start..]`; returns the anchor (start of the final literals).
     ///
+    /// Without `EXT`, `src[..start]` is history entered into the tables here (every position of
+    /// its last 64 KiB), as a prefix of the block. With `EXT` it is liblz4's external dictionary:
+    /// the tables already hold liblz4's state for it (a stream's or a loaded dictionary's,
+    /// set up by [`ChainTables::begin_block`]), a candidate in it counts only up to its end, and
+    /// neither the one-byte-later retry nor the backward extension reaches into it.
+    ///
     /// # Safety
     ///
-    /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
-    /// for `src`, with nothing storing into them since; `out` is empty, and without `EXACT` its
-    /// `dst` holds `compress_bound(src.len() - start)`.
-    pub(super) fn parse<const EXACT: bool>(
+    /// `src.len() - start >= MIN_COMPRESSIBLE`; without `EXT`, the tables were last
+    /// [reset](ChainTables::reset) for `src`, with nothing storing into them since; with `EXT`
+    /// they were last [set up](ChainTables::begin_block) for `src` with `prefix == start`, every
+    /// entry at or above its base being the index of an earlier position of `src`; `out` is
+    /// empty, and without `EXACT` its `dst` holds `compress_bound(src.len() - start)`.
+    pub(super) fn parse<const EXACT: bool, const EXT: bool>(
         tables: &mut ChainTables,
         src: &[u8],
         start: usize,
-        out: &mut SequenceWriter<'_>,
+        out: &mut HcOut<'_>,
     ) -> Result<usize, Error> {
         debug_assert!(src.len() - start >= MIN_COMPRESSIBLE);
         // See `in_reach`: this call's indices are `pos + base` for `pos < src.len() <= span` (the
@@ -98,10 +106,27 @@ unchecked_fn! {
         let index = |pos: usize| pos as u32 + base;
 
         // History: enter every position of `src[..start]` (up to 64 KiB of it can be reached).
-        for pos in start.saturating_sub(MAX_DISTANCE)..start.min(hash_limit) {
-            tables.put_short(src, pos, index(pos));
-            tables.put_long(src, pos, index(pos));
+        if !EXT {
+            for pos in start.saturating_sub(MAX_DISTANCE)..start.min(hash_limit) {
+                tables.put_short(src, pos, index(pos));
+                tables.put_long(src, pos, index(pos));
+            }
         }
+        // Where the block starts: below it, candidates are in the external dictionary.
+        let prefix = if EXT { start } else { 0 };
+        let prefix_index = index(prefix);
+        // A candidate in the external dictionary: its match counts up to the dictionary's end
+        // at most (liblz4 does not continue into the block there).
+        let ext_match = |ip: usize, candidate_index: u32| -> Option<usize> {
+            if candidate_index < base {
+                // Before the window: out of liblz4's reach (below its `lowLimit`).
+                return None;
+            }
+            let candidate = (candidate_index - base) as usize;
+            let limit = (prefix - candidate).min(match_limit - ip);
+            let length = common_prefix(&src[ip..ip + limit], &src[candidate..candidate + limit]);
+            (length >= MINMATCH).then_some(length)
+        };
 
         let mut ip = start;
         let mut anchor = start;
@@ -112,18 +137,31 @@ unchecked_fn! {
                 let long_candidate = tables.long[long_hash];
                 tables.long[long_hash] = ip_index;
                 if in_reach(ip_index.wrapping_sub(long_candidate)) {
-                    let candidate = (long_candidate - base) as usize;
-                    // SAFETY: `candidate < ip` (`in_reach`), `ip <= mflimit < match_limit <=
-                    // src.len()` (the loop condition).
-                    let length = call_unchecked!(count_common(src, ip, candidate, match_limit));
-                    if length >= MINMATCH {
-                        break 'search Some((length, (ip_index - long_candidate) as usize));
+                    if EXT && long_candidate < prefix_index {
+                        if let Some(length) = ext_match(ip, long_candidate) {
+                            break 'search Some((length, (ip_index - long_candidate) as usize));
+                        }
+                    } else {
+                        let candidate = (long_candidate - base) as usize;
+                        // SAFETY: `candidate < ip` (`in_reach`), `ip <= mflimit < match_limit <=
+                        // src.len()` (the loop condition).
+                        let length = call_unchecked!(count_common(src, ip, candidate, match_limit));
+                        if length >= MINMATCH {
+                            break 'search Some((length, (ip_index - long_candidate) as usize));
+                        }
                     }
                 }
                 let short_hash = hash_short(src, ip) & (HALF - 1);
                 let short_candidate = tables.short[short_hash];
                 tables.short[short_hash] = ip_index;
-                if in_reach(ip_index.wrapping_sub(short_candidate)) {
+                if EXT
+                    && short_candidate < prefix_index
+                    && in_reach(ip_index.wrapping_sub(short_candidate))
+                {
+                    if let Some(length) = ext_match(ip, short_candidate) {
+                        break 'search Some((length, (ip_index - short_candidate) as usize));
+                    }
+                } else if in_reach(ip_index.wrapping_sub(short_candidate)) {
                     let candidate = (short_candidate - base) as usize;
                     // SAFETY: as for the long candidate.
                     let length = call_unchecked!(count_common(src, ip, candidate, match_limit));
@@ -132,7 +170,10 @@ unchecked_fn! {
                         let next_hash = hash_long(src, ip + 1) & (HALF - 1);
                         let next_candidate = tables.long[next_hash];
                         let next_distance = (ip_index + 1).wrapping_sub(next_candidate);
-                        if in_reach(next_distance) && ip < mflimit {
+                        if in_reach(next_distance)
+                            && (!EXT || next_candidate >= prefix_index)
+                            && ip < mflimit
+                        {
                             let candidate = (next_candidate - base) as usize;
                             // SAFETY: `candidate < ip + 1` (`in_reach`), `ip + 1 <= mflimit` (the
                             // condition above).
@@ -156,7 +197,7 @@ unchecked_fn! {
             };
 
             // Extend backwards over the pending literals.
-            while ip > anchor && ip > offset && src[ip - 1] == src[ip - 1 - offset] {
+            while ip > anchor && ip - prefix > offset && src[ip - 1] == src[ip - 1 - offset] {
                 ip -= 1;
                 length += 1;
             }
@@ -183,7 +224,7 @@ unchecked_fn! {
             // Enter positions around the end of the match.
             let end_index = index(ip);
             if ip - 2 < hash_limit {
-                if ip > 5 {
+                if ip - prefix > 5 {
                     tables.put_long(src, ip - 5, end_index - 5);
                 }
                 tables.put_long(src, ip - 3, end_index - 3);
@@ -193,5 +234,32 @@ unchecked_fn! {
             }
         }
         Ok(anchor)
+    }
+}
+
+/// Enters a dictionary into cleared tables as liblz4's `LZ4MID_fillHTable` does when
+/// `LZ4_loadDictHC` runs at level 2: with the dictionary at indices from `base` (its position
+/// 0) and `size = dict.len() - 8`, the 4-byte table gets every third position and the 8-byte
+/// table the position after each of those, then every position of the last 32 KiB (all of them
+/// for smaller dictionaries). Dictionaries of 8 bytes or fewer enter nothing.
+pub(super) fn fill_dictionary(tables: &mut ChainTables, dict: &[u8], base: u32) {
+    if dict.len() <= LONG_HASH_BYTES {
+        return;
+    }
+    let (short, long) = tables.head.split_at_mut(HALF);
+    let mut tables = Tables { short, long };
+    // Positions whose 8 bytes lie in the dictionary.
+    let target = dict.len() - LONG_HASH_BYTES;
+    for pos in (0..target).step_by(3) {
+        tables.put_short(dict, pos, pos as u32 + base);
+        tables.put_long(dict, pos + 1, pos as u32 + 1 + base);
+    }
+    let from = if dict.len() > 32 * 1024 + LONG_HASH_BYTES {
+        target - 32 * 1024
+    } else {
+        0
+    };
+    for pos in from..target {
+        tables.put_long(dict, pos, pos as u32 + base);
     }
 }

@@ -34,14 +34,32 @@
 //! to 3.2% (osdb) of compressed size. Unlike liblz4, the run-detection shortcut of the match
 //! finder is held to the same offset rule, so no match in such a block has an offset below 8
 //! (liblz4's favoured output still has a few, e.g. about 100 per MiB of ooffice); the output is
-//! otherwise liblz4's, within 0.06% in size.
+//! otherwise liblz4's, within 0.06% in size. The dictionary and stream forms
+//! ([`HcCompressor::compress_with_dictionary_into`], [`HcStreamCompressor`]) follow liblz4's
+//! rule exactly instead, since their bytes are liblz4's.
 //!
-//! # History
+//! # History, dictionaries and streams
 //!
 //! Internally every strategy compresses `window[start..]` with `window[..start]` as history
-//! that matches may reach into (at most 65535 bytes back): the seam for linked-block frames,
-//! which compress each block with the previous 64 KiB in front of it. The public functions pass
-//! no history.
+//! that matches may reach into (at most 65535 bytes back), in one of two ways:
+//!
+//! - as a *prefix* (`compress_window`, the one-shot functions with `start == 0`): the history
+//!   is entered into freshly reset tables and searched as if it were the start of the block;
+//! - as liblz4's *external dictionary* (`EXT`): [`HcDictionary`],
+//!   [`HcCompressor::compress_with_dictionary_into`] and [`HcStreamCompressor`]. The tables then
+//!   carry liblz4's exact state from the dictionary load or the previous blocks (which positions
+//!   were inserted, under which indices), and the searches follow liblz4's extDict rules: a
+//!   match found in the block does not extend backwards into the history, level 2 counts a
+//!   history match only up to the history's end, and no search starts in the history's last 3
+//!   bytes. This is what makes their bytes liblz4's `LZ4_loadDictHC` +
+//!   `LZ4_compress_HC_continue` (+ `LZ4_saveDictHC`) bytes, which differ from a prefix's.
+//!
+//! # Output limits
+//!
+//! Below [`compress_bound`] the one-shot functions fail only when the block really does not
+//! fit. The dictionary and stream forms give up exactly when liblz4's `limitedOutput` does (its
+//! estimate is pessimistic), because a stream's next block depends on the tables the give-up
+//! leaves; [`compress_hc_dest_size`] follows liblz4's `fillOutput`.
 //!
 //! # Memory
 //!
@@ -59,16 +77,23 @@ use alloc::vec::Vec;
 use super::sequence::{
     call_unchecked, check_input_size, unchecked_fn, SequenceWriter, MIN_COMPRESSIBLE,
 };
-use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MINMATCH};
+use super::{
+    compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH, ML_MASK,
+    RUN_MASK,
+};
 use crate::Error;
 
 mod chain;
+mod dict;
 mod lazy;
 mod mid;
 mod optimal;
+mod stream;
 
 use chain::ChainTables;
+pub use dict::HcDictionary;
 use optimal::OptNode;
+pub use stream::HcStreamCompressor;
 
 /// The default HC level (liblz4's `LZ4HC_CLEVEL_DEFAULT`), used for level 0.
 pub const HC_LEVEL_DEFAULT: u8 = 9;
@@ -137,6 +162,8 @@ pub struct HcCompressor {
     tables: ChainTables,
     opt: Vec<OptNode>,
     favor_dec_speed: bool,
+    /// The dictionary form's window (the dictionary, then the input), kept for its allocation.
+    window: Vec<u8>,
 }
 
 impl Default for HcCompressor {
@@ -160,6 +187,7 @@ impl HcCompressor {
             tables: ChainTables::new(),
             opt: vec![OptNode::default(); optimal::OPT_NODES],
             favor_dec_speed: false,
+            window: Vec::new(),
         }
     }
 
@@ -183,12 +211,12 @@ impl HcCompressor {
     }
 
     /// Compresses `src` into `dst` at `level`, returning the compressed length. See
-    /// [`compress_hc_into`](super::compress_hc_into).
+    /// [`compress_hc_into`].
     pub fn compress_into(&mut self, src: &[u8], dst: &mut [u8], level: u8) -> Result<usize, Error> {
         self.compress_window(src, 0, dst, level)
     }
 
-    /// Compresses `src` into a new `Vec` (see [`compress_hc`](super::compress_hc)).
+    /// Compresses `src` into a new `Vec` (see [`compress_hc`]).
     pub fn compress(&mut self, src: &[u8], level: u8) -> Vec<u8> {
         let mut out = vec![0u8; compress_bound(src.len())];
         match self.compress_into(src, &mut out, level) {
@@ -198,6 +226,81 @@ impl HcCompressor {
             }
             // Only an input above MAX_INPUT_SIZE fails with a bound-sized buffer.
             Err(_) => Vec::new(),
+        }
+    }
+
+    /// Compresses `src` into `dst` at `level` with the dictionary `dict` (matches may reach into
+    /// its last 64 KiB), returning the compressed length. The bytes are liblz4 1.10's for
+    /// `LZ4_loadDictHC(dict)` followed by one `LZ4_compress_HC_continue(src)` on a stream at
+    /// `level` (with [`Self::favor_dec_speed`] as `LZ4_favorDecompressionSpeed` set after the
+    /// load), with the dictionary and the input in separate buffers. Decode with
+    /// [`decompress_into_with_dict`](super::decompress_into_with_dict) and the same dictionary.
+    ///
+    /// With `dst` smaller than [`compress_bound`]`(src.len())`, this gives up
+    /// ([`Error::OutputTooSmall`]) exactly when liblz4 does: by liblz4's estimate, which may
+    /// refuse a block whose exact size would have fit.
+    ///
+    /// ```
+    /// use lz4_simd::block::{self, HcCompressor, HcDictionary};
+    /// let dict = HcDictionary::new(b"{\"user\": \"alice\", \"action\": \"login\", \"ok\": true}");
+    /// let message = b"{\"user\": \"bob\", \"action\": \"login\", \"ok\": false}";
+    /// let mut compressor = HcCompressor::new();
+    /// let mut out = vec![0u8; block::compress_bound(message.len())];
+    /// let len = compressor.compress_with_dictionary_into(message, &mut out, &dict, 9).unwrap();
+    /// assert!(len < message.len() / 2);
+    /// let mut back = vec![0u8; message.len()];
+    /// block::decompress_into_with_dict(&out[..len], &mut back, dict.as_bytes()).unwrap();
+    /// assert_eq!(&back[..], &message[..]);
+    /// ```
+    pub fn compress_with_dictionary_into(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+        level: u8,
+    ) -> Result<usize, Error> {
+        check_input_size(src)?;
+        let level = clamp_level(level);
+        dict.load_into(&mut self.tables, level);
+        self.window.clear();
+        self.window.extend_from_slice(dict.as_bytes());
+        self.window.extend_from_slice(src);
+        // liblz4's `LZ4HC_setExternalDict`: the loaded dictionary becomes the external
+        // dictionary of the block (its positions are all inserted already).
+        self.tables
+            .begin_block(dict::DICT_BASE, self.window.len(), dict.as_bytes().len());
+        compress_block::<true>(
+            &mut self.tables,
+            &mut self.opt,
+            &self.window,
+            dict.as_bytes().len(),
+            dst,
+            level,
+            self.favor_dec_speed,
+            Limit::LibLz4,
+        )
+        .map(|(written, _)| written)
+    }
+
+    /// Compresses as much of `src` as fits into `dst` at `level`, returning `(consumed,
+    /// written)`; see [`compress_hc_dest_size`]. The favour-decompression-speed option does not
+    /// apply (liblz4's `LZ4_compress_HC_destSize` has none).
+    pub fn compress_dest_size(&mut self, src: &[u8], dst: &mut [u8], level: u8) -> (usize, usize) {
+        if src.len() > MAX_INPUT_SIZE || dst.is_empty() {
+            return (0, 0);
+        }
+        match compress_block::<false>(
+            &mut self.tables,
+            &mut self.opt,
+            src,
+            0,
+            dst,
+            level,
+            false,
+            Limit::Fill,
+        ) {
+            Ok((written, consumed)) => (consumed, written),
+            Err(_) => (0, 0),
         }
     }
 
@@ -213,81 +316,235 @@ impl HcCompressor {
     ) -> Result<usize, Error> {
         debug_assert!(start <= window.len());
         check_input_size(&window[start..])?;
-        if dst.len() >= compress_bound(window.len() - start) {
-            // SAFETY: `dst` holds the bound for `window[start..]` (just checked).
-            call_unchecked!(self.parse::<false>(window, start, dst, level))
+        compress_block::<false>(
+            &mut self.tables,
+            &mut self.opt,
+            window,
+            start,
+            dst,
+            level,
+            self.favor_dec_speed,
+            Limit::Exact,
+        )
+        .map(|(written, _)| written)
+    }
+}
+
+/// liblz4's level clamping (`LZ4_setCompressionLevel`): 0 means the default, above 12 means 12.
+fn clamp_level(level: u8) -> u8 {
+    match level {
+        0 => HC_LEVEL_DEFAULT,
+        l => l.min(HC_LEVEL_MAX),
+    }
+}
+
+/// How a parse treats a `dst` smaller than the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Limit {
+    /// Fail only when the block really does not fit (the one-shot functions).
+    Exact,
+    /// liblz4's `limitedOutput`: give up as soon as liblz4's estimate says a sequence may not
+    /// fit. Streams need exactly its verdict: the tables it leaves are the next block's.
+    LibLz4,
+    /// liblz4's `fillOutput` (dest-size): stop where the output is full, shortening the last
+    /// match and cutting the last literals to fill it.
+    Fill,
+}
+
+/// The sequence writer of a parse, with its output limit.
+pub(super) struct HcOut<'a> {
+    writer: SequenceWriter<'a>,
+    capacity: usize,
+    limit: Limit,
+    /// [`Limit::Fill`]: the anchor where the parse stopped.
+    stopped_at: Option<usize>,
+}
+
+impl HcOut<'_> {
+    /// liblz4's give-up (`LZ4HC_encodeSequence` returned 1): with [`Limit::Fill`], its
+    /// `_dest_overflow` handling first (a last, possibly shortened, match if there is room for
+    /// it and a literal run after it), recording where the parse stopped. Always an error, which
+    /// ends the parse.
+    #[cold]
+    #[inline(never)]
+    fn give_up(
+        &mut self,
+        src: &[u8],
+        anchor: &mut usize,
+        ip: &mut usize,
+        match_len: usize,
+        offset: usize,
+        needed: usize,
+    ) -> Result<(), Error> {
+        if self.limit == Limit::Fill {
+            let written = self.writer.written() as isize;
+            let capacity = self.capacity as isize;
+            let literal_len = (*ip - *anchor) as isize;
+            let literal_cost = 1 + (literal_len + 240) / 255 + literal_len;
+            // The last byte a match's offset may end on: room for the final literal token.
+            let max_literal_pos = capacity - LASTLITERALS as isize - 3;
+            if written + literal_cost <= max_literal_pos {
+                let room = max_literal_pos - (written + literal_cost);
+                let longest = (MINMATCH + ML_MASK - 1) as isize + room * 255;
+                let match_len = (match_len as isize).min(longest);
+                if capacity - (written + literal_cost + 2) - 1 + match_len >= MFLIMIT as isize {
+                    // SAFETY: no duty with `EXACT` (every write is checked).
+                    call_unchecked!(self.writer.sequence::<true>(
+                        src,
+                        *anchor,
+                        *ip,
+                        offset,
+                        match_len as usize - MINMATCH
+                    ))?;
+                    *ip += match_len as usize;
+                    *anchor = *ip;
+                }
+            }
+            self.stopped_at = Some(*anchor);
+        }
+        Err(Error::OutputTooSmall {
+            capacity: self.capacity,
+            needed,
+        })
+    }
+}
+
+/// Compresses `window[start..]` into `dst` at `level`, returning `(written, consumed)`.
+///
+/// Without `EXT`, `window[..start]` is history the block may reach into as a prefix, and the
+/// tables are reset here. With `EXT` it is liblz4's external dictionary, and the caller has set
+/// the tables up for the window with [`ChainTables::begin_block`] (`prefix == start`).
+#[allow(clippy::too_many_arguments)]
+fn compress_block<const EXT: bool>(
+    tables: &mut ChainTables,
+    opt: &mut [OptNode],
+    window: &[u8],
+    start: usize,
+    dst: &mut [u8],
+    level: u8,
+    favor_dec_speed: bool,
+    limit: Limit,
+) -> Result<(usize, usize), Error> {
+    let input_len = window.len() - start;
+    let capacity = dst.len();
+    // Below the bound, or filling a page: every write is checked.
+    let exact = limit == Limit::Fill || capacity < compress_bound(input_len);
+    let mut out = HcOut {
+        writer: SequenceWriter::new(dst),
+        capacity,
+        limit: if exact { limit } else { Limit::Exact },
+        stopped_at: None,
+    };
+    let mut anchor = start;
+    // liblz4's optimal parser (alone) has no "under 13 bytes: literals only" shortcut: a 12-byte
+    // block searches its first position, which only history can match.
+    let min_len = match strategy(level) {
+        Strategy::Optimal { .. } if EXT => MFLIMIT,
+        _ => MIN_COMPRESSIBLE,
+    };
+    if input_len >= min_len {
+        if !EXT {
+            tables.reset(window.len());
+        }
+        let parsed = if exact {
+            // SAFETY: no duty with `EXACT`; the tables were just reset for `window`, or set up
+            // for it by the caller (`EXT`); `input_len >= min_len` (12 only for the optimal
+            // parser with `EXT`).
+            call_unchecked!(parse::<true, EXT>(
+                tables,
+                opt,
+                window,
+                start,
+                &mut out,
+                level,
+                favor_dec_speed
+            ))
         } else {
-            // SAFETY: no duty with `EXACT`.
-            call_unchecked!(self.parse::<true>(window, start, dst, level))
+            // SAFETY: `dst` holds the bound for `window[start..]` (`exact` is false); the
+            // tables as above.
+            call_unchecked!(parse::<false, EXT>(
+                tables,
+                opt,
+                window,
+                start,
+                &mut out,
+                level,
+                favor_dec_speed
+            ))
+        };
+        anchor = match (parsed, out.stopped_at) {
+            (Ok(anchor), _) => anchor,
+            (Err(_), Some(anchor)) => anchor,
+            (Err(error), None) => return Err(error),
+        };
+    }
+    let mut literal_len = window.len() - anchor;
+    if out.limit == Limit::Fill {
+        let written = out.writer.written();
+        if written + 1 + (literal_len + 240) / 255 + literal_len > capacity {
+            // As many literals as fit, with their length's extension bytes.
+            let room = capacity.saturating_sub(written + 1);
+            literal_len = room - (room + 241) / 256;
         }
     }
+    out.writer
+        .last_literals(&window[anchor..anchor + literal_len])?;
+    Ok((out.writer.written(), anchor + literal_len - start))
+}
 
-    unchecked_fn! {
-        /// Runs the level's strategy; `EXACT` checks output room at every write (a `dst` smaller
-        /// than the bound).
-        ///
-        /// # Safety
-        ///
-        /// Without `EXACT`, `dst.len() >= compress_bound(window.len() - start)`: the sequences are
-        /// written unchecked.
-        fn parse<const EXACT: bool>(
-            &mut self,
-            window: &[u8],
-            start: usize,
-            dst: &mut [u8],
-            level: u8,
-        ) -> Result<usize, Error> {
-            let mut out = SequenceWriter::new(dst);
-            let mut anchor = start;
-            if window.len() - start >= MIN_COMPRESSIBLE {
-                self.tables.reset(window.len());
-                // SAFETY (each strategy's duty): the tables were just reset for `window`, and only
-                // the one strategy below stores into them in this call; `window.len() - start >=
-                // MIN_COMPRESSIBLE` (`start <= window.len()`: `window[start..]` was sliced by the
-                // caller); level 2: `out` is empty, and without `EXACT` its `dst` holds the bound
-                // (this function's duty).
-                anchor = match strategy(level) {
-                    Strategy::Mid => call_unchecked!(mid::parse::<EXACT>(
-                        &mut self.tables,
-                        window,
-                        start,
-                        &mut out
-                    ))?,
-                    Strategy::Chain { attempts } => call_unchecked!(lazy::parse::<EXACT>(
-                        &mut self.tables,
-                        window,
-                        start,
-                        &mut out,
-                        attempts
-                    ))?,
-                    Strategy::Optimal {
-                        attempts,
-                        target_len,
-                        full_update,
-                    } => call_unchecked!(optimal::parse::<EXACT>(
-                        &mut self.tables,
-                        &mut self.opt,
-                        window,
-                        start,
-                        &mut out,
-                        optimal::Params {
-                            attempts,
-                            target_len,
-                            full_update,
-                            favor_dec_speed: self.favor_dec_speed,
-                        },
-                    ))?,
-                };
-            }
-            out.last_literals(&window[anchor..])?;
-            Ok(out.written())
+unchecked_fn! {
+    /// Runs the level's strategy over `window[start..]`; returns the anchor (start of the final
+    /// literals). `EXACT` checks output room at every write (a `dst` smaller than the bound).
+    ///
+    /// # Safety
+    ///
+    /// `window.len() - start >= MIN_COMPRESSIBLE`, or `>= MFLIMIT` for the optimal parser (levels
+    /// 10-12) with `EXT`; the tables were last reset for `window`
+    /// (without `EXT`) or set up for it with `prefix == start` (`EXT`), with nothing storing into
+    /// them since; `out` is empty; without `EXACT`, `out`'s `dst` holds
+    /// `compress_bound(window.len() - start)`.
+    #[allow(clippy::too_many_arguments)]
+    fn parse<const EXACT: bool, const EXT: bool>(
+        tables: &mut ChainTables,
+        opt: &mut [OptNode],
+        window: &[u8],
+        start: usize,
+        out: &mut HcOut<'_>,
+        level: u8,
+        favor_dec_speed: bool,
+    ) -> Result<usize, Error> {
+        // SAFETY (each strategy's duty): this function's.
+        match strategy(level) {
+            Strategy::Mid => call_unchecked!(mid::parse::<EXACT, EXT>(tables, window, start, out)),
+            Strategy::Chain { attempts } => call_unchecked!(lazy::parse::<EXACT, EXT>(
+                tables, window, start, out, attempts
+            )),
+            Strategy::Optimal {
+                attempts,
+                target_len,
+                full_update,
+            } => call_unchecked!(optimal::parse::<EXACT, EXT>(
+                tables,
+                opt,
+                window,
+                start,
+                out,
+                optimal::Params {
+                    attempts,
+                    target_len,
+                    full_update,
+                    favor_dec_speed,
+                },
+            )),
         }
     }
 }
 
 unchecked_fn! {
     /// Writes the sequence of the literals `src[*anchor..*ip]` and a match of `match_len` bytes
-    /// at `offset`, then moves `ip` past the match and `anchor` to it.
+    /// at `offset`, then moves `ip` past the match and `anchor` to it. Under [`Limit::LibLz4`]
+    /// and [`Limit::Fill`] (with `EXACT`), liblz4's output estimate decides first whether the
+    /// sequence may be written ([`HcOut::give_up`] otherwise).
     ///
     /// # Safety
     ///
@@ -298,7 +555,7 @@ unchecked_fn! {
     /// the sequences are consecutive; without `EXACT` their `dst` holds the bound.
     #[inline(always)]
     fn emit<const EXACT: bool>(
-        out: &mut SequenceWriter<'_>,
+        out: &mut HcOut<'_>,
         src: &[u8],
         anchor: &mut usize,
         ip: &mut usize,
@@ -308,8 +565,27 @@ unchecked_fn! {
         debug_assert!(match_len >= MINMATCH);
         debug_assert!((1..=MAX_DISTANCE).contains(&offset) && offset <= *ip);
         debug_assert!(*ip + match_len + LASTLITERALS <= src.len());
+        if EXACT && out.limit != Limit::Exact {
+            // liblz4's `LZ4HC_encodeSequence` checks: room for the literals plus 8 (after the
+            // token), then for the match length plus 6 (after the offset); `Fill` keeps the last
+            // LASTLITERALS bytes back.
+            let literal_len = *ip - *anchor;
+            let reserve = if out.limit == Limit::Fill { LASTLITERALS } else { 0 };
+            let written = out.writer.written() + 1;
+            let literals_need = written + literal_len / 255 + literal_len + 8 + reserve;
+            let extension = if literal_len >= RUN_MASK {
+                (literal_len - RUN_MASK) / 255 + 1
+            } else {
+                0
+            };
+            let match_need = written + extension + literal_len + 2
+                + (match_len - MINMATCH) / 255 + 6 + reserve;
+            if literals_need > out.capacity || match_need > out.capacity {
+                return out.give_up(src, anchor, ip, match_len, offset, literals_need.max(match_need));
+            }
+        }
         // SAFETY: the caller's duty.
-        call_unchecked!(out.sequence::<EXACT>(src, *anchor, *ip, offset, match_len - MINMATCH))?;
+        call_unchecked!(out.writer.sequence::<EXACT>(src, *anchor, *ip, offset, match_len - MINMATCH))?;
         *ip += match_len;
         *anchor = *ip;
         Ok(())
@@ -319,7 +595,7 @@ unchecked_fn! {
 /// Compresses `src` with LZ4 HC at `level` (0 means 9, above 12 means 12; see the module
 /// documentation for what each level does). The output is a standard LZ4 block.
 ///
-/// Inputs above [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) give an empty `Vec`; use
+/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`; use
 /// [`compress_hc_into`] to get an [`Error`] instead.
 ///
 /// ```
@@ -332,10 +608,32 @@ pub fn compress_hc(src: &[u8], level: u8) -> Vec<u8> {
     HcCompressor::new().compress(src, level)
 }
 
+/// Compresses as much of `src` as fits into `dst` with LZ4 HC at `level`, returning
+/// `(consumed, written)`: the block in `dst[..written]` decodes to exactly `src[..consumed]`.
+/// Byte-identical to liblz4 1.10's `LZ4_compress_HC_destSize` (its `*srcSizePtr` afterwards is
+/// `consumed`), at every level: this fills a fixed-size page with as much input as fits.
+///
+/// Unlike [`compress_dest_size`](super::compress_dest_size) there is no shortcut when `dst`
+/// holds the bound: the parse always keeps the last 5 bytes of `dst` for the final literals,
+/// as liblz4's does. An empty `src` gives the block `00` (`(0, 1)`); an empty `dst`, or an
+/// input above [`MAX_INPUT_SIZE`], gives `(0, 0)`.
+///
+/// ```
+/// use lz4_simd::block;
+/// let log = b"GET /index.html 200\nGET /style.css 304\nGET /app.js 200\n".repeat(200);
+/// let mut page = [0u8; 256];
+/// let (consumed, written) = block::compress_hc_dest_size(&log, &mut page, 9);
+/// assert!(written <= page.len() && consumed > 4 * page.len());
+/// assert_eq!(block::decompress(&page[..written], consumed).unwrap(), &log[..consumed]);
+/// ```
+pub fn compress_hc_dest_size(src: &[u8], dst: &mut [u8], level: u8) -> (usize, usize) {
+    HcCompressor::new().compress_dest_size(src, dst, level)
+}
+
 /// Compresses `src` with LZ4 HC at `level` into `dst`, returning the compressed length.
 ///
 /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
-/// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)). With a smaller `dst` it either writes the same
+/// [`MAX_INPUT_SIZE`]). With a smaller `dst` it either writes the same
 /// bytes as into a large buffer or returns [`Error::OutputTooSmall`]; it never writes past `dst`.
 pub fn compress_hc_into(src: &[u8], dst: &mut [u8], level: u8) -> Result<usize, Error> {
     HcCompressor::new().compress_into(src, dst, level)

@@ -22,10 +22,10 @@
 //! With `favor_dec_speed`, the search skips offsets below 8, matches of 19 to 36 bytes are cut to
 //! 18, and a match step must be strictly cheaper than a known path to replace it.
 
-use super::super::sequence::{call_unchecked, unchecked_fn, SequenceWriter};
+use super::super::sequence::{call_unchecked, unchecked_fn};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 use super::chain::ChainTables;
-use super::emit;
+use super::{emit, HcOut};
 use crate::Error;
 
 /// Positions the parser prices ahead of `ip` (liblz4's `LZ4_OPT_NUM`).
@@ -89,7 +89,7 @@ unchecked_fn! {
     /// `ip + MINMATCH <= match_limit <= src.len()`, `min_len >= 1`, and the tables' duty of
     /// [`ChainTables::find_wider`].
     #[inline(always)]
-    fn find_longer<const FAVOR: bool>(
+    fn find_longer<const FAVOR: bool, const EXT: bool>(
         tables: &mut ChainTables,
         src: &[u8],
         ip: usize,
@@ -98,7 +98,7 @@ unchecked_fn! {
         attempts: u32,
     ) -> Option<(usize, usize)> {
         // SAFETY: `low_limit = ip`, `0 < min_len`, and the rest is the caller's duty.
-        let found = call_unchecked!(tables.find_wider::<true, true, FAVOR>(
+        let found = call_unchecked!(tables.find_wider::<true, true, FAVOR, EXT>(
             src,
             ip,
             ip,
@@ -123,25 +123,27 @@ unchecked_fn! {
     ///
     /// # Safety
     ///
-    /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
-    /// for `src`, with nothing storing into them since (the duty of [`ChainTables::find_wider`]
-    /// that its caller carries); `out` is empty, and without `EXACT` its `dst` holds
+    /// `src.len() - start >= MFLIMIT` (liblz4's optimal parser searches the first position of a
+    /// 12-byte block); the tables were last [reset](ChainTables::reset)
+    /// for `src` (with `EXT`: [set up](ChainTables::begin_block) for it with `prefix == start`),
+    /// with nothing storing into them since (the duty of [`ChainTables::find_wider`] that its
+    /// caller carries); `out` is empty, and without `EXACT` its `dst` holds
     /// `compress_bound(src.len() - start)` (the duty of [`emit`]).
-    pub(super) fn parse<const EXACT: bool>(
+    pub(super) fn parse<const EXACT: bool, const EXT: bool>(
         tables: &mut ChainTables,
         opt: &mut [OptNode],
         src: &[u8],
         start: usize,
-        out: &mut SequenceWriter<'_>,
+        out: &mut HcOut<'_>,
         params: Params,
     ) -> Result<usize, Error> {
         // SAFETY: this function's duty is the callee's.
         if params.favor_dec_speed {
-            call_unchecked!(parse_with::<EXACT, true>(
+            call_unchecked!(parse_with::<EXACT, EXT, true>(
                 tables, opt, src, start, out, params
             ))
         } else {
-            call_unchecked!(parse_with::<EXACT, false>(
+            call_unchecked!(parse_with::<EXACT, EXT, false>(
                 tables, opt, src, start, out, params
             ))
         }
@@ -157,12 +159,12 @@ unchecked_fn! {
     // Out of line: once per block, and inlined into the caller its register allocation would
     // depend on the other strategies' code around it.
     #[inline(never)]
-    fn parse_with<const EXACT: bool, const FAVOR: bool>(
+    fn parse_with<const EXACT: bool, const EXT: bool, const FAVOR: bool>(
         tables: &mut ChainTables,
         opt: &mut [OptNode],
         src: &[u8],
         start: usize,
-        out: &mut SequenceWriter<'_>,
+        out: &mut HcOut<'_>,
         params: Params,
     ) -> Result<usize, Error> {
         let opt: &mut [OptNode; OPT_NODES] = match opt.try_into() {
@@ -180,7 +182,7 @@ unchecked_fn! {
             let pending = ip - anchor;
             // SAFETY: `ip <= mflimit`, so `ip + 4 <= match_limit = len - 5`; `MINMATCH - 1 > 0`;
             // the tables' duty is this function's.
-            let Some((first_len, first_offset)) = call_unchecked!(find_longer::<FAVOR>(
+            let Some((first_len, first_offset)) = call_unchecked!(find_longer::<FAVOR, EXT>(
                 tables,
                 src,
                 ip,
@@ -259,7 +261,7 @@ unchecked_fn! {
                 };
                 // SAFETY: `cur_ip <= mflimit` (checked above), so `cur_ip + 4 <= match_limit`;
                 // `min_len > 0` (`cur < last_match_pos`); the tables' duty is this function's.
-                let Some((match_len, offset)) = call_unchecked!(find_longer::<FAVOR>(
+                let Some((match_len, offset)) = call_unchecked!(find_longer::<FAVOR, EXT>(
                     tables,
                     src,
                     cur_ip,

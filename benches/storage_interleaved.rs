@@ -1,0 +1,249 @@
+//! The storage-engine block API against liblz4, interleaved (every contender in turn within each
+//! round, medians, as `interleaved.rs`): the ratios issue 17 sets targets for.
+//!
+//! - `dict-compress/<size>`: 1 KiB and 4 KiB messages with a 64 KiB prepared dictionary, ours
+//!   (`Compressor::compress_with_dictionary_into`) against liblz4's `LZ4_attach_dictionary` +
+//!   `LZ4_compress_fast_continue` (`LZ4_resetStream_fast` per message), and ours without the
+//!   dictionary (`Compressor::compress_into`). Targets: ≥ liblz4, and within 1.5× of no dictionary.
+//! - `dict-decode/<size>`: the same messages decoded with the dictionary, ours
+//!   (`block::decompress_into_with_dict`, the detected kernel, no dictionary copy) against
+//!   `LZ4_decompress_safe_usingDict`. Target: ≥ liblz4.
+//! - `stream-compress/<block>`, `stream-decode/<block>`: 1 MiB as a stream of 4 KiB or 64 KiB
+//!   blocks, ours (`StreamCompressor`, `StreamDecoder`) against `LZ4_compress_fast_continue` +
+//!   `LZ4_saveDict` and `LZ4_decompress_safe_continue`. Target: ≥ liblz4.
+//! - `partial/4K-of-64K`: the first 4 KiB of 64 KiB blocks (`block::decompress_partial`) against
+//!   decoding the whole blocks (ours). Target: ≥ 8×.
+//!
+//! Ratios: the reference's time / ours (above 1: ours is faster). Data: Silesia `dickens` (the
+//! dictionary is its first 64 KiB, the messages the text after it), generated text without the
+//! corpus. `LZ4_SIMD_BENCH_ROUNDS` (default 31) sets the rounds.
+//!
+//! Run: `cargo bench --bench storage_interleaved`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use lz4_simd::block::{self, Compressor, Dictionary, StreamCompressor, StreamDecoder};
+use testkit::liblz4::{self, SavingStream, Stream, StreamDecode, Working};
+
+const DICT_LEN: usize = 64 * 1024;
+
+fn median(times: &mut [f64]) -> f64 {
+    times.sort_by(f64::total_cmp);
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2.0
+    }
+}
+
+/// Runs each closure `rounds` times, interleaved; returns the median seconds of each.
+fn interleaved(rounds: usize, runs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    for run in runs.iter_mut() {
+        run(); // warm-up
+    }
+    let mut times = vec![Vec::with_capacity(rounds); runs.len()];
+    for _ in 0..rounds {
+        for (run, times) in runs.iter_mut().zip(times.iter_mut()) {
+            let started = Instant::now();
+            run();
+            times.push(started.elapsed().as_secs_f64());
+        }
+    }
+    times.iter_mut().map(|t| median(t)).collect()
+}
+
+fn main() {
+    if !std::env::args().any(|arg| arg == "--bench") {
+        return;
+    }
+    let rounds: usize = std::env::var("LZ4_SIMD_BENCH_ROUNDS").map_or(31, |v| v.parse().unwrap());
+    let text = testkit::corpus::file("dickens", 4 << 20).unwrap_or_else(|| {
+        eprintln!("NOTICE: no Silesia corpus found; measuring generated text instead");
+        testkit::samples::builtin(4 << 20)
+            .into_iter()
+            .find(|(name, _)| name == "text")
+            .expect("generated text")
+            .1
+    });
+    let (dict_bytes, body) = text.split_at(DICT_LEN);
+    println!("ratio = the reference's time / ours (medians of {rounds} interleaved rounds)");
+
+    // Messages with a prepared dictionary.
+    let dict = Dictionary::new(dict_bytes);
+    let dict_stream = Stream::with_dict(dict_bytes);
+    for size in [1024usize, 4096] {
+        let messages: Vec<&[u8]> = body.chunks(size).take(256).collect();
+        let mut out = vec![0u8; block::compress_bound(size)];
+        let mut ours = Compressor::new();
+        let mut plain = Compressor::new();
+        let mut working = Working::new();
+        let mut compressed_ours = Vec::new();
+        for message in &messages {
+            let n = ours
+                .compress_with_dictionary_into(message, &mut out, &dict, 1)
+                .unwrap();
+            let mut theirs = vec![0u8; block::compress_bound(size)];
+            let m = working.compress_attached(&dict_stream, message, &mut theirs, 1);
+            assert!(theirs[..m] == out[..n], "not liblz4's bytes");
+            compressed_ours.push(out[..n].to_vec());
+        }
+        let times = interleaved(
+            rounds,
+            &mut [
+                &mut || {
+                    for message in &messages {
+                        black_box(
+                            ours.compress_with_dictionary_into(message, &mut out, &dict, 1)
+                                .unwrap(),
+                        );
+                    }
+                },
+                &mut || {
+                    let mut dst = vec![0u8; block::compress_bound(size)];
+                    for message in &messages {
+                        black_box(working.compress_attached(&dict_stream, message, &mut dst, 1));
+                    }
+                },
+                &mut || {
+                    let mut dst = vec![0u8; block::compress_bound(size)];
+                    for message in &messages {
+                        black_box(plain.compress_into(message, &mut dst, 1).unwrap());
+                    }
+                },
+            ],
+        );
+        println!(
+            "dict-compress/{size}: vs liblz4 attach {:.2}, cost vs no dictionary {:.2}x ({:.2} us/message)",
+            times[1] / times[0],
+            times[0] / times[2],
+            times[0] / messages.len() as f64 * 1e6
+        );
+        let mut back = vec![0u8; size];
+        let times = interleaved(
+            rounds,
+            &mut [
+                &mut || {
+                    for block in &compressed_ours {
+                        black_box(
+                            block::decompress_into_with_dict(block, &mut back, dict_bytes).unwrap(),
+                        );
+                    }
+                },
+                &mut || {
+                    let mut dst = vec![0u8; size];
+                    for block in &compressed_ours {
+                        black_box(
+                            liblz4::decompress_with_dict_into(block, dict_bytes, &mut dst).unwrap(),
+                        );
+                    }
+                },
+            ],
+        );
+        println!(
+            "dict-decode/{size}: vs liblz4 usingDict {:.2} ({:.3} us/message)",
+            times[1] / times[0],
+            times[0] / messages.len() as f64 * 1e6
+        );
+    }
+
+    // Streams of blocks.
+    let stream_text = &body[..1 << 20];
+    for block_len in [4096usize, 65536] {
+        let blocks: Vec<&[u8]> = stream_text.chunks(block_len).collect();
+        let mut dst = vec![0u8; block::compress_bound(block_len)];
+        let mut ours_blocks = Vec::new();
+        let mut stream = StreamCompressor::new();
+        for b in &blocks {
+            let n = stream.compress_into(b, &mut dst, 1).unwrap();
+            ours_blocks.push(dst[..n].to_vec());
+        }
+        let times = interleaved(
+            rounds,
+            &mut [
+                &mut || {
+                    let mut stream = StreamCompressor::new();
+                    let mut dst = vec![0u8; block::compress_bound(block_len)];
+                    for b in &blocks {
+                        black_box(stream.compress_into(b, &mut dst, 1).unwrap());
+                    }
+                },
+                &mut || {
+                    let mut stream = SavingStream::new(Stream::new());
+                    let mut dst = vec![0u8; block::compress_bound(block_len)];
+                    for b in &blocks {
+                        black_box(stream.compress(b, &mut dst, 1));
+                    }
+                },
+            ],
+        );
+        println!(
+            "stream-compress/{block_len}: vs liblz4 continue + saveDict {:.2} ({:.0} MB/s)",
+            times[1] / times[0],
+            stream_text.len() as f64 / times[0] / 1e6
+        );
+        let mut out = vec![0u8; stream_text.len()];
+        let mut out_c = vec![0u8; stream_text.len()];
+        let times = interleaved(
+            rounds,
+            &mut [
+                &mut || {
+                    let mut decoder = StreamDecoder::new();
+                    let mut at = 0;
+                    for b in &ours_blocks {
+                        at += decoder
+                            .decompress_into(b, &mut out[at..at + block_len])
+                            .unwrap();
+                    }
+                    black_box(at);
+                },
+                &mut || {
+                    let mut decoder = StreamDecode::new(&[]);
+                    let mut at = 0;
+                    for b in &ours_blocks {
+                        let end = (at + block_len).min(out_c.len());
+                        at += decoder.decompress(b, &mut out_c[at..end]).unwrap();
+                    }
+                    black_box(at);
+                },
+            ],
+        );
+        println!(
+            "stream-decode/{block_len}: vs liblz4 decompress_safe_continue {:.2} ({:.0} MB/s)",
+            times[1] / times[0],
+            stream_text.len() as f64 / times[0] / 1e6
+        );
+    }
+
+    // Partial decoding: the first 4 KiB of 64 KiB blocks.
+    let pages: Vec<Vec<u8>> = body.chunks(65536).take(32).map(block::compress).collect();
+    let mut prefix = vec![0u8; 4096];
+    let mut whole = vec![0u8; 65536];
+    let times = interleaved(
+        rounds,
+        &mut [
+            &mut || {
+                for page in &pages {
+                    black_box(block::decompress_partial(page, &mut prefix).unwrap());
+                }
+            },
+            &mut || {
+                for page in &pages {
+                    black_box(block::decompress_into(page, &mut whole).unwrap());
+                }
+            },
+            &mut || {
+                let mut dst = vec![0u8; 4096];
+                for page in &pages {
+                    black_box(liblz4::decompress_partial_into(page, &mut dst).unwrap());
+                }
+            },
+        ],
+    );
+    println!(
+        "partial/4K-of-64K: {:.1}x faster than the whole block; vs liblz4 partial {:.2}",
+        times[1] / times[0],
+        times[2] / times[0]
+    );
+}

@@ -1,0 +1,307 @@
+//! [`HcStreamCompressor`]: LZ4 HC blocks that may reference the previous block, byte-identical to
+//! liblz4's `LZ4_compress_HC_continue` followed by `LZ4_saveDictHC` of 64 KiB.
+//!
+//! # The layout mirrored
+//!
+//! A liblz4 stream's output depends on where the caller's buffers sit (a block contiguous with
+//! the previous one is compressed differently from one elsewhere), so "identical to liblz4" needs
+//! a fixed C call pattern. This one is what the `lz4` CLI and LZ4F do for linked blocks
+//! (`lz4 -9 -BD`): each block in its own buffer, compressed with one `LZ4_compress_HC_continue`,
+//! then `LZ4_saveDictHC(stream, safe_buffer, 64 KiB)`. Consequences, all liblz4's:
+//!
+//! - the next block sees the last `min(64 KiB, len)` bytes of **this block only** (liblz4 saves
+//!   from the block, not from older history): after a 1 KiB block, 1 KiB of history; after an
+//!   empty block, none;
+//! - the history is an external dictionary: a match found in the block does not extend
+//!   backwards into it;
+//! - the hash and chain tables carry over from block to block, including the positions a block
+//!   that did not fit had inserted before liblz4 gave up (see [`HcStreamCompressor::compress_into`]).
+//!
+//! The stream keeps its history itself (a copy of at most 64 KiB, plus the block being
+//! compressed after it: each block is copied once), so callers may reuse or drop their buffers.
+
+#![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::chain::ChainTables;
+use super::dict::{self, HcDictionary, DICT_BASE};
+use super::optimal::{self, OptNode};
+use super::{clamp_level, compress_block, strategy, Limit, Strategy};
+use crate::block::{MAX_INPUT_SIZE, MINMATCH};
+use crate::Error;
+
+/// The history liblz4 saves after each block (`LZ4_saveDictHC`'s maximum).
+const SAVED_HISTORY: usize = 64 * 1024;
+
+/// Past this index (history end), liblz4's `LZ4_compress_HC_continue` reloads the history as a
+/// fresh dictionary (`LZ4_loadDictHC`) before the next block.
+const RELOAD_INDEX: u64 = 1 << 31;
+
+/// An LZ4 HC stream compressor: each block may reference the previous one (up to 64 KiB of it),
+/// and the bytes are liblz4 1.10's for the same sequence of blocks (see the module
+/// documentation for the C call pattern this equals). Blocks are decoded in order with the
+/// previous block's last 64 KiB as the dictionary
+/// ([`decompress_into_with_dict`](crate::block::decompress_into_with_dict)).
+///
+/// ```
+/// use lz4_simd::block::{self, HcStreamCompressor};
+/// let records: [&[u8]; 3] = [
+///     b"2026-12-04 21:00:01 INFO  service started on port 8080",
+///     b"2026-12-04 21:00:02 INFO  service accepted connection from 10.0.0.7",
+///     b"2026-12-04 21:00:03 WARN  service slow response from 10.0.0.7",
+/// ];
+/// let mut stream = HcStreamCompressor::new(9);
+/// let mut previous: &[u8] = &[];
+/// for record in records {
+///     let mut out = vec![0u8; block::compress_bound(record.len())];
+///     let len = stream.compress_into(record, &mut out).unwrap();
+///     // The stream's history is now this record, so the next one compresses against it.
+///     let mut back = vec![0u8; record.len()];
+///     block::decompress_into_with_dict(&out[..len], &mut back, previous).unwrap();
+///     assert_eq!(&back[..], record);
+///     previous = record;
+/// }
+/// ```
+pub struct HcStreamCompressor {
+    tables: ChainTables,
+    opt: Vec<OptNode>,
+    /// The history (`window[..history_len]`), then the block being compressed.
+    window: Vec<u8>,
+    history_len: usize,
+    /// liblz4's index of the history's first byte (its `lowLimit` once the history is the
+    /// external dictionary).
+    history_index: u32,
+    level: u8,
+    favor_dec_speed: bool,
+}
+
+impl core::fmt::Debug for HcStreamCompressor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HcStreamCompressor")
+            .field("level", &self.level)
+            .field("favor_dec_speed", &self.favor_dec_speed)
+            .field("history_len", &self.history_len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HcStreamCompressor {
+    /// A stream at `level` (0 means 9, above 12 means 12; levels 1 and 2 are level 2), with no
+    /// history: its first block is compressed as by [`compress_hc`](super::compress_hc).
+    /// Allocates its tables (320 KiB) and a window for 64 KiB of history.
+    pub fn new(level: u8) -> Self {
+        let mut tables = ChainTables::new();
+        tables.clear();
+        Self {
+            tables,
+            opt: vec![OptNode::default(); optimal::OPT_NODES],
+            window: Vec::with_capacity(SAVED_HISTORY),
+            history_len: 0,
+            history_index: DICT_BASE,
+            level: clamp_level(level),
+            favor_dec_speed: false,
+        }
+    }
+
+    /// A stream at `level` whose first block may reference `dict` (liblz4's `LZ4_loadDictHC`).
+    /// Later blocks reference the previous block only, as in liblz4.
+    pub fn with_dictionary(level: u8, dict: &HcDictionary) -> Self {
+        let mut stream = Self::new(level);
+        stream.reset_with_dictionary(dict);
+        stream
+    }
+
+    /// Forgets the history: the next block is compressed as the first block of a new stream
+    /// (liblz4: a fresh `LZ4_streamHC_t`). The level and the favour option are kept.
+    pub fn reset(&mut self) {
+        self.tables.clear();
+        self.window.clear();
+        self.history_len = 0;
+        self.history_index = DICT_BASE;
+    }
+
+    /// Replaces the history with `dict`, as [`Self::with_dictionary`] (liblz4's
+    /// `LZ4_loadDictHC`).
+    pub fn reset_with_dictionary(&mut self, dict: &HcDictionary) {
+        dict.load_into(&mut self.tables, self.level);
+        self.window.clear();
+        self.window.extend_from_slice(dict.as_bytes());
+        self.history_len = dict.as_bytes().len();
+        self.history_index = DICT_BASE;
+    }
+
+    /// The level (clamped as liblz4 does: 1 to 12).
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// Switches the favour-decompression-speed option (liblz4's `LZ4_favorDecompressionSpeed`,
+    /// which may be called between blocks): at levels 10 to 12, offsets below 8 are avoided and
+    /// matches of 19 to 36 bytes are cut to 18, exactly as liblz4 does (unlike
+    /// [`HcCompressor::with_favor_dec_speed`](super::HcCompressor::with_favor_dec_speed), liblz4
+    /// may still emit a run with an offset below 8).
+    pub fn set_favor_dec_speed(&mut self, favor_dec_speed: bool) {
+        self.favor_dec_speed = favor_dec_speed;
+    }
+
+    /// Whether the favour-decompression-speed option is on.
+    pub fn favor_dec_speed(&self) -> bool {
+        self.favor_dec_speed
+    }
+
+    /// The history the next block may reference: the last 64 KiB (at most) of the previous
+    /// block, or the dictionary before the first block. A decoder needs it as the dictionary of
+    /// the next block.
+    pub fn history(&self) -> &[u8] {
+        &self.window[..self.history_len]
+    }
+
+    /// Compresses `src` as the next block into `dst`, returning the compressed length; then
+    /// keeps `src`'s last 64 KiB as the history of the next block. The bytes are liblz4's
+    /// `LZ4_compress_HC_continue(stream, src, dst, src.len(), dst.len())` followed by
+    /// `LZ4_saveDictHC(stream, buffer, 65536)`.
+    ///
+    /// With `dst` smaller than [`compress_bound`](crate::block::compress_bound)`(src.len())`,
+    /// this gives up ([`Error::OutputTooSmall`]) exactly when liblz4 does, by liblz4's
+    /// pessimistic estimate, and `src` still becomes the history, with the tables as liblz4 left
+    /// them: frames store such a block raw and go on. An input above
+    /// [`MAX_INPUT_SIZE`] gives [`Error::InputTooLarge`] and, as in
+    /// liblz4, empties the history.
+    pub fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        if u64::from(self.history_index) + self.history_len as u64 > RELOAD_INDEX {
+            // liblz4 reloads the history as a dictionary (a full re-initialisation, which also
+            // turns the favour option off) before the index space runs out.
+            let history = self.window[..self.history_len].to_vec();
+            dict::load(&mut self.tables, &history, self.level, None);
+            self.history_index = DICT_BASE;
+            self.favor_dec_speed = false;
+        }
+        // liblz4's `LZ4HC_setExternalDict`: the chain levels insert the history's positions up to
+        // its last 3 (those are never inserted); the history becomes the external dictionary.
+        if strategy(self.level) != Strategy::Mid && self.history_len >= MINMATCH {
+            self.tables.insert_range(
+                &self.window[..self.history_len],
+                self.history_index,
+                self.history_len - (MINMATCH - 1),
+            );
+        }
+        let block_index = self.history_index + self.history_len as u32;
+        let result = if src.len() > MAX_INPUT_SIZE {
+            // liblz4 returns before the block becomes part of the stream.
+            Err(Error::InputTooLarge {
+                len: src.len(),
+                max: MAX_INPUT_SIZE,
+            })
+        } else {
+            self.window.truncate(self.history_len);
+            self.window.extend_from_slice(src);
+            self.tables
+                .begin_block(self.history_index, self.window.len(), self.history_len);
+            compress_block::<true>(
+                &mut self.tables,
+                &mut self.opt,
+                &self.window,
+                self.history_len,
+                dst,
+                self.level,
+                self.favor_dec_speed,
+                Limit::LibLz4,
+            )
+            .map(|(written, _)| written)
+        };
+        // liblz4's `LZ4_saveDictHC(65536)`: the block's last 64 KiB become the history.
+        let block_len = if result.is_err() && src.len() > MAX_INPUT_SIZE {
+            0
+        } else {
+            src.len()
+        };
+        let saved = block_len.min(SAVED_HISTORY);
+        let end = self.history_len + block_len;
+        self.window.copy_within(end - saved..end, 0);
+        self.window.truncate(saved);
+        self.history_len = saved;
+        self.history_index = block_index + (block_len - saved) as u32;
+        let next = self.tables.next_to_update().max(self.history_index);
+        self.tables.set_next_to_update(next);
+        result
+    }
+
+    /// The frame encoder's per-block step for linked blocks (what LZ4F does for `lz4 -BD`):
+    /// compresses `block` into `dst` under liblz4's give-up rule (frames pass a `dst` of
+    /// `block.len() - 1` bytes), then saves 64 KiB of history. `None` means the block did not
+    /// fit and is stored raw; the stream has taken it as history either way.
+    // Not called yet: the frame encoder switches to it in its own change (issue 17); the tests
+    // check it against `lz4 -BD`'s blocks through the public `compress_into` it forwards to.
+    #[allow(dead_code)]
+    pub(crate) fn compress_linked_block(&mut self, block: &[u8], dst: &mut [u8]) -> Option<usize> {
+        self.compress_into(block, dst).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::compress_bound;
+
+    fn data(len: usize, seed: u32) -> Vec<u8> {
+        let mut state = seed | 1;
+        (0..len)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                if i % 7 < 4 {
+                    b"stream history "[i % 15]
+                } else {
+                    (state >> 24) as u8
+                }
+            })
+            .collect()
+    }
+
+    /// Past 2 GiB of indices liblz4 reloads the history as a dictionary before the next block
+    /// (`LZ4_loadDictHC`, which also turns favorDecSpeed off): the block is then compressed as by
+    /// a fresh stream with that history as its dictionary.
+    #[test]
+    fn reload_past_2_gib() {
+        let first = data(90_000, 1);
+        let second = data(30_000, 2);
+        for level in [2u8, 5, 9, 12] {
+            let mut stream = HcStreamCompressor::new(level);
+            stream.set_favor_dec_speed(true);
+            let mut out = vec![0u8; compress_bound(first.len())];
+            stream.compress_into(&first, &mut out).unwrap();
+            stream.history_index = (RELOAD_INDEX - 1000) as u32;
+            let mut reloaded = vec![0u8; compress_bound(second.len())];
+            let len = stream.compress_into(&second, &mut reloaded).unwrap();
+            assert!(!stream.favor_dec_speed());
+
+            let dict = HcDictionary::new(&first);
+            let mut fresh = HcStreamCompressor::with_dictionary(level, &dict);
+            let mut expected = vec![0u8; compress_bound(second.len())];
+            let expected_len = fresh.compress_into(&second, &mut expected).unwrap();
+            assert_eq!(&reloaded[..len], &expected[..expected_len], "level {level}");
+            assert_eq!(stream.history(), fresh.history());
+        }
+    }
+
+    /// The history after each block: the block's last 64 KiB (however short), none after an
+    /// empty block, none after an input liblz4 refuses.
+    #[test]
+    fn history_is_the_last_block() {
+        let mut stream = HcStreamCompressor::new(9);
+        let mut out = vec![0u8; compress_bound(100_000)];
+        for len in [100_000usize, 3, 0, 1000, 70_000] {
+            let block = data(len, len as u32);
+            stream.compress_into(&block, &mut out).unwrap();
+            assert_eq!(
+                stream.history(),
+                &block[len.saturating_sub(SAVED_HISTORY)..]
+            );
+        }
+        stream.reset();
+        assert!(stream.history().is_empty());
+    }
+}

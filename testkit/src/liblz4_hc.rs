@@ -1,0 +1,167 @@
+//! liblz4's HC streams and HC dest-size as the oracle for [`HcStreamCompressor`],
+//! [`HcCompressor::compress_with_dictionary_into`] and `compress_hc_dest_size`.
+//!
+//! [`HcStream`] fixes the C layout those are defined by (the `lz4` CLI's and LZ4F's for linked
+//! blocks): each block copied into its own buffer, compressed with `LZ4_compress_HC_continue`,
+//! then `LZ4_saveDictHC(stream, saved, 65536)` into a buffer of the stream's own.
+//!
+//! [`HcStreamCompressor`]: lz4_simd::block::HcStreamCompressor
+//! [`HcCompressor::compress_with_dictionary_into`]: lz4_simd::block::HcCompressor::compress_with_dictionary_into
+
+use std::os::raw::{c_char, c_int, c_void};
+
+extern "C" {
+    fn LZ4_createStreamHC() -> *mut c_void;
+    fn LZ4_freeStreamHC(stream: *mut c_void) -> c_int;
+    fn LZ4_setCompressionLevel(stream: *mut c_void, level: c_int);
+    fn LZ4_favorDecompressionSpeed(stream: *mut c_void, favor: c_int);
+    fn LZ4_loadDictHC(stream: *mut c_void, dict: *const c_char, dict_size: c_int) -> c_int;
+    fn LZ4_compress_HC_continue(
+        stream: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+    ) -> c_int;
+    fn LZ4_saveDictHC(stream: *mut c_void, safe_buffer: *mut c_char, max_dict_size: c_int)
+        -> c_int;
+    fn LZ4_sizeofStateHC() -> c_int;
+    fn LZ4_compress_HC_destSize(
+        state: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size_ptr: *mut c_int,
+        target_dst_size: c_int,
+        level: c_int,
+    ) -> c_int;
+}
+
+/// `len` as liblz4's `int`; panics when it does not fit (a test bug).
+fn c_len(len: usize) -> c_int {
+    c_int::try_from(len).unwrap_or_else(|_| panic!("{len} bytes is more than liblz4 takes"))
+}
+
+/// A heap copy of `bytes` in a buffer of its own (at least one byte, so that the pointer is
+/// real and not adjacent to any other buffer's end).
+fn own_buffer(bytes: &[u8]) -> Vec<u8> {
+    let mut buffer = Vec::with_capacity(bytes.len() + 1);
+    buffer.extend_from_slice(bytes);
+    buffer
+}
+
+/// The history liblz4 saves after each block.
+const SAVED: usize = 64 * 1024;
+
+/// A liblz4 HC stream in the CLI's layout (see the module documentation).
+pub struct HcStream {
+    stream: *mut c_void,
+    /// `LZ4_saveDictHC`'s buffer (with a spare byte, so no block buffer can start at its end).
+    saved: Vec<u8>,
+    /// The loaded dictionary, alive (and unmoved) until the first block has used it.
+    _dict: Vec<u8>,
+}
+
+impl HcStream {
+    /// A fresh stream at `level` (liblz4 clamps it), with `LZ4_favorDecompressionSpeed(favor)`.
+    pub fn new(level: i32, favor: bool) -> Self {
+        Self::build(level, favor, None)
+    }
+
+    /// A stream at `level` after `LZ4_loadDictHC(dict)` (then the favour option, which the
+    /// load resets).
+    pub fn with_dict(level: i32, favor: bool, dict: &[u8]) -> Self {
+        Self::build(level, favor, Some(dict))
+    }
+
+    fn build(level: i32, favor: bool, dict: Option<&[u8]>) -> Self {
+        // SAFETY: no preconditions; checked for NULL below.
+        let stream = unsafe { LZ4_createStreamHC() };
+        assert!(!stream.is_null(), "LZ4_createStreamHC failed");
+        let load = dict.is_some();
+        let dict = own_buffer(dict.unwrap_or(&[]));
+        // SAFETY: `stream` is a live HC stream; `dict` is valid for its length and outlives the
+        // stream's use of it (kept in the returned value).
+        unsafe {
+            LZ4_setCompressionLevel(stream, level);
+            if load {
+                LZ4_loadDictHC(stream, dict.as_ptr().cast(), c_len(dict.len()));
+            }
+            LZ4_favorDecompressionSpeed(stream, c_int::from(favor));
+        }
+        Self {
+            stream,
+            saved: vec![0u8; SAVED + 1],
+            _dict: dict,
+        }
+    }
+
+    /// `LZ4_compress_HC_continue` of a copy of `src` into `capacity` bytes, then
+    /// `LZ4_saveDictHC(65536)`. `None` when liblz4 returned 0 (gave up).
+    pub fn compress(&mut self, src: &[u8], capacity: usize) -> Option<Vec<u8>> {
+        let input = own_buffer(src);
+        let mut out = vec![0u8; capacity + 1];
+        // SAFETY: `input` is valid for `src.len()` bytes, `out` for `capacity` (liblz4 writes at
+        // most that); `saved` holds 64 KiB; `stream` is live.
+        let written = unsafe {
+            let written = LZ4_compress_HC_continue(
+                self.stream,
+                input.as_ptr().cast(),
+                out.as_mut_ptr().cast(),
+                c_len(src.len()),
+                c_len(capacity),
+            );
+            LZ4_saveDictHC(self.stream, self.saved.as_mut_ptr().cast(), c_len(SAVED));
+            written
+        };
+        assert_eq!(out[capacity], 0, "liblz4 wrote past the capacity");
+        (written > 0).then(|| {
+            out.truncate(written as usize);
+            out
+        })
+    }
+}
+
+impl Drop for HcStream {
+    fn drop(&mut self) {
+        // SAFETY: created by `LZ4_createStreamHC`, freed once.
+        unsafe { LZ4_freeStreamHC(self.stream) };
+    }
+}
+
+/// `LZ4_loadDictHC(dict)` + one `LZ4_compress_HC_continue(src)` into `capacity` bytes (the
+/// dictionary and the input in separate buffers).
+pub fn compress_hc_with_dict(
+    src: &[u8],
+    dict: &[u8],
+    level: i32,
+    favor: bool,
+    capacity: usize,
+) -> Option<Vec<u8>> {
+    HcStream::with_dict(level, favor, dict).compress(src, capacity)
+}
+
+/// `LZ4_compress_HC_destSize` at `level` into `capacity` bytes: `(consumed, block)`.
+pub fn compress_hc_dest_size(src: &[u8], capacity: usize, level: i32) -> (usize, Vec<u8>) {
+    // SAFETY: a pure query.
+    let state_size = unsafe { LZ4_sizeofStateHC() } as usize;
+    let mut state = vec![0u64; state_size.div_ceil(8)];
+    let input = own_buffer(src);
+    let mut out = vec![0u8; capacity + 1];
+    let mut consumed = c_len(src.len());
+    // SAFETY: `state` is 8-byte aligned and large enough; `input` is valid for `src.len()`
+    // bytes, `out` for `capacity` (liblz4 writes at most that).
+    let written = unsafe {
+        LZ4_compress_HC_destSize(
+            state.as_mut_ptr().cast(),
+            input.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            &mut consumed,
+            c_len(capacity),
+            level,
+        )
+    };
+    assert_eq!(out[capacity], 0, "liblz4 wrote past the capacity");
+    out.truncate(written.max(0) as usize);
+    let consumed = if written > 0 { consumed as usize } else { 0 };
+    (consumed, out)
+}
