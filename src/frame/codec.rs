@@ -508,6 +508,16 @@ impl FrameParser {
         }
     }
 
+    #[cfg(feature = "parallel")]
+    /// The descriptor of the LZ4 frame whose next unit is a block size word (or its end mark):
+    /// where the parallel decoder may start reading blocks ahead.
+    pub(crate) fn at_block_word(&self) -> Option<&FrameInfo> {
+        match &self.state {
+            State::BlockWord(frame) => Some(&frame.info),
+            _ => None,
+        }
+    }
+
     /// Processes the next unit: `unit` holds [`need`](Self::need) bytes, or fewer when the input
     /// ends after them. Decoded content goes to `sink`. An error is latched.
     pub(crate) fn process(&mut self, unit: &[u8], sink: &mut impl Sink) -> Result<Step, Error> {

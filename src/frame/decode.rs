@@ -256,7 +256,7 @@ impl Sink for VecSink<'_> {
 
 /// An upper bound of the content the frames in `src` can decode to, found by walking their
 /// block size words (up to the first structural problem, where decoding stops too).
-fn stream_content_bound(src: &[u8]) -> u64 {
+pub(crate) fn stream_content_bound(src: &[u8]) -> u64 {
     let mut bound = 0u64;
     let mut pos = 0;
     while pos < src.len() {

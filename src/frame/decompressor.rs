@@ -125,14 +125,7 @@ impl FrameDecompressor {
             parser: FrameParser::new(rule),
             unit: Vec::new(),
             unit_len: 0,
-            output: Output {
-                dict,
-                buf: Vec::new(),
-                buf_len: 0,
-                out_pos: 0,
-                out_end: 0,
-                dict_in_front: false,
-            },
+            output: Output::new(dict),
         }
     }
 
@@ -385,6 +378,30 @@ pub(crate) struct Output {
 }
 
 impl Output {
+    /// Empty buffers; `dict` is the last 64 KiB of the dictionary.
+    pub(crate) fn new(dict: Vec<u8>) -> Self {
+        Self {
+            dict,
+            buf: Vec::new(),
+            buf_len: 0,
+            out_pos: 0,
+            out_end: 0,
+            dict_in_front: false,
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    /// Content decoded and not taken yet.
+    pub(crate) fn unread(&self) -> &[u8] {
+        &self.buf[self.out_pos..self.out_end]
+    }
+
+    #[cfg(feature = "parallel")]
+    /// Marks `amount` bytes of [`unread`](Self::unread) as taken.
+    pub(crate) fn consume(&mut self, amount: usize) {
+        self.out_pos = (self.out_pos + amount).min(self.out_end);
+    }
+
     /// Grows `buf` to at least `len` bytes.
     fn grow(&mut self, len: usize) -> Result<(), Error> {
         if self.buf.len() < len {
@@ -443,9 +460,9 @@ impl Output {
 /// The decompressor's sink: blocks that need no history go straight onto the end of the
 /// caller's `Vec` when `read_to_end` gives one with room for them; others are decoded into the
 /// decompressor's buffer.
-struct StreamSink<'a> {
-    output: &'a mut Output,
-    direct: Option<&'a mut Vec<u8>>,
+pub(crate) struct StreamSink<'a> {
+    pub(crate) output: &'a mut Output,
+    pub(crate) direct: Option<&'a mut Vec<u8>>,
 }
 
 impl Sink for StreamSink<'_> {

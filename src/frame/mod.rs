@@ -30,6 +30,18 @@
 //! assert_eq!(frame::decompress(&framed, 1 << 20).unwrap(), data);
 //! ```
 //!
+//! # Frames on every core
+//!
+//! With the `parallel` feature, `compress_parallel` and `ParallelFrameEncoder` compress the
+//! blocks of a frame on a pool of worker threads, with the bytes [`compress`] and
+//! [`FrameEncoder`] write for the same options, whatever the thread count; and
+//! `decompress_parallel` and `ParallelFrameDecoder` decode the blocks of independent-block
+//! frames ahead on the workers, with the sequential decoders' content and errors. At most twice
+//! as many blocks as threads are in flight. Linked blocks (`lz4 -BD`) depend on the compressor's
+//! state after the block before them: they are compressed (and decoded) in order, one at a time.
+//! The workers are a rayon pool per thread count (`0`: one per core), built on first use and
+//! shared by every frame after it.
+//!
 //! # What the decoder checks
 //!
 //! Everything the format lets it: the magic, the version, reserved bits, the block size code, the
@@ -48,6 +60,8 @@ mod decode;
 mod decompressor;
 mod encode;
 mod header;
+#[cfg(feature = "parallel")]
+mod parallel;
 #[cfg(feature = "std")]
 mod read;
 #[cfg(feature = "std")]
@@ -68,6 +82,11 @@ pub use encode::{
     compress, compress_legacy, compress_with_dict, compress_with_dictionary, skippable_frame,
 };
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
+#[cfg(feature = "parallel")]
+pub use parallel::{
+    compress_parallel, compress_parallel_with_dict, decompress_parallel,
+    decompress_parallel_with_dict, ParallelFrameDecoder, ParallelFrameEncoder,
+};
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
 #[cfg(feature = "std")]

@@ -1,0 +1,186 @@
+//! Frames on every core (feature `parallel`): compression and decompression of LZ4 frames on a
+//! pool of worker threads, with the single-threaded codec's bytes, verdicts and errors.
+//!
+//! - [`compress_parallel`] / [`compress_parallel_with_dict`] and [`ParallelFrameEncoder`] (a
+//!   `Write`): the bytes of [`compress`](super::compress) / [`FrameEncoder`](super::FrameEncoder)
+//!   for every option and every thread count.
+//! - [`decompress_parallel`] / [`decompress_parallel_with_dict`] and [`ParallelFrameDecoder`] (a
+//!   `Read` and `BufRead` that decodes ahead): the content and the errors of
+//!   [`decompress`](super::decompress) / [`FrameDecoder`](super::FrameDecoder).
+//!
+//! # How
+//!
+//! A frame with independent blocks is a series of jobs that need nothing from each other: each
+//! block is compressed (or decoded) on its own. What must stay in order stays on the caller's
+//! thread: gathering input into blocks, the content checksum (xxh32 cannot be combined from
+//! pieces, so it is computed over the content in order as it is written, or as the parser
+//! accepts decoded blocks), writing compressed blocks in order, and the frame parser itself.
+//! Each compressing job uses the single-threaded encoder's [`BlockWriter`](super::encode) (one
+//! writer per job in flight, reused), so a block's bytes cannot differ from the single-threaded
+//! encoder's; each decoding job decodes one block the way the sequential decoder's sink does, and
+//! the sequential [`FrameParser`](super::codec) checks everything around it (see
+//! [`ParallelFrameDecoder`]).
+//!
+//! Memory is bounded: at most `2 × threads` blocks are in flight (being compressed or decoded,
+//! or done and waiting for their turn). When that many are, the encoder waits for the oldest and
+//! writes it before it takes more input, so a slow writer slows it down, and a failing writer
+//! stops it with its error (resumable as with the single-threaded encoder: nothing is lost or
+//! written twice). Dropping an encoder or a decoder never waits: each job sends its result
+//! through a channel of its own, and a job whose receiver is gone drops its result when it ends.
+//!
+//! # Linked blocks
+//!
+//! A linked block may reference the 64 KiB before it, and liblz4 (whose bytes the encoder
+//! reproduces, `lz4 -BD`) carries one stream across the blocks of a linked frame: each block's
+//! bytes depend on the compressor's state after the block before it, not only on the content.
+//! Such blocks cannot be compressed apart with the same bytes, so the encoder compresses them in
+//! order, one at a time, with the single-threaded [`FrameEncoder`](super::FrameEncoder) itself
+//! on a worker (its blocks' bytes are the single-threaded encoder's by construction), while the
+//! caller's thread gathers and hashes the next block (the content checksum) and writes the last.
+//! The one-shot function calls [`compress_with_dict`](super::compress_with_dict). Linked frames
+//! decode on the caller's thread.
+//!
+//! The known route to parallel linked frames is the one `lz4` 1.10's command line tool takes:
+//! cut the content into chunks (4 MiB), and compress each chunk as a fresh LZ4F stream whose
+//! dictionary is the 64 KiB before the chunk. The frame is valid and decodes the same, but its
+//! bytes differ from a single stream's at each chunk's start; it would be an option of its own
+//! (a third variant of the encoder's `Blocks`), not the default.
+//!
+//! # Threads
+//!
+//! The workers are a [rayon](https://docs.rs/rayon) thread pool, one per thread count, built the
+//! first time a frame asks for that count and reused by every frame after it in the process
+//! (`threads = 0`: one per core, as `lz4 -T0`). Rayon rather than `std::thread::scope` and a
+//! bounded channel: a scope ends with the call that opened it, so a streaming `Write` or `Read`
+//! adapter (whose work spans many calls) would need threads of its own, started for every frame;
+//! a pool that outlives the frame is what makes the threads reusable, and rayon is the
+//! well-kept one. Jobs never block inside the pool (each runs one block and returns; the caller's
+//! thread does all the waiting), so a job cannot hold a worker that another job needs, and the
+//! private pools share no thread with the caller's own rayon work.
+//!
+//! The choice of a dedicated function over a `threads` option in
+//! [`FrameOptions`](super::FrameOptions): the options stay the same with and without the
+//! feature, the single-threaded functions keep their signatures and their code paths, and a
+//! caller sees where threads are used.
+
+mod decoder;
+mod encoder;
+mod pool;
+
+use std::io::{BufRead, Write};
+use std::vec::Vec;
+
+pub use decoder::ParallelFrameDecoder;
+pub use encoder::ParallelFrameEncoder;
+
+use super::{BlockMode, FrameOptions};
+use crate::Error;
+
+/// [`compress`](super::compress) on `threads` worker threads (0: one per core): the same bytes
+/// for every option and thread count.
+///
+/// An input of one block (or less) and linked blocks are compressed on the caller's thread (see
+/// [Frames on every core](crate::frame#frames-on-every-core)).
+///
+/// ```
+/// use lz4_simd::frame::{self, FrameOptions, BlockSize};
+/// let data = b"parallel frames ".repeat(50_000);
+/// let options = FrameOptions::new().block_size(BlockSize::Max64KB).content_size(true);
+/// let framed = frame::compress_parallel(&data, &options, 4);
+/// assert_eq!(framed, frame::compress(&data, &options));
+/// ```
+pub fn compress_parallel(src: &[u8], options: &FrameOptions, threads: usize) -> Vec<u8> {
+    compress_parallel_with_dict(src, &[], options, threads)
+}
+
+/// [`compress_with_dict`](super::compress_with_dict) on `threads` worker threads.
+pub fn compress_parallel_with_dict(
+    src: &[u8],
+    dict: &[u8],
+    options: &FrameOptions,
+    threads: usize,
+) -> Vec<u8> {
+    if src.len() <= options.block_size.bytes() || options.block_mode == BlockMode::Linked {
+        return super::compress_with_dict(src, dict, options);
+    }
+    // Several blocks: the one-shot encoder's header is the streaming encoder's with the content
+    // size (when asked for) filled in.
+    let options = options
+        .clone()
+        .declared_content_size(options.content_size.map(|_| src.len() as u64));
+    let room = crate::block::compress_bound(src.len()) + (src.len() >> 14) + 64;
+    let mut encoder =
+        ParallelFrameEncoder::with_dictionary(Vec::with_capacity(room), options, dict, threads);
+    // Writing into a `Vec` cannot fail, and the declared size is the input's.
+    let written = encoder.write_all(src).and_then(|()| encoder.finish());
+    written.unwrap_or_else(|_| unreachable!("a Vec writer does not fail"))
+}
+
+/// [`decompress`](super::decompress) on `threads` worker threads (0: one per core): the same
+/// content, and the same error for every input.
+///
+/// The blocks of independent-block frames are decoded by the workers; the content is checked
+/// and gathered on the caller's thread. When the input turns out to be bad (or the content
+/// larger than `max_out`), the input is decoded again by [`decompress`](super::decompress) for
+/// its verdict, so the error is exactly the sequential decoder's.
+///
+/// ```
+/// use lz4_simd::frame::{self, FrameOptions, BlockSize};
+/// let data = b"decoded ahead ".repeat(50_000);
+/// let framed = frame::compress(&data, &FrameOptions::new().block_size(BlockSize::Max64KB));
+/// assert_eq!(frame::decompress_parallel(&framed, 1 << 20, 4).unwrap(), data);
+/// assert!(frame::decompress_parallel(&framed, 1000, 4).is_err());
+/// ```
+pub fn decompress_parallel(src: &[u8], max_out: usize, threads: usize) -> Result<Vec<u8>, Error> {
+    gather(ParallelFrameDecoder::new(src, threads), src, max_out)
+        .map_or_else(|| super::decompress(src, max_out), Ok)
+}
+
+/// [`decompress_with_dict`](super::decompress_with_dict) on `threads` worker threads.
+pub fn decompress_parallel_with_dict(
+    src: &[u8],
+    dict: &[u8],
+    dict_id: u32,
+    max_out: usize,
+    threads: usize,
+) -> Result<Vec<u8>, Error> {
+    gather(
+        ParallelFrameDecoder::with_dictionary(src, dict, dict_id, threads),
+        src,
+        max_out,
+    )
+    .map_or_else(
+        || super::decompress_with_dict(src, dict, dict_id, max_out),
+        Ok,
+    )
+}
+
+/// The whole content of the stream `src`, or `None` if decoding it fails or it holds more than
+/// `max_out` bytes (or that cannot be allocated). As the sequential decoder's, the `Vec` is
+/// reserved once for what the input's blocks can decode to, within `max_out`, and grows
+/// geometrically (never past `max_out`) only for frames that lie about their content size.
+fn gather(mut decoder: ParallelFrameDecoder<&[u8]>, src: &[u8], max_out: usize) -> Option<Vec<u8>> {
+    let mut out: Vec<u8> = Vec::new();
+    let bound = usize::try_from(super::decode::stream_content_bound(src)).unwrap_or(usize::MAX);
+    // Too large to reserve at once (a 32-bit target): grow as blocks come instead.
+    let _ = out.try_reserve_exact(bound.min(max_out));
+    loop {
+        let available = decoder.fill_buf().ok()?;
+        let len = available.len();
+        if len == 0 {
+            return Some(out);
+        }
+        if len > max_out - out.len() {
+            return None;
+        }
+        if out.capacity() - out.len() < len {
+            let wanted = out
+                .capacity()
+                .saturating_mul(2)
+                .clamp(out.len() + len, max_out);
+            out.try_reserve_exact(wanted - out.len()).ok()?;
+        }
+        out.extend_from_slice(available);
+        decoder.consume(len);
+    }
+}

@@ -1,0 +1,517 @@
+//! [`ParallelFrameDecoder`]: frames from a `std::io::Read`, the blocks of independent-block
+//! frames decoded ahead by the worker threads.
+//!
+//! The one [`FrameParser`] runs on the caller's thread and sees every unit of the stream in
+//! order, exactly as in [`FrameDecoder`](crate::frame::FrameDecoder): it checks every header,
+//! block size, block checksum, content size and content checksum, and gives every verdict. When
+//! it waits for a block size word of an independent-block frame, the decoder reads ahead: block
+//! size words and blocks, each block handed to a worker to decode (into a buffer of its own,
+//! behind the dictionary when there is one), until the end mark, the end of the input, an error
+//! of the reader or the limit of blocks in flight. The parser then takes those units from the
+//! queue one by one; for a block, its sink hands back what the worker decoded. A block the
+//! worker could not decode (or any block not read ahead: linked frames, legacy frames) is
+//! decoded by the sequential decoder's own sink, so its content or its error is exactly the
+//! sequential decoder's. Nothing the parser has not accepted is handed out, and an error of the
+//! parser is returned again by every later call, as by `FrameDecoder`.
+//!
+//! An error of the reader met while reading ahead is kept and returned when the parser reaches
+//! the unit it interrupted (after the content of the blocks before it); the unit's bytes read so
+//! far are kept, and the next call continues reading it.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read};
+use std::sync::Arc;
+use std::vec::Vec;
+
+use super::pool::{Pending, Workers};
+use crate::block::MAX_HISTORY;
+use crate::frame::codec::{
+    block_word, reserve_exact, BlockJob, BlockTarget, DataBlock, DictRule, FrameParser, History,
+    Sink, Step,
+};
+use crate::frame::decompressor::{Output, StreamSink};
+use crate::frame::header::FrameInfo;
+use crate::frame::io_error;
+use crate::frame::read::read_buffered;
+use crate::frame::BlockMode;
+use crate::Error;
+
+/// Decompresses a stream of concatenated frames, as [`FrameDecoder`](crate::frame::FrameDecoder)
+/// (same content, same errors, same resumable reader errors), decoding the blocks of
+/// independent-block frames ahead on a shared pool of worker threads. Linked and legacy frames
+/// are decoded on the caller's thread.
+///
+/// At most twice as many blocks as there are threads are read ahead, so memory is bounded by
+/// the block size (each block in flight holds its compressed bytes and a buffer of the block
+/// size), not by the content size. Dropping the decoder never waits for the workers.
+///
+/// ```
+/// use std::io::Read;
+/// use lz4_simd::frame::{self, BlockSize, FrameOptions, ParallelFrameDecoder};
+/// let content = b"abc".repeat(100_000);
+/// let framed = frame::compress(&content, &FrameOptions::new().block_size(BlockSize::Max64KB));
+/// let mut decoded = Vec::new();
+/// ParallelFrameDecoder::new(&framed[..], 4).read_to_end(&mut decoded).unwrap();
+/// assert_eq!(decoded, content);
+/// ```
+pub struct ParallelFrameDecoder<R: Read> {
+    reader: R,
+    parser: FrameParser,
+    /// The unit being read: `unit[..unit_len]` (kept when the reader fails).
+    unit: Vec<u8>,
+    unit_len: usize,
+    /// Units read ahead, in order, for the parser.
+    queue: VecDeque<Unit>,
+    /// Reading ahead in an independent-block frame.
+    ahead: Option<Ahead>,
+    /// An error of the reader met while reading ahead, for when the parser gets there.
+    stashed: Option<Stashed>,
+    workers: Workers,
+    limit: usize,
+    in_flight: usize,
+    peak_in_flight: usize,
+    /// The sequential decoder's buffers: blocks decoded on this thread, and the history of
+    /// linked blocks.
+    output: Output,
+    /// The content being handed out.
+    current: Current,
+    /// The last 64 KiB of the dictionary, when the decoder has one.
+    dict: Option<Arc<[u8]>>,
+    /// Buffers the jobs gave back, for the next jobs.
+    spare_data: Vec<Vec<u8>>,
+    spare_blocks: Vec<Vec<u8>>,
+}
+
+/// A unit read ahead.
+enum Unit {
+    /// A block size word (or the end mark).
+    Word([u8; 4]),
+    /// A block (and its checksum), being decoded by a worker.
+    Block(Pending<Decoded>),
+    /// The bytes read of a unit before the input ended.
+    Ended(Vec<u8>),
+}
+
+/// Where reading ahead is.
+struct Ahead {
+    block_max: usize,
+    checksum_len: usize,
+    /// The size and stored flag of the block whose bytes come next (after its word).
+    block: Option<(usize, bool)>,
+}
+
+enum Stashed {
+    Io(io::Error),
+    /// The reader reported reading more than it was asked for.
+    Overlong,
+}
+
+/// A block decoded by a worker: `block[start..start + len]` (`None` if the block decoder
+/// rejected it), with the unit it came from (`data[..unit_len]`).
+struct Decoded {
+    data: Vec<u8>,
+    unit_len: usize,
+    block_len: usize,
+    stored: bool,
+    block_max: usize,
+    /// Decoded behind the dictionary (the decoder has one: its frames' independent blocks may
+    /// reference it).
+    with_dict: bool,
+    block: Vec<u8>,
+    start: usize,
+    len: Option<usize>,
+}
+
+/// The content being handed out: `block[pos..end]`, or the sequential decoder's buffers.
+struct Current {
+    from_output: bool,
+    block: Vec<u8>,
+    pos: usize,
+    end: usize,
+}
+
+impl<R: Read> ParallelFrameDecoder<R> {
+    /// A decoder reading frames from `reader`, with `threads` worker threads (0: one per core).
+    pub fn new(reader: R, threads: usize) -> Self {
+        Self::with_parts(reader, FrameParser::new(DictRule::None), None, threads)
+    }
+
+    /// A decoder for frames compressed with the dictionary `dict` whose ID is `dict_id`, as
+    /// [`FrameDecoder::with_dictionary`](crate::frame::FrameDecoder::with_dictionary).
+    pub fn with_dictionary(reader: R, dict: &[u8], dict_id: u32, threads: usize) -> Self {
+        Self::with_parts(
+            reader,
+            FrameParser::new(DictRule::Id(dict_id)),
+            Some(dict),
+            threads,
+        )
+    }
+
+    fn with_parts(reader: R, parser: FrameParser, dict: Option<&[u8]>, threads: usize) -> Self {
+        let tail = dict.map(|dict| &dict[dict.len().saturating_sub(MAX_HISTORY)..]);
+        let workers = Workers::new(threads);
+        Self {
+            reader,
+            parser,
+            unit: Vec::new(),
+            unit_len: 0,
+            queue: VecDeque::new(),
+            ahead: None,
+            stashed: None,
+            limit: 2 * workers.threads(),
+            workers,
+            in_flight: 0,
+            peak_in_flight: 0,
+            output: Output::new(tail.unwrap_or_default().to_vec()),
+            current: Current {
+                from_output: true,
+                block: Vec::new(),
+                pos: 0,
+                end: 0,
+            },
+            dict: tail.map(Arc::from),
+            spare_data: Vec::new(),
+            spare_blocks: Vec::new(),
+        }
+    }
+
+    /// The descriptor of the LZ4 frame the parser is in, if inside one (the frame of the last
+    /// block handed out; blocks read ahead may be further on).
+    pub fn frame_info(&self) -> Option<&FrameInfo> {
+        self.parser.frame_info()
+    }
+
+    /// The inner reader.
+    pub fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
+    /// The most blocks that were read ahead at once: at most twice the thread count. For tests
+    /// of the memory bound.
+    #[doc(hidden)]
+    pub fn peak_in_flight(&self) -> usize {
+        self.peak_in_flight
+    }
+
+    /// Reads the unit of `need` bytes into `unit` (continuing what an earlier call read of it).
+    /// `Ok(false)`: the input ended first (`unit[..unit_len]` is what there was).
+    fn read_unit(&mut self, need: usize) -> Result<bool, Stashed> {
+        if self.unit.len() < need {
+            let extra = need - self.unit.len();
+            reserve_exact(&mut self.unit, extra).map_err(|error| Stashed::Io(io_error(error)))?;
+            self.unit.resize(need, 0);
+        }
+        while self.unit_len < need {
+            match self.reader.read(&mut self.unit[self.unit_len..need]) {
+                Ok(0) => return Ok(false),
+                Ok(read) if read <= need - self.unit_len => self.unit_len += read,
+                Ok(_) => return Err(Stashed::Overlong),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(Stashed::Io(error)),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads units ahead of the parser while it is in an independent-block frame, handing each
+    /// block to a worker. Never fails: an error of the reader is stashed.
+    fn read_ahead(&mut self) {
+        if self.stashed.is_some() {
+            return;
+        }
+        if self.ahead.is_none() && self.queue.is_empty() {
+            if let Some(info) = self.parser.at_block_word() {
+                if info.block_mode == BlockMode::Independent {
+                    self.ahead = Some(Ahead {
+                        block_max: info.block_size.bytes(),
+                        checksum_len: if info.block_checksum { 4 } else { 0 },
+                        block: None,
+                    });
+                }
+            }
+        }
+        while let Some(ahead) = &self.ahead {
+            if self.in_flight >= self.limit {
+                return;
+            }
+            let block = ahead.block;
+            let need = block.map_or(4, |(size, _)| size + ahead.checksum_len);
+            match self.read_unit(need) {
+                Ok(true) => {}
+                Ok(false) => {
+                    let ended = self.unit[..self.unit_len].to_vec();
+                    self.unit_len = 0;
+                    self.queue.push_back(Unit::Ended(ended));
+                    self.ahead = None;
+                    return;
+                }
+                Err(stashed) => {
+                    self.stashed = Some(stashed);
+                    return;
+                }
+            }
+            self.unit_len = 0;
+            match block {
+                None => self.read_word(),
+                Some((size, stored)) => self.spawn_block(need, size, stored),
+            }
+        }
+    }
+
+    /// Queues the block size word in `unit[..4]` and says what comes next.
+    fn read_word(&mut self) {
+        let word = [self.unit[0], self.unit[1], self.unit[2], self.unit[3]];
+        self.queue.push_back(Unit::Word(word));
+        let Some(ahead) = self.ahead.as_mut() else {
+            return;
+        };
+        // The parser gives the verdict on the word (and its position and index); here it only
+        // says whether a block follows.
+        match block_word(u32::from_le_bytes(word), ahead.block_max, 0, 0) {
+            // A stored block of 0 bytes is processed with its word.
+            Ok(Some((size, stored))) if size + ahead.checksum_len > 0 => {
+                ahead.block = Some((size, stored));
+            }
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => self.ahead = None,
+        }
+    }
+
+    /// Hands the block in `unit[..unit_len]` to a worker and queues it.
+    fn spawn_block(&mut self, unit_len: usize, block_len: usize, stored: bool) {
+        let Some(ahead) = self.ahead.as_mut() else {
+            return;
+        };
+        ahead.block = None;
+        let block_max = ahead.block_max;
+        let spare = self.spare_data.pop().unwrap_or_default();
+        let data = core::mem::replace(&mut self.unit, spare);
+        let block = self.spare_blocks.pop().unwrap_or_default();
+        let dict = self.dict.clone();
+        let with_dict = dict.is_some();
+        let pending = self.workers.spawn(move || {
+            let dict = dict.as_deref().unwrap_or_default();
+            let mut decoded = Decoded {
+                data,
+                unit_len,
+                block_len,
+                stored,
+                block_max,
+                with_dict,
+                block,
+                start: dict.len(),
+                len: None,
+            };
+            decoded.len = decode_block(&mut decoded, dict);
+            decoded
+        });
+        self.queue.push_back(Unit::Block(pending));
+        self.in_flight += 1;
+        self.peak_in_flight = self.peak_in_flight.max(self.in_flight);
+    }
+
+    /// Hands the parser a unit; `decoded` is what a worker made of it.
+    fn process(&mut self, unit: &[u8], decoded: Option<&mut Decoded>) -> io::Result<Step> {
+        let mut sink = ParallelSink {
+            output: &mut self.output,
+            current: &mut self.current,
+            decoded,
+        };
+        self.parser.process(unit, &mut sink).map_err(io_error)
+    }
+
+    /// Decodes until some content is available or the input ends. Returns `false` at the end.
+    fn fill(&mut self) -> io::Result<bool> {
+        loop {
+            if let Some(error) = self.parser.failure() {
+                return Err(io_error(error.clone()));
+            }
+            self.read_ahead();
+            let step = match self.queue.pop_front() {
+                Some(Unit::Word(word)) => self.process(&word, None)?,
+                Some(Unit::Ended(bytes)) => self.process(&bytes, None)?,
+                Some(Unit::Block(pending)) => {
+                    let mut decoded = pending.wait();
+                    self.in_flight -= 1;
+                    let unit = core::mem::take(&mut decoded.data);
+                    let step = self.process(&unit[..decoded.unit_len], Some(&mut decoded));
+                    self.spare_data.push(unit);
+                    if decoded.block.capacity() > 0 {
+                        self.spare_blocks.push(decoded.block);
+                    }
+                    step?
+                }
+                None => self.read_here()?,
+            };
+            match step {
+                Step::Output(len) if len > 0 => return Ok(true),
+                Step::End => return Ok(false),
+                _ => {}
+            }
+        }
+    }
+
+    /// Reads the parser's next unit (nothing is read ahead) and hands it over, as
+    /// `FrameDecoder` does.
+    fn read_here(&mut self) -> io::Result<Step> {
+        // Reading ahead restarts from the parser's state.
+        self.ahead = None;
+        let need = self.parser.need();
+        let complete = match self
+            .stashed
+            .take()
+            .map_or_else(|| self.read_unit(need), Err)
+        {
+            Ok(complete) => complete,
+            Err(Stashed::Io(error)) => return Err(error),
+            Err(Stashed::Overlong) => {
+                let error = self.parser.fail(Error::InvalidArgument {
+                    what: "the inner reader reported reading more bytes than it was asked for",
+                });
+                return Err(io_error(error));
+            }
+        };
+        let len = if complete { need } else { self.unit_len };
+        self.unit_len = 0;
+        let unit = core::mem::take(&mut self.unit);
+        let step = self.process(&unit[..len], None);
+        self.unit = unit;
+        step
+    }
+}
+
+/// Decodes a block read ahead (as the sequential decoder's sink would, without its history
+/// buffer) into `decoded.block[start..]`, behind the dictionary. `None` if the block decoder
+/// rejects it: the parser's sink then decodes it again on the caller's thread, for the error.
+fn decode_block(decoded: &mut Decoded, dict: &[u8]) -> Option<usize> {
+    let block = DataBlock {
+        data: &decoded.data[..decoded.block_len],
+        stored: decoded.stored,
+        // Only for errors, which are not kept.
+        input_pos: 0,
+        index: 0,
+    };
+    let target = BlockTarget::uncapped(decoded.block_max);
+    let room = block.room(&target).ok()?;
+    let start = decoded.start;
+    let buf = &mut decoded.block;
+    if buf.len() < start + room {
+        let fresh = buf.len() < start;
+        reserve_exact(buf, start + room - buf.len()).ok()?;
+        buf.resize(start + room, 0);
+        if fresh {
+            buf[..start].copy_from_slice(dict);
+        }
+    }
+    block.decode_at(buf, start, room, &target).ok()
+}
+
+/// The parser's sink: a block a worker decoded is handed out from its buffer; any other goes to
+/// the sequential decoder's sink.
+struct ParallelSink<'a> {
+    output: &'a mut Output,
+    current: &'a mut Current,
+    decoded: Option<&'a mut Decoded>,
+}
+
+impl Sink for ParallelSink<'_> {
+    fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
+        if let Some(decoded) = self.decoded.take() {
+            let expected_history = if decoded.with_dict {
+                History::Dict
+            } else {
+                History::None
+            };
+            if let (Some(len), true) = (
+                decoded.len,
+                job.history == expected_history
+                    && job.block.data.len() == decoded.block_len
+                    && job.block.stored == decoded.stored
+                    && job.block_max == decoded.block_max,
+            ) {
+                core::mem::swap(&mut self.current.block, &mut decoded.block);
+                self.current.from_output = false;
+                self.current.pos = decoded.start;
+                self.current.end = decoded.start + len;
+                return Ok(&self.current.block[self.current.pos..self.current.end]);
+            }
+        }
+        self.current.from_output = true;
+        // Without a `Vec` to decode into, the sequential sink decodes into `output`: what it
+        // returns is what `output` holds unread.
+        StreamSink {
+            output: self.output,
+            direct: None,
+        }
+        .decode(job)?;
+        Ok(self.output.unread())
+    }
+}
+
+impl<R: Read> Read for ParallelFrameDecoder<R> {
+    /// As `Read::read_to_end` promises, content decoded before an error stays appended.
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
+        let start = buf.len();
+        loop {
+            let available = self.fill_buf()?;
+            if available.is_empty() {
+                return Ok(buf.len() - start);
+            }
+            let len = available.len();
+            if buf.try_reserve(len).is_err() {
+                return Err(io_error(Error::AllocationFailed {
+                    bytes: buf.len().saturating_add(len),
+                }));
+            }
+            buf.extend_from_slice(available);
+            self.consume(len);
+        }
+    }
+
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        read_buffered(self, out)
+    }
+}
+
+impl<R: Read> BufRead for ParallelFrameDecoder<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        loop {
+            let empty = if self.current.from_output {
+                self.output.unread().is_empty()
+            } else {
+                self.current.pos == self.current.end
+            };
+            if !empty {
+                break;
+            }
+            if !self.fill()? {
+                return Ok(&[]);
+            }
+        }
+        Ok(if self.current.from_output {
+            self.output.unread()
+        } else {
+            &self.current.block[self.current.pos..self.current.end]
+        })
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if self.current.from_output {
+            self.output.consume(amount);
+        } else {
+            self.current.pos = (self.current.pos + amount).min(self.current.end);
+        }
+    }
+}
+
+impl<R: Read> core::fmt::Debug for ParallelFrameDecoder<R> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ParallelFrameDecoder")
+            .field("input_pos", &self.parser.input_pos())
+            .field("frame_info", &self.frame_info())
+            .field("failure", &self.parser.failure())
+            .field("threads", &self.workers.threads())
+            .field("in_flight", &self.in_flight)
+            .finish_non_exhaustive()
+    }
+}

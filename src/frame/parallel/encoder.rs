@@ -1,0 +1,503 @@
+//! [`ParallelFrameEncoder`]: one frame onto a `std::io::Write`, its blocks compressed by the
+//! worker threads.
+
+use std::boxed::Box;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::vec::Vec;
+
+use xxhash_rust::xxh32::Xxh32;
+
+use super::pool::{Pending, Workers};
+use crate::block::MAX_HISTORY;
+use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
+use crate::frame::header::{write_header, MAX_HEADER_LEN};
+use crate::frame::{io_error, BlockMode, BlockSize, FrameEncoder, FrameOptions};
+use crate::Error;
+
+/// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
+/// several blocks at once on a shared pool of worker threads. The frame's bytes are those
+/// [`FrameEncoder`] writes for the same options and the same writes, flushes and finish, for
+/// every thread count.
+///
+/// Input is gathered into blocks of the frame's block size (and hashed, in order, for the
+/// content checksum) on the caller's thread; each full block goes to a worker; compressed blocks
+/// are written in order as they come back. At most twice as many blocks as there are threads
+/// are in flight: when that many wait, `write` first waits for the oldest and writes it, so a
+/// slow writer slows the encoder down and memory stays bounded by the block size, not the
+/// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them: they
+/// are compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
+/// while the caller's thread gathers and hashes the next block and writes the last (see the
+/// [module documentation](crate::frame#frames-on-every-core)).
+///
+/// **Call [`finish`](ParallelFrameEncoder::finish)** (or
+/// [`try_finish`](ParallelFrameEncoder::try_finish)): it compresses the last block and writes the
+/// end mark and the content checksum. An encoder dropped without it leaves a truncated frame;
+/// dropping it never waits for the workers (blocks still being compressed are dropped when they
+/// are done).
+///
+/// Errors are resumable as with [`FrameEncoder`]: output the writer did not take is kept and
+/// written first by the next call; `write` returns an error only when it accepted none of its
+/// input.
+///
+/// ```
+/// use std::io::Write;
+/// use lz4_simd::frame::{BlockSize, FrameEncoder, FrameOptions, ParallelFrameEncoder};
+/// let options = FrameOptions::new().block_size(BlockSize::Max64KB);
+/// let content = b"streamed content ".repeat(10_000);
+/// let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), 4);
+/// encoder.write_all(&content).unwrap();
+/// let framed = encoder.finish().unwrap();
+///
+/// let mut single = FrameEncoder::new(Vec::new(), options);
+/// single.write_all(&content).unwrap();
+/// assert_eq!(framed, single.finish().unwrap());
+/// ```
+pub struct ParallelFrameEncoder<W: Write> {
+    writer: W,
+    options: FrameOptions,
+    workers: Workers,
+    /// The most jobs in flight.
+    limit: usize,
+    blocks: Blocks,
+    /// The dictionary (independent blocks: in front of every block), then the input gathered
+    /// for the next block.
+    pending: Vec<u8>,
+    prefix_len: usize,
+    block_len: usize,
+    /// Jobs in the order of their output.
+    in_flight: VecDeque<Pending<Done>>,
+    /// Output: `staging[sent..staged]` is what the writer has not taken yet (the header, a
+    /// block, the end mark).
+    staging: Vec<u8>,
+    staged: usize,
+    sent: usize,
+    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each).
+    spare_inputs: Vec<Vec<u8>>,
+    spare_outputs: Vec<Vec<u8>>,
+    /// The content checksum.
+    hasher: Option<Xxh32>,
+    header_staged: bool,
+    /// The length of the header; the linked encoder's output starts with a header of the same
+    /// length (its own, without the content checksum flag) that is skipped.
+    header_len: usize,
+    /// The linked encoder's header is still to be skipped.
+    skip_linked_header: bool,
+    /// The last block and the end mark are queued: the frame takes no more input.
+    finished: bool,
+    consumed: u64,
+    peak_in_flight: usize,
+}
+
+/// How blocks are compressed.
+enum Blocks {
+    /// Independent blocks: each job compresses one with a [`BlockWriter`] of its own (writers
+    /// are reused by later jobs; each holds a compressor's tables). The writers hash nothing:
+    /// the caller's thread hashes the content in order.
+    Independent {
+        options: FrameOptions,
+        /// The last 64 KiB of the dictionary (each writer prepares its own).
+        dict: Vec<u8>,
+        writers: Vec<BlockWriter>,
+    },
+    /// Linked blocks: the single-threaded encoder, handed one block at a time (`None` while a
+    /// job has it). It runs without the content checksum (hashed on the caller's thread, while
+    /// it compresses): its header is replaced by the frame's and the checksum appended to its end
+    /// mark. A chunked scheme (see the module documentation) would be a third variant.
+    Linked(Option<Box<FrameEncoder<Collected>>>),
+}
+
+/// The linked encoder's writer: keeps what it is given, for the job to hand back.
+struct Collected(RefCell<Vec<u8>>);
+
+impl Write for Collected {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.get_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the linked encoder does after taking its input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Then {
+    Nothing,
+    Flush,
+    Finish,
+}
+
+/// A job's output (`output[..len]`), with what it borrowed.
+struct Done {
+    output: Vec<u8>,
+    len: usize,
+    input: Vec<u8>,
+    returned: Returned,
+}
+
+enum Returned {
+    Nothing,
+    Writer(BlockWriter),
+    Linked(Box<FrameEncoder<Collected>>, io::Result<()>),
+}
+
+impl<W: Write> ParallelFrameEncoder<W> {
+    /// An encoder writing one frame with `options` to `writer`, on `threads` worker threads
+    /// (0: one per core).
+    pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
+        Self::with_dictionary(writer, options, &[], threads)
+    }
+
+    /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
+    /// [`FrameEncoder::with_dictionary`].
+    pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
+        let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+        let workers = Workers::new(threads);
+        let (blocks, limit, prefix) = match options.block_mode {
+            BlockMode::Independent => {
+                let options = options.clone().content_checksum(false);
+                let blocks = Blocks::Independent {
+                    options,
+                    dict: dict.to_vec(),
+                    writers: Vec::new(),
+                };
+                (blocks, 2 * workers.threads(), dict)
+            }
+            BlockMode::Linked => {
+                let collected = Collected(RefCell::new(Vec::new()));
+                let unhashed = options.clone().content_checksum(false);
+                let encoder = FrameEncoder::with_dictionary(collected, unhashed, dict);
+                (Blocks::Linked(Some(Box::new(encoder))), 1, &[][..])
+            }
+        };
+        let hasher = options.content_checksum.then(|| Xxh32::new(0));
+        let skip_linked_header = options.block_mode == BlockMode::Linked;
+        Self {
+            writer,
+            block_len: options.block_size.bytes(),
+            options,
+            workers,
+            limit,
+            blocks,
+            pending: prefix.to_vec(),
+            prefix_len: prefix.len(),
+            in_flight: VecDeque::new(),
+            staging: Vec::new(),
+            staged: 0,
+            sent: 0,
+            spare_inputs: Vec::new(),
+            spare_outputs: Vec::new(),
+            hasher,
+            header_staged: false,
+            header_len: 0,
+            skip_linked_header,
+            finished: false,
+            consumed: 0,
+            peak_in_flight: 0,
+        }
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        &self.writer
+    }
+
+    /// The most blocks that were in flight at once (being compressed or waiting to be written):
+    /// at most twice the thread count, 1 for linked blocks. For tests of the memory bound.
+    #[doc(hidden)]
+    pub fn peak_in_flight(&self) -> usize {
+        self.peak_in_flight
+    }
+
+    /// Stages the header, the first time, for blocks of the frame's size and mode.
+    fn stage_header(&mut self) {
+        self.stage_header_as(self.options.block_size, self.options.block_mode);
+    }
+
+    /// Stages the header, the first time, with this block size and mode.
+    fn stage_header_as(&mut self, block_size: BlockSize, block_mode: BlockMode) {
+        if !self.header_staged {
+            let mut header = Vec::with_capacity(MAX_HEADER_LEN);
+            write_header(
+                &mut header,
+                &self.options,
+                block_size,
+                block_mode,
+                self.options.content_size,
+            );
+            self.stage_bytes(&header);
+            self.header_len = header.len();
+            self.header_staged = true;
+        }
+    }
+
+    fn stage_bytes(&mut self, bytes: &[u8]) {
+        let end = self.staged + bytes.len();
+        if self.staging.len() < end {
+            self.staging.resize(end, 0);
+        }
+        self.staging[self.staged..end].copy_from_slice(bytes);
+        self.staged = end;
+    }
+
+    /// Writes what is staged. On an error, what the writer did not take stays staged.
+    fn deliver(&mut self) -> io::Result<()> {
+        while self.sent < self.staged {
+            match self.writer.write(&self.staging[self.sent..self.staged]) {
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::WriteZero,
+                        "the inner writer accepted no bytes of the compressed frame",
+                    ))
+                }
+                Ok(written) => self.sent += written.min(self.staged - self.sent),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        self.sent = 0;
+        self.staged = 0;
+        Ok(())
+    }
+
+    /// Writes finished blocks in order, waiting for the oldest while more than `keep` jobs are
+    /// in flight. On an error of the writer, what it did not take stays staged.
+    fn pump(&mut self, keep: usize) -> io::Result<()> {
+        loop {
+            self.deliver()?;
+            let done = if self.in_flight.len() > keep {
+                self.in_flight.pop_front().map(Pending::wait)
+            } else {
+                match self.in_flight.front().and_then(Pending::try_take) {
+                    Some(done) => {
+                        self.in_flight.pop_front();
+                        Some(done)
+                    }
+                    None => None,
+                }
+            };
+            let Some(done) = done else {
+                return Ok(());
+            };
+            self.accept(done)?;
+        }
+    }
+
+    /// Takes a job's output as what is staged (the staging is empty) and keeps what it lent.
+    fn accept(&mut self, done: Done) -> io::Result<()> {
+        debug_assert_eq!(self.staged, 0);
+        let Done {
+            output,
+            len,
+            input,
+            returned,
+        } = done;
+        let staging = core::mem::replace(&mut self.staging, output);
+        self.staged = len;
+        if staging.capacity() > 0 {
+            self.spare_outputs.push(staging);
+        }
+        if input.capacity() > 0 {
+            self.spare_inputs.push(input);
+        }
+        match (returned, &mut self.blocks) {
+            (Returned::Writer(writer), Blocks::Independent { writers, .. }) => writers.push(writer),
+            (Returned::Linked(encoder, result), Blocks::Linked(slot)) => {
+                *slot = Some(encoder);
+                if self.skip_linked_header && len > 0 {
+                    debug_assert!(len >= self.header_len);
+                    self.sent = self.header_len.min(len);
+                    self.skip_linked_header = false;
+                }
+                result?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Sends the gathered input to a worker (the caller made room in the queue).
+    fn submit(&mut self, then: Then) {
+        debug_assert!(self.in_flight.len() < self.limit);
+        self.stage_header();
+        let mut next = self.spare_inputs.pop().unwrap_or_default();
+        next.clear();
+        next.reserve_exact(self.prefix_len + self.block_len);
+        next.extend_from_slice(&self.pending[..self.prefix_len]);
+        let input = core::mem::replace(&mut self.pending, next);
+        let mut output = self.spare_outputs.pop().unwrap_or_default();
+        let history_len = self.prefix_len;
+        let pending = match &mut self.blocks {
+            Blocks::Independent {
+                options,
+                dict,
+                writers,
+            } => {
+                let mut writer = writers.pop().unwrap_or_else(|| {
+                    BlockWriter::with_dictionary(options, BlockMode::Independent, dict, None)
+                });
+                self.workers.spawn(move || {
+                    let room = BlockWriter::block_room(input.len() - history_len);
+                    // Kept at its largest length: a reused buffer is not cleared again.
+                    if output.len() < room {
+                        output.resize(room, 0);
+                    }
+                    let len = writer.write_block_at(&input, history_len, &mut output, 0);
+                    Done {
+                        output,
+                        len,
+                        input,
+                        returned: Returned::Writer(writer),
+                    }
+                })
+            }
+            Blocks::Linked(slot) => {
+                let Some(mut encoder) = slot.take() else {
+                    unreachable!("a linked block is submitted only once the last one is back")
+                };
+                self.workers.spawn(move || {
+                    let mut result = encoder.write_all(&input);
+                    if result.is_ok() {
+                        result = match then {
+                            Then::Nothing => Ok(()),
+                            Then::Flush => encoder.flush(),
+                            Then::Finish => encoder.try_finish(),
+                        };
+                    }
+                    output.clear();
+                    output.append(&mut encoder.get_ref().0.borrow_mut());
+                    Done {
+                        len: output.len(),
+                        output,
+                        input,
+                        returned: Returned::Linked(encoder, result),
+                    }
+                })
+            }
+        };
+        self.in_flight.push_back(pending);
+        self.peak_in_flight = self.peak_in_flight.max(self.in_flight.len());
+    }
+
+    /// Whether input is gathered that no job has yet.
+    fn has_pending(&self) -> bool {
+        self.pending.len() > self.prefix_len
+    }
+
+    /// Compresses the last block, writes the end mark and the content checksum, and flushes the
+    /// writer, keeping the encoder (and its writer). After an error of the writer, calling it
+    /// again resumes exactly where it stopped; once it succeeded, the frame is complete and
+    /// `write` fails.
+    ///
+    /// Fails (with [`Error::FrameContentSizeMismatch`] inside the `io::Error`) when the options
+    /// declared a content size different from what was written; nothing more is written then.
+    pub fn try_finish(&mut self) -> io::Result<()> {
+        if !self.finished {
+            if let Some(declared) = self.options.content_size {
+                if declared != self.consumed {
+                    return Err(io_error(Error::FrameContentSizeMismatch {
+                        declared,
+                        actual: self.consumed,
+                    }));
+                }
+            }
+            // Room for the last job (and earlier output first, as `write`).
+            self.pump(self.limit - 1)?;
+            // All the content is pending, less than a block: the `lz4` tool's one-block frame,
+            // as the single-threaded encoder writes it (the linked encoder does the same).
+            let (block_size, block_mode) =
+                frame_layout(&self.options, self.pending.len() - self.prefix_len);
+            self.stage_header_as(block_size, block_mode);
+            if self.has_pending() || matches!(self.blocks, Blocks::Linked(_)) {
+                // The linked encoder finishes its frame: the last block and the end mark.
+                self.submit(Then::Finish);
+            }
+            let mut end = Vec::with_capacity(8);
+            if matches!(self.blocks, Blocks::Independent { .. }) {
+                end.extend_from_slice(&END_MARK);
+            }
+            if let Some(hasher) = self.hasher.take() {
+                end.extend_from_slice(&hasher.digest().to_le_bytes());
+            }
+            let len = end.len();
+            self.in_flight.push_back(Pending::ready(Done {
+                output: end,
+                len,
+                input: Vec::new(),
+                returned: Returned::Nothing,
+            }));
+            self.finished = true;
+        }
+        self.pump(0)?;
+        self.writer.flush()
+    }
+
+    /// [`try_finish`](ParallelFrameEncoder::try_finish), then returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.try_finish()?;
+        // The queue is empty: the workers hold nothing of this encoder.
+        Ok(self.writer)
+    }
+}
+
+impl<W: Write> Write for ParallelFrameEncoder<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.finished {
+            return Err(io_error(Error::InvalidArgument {
+                what: "the frame is finished: no more input can be written to it",
+            }));
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let gathered = self.pending.len() - self.prefix_len;
+        let take = buf.len().min(self.block_len - gathered);
+        let completes = gathered + take == self.block_len;
+        // Earlier output goes first and, when this input completes a block, a place in the
+        // queue is made for it; if either fails, none of `buf` is taken.
+        self.pump(if completes {
+            self.limit - 1
+        } else {
+            self.limit
+        })?;
+        let input = &buf[..take];
+        if let Some(hasher) = self.hasher.as_mut() {
+            hasher.update(input);
+        }
+        self.pending.extend_from_slice(input);
+        self.consumed += take as u64;
+        if completes {
+            self.submit(Then::Nothing);
+        }
+        // The input is taken: finished blocks are written now or, if the writer fails, by the
+        // next call (which then reports the error if it persists).
+        let _ = self.pump(self.limit);
+        Ok(take)
+    }
+
+    /// Compresses the input gathered so far as a (smaller) block, as [`FrameEncoder`]'s
+    /// `flush`, waits for every block in flight, writes them and flushes the writer.
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.finished && self.has_pending() {
+            self.pump(self.limit - 1)?;
+            self.submit(Then::Flush);
+        }
+        self.pump(0)?;
+        self.writer.flush()
+    }
+}
+
+impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ParallelFrameEncoder")
+            .field("options", &self.options)
+            .field("threads", &self.workers.threads())
+            .field("in_flight", &self.in_flight.len())
+            .field("consumed", &self.consumed)
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,127 @@
+//! The worker threads: one rayon pool per thread count, built on first use and kept for the
+//! life of the process, and jobs whose results come back through a channel of their own.
+
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::vec::Vec;
+
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+/// The most worker threads a frame may use (`lz4` allows 200; more only adds blocks in flight).
+pub(crate) const MAX_THREADS: usize = 256;
+
+/// The number of worker threads `threads` asks for: 0 means one per core (as `lz4 -T0`), and
+/// the count is at most [`MAX_THREADS`].
+pub(crate) fn thread_count(threads: usize) -> usize {
+    let threads = if threads == 0 {
+        thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        threads
+    };
+    threads.clamp(1, MAX_THREADS)
+}
+
+/// The pool of `threads` workers, built the first time a frame asks for that many and shared by
+/// every frame after it. `None` when the threads cannot be started (jobs then run on the
+/// caller's thread).
+fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
+    /// The pools built so far, by thread count.
+    type Pools = Vec<(usize, Arc<ThreadPool>)>;
+    static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, pool)) = pools.iter().find(|(count, _)| *count == threads) {
+        return Some(Arc::clone(pool));
+    }
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|index| std::format!("lz4-simd-frame-{index}"))
+        .build()
+        .ok()
+        .map(Arc::new)?;
+    pools.push((threads, Arc::clone(&pool)));
+    Some(pool)
+}
+
+/// Where a frame's jobs run.
+pub(crate) struct Workers {
+    pool: Option<Arc<ThreadPool>>,
+    threads: usize,
+}
+
+impl Workers {
+    /// The shared pool of [`thread_count(threads)`](thread_count) workers.
+    pub(crate) fn new(threads: usize) -> Self {
+        let threads = thread_count(threads);
+        Self {
+            pool: pool(threads),
+            threads,
+        }
+    }
+
+    /// How many workers run jobs.
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `job` on a worker. Nothing waits for it: dropping the returned [`Pending`] drops
+    /// the result when the job ends. A panic in the job is raised again by
+    /// [`Pending::wait`] / [`Pending::try_take`], on the caller's thread.
+    pub(crate) fn spawn<T: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Pending<T> {
+        let (sender, receiver) = mpsc::sync_channel(1);
+        let run = move || {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            // The receiver is gone when the encoder or decoder was dropped: the result goes
+            // with it.
+            let _ = sender.send(result);
+        };
+        match &self.pool {
+            Some(pool) => pool.spawn(run),
+            None => run(),
+        }
+        Pending(receiver)
+    }
+}
+
+/// A job's result, to come.
+pub(crate) struct Pending<T>(Receiver<thread::Result<T>>);
+
+impl<T> Pending<T> {
+    /// A result that is there already.
+    pub(crate) fn ready(value: T) -> Self {
+        let (sender, receiver) = mpsc::sync_channel(1);
+        let _ = sender.send(Ok(value));
+        Pending(receiver)
+    }
+
+    /// Waits for the result.
+    pub(crate) fn wait(self) -> T {
+        unpack(self.0.recv().map_err(|_| ()))
+    }
+
+    /// The result, if the job has ended.
+    pub(crate) fn try_take(&self) -> Option<T> {
+        match self.0.try_recv() {
+            Err(TryRecvError::Empty) => None,
+            result => Some(unpack(result.map_err(|_| ()))),
+        }
+    }
+}
+
+fn unpack<T>(result: Result<thread::Result<T>, ()>) -> T {
+    match result {
+        Ok(Ok(value)) => value,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        // Rayon runs every job it was given; a job's sender is dropped only after it sent.
+        Err(()) => panic!("a frame worker ended without a result"),
+    }
+}
+
+impl<T> core::fmt::Debug for Pending<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Pending")
+    }
+}
