@@ -15,6 +15,7 @@ use std::io::{self, BufReader, Read, Write};
 use lz4_simd::block;
 use lz4_simd::frame::{
     self, BlockMode, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
+    ParallelFrameEncoder,
 };
 
 use crate::args::Settings;
@@ -100,16 +101,38 @@ pub fn compress_frame(
         return writer.write_all(&framed);
     }
     let options = options.declared_content_size(content_size.filter(|&len| len > 0));
-    let mut encoder = match dictionary {
-        Some(dict) => FrameEncoder::with_dictionary(writer, options, dict),
-        None => FrameEncoder::new(writer, options),
-    };
+    // `-T#` (0, the default as in lz4 1.10: one thread per core). Same bytes either way.
+    let threads = settings.threads.map_or(0, |n| n as usize);
+    if threads == 1 {
+        let mut encoder = match dictionary {
+            Some(dict) => FrameEncoder::with_dictionary(writer, options, dict),
+            None => FrameEncoder::new(writer, options),
+        };
+        pump(reader, &mut encoder, &mut buf, first)?;
+        encoder.finish()?;
+    } else {
+        let mut encoder = match dictionary {
+            Some(dict) => ParallelFrameEncoder::with_dictionary(writer, options, dict, threads),
+            None => ParallelFrameEncoder::new(writer, options, threads),
+        };
+        pump(reader, &mut encoder, &mut buf, first)?;
+        encoder.finish()?;
+    }
+    Ok(())
+}
+
+/// Writes `buf[..first]`, then the rest of `reader` a buffer at a time, to `encoder`.
+fn pump(
+    reader: &mut impl Read,
+    encoder: &mut impl Write,
+    buf: &mut [u8],
+    first: usize,
+) -> io::Result<()> {
     let mut len = first;
     while len > 0 {
         encoder.write_all(&buf[..len])?;
-        len = read_full(reader, &mut buf)?;
+        len = read_full(reader, buf)?;
     }
-    encoder.finish()?;
     Ok(())
 }
 

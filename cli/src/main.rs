@@ -126,7 +126,7 @@ Advanced arguments :\n\
 --favor-decSpeed: compressed files decompress faster, but are less compressed\n\
 --fast[=#]: switch to ultra fast compression level (default: 1)\n\
 --best  : same as -12\n\
--T#     : use # threads (accepted; one thread for now)\n\
+-T#     : use # threads (default: 0 = one per core; same output for any #)\n\
 Benchmark arguments :\n\
  -b#    : benchmark file(s), using # compression level (default : 1)\n\
  -e#    : test all compression levels from -bX to # (default : 1)\n\
