@@ -535,3 +535,19 @@ fn containers_round_trip_and_are_listed() {
         assert!(!out.status.success(), "lz4 1.9.4 refuses the trailer");
     }
 }
+
+/// `-T#`: the same bytes for every thread count (independent and linked blocks, HC).
+#[test]
+fn thread_counts_write_the_same_bytes() {
+    let dir = scratch("threads");
+    std::fs::write(dir.join("data"), sample(3_000_000)).unwrap();
+    for args in [&["-B4"][..], &["-B4D"][..], &["-B5", "-9", "-BX"][..]] {
+        let mut outputs = Vec::new();
+        for threads in ["-T1", "-T2", "-T0", "-T3"] {
+            let out = run_in(bin().args(args).args([threads, "-f", "-c", "data"]), &dir);
+            assert!(out.status.success(), "{args:?} {threads}: {}", stderr(&out));
+            outputs.push(out.stdout);
+        }
+        assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{args:?}");
+    }
+}
