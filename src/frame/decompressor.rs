@@ -42,7 +42,8 @@ pub enum Status {
     /// All the input given was used and no content is waiting: more input is needed (or, if
     /// the input ended, call [`FrameDecompressor::finish`]).
     NeedInput,
-    /// `output` is full and more content is waiting: call again with more room.
+    /// `output` is full and more content is waiting: call again with more room. (Also when an
+    /// error in the input follows the content written by this call: the next call returns it.)
     OutputFull,
     /// Single-frame mode: the frame ended and all its content was delivered. The input after
     /// the frame was not consumed (plus, after a legacy frame, the 4 bytes of
@@ -226,7 +227,9 @@ impl FrameDecompressor {
             if self.unit_len == 0 && rest.len() >= need {
                 // The whole unit is in the caller's slice: decode it from there.
                 consumed += need;
-                self.process(&rest[..need], None)?;
+                if let Err(error) = self.process(&rest[..need], None) {
+                    return self.after_error(error, consumed, produced);
+                }
                 continue;
             }
             let take = (need - self.unit_len).min(rest.len());
@@ -235,8 +238,25 @@ impl FrameDecompressor {
             }
             self.input_space()?[..take].copy_from_slice(&rest[..take]);
             consumed += take;
-            self.input_filled(take)?;
+            if let Err(error) = self.input_filled(take) {
+                return self.after_error(error, consumed, produced);
+            }
         }
+    }
+
+    /// An error met after this call wrote content to `output`: that content is reported first
+    /// (with [`Status::OutputFull`]: call again), and the latched error by the next call, as a
+    /// reader hands out what it decoded before an error.
+    fn after_error(
+        &self,
+        error: Error,
+        consumed: usize,
+        produced: usize,
+    ) -> Result<Progress, Error> {
+        if produced == 0 {
+            return Err(error);
+        }
+        Ok(self.progress(consumed, produced, Status::OutputFull))
     }
 
     fn progress(&self, consumed: usize, produced: usize, status: Status) -> Progress {
