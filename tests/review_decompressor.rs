@@ -60,3 +60,25 @@ fn content_delivered_before_an_error_is_reported() {
     );
     assert_eq!(got, blocking);
 }
+
+/// `input_filled` may only record input in the space `input_space` offered: while content is
+/// pending that space is empty, so reporting bytes filled is an error. (Accepted, the stale bytes
+/// of the unit buffer became input, and the completed unit was never decoded: `decompress` then
+/// answered `NeedInput` without taking the input it was given.)
+#[test]
+fn input_filled_beyond_the_offered_space_is_refused() {
+    let content = b"sans-IO ".repeat(30_000);
+    let framed = frame::compress(&content, &frame::FrameOptions::new());
+    let mut decompressor = FrameDecompressor::new();
+    // Through the zero-copy interface until content is pending.
+    let mut rest = &framed[..];
+    while decompressor.pending().is_empty() {
+        let space = decompressor.input_space().unwrap();
+        let n = space.len().min(rest.len());
+        space[..n].copy_from_slice(&rest[..n]);
+        rest = &rest[n..];
+        decompressor.input_filled(n).unwrap();
+    }
+    assert!(decompressor.input_space().unwrap().is_empty());
+    assert!(decompressor.input_filled(3).is_err());
+}

@@ -312,8 +312,17 @@ impl FrameDecompressor {
     /// Records that the first `filled` bytes of [`input_space`](Self::input_space) hold input,
     /// and decodes the unit once it is complete. More than the space offered is an error.
     pub fn input_filled(&mut self, filled: usize) -> Result<(), Error> {
+        if let Some(error) = self.parser.failure() {
+            return Err(error.clone());
+        }
         let need = self.parser.need();
-        if filled > need.saturating_sub(self.unit_len) || self.unit.len() < self.unit_len + filled {
+        // What `input_space` offered: nothing while content is pending or once done.
+        let offered = if !self.pending().is_empty() || self.parser.is_done() {
+            0
+        } else {
+            need.saturating_sub(self.unit_len)
+        };
+        if filled > offered || self.unit.len() < self.unit_len + filled {
             return Err(self.parser.fail(Error::InvalidArgument {
                 what: "more input was reported filled than the decompressor offered room for",
             }));
