@@ -30,3 +30,63 @@ fn compress_after_the_end_keeps_the_output_it_wrote() {
     }
     assert_eq!(framed, frame::compress(&content, &FrameOptions::new()));
 }
+
+/// The tokio encoder over a writer that fails every third write (after taking input, while
+/// delivering its block, and while finishing): every failed call is retried, and the frame
+/// that arrives is the one-shot frame, byte for byte. `shutdown` twice is harmless.
+#[cfg(feature = "tokio")]
+#[test]
+fn tokio_encoder_over_a_failing_writer_loses_nothing() {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+    use tokio::io::{AsyncWrite, AsyncWriteExt};
+
+    struct Flaky {
+        out: Vec<u8>,
+        calls: usize,
+    }
+    impl AsyncWrite for Flaky {
+        fn poll_write(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            self.calls += 1;
+            if self.calls % 3 == 0 {
+                return Poll::Ready(Err(std::io::Error::other("flaky")));
+            }
+            let n = buf.len().min(1000);
+            self.out.extend_from_slice(&buf[..n]);
+            Poll::Ready(Ok(n))
+        }
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+        fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    let content = b"flaky writers lose nothing ".repeat(20_000);
+    let options = FrameOptions::new().block_size(frame::BlockSize::Max64KB);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let flaky = Flaky {
+            out: Vec::new(),
+            calls: 0,
+        };
+        let mut encoder = frame::tokio::FrameEncoder::new(flaky, options.clone());
+        let mut rest = &content[..];
+        while !rest.is_empty() {
+            if let Ok(n) = encoder.write(&rest[..rest.len().min(5000)]).await {
+                rest = &rest[n..];
+            }
+        }
+        while encoder.flush().await.is_err() {}
+        while encoder.shutdown().await.is_err() {}
+        encoder.shutdown().await.unwrap();
+        assert!(encoder.into_inner().out == frame::compress(&content, &options));
+    });
+}
