@@ -90,3 +90,22 @@ fn tokio_encoder_over_a_failing_writer_loses_nothing() {
         assert!(encoder.into_inner().out == frame::compress(&content, &options));
     });
 }
+
+/// An `AutoFinishEncoder` dropped while a panic unwinds (the code producing the content failed
+/// half-way) must not end the frame: a complete, valid frame of half the content would pass for
+/// the whole. The frame stays truncated, so every decoder reports it.
+#[test]
+fn auto_finish_does_not_finish_a_frame_abandoned_by_a_panic() {
+    use std::io::Write;
+    let mut framed = Vec::new();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut encoder = frame::FrameEncoder::new(&mut framed, FrameOptions::new()).auto_finish();
+        encoder.write_all(b"the first half ").unwrap();
+        panic!("the producer of the second half failed");
+    }));
+    assert!(result.is_err());
+    assert!(
+        frame::decompress(&framed, 1 << 20).is_err(),
+        "a frame abandoned by a panic decodes as complete"
+    );
+}
