@@ -52,7 +52,7 @@ fn tokio_encoder_over_a_failing_writer_loses_nothing() {
             buf: &[u8],
         ) -> Poll<std::io::Result<usize>> {
             self.calls += 1;
-            if self.calls % 3 == 0 {
+            if self.calls.is_multiple_of(3) {
                 return Poll::Ready(Err(std::io::Error::other("flaky")));
             }
             let n = buf.len().min(1000);
