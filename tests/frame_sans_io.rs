@@ -70,7 +70,10 @@ fn sans_io(
                     assert!(piece.is_empty());
                     break;
                 }
-                Status::OutputFull => assert_eq!(progress.produced, out_step),
+                // Short of full only when an error follows the content (the next call's).
+                Status::OutputFull => assert!(
+                    progress.produced == out_step || decompressor.decompress(&[], &mut []).is_err()
+                ),
                 Status::FrameEnd => return Ok(content),
             }
         }

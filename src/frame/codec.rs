@@ -822,6 +822,15 @@ impl FrameParser {
                     }
                     return Err(truncated("the rest of a legacy block"));
                 }
+                // A kernel image's trailer followed by more zero padding than the content
+                // size: the word announced a unit the padding fills. All zeros of 2 bytes or
+                // more is never a block (a token of no literals needs a nonzero offset), so
+                // this accepts no less than before.
+                let trailer = self.legacy_trailer && size as u64 == produced;
+                if trailer && size >= 2 && unit.iter().all(|&byte| byte == 0) {
+                    self.state = State::LegacyPadding;
+                    return Ok(Step::More);
+                }
                 let job = BlockJob {
                     block: DataBlock {
                         data: unit,

@@ -252,7 +252,8 @@ impl FrameCompressor {
     /// Pushes `input` and writes compressed bytes into `output`; see [`Progress`]. Returns
     /// with [`Status::NeedInput`] once all of `input` is taken and its compressed bytes so far
     /// delivered (a partial block waits for more content, [`flush`](Self::flush) or
-    /// [`finish`](Self::finish)), or [`Status::OutputFull`] when `output` is full.
+    /// [`finish`](Self::finish)), or [`Status::OutputFull`] when `output` is full. Input after
+    /// the frame's end is an error, returned by the first call that writes nothing.
     pub fn compress(&mut self, input: &[u8], output: &mut [u8]) -> Result<Progress, Error> {
         let mut consumed = 0;
         let mut produced = 0;
@@ -264,7 +265,14 @@ impl FrameCompressor {
             if consumed == input.len() {
                 return Ok(progress(consumed, produced, Status::NeedInput));
             }
-            consumed += self.take_input(&input[consumed..])?;
+            match self.take_input(&input[consumed..]) {
+                Ok(taken) => consumed += taken,
+                // Output this call wrote goes to the caller first; the next call fails.
+                Err(_) if produced > 0 => {
+                    return Ok(progress(consumed, produced, Status::OutputFull));
+                }
+                Err(error) => return Err(error),
+            }
         }
     }
 

@@ -42,7 +42,8 @@ pub enum Status {
     /// All the input given was used and no content is waiting: more input is needed (or, if
     /// the input ended, call [`FrameDecompressor::finish`]).
     NeedInput,
-    /// `output` is full and more content is waiting: call again with more room.
+    /// `output` is full and more content is waiting: call again with more room. (Also when an
+    /// error in the input follows the content written by this call: the next call returns it.)
     OutputFull,
     /// Single-frame mode: the frame ended and all its content was delivered. The input after
     /// the frame was not consumed (plus, after a legacy frame, the 4 bytes of
@@ -231,7 +232,9 @@ impl FrameDecompressor {
             if self.unit_len == 0 && rest.len() >= need {
                 // The whole unit is in the caller's slice: decode it from there.
                 consumed += need;
-                self.process(&rest[..need], None)?;
+                if let Err(error) = self.process(&rest[..need], None) {
+                    return self.after_error(error, consumed, produced);
+                }
                 continue;
             }
             let take = (need - self.unit_len).min(rest.len());
@@ -240,8 +243,25 @@ impl FrameDecompressor {
             }
             self.input_space()?[..take].copy_from_slice(&rest[..take]);
             consumed += take;
-            self.input_filled(take)?;
+            if let Err(error) = self.input_filled(take) {
+                return self.after_error(error, consumed, produced);
+            }
         }
+    }
+
+    /// An error met after this call wrote content to `output`: that content is reported first
+    /// (with [`Status::OutputFull`]: call again), and the latched error by the next call, as a
+    /// reader hands out what it decoded before an error.
+    fn after_error(
+        &self,
+        error: Error,
+        consumed: usize,
+        produced: usize,
+    ) -> Result<Progress, Error> {
+        if produced == 0 {
+            return Err(error);
+        }
+        Ok(self.progress(consumed, produced, Status::OutputFull))
     }
 
     fn progress(&self, consumed: usize, produced: usize, status: Status) -> Progress {
@@ -297,8 +317,17 @@ impl FrameDecompressor {
     /// Records that the first `filled` bytes of [`input_space`](Self::input_space) hold input,
     /// and decodes the unit once it is complete. More than the space offered is an error.
     pub fn input_filled(&mut self, filled: usize) -> Result<(), Error> {
+        if let Some(error) = self.parser.failure() {
+            return Err(error.clone());
+        }
         let need = self.parser.need();
-        if filled > need.saturating_sub(self.unit_len) || self.unit.len() < self.unit_len + filled {
+        // What `input_space` offered: nothing while content is pending or once done.
+        let offered = if !self.pending().is_empty() || self.parser.is_done() {
+            0
+        } else {
+            need.saturating_sub(self.unit_len)
+        };
+        if filled > offered || self.unit.len() < self.unit_len + filled {
             return Err(self.parser.fail(Error::InvalidArgument {
                 what: "more input was reported filled than the decompressor offered room for",
             }));

@@ -208,7 +208,8 @@ impl<W: Write> core::fmt::Debug for FrameEncoder<W> {
 
 /// A [`FrameEncoder`] that finishes its frame when dropped ([`FrameEncoder::auto_finish`]):
 /// for code paths that cannot call `finish`. Errors on drop are ignored; call
-/// [`finish`](Self::finish) to see them.
+/// [`finish`](Self::finish) to see them. Dropped while a panic unwinds, it leaves the frame
+/// unfinished (truncated), so that part of the content never passes for all of it.
 ///
 /// ```
 /// use std::io::Write;
@@ -264,6 +265,11 @@ impl<W: Write> Write for AutoFinishEncoder<W> {
 
 impl<W: Write> Drop for AutoFinishEncoder<W> {
     fn drop(&mut self) {
+        // Not while a panic unwinds: the content was abandoned half-way, and a complete frame
+        // of part of it would pass for the whole; the frame stays truncated (an error to read).
+        if std::thread::panicking() {
+            return;
+        }
         if let Some(encoder) = self.encoder.as_mut() {
             let _ = encoder.try_finish();
         }
