@@ -166,9 +166,11 @@ pub fn identify(head: &[u8]) -> Option<Container> {
         return Some(Container::Java);
     }
     let header = head.get(clickhouse::CHECKSUM_LEN..clickhouse::CHECKSUM_LEN + 9)?;
-    let size = u32::from_le_bytes(header[1..5].try_into().ok()?) as usize;
+    let size = usize::try_from(u32::from_le_bytes(header[1..5].try_into().ok()?)).ok()?;
     let method_known = header[0] == clickhouse::METHOD_LZ4 || header[0] == clickhouse::METHOD_NONE;
-    let block = head.get(clickhouse::CHECKSUM_LEN..clickhouse::CHECKSUM_LEN + size)?;
+    // The size is untrusted: its sum may not fit a 32-bit `usize`.
+    let end = clickhouse::CHECKSUM_LEN.checked_add(size)?;
+    let block = head.get(clickhouse::CHECKSUM_LEN..end)?;
     (method_known && clickhouse::checksum(block)[..] == head[..clickhouse::CHECKSUM_LEN])
         .then_some(Container::ClickHouse)
 }

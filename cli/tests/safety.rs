@@ -427,7 +427,8 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
             Command::new("sh")
                 .args(["-c", "ulimit -c 0; exec \"$0\" \"$@\""])
                 .arg(program)
-                .args(["-12", "-f", "--rm", "big", "big.lz4"]),
+                // One thread: the job must still be running when the signal arrives.
+                .args(["-12", "-T1", "-f", "--rm", "big", "big.lz4"]),
             &dir,
         );
         send(&format!("-{signal}"), child.id());

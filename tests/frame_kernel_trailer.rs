@@ -1,4 +1,4 @@
-//! Review of the sans-IO frame decoder (issue 19): a kernel image trailer with long padding.
+//! The sans-IO frame decoder (issue 19): a kernel image trailer with long padding.
 
 use std::io::Read;
 

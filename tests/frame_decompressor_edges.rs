@@ -1,4 +1,5 @@
-//! Review of the sans-IO frame decoder (issue 19): content decoded before an error.
+//! The sans-IO frame decoder (issue 19) at its edges: content decoded before an error, input
+//! reported beyond the space offered.
 
 use std::io::Read;
 
