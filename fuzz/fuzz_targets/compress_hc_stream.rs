@@ -33,7 +33,10 @@ fuzz_target!(|data: &[u8]| {
             HcStream::with_dict(i32::from(level), favor, dict),
         )
     } else {
-        (HcStreamCompressor::new(level), HcStream::new(i32::from(level), favor))
+        (
+            HcStreamCompressor::new(level),
+            HcStream::new(i32::from(level), favor),
+        )
     };
     ours.set_favor_dec_speed(favor);
 
@@ -61,7 +64,10 @@ fuzz_target!(|data: &[u8]| {
             .compress_into(&src, &mut out[..capacity])
             .ok()
             .map(|n| out[..n].to_vec());
-        assert!(out[capacity..].iter().all(|&b| b == 0xA5), "wrote past the capacity");
+        assert!(
+            out[capacity..].iter().all(|&b| b == 0xA5),
+            "wrote past the capacity"
+        );
         let want = theirs.compress(&src, capacity);
         assert!(
             got == want,
@@ -75,9 +81,16 @@ fuzz_target!(|data: &[u8]| {
             let (want_consumed, want_block) =
                 liblz4_hc::compress_hc_dest_size(&src, capacity, i32::from(level));
             let mut page = vec![0xA5u8; capacity + 8];
-            let (consumed, written) = block::compress_hc_dest_size(&src, &mut page[..capacity], level);
-            assert!(page[capacity..].iter().all(|&b| b == 0xA5), "dest-size wrote past the page");
-            assert_eq!((consumed, &page[..written]), (want_consumed, &want_block[..]));
+            let (consumed, written) =
+                block::compress_hc_dest_size(&src, &mut page[..capacity], level);
+            assert!(
+                page[capacity..].iter().all(|&b| b == 0xA5),
+                "dest-size wrote past the page"
+            );
+            assert_eq!(
+                (consumed, &page[..written]),
+                (want_consumed, &want_block[..])
+            );
             if written > 0 {
                 let back = block::decompress(&page[..written], consumed).unwrap();
                 assert_eq!(&back[..], &src[..consumed]);
