@@ -411,11 +411,28 @@ fn send(signal: &str, pid: u32) {
     assert!(status.success(), "kill {signal} {pid}");
 }
 
+/// Whether this process has signal `number` ignored (`SigIgn` in `/proc/self/status`), as a
+/// child started from here inherits it.
+fn ignored_here(number: i32) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (number - 1)) != 0)
+}
+
 #[test]
 fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
     // HC at level 12 on 24 MB takes seconds even in a release build.
     let data = sample(24 << 20);
     for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1), ("QUIT", 3)] {
+        if ignored_here(number) {
+            // Started under `nohup` (SIGHUP) or as a background job (SIGINT, SIGQUIT): the
+            // job inherits the signal ignored and rightly keeps it so (see the next test).
+            eprintln!("notice: SIG{signal} is ignored in this environment; not tested");
+            continue;
+        }
         let dir = scratch(&format!("signal-{signal}"));
         std::fs::write(dir.join("big"), &data).unwrap();
         std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
