@@ -2,7 +2,8 @@
 //! medians, as `interleaved.rs`): the one-shot decoder, the blocking `FrameDecoder` (with
 //! `read_to_end`, which decodes straight into the `Vec`, and with `read` into a 64 KiB buffer),
 //! the sans-IO `FrameDecompressor` (64 KiB input pieces, 64 KiB output), the tokio and
-//! futures-io decoders over an in-memory reader (features `tokio`, `futures-io`), and liblz4's
+//! futures-io decoders over an in-memory reader and the tokio decoder over a `tokio::io::duplex`
+//! pipe fed by a writer task (features `tokio`, `futures-io`), and liblz4's
 //! LZ4F. Ratios are LZ4F's time over each decoder's (above 1 is faster than LZ4F), and the
 //! blocking `read` loop's over the async adapters'.
 //!
@@ -33,6 +34,8 @@ enum Decoder {
     SansIo,
     #[cfg(feature = "tokio")]
     Tokio,
+    #[cfg(feature = "tokio")]
+    TokioDuplex,
     #[cfg(feature = "futures-io")]
     Futures,
     Lz4f,
@@ -47,6 +50,8 @@ impl Decoder {
             Decoder::SansIo => "sans-io",
             #[cfg(feature = "tokio")]
             Decoder::Tokio => "tokio",
+            #[cfg(feature = "tokio")]
+            Decoder::TokioDuplex => "tokio-duplex",
             #[cfg(feature = "futures-io")]
             Decoder::Futures => "futures-io",
             Decoder::Lz4f => "LZ4F",
@@ -108,6 +113,34 @@ impl Decoder {
                     }
                 })
             }
+            #[cfg(feature = "tokio")]
+            Decoder::TokioDuplex => {
+                // The frame arrives through an in-memory pipe from a writer task.
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .build()
+                    .unwrap();
+                runtime.block_on(async {
+                    let (mut writer, reader) = tokio::io::duplex(PIECE);
+                    let frame = framed.to_vec();
+                    let feeder = tokio::spawn(async move {
+                        writer.write_all(&frame).await.unwrap();
+                        writer.shutdown().await.unwrap();
+                    });
+                    let mut decoder = frame::tokio::FrameDecoder::new(reader);
+                    let mut total = 0;
+                    loop {
+                        let n = decoder.read(buf).await.unwrap();
+                        if n == 0 {
+                            break;
+                        }
+                        black_box(&buf[..n]);
+                        total += n;
+                    }
+                    feeder.await.unwrap();
+                    total
+                })
+            }
             #[cfg(feature = "futures-io")]
             Decoder::Futures => {
                 use futures_util::io::AsyncReadExt;
@@ -151,6 +184,8 @@ fn main() {
         Decoder::SansIo,
         #[cfg(feature = "tokio")]
         Decoder::Tokio,
+        #[cfg(feature = "tokio")]
+        Decoder::TokioDuplex,
         #[cfg(feature = "futures-io")]
         Decoder::Futures,
         Decoder::Lz4f,
