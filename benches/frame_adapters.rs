@@ -3,7 +3,8 @@
 //! `read_to_end`, which decodes straight into the `Vec`, and with `read` into a 64 KiB buffer),
 //! the sans-IO `FrameDecompressor` (64 KiB input pieces, 64 KiB output), the tokio and
 //! futures-io decoders over an in-memory reader and the tokio decoder over a `tokio::io::duplex`
-//! pipe fed by a writer task (features `tokio`, `futures-io`), and liblz4's
+//! pipe fed by a writer task (features `tokio`, `futures-io`; its blocking counterpart: the read
+//! loop over an OS pipe fed by a writer thread), and liblz4's
 //! LZ4F. Ratios are LZ4F's time over each decoder's (above 1 is faster than LZ4F), and the
 //! blocking `read` loop's over the async adapters'.
 //!
@@ -31,6 +32,7 @@ enum Decoder {
     OneShot,
     ReadToEnd,
     ReadLoop,
+    PipeLoop,
     SansIo,
     #[cfg(feature = "tokio")]
     Tokio,
@@ -47,6 +49,7 @@ impl Decoder {
             Decoder::OneShot => "one-shot",
             Decoder::ReadToEnd => "read_to_end",
             Decoder::ReadLoop => "read-loop",
+            Decoder::PipeLoop => "pipe-read-loop",
             Decoder::SansIo => "sans-io",
             #[cfg(feature = "tokio")]
             Decoder::Tokio => "tokio",
@@ -75,6 +78,27 @@ impl Decoder {
                     black_box(&buf[..n]);
                     total += n;
                 }
+            }
+            Decoder::PipeLoop => {
+                // The frame arrives through an OS pipe from a writer thread: the blocking
+                // counterpart of the tokio decoder over a duplex pipe.
+                let (reader, mut writer) = std::io::pipe().unwrap();
+                std::thread::scope(|scope| {
+                    scope.spawn(move || {
+                        use std::io::Write;
+                        writer.write_all(framed).unwrap();
+                    });
+                    let mut decoder = FrameDecoder::new(reader);
+                    let mut total = 0;
+                    loop {
+                        let n = decoder.read(buf).unwrap();
+                        if n == 0 {
+                            return total;
+                        }
+                        black_box(&buf[..n]);
+                        total += n;
+                    }
+                })
             }
             Decoder::SansIo => {
                 let mut decompressor = FrameDecompressor::new();
@@ -181,6 +205,7 @@ fn main() {
         Decoder::OneShot,
         Decoder::ReadToEnd,
         Decoder::ReadLoop,
+        Decoder::PipeLoop,
         Decoder::SansIo,
         #[cfg(feature = "tokio")]
         Decoder::Tokio,
