@@ -28,6 +28,16 @@
 //! full length at commit. The bytes read back are the same; only the allocation differs. Standard
 //! output and direct targets (devices, FIFOs) are always written whole.
 //!
+//! Durability costs little time: a large output is handed to the disk while it is being
+//! written, not all at the end. After every [`WRITEBACK_WINDOW`] bytes a writeback thread
+//! (started with the first window, so small outputs never start one) `fdatasync`s what the
+//! temporary file holds so far, on its own duplicate of the descriptor, while decoding goes on;
+//! the `fsync` at commit then waits only for the last window. Any error that thread meets fails
+//! the commit (an error reported to one descriptor of a file is not reported again to its
+//! duplicates, so it must not be dropped). Why a thread and not `sync_file_range`: the standard
+//! library reaches `fdatasync` in safe code, this crate forbids `unsafe`, and neither `rustix`
+//! nor `nix` offers `sync_file_range`.
+//!
 //! Why `tempfile`: it creates the temporary file with `O_EXCL` under a random name (no race with
 //! another process, no following a planted link), with the permissions given at creation,
 //! deletes it when dropped (every early return and error path), and renames it without
@@ -39,7 +49,8 @@ use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
 
 use tempfile::NamedTempFile;
 
@@ -52,6 +63,9 @@ const WRITE_BUFFER: usize = 1 << 20;
 /// The unit of sparse output: a whole, aligned, all-zero unit becomes a hole. 4 KiB is the
 /// block size of the common Linux file systems, so a smaller unit would save no disk space.
 const SPARSE_UNIT: usize = 4096;
+
+/// Bytes written to a temporary file between two early writebacks (see the module docs).
+const WRITEBACK_WINDOW: u64 = 8 << 20;
 
 /// A file's identity: device and inode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,6 +274,8 @@ pub struct Temporary {
     /// permission bits carry over (`lz4 -f` writes into the file and so keeps them; a private
     /// file stays private).
     replaced: Option<fs::Metadata>,
+    /// The early writeback of what was written so far.
+    writeback: Writeback,
 }
 
 impl Drop for Temporary {
@@ -279,12 +295,89 @@ struct Sparse {
     hole: u64,
 }
 
+/// The early writeback of a temporary file (see the module docs): the logical bytes written so
+/// far, where the next window ends, and the thread that `fdatasync`s, once started.
+#[derive(Default)]
+struct Writeback {
+    written: u64,
+    next: u64,
+    thread: Option<(mpsc::SyncSender<()>, JoinHandle<io::Result<()>>)>,
+}
+
+impl Writeback {
+    /// Counts `bytes` more written to `file`; at the end of a window, asks the thread (started
+    /// on the first) for an `fdatasync` of what `file` holds. A request made while one is
+    /// pending is dropped: that one covers it.
+    fn wrote(&mut self, bytes: usize, file: &File) -> io::Result<()> {
+        self.written += bytes as u64;
+        if self.written < self.next.max(WRITEBACK_WINDOW) {
+            return Ok(());
+        }
+        self.next = self.written + WRITEBACK_WINDOW;
+        if self.thread.is_none() {
+            let duplicate = file.try_clone()?;
+            let (requests, received) = mpsc::sync_channel::<()>(1);
+            let thread = std::thread::Builder::new()
+                .name("writeback".into())
+                .spawn(move || received.iter().try_for_each(|()| duplicate.sync_data()))?;
+            self.thread = Some((requests, thread));
+        }
+        if let Some((requests, _)) = &self.thread {
+            // Full: a request is pending. Disconnected: the thread stopped on an error, which
+            // `finish` reports.
+            let _ = requests.try_send(());
+        }
+        Ok(())
+    }
+
+    /// Stops the thread after its pending request, with the first error it met.
+    fn finish(&mut self) -> io::Result<()> {
+        match self.thread.take() {
+            None => Ok(()),
+            Some((requests, thread)) => {
+                drop(requests);
+                thread
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("the writeback thread panicked")))
+            }
+        }
+    }
+}
+
 /// Whether `unit` is all zero (a unit of data usually answers at its first or last byte).
 fn all_zero(unit: &[u8]) -> bool {
     unit.first() == Some(&0) && unit.last() == Some(&0) && unit.iter().all(|&byte| byte == 0)
 }
 
 impl Temporary {
+    /// Writes some of `buf` (all of it when sparse), counted for the early writeback.
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = match (self.sparse.is_some(), self.file.as_mut()) {
+            (_, None) => return Err(io::Error::other("output already committed")),
+            (true, Some(_)) => self.write_sparse(buf).map(|()| buf.len())?,
+            (false, Some(file)) => file.write(buf)?,
+        };
+        self.wrote(written)?;
+        Ok(written)
+    }
+
+    /// Writes all of `buf`, counted for the early writeback.
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match (self.sparse.is_some(), self.file.as_mut()) {
+            (_, None) => return Err(io::Error::other("output already committed")),
+            (true, Some(_)) => self.write_sparse(buf)?,
+            (false, Some(file)) => file.write_all(buf)?,
+        }
+        self.wrote(buf.len())
+    }
+
+    fn wrote(&mut self, bytes: usize) -> io::Result<()> {
+        match self.file.as_ref() {
+            Some(file) => self.writeback.wrote(bytes, file.get_ref().as_file()),
+            None => Ok(()),
+        }
+    }
+
     /// Writes `buf` to a sparse output: data runs are written in one call each, and whole
     /// aligned zero units are left as holes.
     fn write_sparse(&mut self, buf: &[u8]) -> io::Result<()> {
@@ -437,6 +530,7 @@ impl Target {
                     overwrite,
                     sparse: sparse.then(Sparse::default),
                     replaced,
+                    writeback: Writeback::default(),
                 })))
             }
         }
@@ -484,6 +578,7 @@ impl Target {
                         .set_permissions(fs::Permissions::from_mode(mode))
                         .map_err(io_failure)?;
                 }
+                temporary.writeback.finish().map_err(io_failure)?;
                 file.as_file().sync_all().map_err(io_failure)?;
                 let mut registry = signals::registry();
                 let persisted = if temporary.overwrite {
@@ -573,13 +668,7 @@ fn sync_parent(target: &Path) -> io::Result<()> {
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = match &mut self.target {
-            Target::Temporary(temporary) if temporary.sparse.is_some() => {
-                temporary.write_sparse(buf).map(|()| buf.len())
-            }
-            Target::Temporary(temporary) => match temporary.file.as_mut() {
-                Some(file) => file.write(buf),
-                None => Err(io::Error::other("output already committed")),
-            },
+            Target::Temporary(temporary) => temporary.write(buf),
             Target::Direct(out, _) => out.write(buf),
             Target::Stdout(out) => out.write(buf),
             Target::Discard => Ok(buf.len()),
@@ -590,13 +679,7 @@ impl Write for Sink {
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.target {
-            Target::Temporary(temporary) if temporary.sparse.is_some() => {
-                temporary.write_sparse(buf)
-            }
-            Target::Temporary(temporary) => match temporary.file.as_mut() {
-                Some(file) => file.write_all(buf),
-                None => Err(io::Error::other("output already committed")),
-            },
+            Target::Temporary(temporary) => temporary.write_all(buf),
             Target::Direct(out, _) => out.write_all(buf),
             Target::Stdout(out) => out.write_all(buf),
             Target::Discard => Ok(()),

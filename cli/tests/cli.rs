@@ -551,3 +551,32 @@ fn thread_counts_write_the_same_bytes() {
         assert!(outputs.windows(2).all(|w| w[0] == w[1]), "{args:?}");
     }
 }
+
+/// Outputs larger than several early-writeback windows (8 MiB: the writeback thread starts and
+/// runs while the output is written) are complete and identical, sparse or not, compressed or
+/// decompressed; a zero run longer than a window, a window boundary inside a hole, and a file
+/// ending in a hole included.
+#[test]
+fn outputs_spanning_writeback_windows_are_complete() {
+    let dir = scratch("writeback");
+    let mut data = sample(9 << 20);
+    data.extend(vec![0u8; (9 << 20) + 4096]);
+    data.extend(sample(3 << 20));
+    data.extend(vec![0u8; 1 << 20]);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    let out = run_in(bin().args(["-f", "-B4", "data", "data.lz4"]), &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let framed = std::fs::read(dir.join("data.lz4")).unwrap();
+    assert_eq!(
+        lz4_simd::frame::decompress(&framed, 64 << 20).unwrap(),
+        data
+    );
+    for (name, args) in [
+        ("sparse", &["-d", "-f"][..]),
+        ("whole", &["-d", "-f", "--no-sparse"][..]),
+    ] {
+        let out = run_in(bin().args(args).arg("data.lz4").arg(name), &dir);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(std::fs::read(dir.join(name)).unwrap() == data, "{name}");
+    }
+}
