@@ -67,18 +67,7 @@ impl Decoder {
         match self {
             Decoder::OneShot => frame::decompress(framed, len).unwrap().len(),
             Decoder::ReadToEnd => FrameDecoder::new(framed).read_to_end(out).unwrap(),
-            Decoder::ReadLoop => {
-                let mut decoder = FrameDecoder::new(framed);
-                let mut total = 0;
-                loop {
-                    let n = decoder.read(buf).unwrap();
-                    if n == 0 {
-                        return total;
-                    }
-                    black_box(&buf[..n]);
-                    total += n;
-                }
-            }
+            Decoder::ReadLoop => read_all(FrameDecoder::new(framed), buf),
             Decoder::PipeLoop => {
                 // The frame arrives through an OS pipe from a writer thread: the blocking
                 // counterpart of the tokio decoder over a duplex pipe.
@@ -88,16 +77,7 @@ impl Decoder {
                         use std::io::Write;
                         writer.write_all(framed).unwrap();
                     });
-                    let mut decoder = FrameDecoder::new(reader);
-                    let mut total = 0;
-                    loop {
-                        let n = decoder.read(buf).unwrap();
-                        if n == 0 {
-                            return total;
-                        }
-                        black_box(&buf[..n]);
-                        total += n;
-                    }
+                    read_all(FrameDecoder::new(reader), buf)
                 })
             }
             Decoder::SansIo => {
@@ -183,6 +163,20 @@ impl Decoder {
             }
             Decoder::Lz4f => liblz4::decompress_frame(framed, None).unwrap().len(),
         }
+    }
+}
+
+/// Reads `decoder` to its end through `buf` (a caller's read loop); returns the content's
+/// length.
+fn read_all(mut decoder: impl Read, buf: &mut [u8]) -> usize {
+    let mut total = 0;
+    loop {
+        let n = decoder.read(buf).unwrap();
+        if n == 0 {
+            return total;
+        }
+        black_box(&buf[..n]);
+        total += n;
     }
 }
 
