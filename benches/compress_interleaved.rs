@@ -12,6 +12,13 @@
 //! - HC: our `HcCompressor` (reused) and liblz4's `LZ4_compress_HC`, at each level of
 //!   `LZ4_SIMD_BENCH_HC_LEVELS` (default `3,9,12`; empty for none).
 //!
+//! - Frames (`LZ4_SIMD_BENCH_FRAMES=0` skips them): whole files (up to `LZ4_SIMD_BENCH_BYTES`)
+//!   as frames with the `lz4` tool's defaults (4 MiB independent blocks, content checksum, fast
+//!   level): our one-shot `frame::compress` (a new `Vec` each time, as the API returns), our
+//!   sans-IO `FrameCompressor` and our `FrameEncoder` (both into a reused buffer), against
+//!   liblz4's `LZ4F_compressFrame` into a reused buffer and the `lz4` tool's streaming LZ4F loop
+//!   (64 KiB updates, a new `Vec`).
+//!
 //! Before timing, every block's output is checked: ours must be liblz4's bytes, lz4_flex's must
 //! decode to the input.
 //!
@@ -30,7 +37,10 @@ use common::{env_usize, median};
 use std::hint::black_box;
 use std::time::Instant;
 
+use std::io::Write;
+
 use lz4_simd::block::{self, Compressor, HcCompressor};
+use lz4_simd::frame::{self, FrameCompressor, FrameEncoder, FrameOptions};
 use testkit::{corpus, liblz4, samples};
 
 /// One compressor of the comparison.
@@ -41,6 +51,11 @@ enum Codec {
     Lz4Flex,
     OursHc(u8),
     Liblz4Hc(u8),
+    OursFrame,
+    OursFrameSansIo,
+    OursFrameEncoder,
+    Lz4f,
+    Lz4fStream,
 }
 
 impl Codec {
@@ -51,6 +66,11 @@ impl Codec {
             Codec::Lz4Flex => "lz4_flex".into(),
             Codec::OursHc(level) => format!("ours-hc{level}"),
             Codec::Liblz4Hc(level) => format!("liblz4-hc{level}"),
+            Codec::OursFrame => "ours-frame".into(),
+            Codec::OursFrameSansIo => "ours-sans-io".into(),
+            Codec::OursFrameEncoder => "ours-encoder".into(),
+            Codec::Lz4f => "LZ4F".into(),
+            Codec::Lz4fStream => "LZ4F-stream".into(),
         }
     }
 }
@@ -59,6 +79,35 @@ impl Codec {
 struct State {
     fast: Compressor,
     hc: HcCompressor,
+    /// The reused output of the frame encoder.
+    encoded: Vec<u8>,
+}
+
+/// The frame options of the frame rows: the `lz4` tool's defaults.
+fn frame_options() -> FrameOptions {
+    FrameOptions::new()
+}
+
+/// Our sans-IO frame compressor over `src` into `dst` (room for the whole frame): the frame's
+/// length.
+fn sans_io_frame(src: &[u8], dst: &mut [u8]) -> usize {
+    let mut compressor = FrameCompressor::new(frame_options());
+    let mut written = 0;
+    let mut input = src;
+    while !input.is_empty() {
+        let progress = compressor
+            .compress(input, &mut dst[written..])
+            .expect("room");
+        input = &input[progress.consumed..];
+        written += progress.produced;
+    }
+    loop {
+        let progress = compressor.finish(&mut dst[written..]).expect("room");
+        written += progress.produced;
+        if compressor.is_finished() && compressor.pending_output().is_empty() {
+            return written;
+        }
+    }
 }
 
 /// Compresses every block of `chunks` into `out` (one bound-sized buffer per block); returns
@@ -81,6 +130,22 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
                 .compress_into(chunk, dst, level)
                 .expect("bound-sized buffer"),
             Codec::Liblz4Hc(level) => liblz4::compress_hc_into(chunk, dst, i32::from(level)),
+            Codec::OursFrame => frame::compress(chunk, &frame_options()).len(),
+            Codec::OursFrameSansIo => sans_io_frame(chunk, dst),
+            Codec::OursFrameEncoder => {
+                state.encoded.clear();
+                let mut encoder = FrameEncoder::new(&mut state.encoded, frame_options());
+                encoder.write_all(chunk).expect("a Vec takes everything");
+                encoder.finish().expect("a Vec takes everything").len()
+            }
+            Codec::Lz4f => liblz4::compress_frame(chunk, dst, &liblz4::frame_preferences()),
+            Codec::Lz4fStream => liblz4::compress_frame_streaming(
+                chunk,
+                4 << 20,
+                None,
+                &liblz4::frame_preferences(),
+            )
+            .len(),
         };
         total += black_box(n);
     }
@@ -92,7 +157,7 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
 fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>], file: &str) {
     for (chunk, dst) in chunks.iter().zip(out.iter_mut()) {
         let n = run(codec, state, &[chunk], std::slice::from_mut(dst));
-        let ours = &dst[..n];
+        let ours = &dst[..n.min(dst.len())];
         match codec {
             Codec::Ours => assert!(
                 ours == liblz4::compress_fast(chunk, 1),
@@ -106,7 +171,21 @@ fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>],
                 block::decompress(ours, chunk.len()).ok().as_deref() == Some(*chunk),
                 "{file}: lz4_flex's block does not decode"
             ),
-            Codec::Liblz4 | Codec::Liblz4Hc(_) => {}
+            Codec::OursFrame | Codec::OursFrameSansIo | Codec::OursFrameEncoder => {
+                let mut lz4f = vec![0; dst.len()];
+                let lz4f_len =
+                    liblz4::compress_frame(chunk, &mut lz4f, &liblz4::frame_preferences());
+                let ours = match codec {
+                    Codec::OursFrame => frame::compress(chunk, &frame_options()),
+                    Codec::OursFrameEncoder => state.encoded.clone(),
+                    _ => ours.to_vec(),
+                };
+                assert!(
+                    ours == lz4f[..lz4f_len],
+                    "{file}: our frame differs from LZ4F's"
+                );
+            }
+            Codec::Liblz4 | Codec::Liblz4Hc(_) | Codec::Lz4f | Codec::Lz4fStream => {}
         }
     }
 }
@@ -125,6 +204,7 @@ fn compare(
     let mut state = State {
         fast: Compressor::new(),
         hc: HcCompressor::new(),
+        encoded: Vec::new(),
     };
     let mut log_sums = vec![0.0f64; codecs.len()];
     for (name, data) in files {
@@ -134,7 +214,11 @@ fn compare(
             .map(|c| {
                 // lz4_flex asks for a little more room than LZ4's bound.
                 let room = liblz4::compress_bound(c.len())
-                    .max(lz4_flex::block::get_maximum_output_size(c.len()));
+                    .max(lz4_flex::block::get_maximum_output_size(c.len()))
+                    .max(liblz4::compress_frame_bound(
+                        c.len(),
+                        &liblz4::frame_preferences(),
+                    ));
                 vec![0u8; room]
             })
             .collect();
@@ -201,6 +285,23 @@ fn main() {
         block_size,
         rounds,
     );
+    if env_usize("LZ4_SIMD_BENCH_FRAMES", 1) != 0 {
+        // One frame per file: the whole (capped) file is one chunk.
+        compare(
+            "frames (4 MiB independent blocks, content checksum), whole files",
+            &[
+                Codec::OursFrame,
+                Codec::OursFrameSansIo,
+                Codec::OursFrameEncoder,
+                Codec::Lz4f,
+                Codec::Lz4fStream,
+            ],
+            3,
+            &files,
+            usize::MAX,
+            rounds,
+        );
+    }
     let levels = std::env::var("LZ4_SIMD_BENCH_HC_LEVELS").unwrap_or_else(|_| "3,9,12".into());
     for level in levels.split(',').filter(|l| !l.is_empty()) {
         let level: u8 = level
