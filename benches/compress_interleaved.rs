@@ -17,7 +17,7 @@
 //!   level): our one-shot `frame::compress` (a new `Vec` each time, as the API returns), our
 //!   sans-IO `FrameCompressor` and our `FrameEncoder` (both into a reused buffer), against
 //!   liblz4's `LZ4F_compressFrame` into a reused buffer and the `lz4` tool's streaming LZ4F loop
-//!   (64 KiB updates, a new `Vec`).
+//!   (4 MiB updates, a new `Vec`).
 //!
 //! Before timing, every block's output is checked: ours must be liblz4's bytes, lz4_flex's must
 //! decode to the input.
