@@ -139,13 +139,10 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
                 encoder.finish().expect("a Vec takes everything").len()
             }
             Codec::Lz4f => liblz4::compress_frame(chunk, dst, &liblz4::frame_preferences()),
-            Codec::Lz4fStream => liblz4::compress_frame_streaming(
-                chunk,
-                4 << 20,
-                None,
-                &liblz4::frame_preferences(),
-            )
-            .len(),
+            Codec::Lz4fStream => {
+                liblz4::compress_frame_streaming(chunk, 4 << 20, None, &liblz4::frame_preferences())
+                    .len()
+            }
         };
         total += black_box(n);
     }
