@@ -175,17 +175,10 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
         }
         Err(args::Usage(message)) => return Err(Failure::Usage(message)),
     };
-    if settings.threads.is_some_and(|n| n != 1) {
-        jobs::display(
-            &settings,
-            3,
-            "note: -T is accepted; this version compresses on one thread",
-        );
-    }
     if let Some(warning) = kernel_override_warning() {
         jobs::display(&settings, 2, &warning);
     }
-    match settings.mode {
+    let result = match settings.mode {
         Mode::List => list::run(
             &settings.inputs,
             settings.display_level >= 3,
@@ -193,11 +186,21 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
             settings.max_out,
         ),
         Mode::Bench => run_lz4_bench(&settings),
-        _ => {
-            let jobs = jobs::plan(&mut settings)?;
-            signals::install();
-            jobs::run(&settings, &jobs)
+        _ => match jobs::plan(&mut settings) {
+            Ok(jobs) => {
+                signals::install();
+                jobs::run(&settings, &jobs)
+            }
+            Err(failure) => Err(failure),
+        },
+    };
+    match result {
+        // `-qq`: errors too are silent, as `lz4`'s display level 0 makes them; the exit status
+        // still says the run failed.
+        Err(failure) if settings.display_level == 0 && !failure.is_broken_pipe() => {
+            Err(Failure::Reported)
         }
+        result => result,
     }
 }
 

@@ -580,3 +580,26 @@ fn outputs_spanning_writeback_windows_are_complete() {
         assert!(std::fs::read(dir.join(name)).unwrap() == data, "{name}");
     }
 }
+
+/// `-qq` silences errors too (as `lz4`'s display level 0), single job or several, and the exit
+/// status still reports the failure; `-q` keeps them.
+#[test]
+fn errors_are_silent_only_with_qq() {
+    let dir = scratch("qq");
+    std::fs::write(dir.join("bad.lz4"), b"garbage").unwrap();
+    std::fs::write(dir.join("kept"), b"old").unwrap();
+    for args in [
+        &["-qq", "-d", "bad.lz4", "out"][..],
+        &["-qq", "-d", "-m", "bad.lz4"][..],
+        &["-qq", "-z", "bad.lz4", "kept"][..],
+    ] {
+        let out = run_in(bin().args(args), &dir);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+    let out = run_in(bin().args(["-q", "-d", "bad.lz4", "out"]), &dir);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("bad.lz4"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(dir.join("kept")).unwrap(), b"old");
+    assert!(!dir.join("out").exists() && !dir.join("bad").exists());
+}
