@@ -27,6 +27,8 @@
 //! `LZ4_SIMD_BENCH_ROUNDS` (default 21 for fast, a quarter of it, at least 3, for HC), and the
 //! corpus as in `interleaved.rs` (built-in generated text and logs without it). Code placement
 //! moves these ratios by a few percent: confirm on two or three differently built binaries.
+//! `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time instead of wall time, which
+//! leaves out the time other processes run on a shared machine (see `testkit::clock`).
 //!
 //! Run: `cargo bench --bench compress_interleaved`.
 
@@ -35,13 +37,12 @@ mod common;
 use common::{env_usize, median};
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use std::io::Write;
 
 use lz4_simd::block::{self, Compressor, HcCompressor};
 use lz4_simd::frame::{self, FrameCompressor, FrameEncoder, FrameOptions};
-use testkit::{corpus, liblz4, samples};
+use testkit::{clock, corpus, liblz4, samples};
 
 /// One compressor of the comparison.
 #[derive(Clone, Copy, PartialEq)]
@@ -227,9 +228,9 @@ fn compare(
         let mut times = vec![Vec::with_capacity(rounds); codecs.len()];
         for _ in 0..rounds {
             for (codec, times) in codecs.iter().zip(times.iter_mut()) {
-                let started = Instant::now();
+                let started = clock::Stamp::now();
                 run(*codec, &mut state, &chunks, &mut out);
-                times.push(started.elapsed().as_secs_f64());
+                times.push(started.elapsed_secs());
             }
         }
         let time: Vec<f64> = times.iter_mut().map(|times| median(times)).collect();
@@ -273,7 +274,7 @@ fn main() {
         files = samples::builtin(4 << 20);
         files.retain(|(name, _)| name == "text" || name == "logs");
     }
-    println!("blocks of {block_size} bytes");
+    println!("blocks of {block_size} bytes; clock: {}", clock::name());
     compare(
         "fast, acceleration 1",
         &[Codec::Ours, Codec::Liblz4, Codec::Lz4Flex],

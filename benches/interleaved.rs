@@ -22,17 +22,18 @@
 //! generated text and logs when the corpus is absent; and the generated stress samples `runs` and
 //! `short-offsets` (reported against lz4_flex too). `LZ4_SIMD_BENCH_ROUNDS` (default 21) sets the
 //! rounds. Every decoder's output is checked against the input before it is timed.
+//! `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time instead of wall time, which
+//! leaves out the time other processes run on a shared machine (see `testkit::clock`).
 //!
 //! Run: `cargo bench --bench interleaved`.
 
 use std::hint::black_box;
-use std::time::Instant;
 
 mod common;
 
 use common::{env_usize, median, Sample};
 use lz4_simd::{block, Kernel};
-use testkit::{corpus, liblz4, samples};
+use testkit::{clock, corpus, liblz4, samples};
 
 const CHUNK: usize = 64 * 1024;
 
@@ -120,7 +121,8 @@ fn main() {
     let flex = liblz4 + 1;
 
     println!(
-        "ratio = liblz4's time / the decoder's (medians of {rounds} interleaved rounds; 64 KiB blocks by liblz4 -1)"
+        "ratio = liblz4's time / the decoder's (medians of {rounds} interleaved rounds; 64 KiB blocks by liblz4 -1; clock: {})",
+        clock::name()
     );
     let mut log_sums = vec![0.0f64; decoders.len()];
     let mut counted = 0usize;
@@ -143,9 +145,9 @@ fn main() {
         let mut times = vec![Vec::with_capacity(rounds); decoders.len()];
         for _ in 0..rounds {
             for (decoder, times) in decoders.iter().zip(times.iter_mut()) {
-                let started = Instant::now();
+                let started = clock::Stamp::now();
                 decoder.run(&file, &mut out);
-                times.push(started.elapsed().as_secs_f64());
+                times.push(started.elapsed_secs());
             }
         }
         let time: Vec<f64> = times.iter_mut().map(|times| median(times)).collect();

@@ -9,6 +9,7 @@
 //!   parser and naive decoder, and a model of liblz4's end-of-block checks.
 //! - [`kernels`]: the kernel sweep (every available decode kernel against scalar, guarded and
 //!   exact-size buffers) and its runner; [`process`]: a test re-run in a child process.
+//! - [`clock`] (feature `clock`): the benches' clock, wall time or the thread's CPU time.
 //! - [`alloc`]: a global allocator recording the largest allocation, for allocation-cap tests.
 //!
 //! Without features the kit depends on nothing but lz4-simd itself: Miri (which cannot run C
@@ -17,6 +18,8 @@
 
 pub mod alloc;
 pub mod block_builder;
+#[cfg(feature = "clock")]
+pub mod clock;
 #[cfg(feature = "corpus")]
 pub mod corpus;
 #[cfg(feature = "liblz4")]
