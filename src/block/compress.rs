@@ -555,42 +555,39 @@ unchecked_fn! {
                 // Catch up: extend the match backwards over equal bytes. In bounds: the loop
                 // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
                 // match_start_limit.
-                // One induction variable (`back`) and one bound: the form keeps the loop free of
-                // the parse's other positions (otherwise they are all stepped back with it, and
-                // spilled).
-                let most = (ip - anchor).min(candidate);
-                let mut back = 0;
-                while back < most && byte_at!(src, ip - 1 - back) == byte_at!(src, candidate - 1 - back)
+                while ip > anchor
+                    && candidate > 0
+                    && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
                 {
-                    back += 1;
+                    ip -= 1;
+                    candidate -= 1;
                 }
-                ip -= back;
-                candidate -= back;
 
-                // SAFETY: `ip + 4 <= match_end_limit = len - 5`, as `ip < match_start_limit` (the
-                // search's `ip < forward_ip`, lowered by the catch-up); `candidate + 12 <= len`
-                // (see above): the 8 bytes at `candidate + 4` are inside.
-                let mut match_code = call_unchecked!(count_common(
-                    src,
-                    ip + MINMATCH,
-                    candidate + MINMATCH,
-                    match_end_limit
-                ));
-                // SAFETY: `anchor <= ip` (the search starts after `anchor` and the catch-up stops
-                // at it), `ip + 8 <= len` (as above), and without EXACT `dst` holds the bound (this
-                // function's duty) and the sequences are consecutive and end inside `src` (each
-                // match ends at `match_end_limit` at most, and `anchor` moves to its end): the
-                // room follows (see `sequence`).
-                call_unchecked!(out.sequence::<EXACT>(
-                    src,
-                    anchor,
-                    ip,
-                    ip - candidate,
-                    match_code
-                ))?;
-                // Emit sequences without literals as long as the position right after a match
-                // matches too.
+                // Emit sequences as long as the position right after a match matches too.
                 loop {
+                    // SAFETY: `ip + 4 <= match_end_limit = len - 5`, as `ip < match_start_limit`
+                    // (the search's `ip < forward_ip`, lowered by the catch-up, or the check
+                    // below); `candidate + 12 <= len` (see above): the 8 bytes at `candidate + 4`
+                    // are inside.
+                    let match_code = call_unchecked!(count_common(
+                        src,
+                        ip + MINMATCH,
+                        candidate + MINMATCH,
+                        match_end_limit
+                    ));
+                    // SAFETY: `anchor <= ip` (the search starts after `anchor` and the catch-up
+                    // stops at it; a match right after another starts at `anchor`), `ip + 8 <= len`
+                    // (as above), and without EXACT `dst` holds the bound (this function's duty)
+                    // and the sequences are consecutive and end inside `src` (each match ends at
+                    // `match_end_limit` at most, and `anchor` moves to its end): the room follows
+                    // (see `sequence`).
+                    call_unchecked!(out.sequence::<EXACT>(
+                        src,
+                        anchor,
+                        ip,
+                        ip - candidate,
+                        match_code
+                    ))?;
                     ip += MINMATCH + match_code;
                     anchor = ip;
                     if ip >= match_start_limit {
@@ -607,15 +604,6 @@ unchecked_fn! {
                     if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
                         break;
                     }
-                    // SAFETY: as above (`ip < match_start_limit`, just checked).
-                    match_code = call_unchecked!(count_common(
-                        src,
-                        ip + MINMATCH,
-                        candidate + MINMATCH,
-                        match_end_limit
-                    ));
-                    // SAFETY: as for `sequence` above, with no literals.
-                    call_unchecked!(out.match_sequence::<EXACT>(ip - candidate, match_code))?;
                 }
 
                 ip += 1;

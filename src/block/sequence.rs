@@ -308,8 +308,7 @@ impl<'a> SequenceWriter<'a> {
         ///
         /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
         /// literals are copied exactly. Without it the size is not computed, and the literals
-        /// are copied in whole 8-byte words (at least one), read and written up to 8 bytes past their
-        /// end.
+        /// are copied in whole 8-byte words, read and written up to 7 bytes past their end.
         ///
         /// # Safety
         ///
@@ -357,18 +356,14 @@ impl<'a> SequenceWriter<'a> {
             if EXACT {
                 self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
             } else {
-                // At least one word, even for no literals (no test before the first copy).
                 let mut copied = 0;
-                loop {
-                    // In bounds (the caller's duty): the word ends before `ip + 8 <= src.len()`
-                    // (`anchor + copied < ip`, or `copied == 0` and `anchor <= ip`), and is
-                    // written at most 8 bytes past the literals, inside the room vouched for.
+                while copied < literal_len {
+                    // In bounds (the caller's duty): the word ends before `ip + 8 <= src.len()`,
+                    // and is written at most 7 bytes past the literals, inside the room vouched
+                    // for.
                     let chunk = word_at!(u64, src, anchor + copied);
                     put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
                     copied += WORD;
-                    if copied >= literal_len {
-                        break;
-                    }
                 }
             }
             self.pos += literal_len;
@@ -379,40 +374,6 @@ impl<'a> SequenceWriter<'a> {
                 put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
             }
             self.pos += 2;
-            if match_code >= ML_MASK {
-                self.write_extension(match_code - ML_MASK);
-            }
-            Ok(())
-        }
-    }
-
-    unchecked_fn! {
-        /// Writes one sequence without literals (a match right after the previous one): the
-        /// token, then a match of `MINMATCH + match_code` bytes at `offset`.
-        ///
-        /// # Safety
-        ///
-        /// With `EXACT`, none: every access is checked. Without it: `dst` has room, past the
-        /// bytes written so far, for the token, the offset and the match length extension (as
-        /// [`sequence`](Self::sequence) with no literals: the bound provides it likewise).
-        #[inline(always)]
-        pub(super) fn match_sequence<const EXACT: bool>(
-            &mut self,
-            offset: usize,
-            match_code: usize,
-        ) -> Result<(), Error> {
-            if EXACT {
-                self.ensure(1 + 2 + Self::extension_bytes(match_code, ML_MASK) + 1)?;
-            }
-            let token = match_code.min(ML_MASK) as u8;
-            let offset = (offset as u16).to_le_bytes();
-            if EXACT {
-                self.dst[self.pos..self.pos + 3].copy_from_slice(&[token, offset[0], offset[1]]);
-            } else {
-                // In bounds: the room the caller vouches for.
-                put_at!(self.dst, self.pos, [token, offset[0], offset[1]]);
-            }
-            self.pos += 3;
             if match_code >= ML_MASK {
                 self.write_extension(match_code - ML_MASK);
             }
@@ -567,43 +528,6 @@ pub(super) mod tests {
                             assert!(matches!(result, Err(Error::OutputTooSmall { .. })));
                             assert!(dst.iter().all(|&b| b == 0xEE));
                         }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The literal-less sequence equals [`SequenceWriter::sequence`]'s with no literals, in a
-    /// bound-sized `dst` with exactly its room (token, offset, extension: no wild bytes) and in
-    /// exact `dst`s as large as the sequence plus a token and one byte smaller.
-    #[test]
-    fn match_sequence_at_every_edge() {
-        for match_code in [0usize, 1, 14, 15, 16, 269, 270, 271, 524, 525, 600] {
-            for offset in [1usize, 8, 255, 256, 65535] {
-                let want = sequence_naive(&[], offset, match_code);
-                let match_ext = SequenceWriter::extension_bytes(match_code, ML_MASK);
-                for prefix in [0, 5] {
-                    let mut dst = vec![0xEEu8; prefix + 3 + match_ext];
-                    let mut out = SequenceWriter::new(&mut dst);
-                    out.pos = prefix;
-                    // SAFETY: `dst` has the room for the token, offset and extension past
-                    // `prefix`.
-                    call_unchecked!(out.match_sequence::<false>(offset, match_code)).unwrap();
-                    assert_eq!(out.written(), prefix + want.len());
-                    assert!(dst[..prefix].iter().all(|&b| b == 0xEE));
-                    assert_eq!(&dst[prefix..], &want[..]);
-                }
-                for capacity in [want.len() + 1, want.len()] {
-                    let mut dst = vec![0xEEu8; capacity];
-                    let mut out = SequenceWriter::new(&mut dst);
-                    // SAFETY: no duty with `EXACT`.
-                    let result = call_unchecked!(out.match_sequence::<true>(offset, match_code));
-                    if capacity > want.len() {
-                        result.unwrap();
-                        assert_eq!(&dst[..want.len()], &want[..]);
-                    } else {
-                        assert!(matches!(result, Err(Error::OutputTooSmall { .. })));
-                        assert!(dst.iter().all(|&b| b == 0xEE));
                     }
                 }
             }
