@@ -485,10 +485,23 @@ fn lying_headers_allocate_nothing_for_them() {
     clickhouse_stream.extend_from_slice(&(1u32 << 30).to_le_bytes());
     clickhouse_stream.extend_from_slice(&(1u32 << 20).to_le_bytes());
     clickhouse_stream.extend_from_slice(&block);
+    // Headers within a large cap that declare a 1 GiB unit over 100 bytes of input: the input
+    // buffer grows with the input that arrives, not with the declared size.
+    let gib = 1u32 << 30;
+    let mut hadoop_gib = gib.to_be_bytes().to_vec();
+    hadoop_gib.extend_from_slice(&(gib + (gib >> 8)).to_be_bytes());
+    hadoop_gib.extend_from_slice(&[7; 100]);
+    let mut clickhouse_gib = [0; 16].to_vec();
+    clickhouse_gib.push(clickhouse::METHOD_NONE);
+    clickhouse_gib.extend_from_slice(&gib.to_le_bytes());
+    clickhouse_gib.extend_from_slice(&(gib - 9).to_le_bytes());
+    clickhouse_gib.extend_from_slice(&[7; 100]);
     for (name, stream) in [
         ("hadoop", &hadoop_stream),
         ("lz4-java", &java_stream),
         ("clickhouse", &clickhouse_stream),
+        ("hadoop", &hadoop_gib),
+        ("clickhouse", &clickhouse_gib),
     ] {
         let (result, largest) = largest_allocation(|| {
             let reader: Box<dyn Read> = Box::new(&stream[..]);
@@ -501,8 +514,26 @@ fn lying_headers_allocate_nothing_for_them() {
         });
         let error = result.expect_err(name);
         assert!(
-            largest < 1 << 16,
+            largest <= (1 << 20) + (1 << 16),
             "{name}: allocated {largest} bytes ({error})"
         );
+    }
+    // A Hadoop block above the block format's largest input (only nested chunks can fill it):
+    // its chunks are bounded by the largest input's bound, not refused.
+    let mut big_block = 0x7F00_0000u32.to_be_bytes().to_vec();
+    big_block.extend_from_slice(&(block.len() as u32).to_be_bytes());
+    big_block.extend_from_slice(&block);
+    for error in [
+        hadoop::decompress(&big_block, usize::MAX).unwrap_err(),
+        *hadoop::Decoder::new(&big_block[..], usize::MAX)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err()
+            .into_inner()
+            .unwrap()
+            .downcast::<Error>()
+            .unwrap(),
+    ] {
+        let at_end = matches!(error, Error::ContainerTruncated { input_pos, .. } if input_pos == big_block.len() as u64);
+        assert!(at_end, "{error}");
     }
 }

@@ -32,8 +32,8 @@
 use alloc::vec::Vec;
 
 use super::{
-    checksum_error, compress_block, corrupt, decode_exact, reserve, truncated, Blocks, Cap, Step,
-    Units,
+    checksum_error, compress_block, corrupt, decode_exact, max_block_len, reserve, truncated,
+    Blocks, Cap, Step, Units,
 };
 use crate::block;
 use crate::Error;
@@ -159,7 +159,7 @@ impl DecodeState {
             .cap
             .check(NAME, size_pos, u64::from(uncompressed_size))?;
         match method {
-            METHOD_LZ4 if data_len > block::compress_bound(declared) => Err(corrupt(
+            METHOD_LZ4 if data_len > max_block_len(declared) => Err(corrupt(
                 NAME,
                 method_pos + 1,
                 "the compressed size is more than any LZ4 block of the uncompressed size takes",

@@ -34,7 +34,9 @@
 
 use alloc::vec::Vec;
 
-use super::{block_error, compress_block, corrupt, truncated, Blocks, Cap, Step, Units};
+use super::{
+    block_error, compress_block, corrupt, max_block_len, truncated, Blocks, Cap, Step, Units,
+};
 use crate::block;
 use crate::Error;
 
@@ -187,7 +189,7 @@ impl Units for DecodeState {
                         "a chunk of 0 compressed bytes inside a block that is not complete",
                     ));
                 }
-                if len as usize > block::compress_bound(self.block_left) {
+                if len as usize > max_block_len(self.block_left) {
                     return Err(corrupt(
                         NAME,
                         pos,

@@ -32,10 +32,9 @@
 use alloc::vec::Vec;
 
 use super::{
-    checksum_error, compress_block, corrupt, decode_exact, reserve, truncated, Blocks, Cap, Step,
-    Units,
+    checksum_error, compress_block, corrupt, decode_exact, max_block_len, reserve, truncated,
+    Blocks, Cap, Step, Units,
 };
-use crate::block;
 use crate::Error;
 
 const NAME: &str = "lz4-java";
@@ -204,7 +203,7 @@ impl DecodeState {
             return Ok(None);
         }
         let original_len = self.cap.check(NAME, pos + 13, u64::from(original_len))?;
-        if compressed_len as usize > block::compress_bound(original_len) {
+        if compressed_len as usize > max_block_len(original_len) {
             return bad(
                 "the compressed length is more than any LZ4 block of the decompressed length takes",
             );

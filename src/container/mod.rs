@@ -20,6 +20,16 @@
 //!
 //! Every encoder writes what the system's own reader accepts (checked against the real
 //! implementations in `tests/container_*.rs`).
+//!
+//! # Streaming
+//!
+//! The containers that are streams of blocks also read and write through `std::io` (feature
+//! `std`): [`hadoop`], [`java`] and [`clickhouse`] have a `Decoder<R>` and an `Encoder<W>` (the
+//! generic [`stream::Decoder`] and [`stream::Encoder`], which run the one-shot functions' own
+//! state machines), and [`kafka`] has its own on the frame module's adapters. They write the
+//! one-shot functions' bytes and reach their verdicts, with memory bounded by one block whatever
+//! the stream's length: the cap applies to each block instead of the whole output. [`prefixed`],
+//! [`parquet`] and [`linux`] hold one block, one page or one image, and stay one-shot.
 
 #![forbid(unsafe_code)]
 
@@ -348,6 +358,13 @@ pub(crate) fn block_error(container: &'static str, block_pos: u64, error: Error)
         input_pos: block_pos,
         error: Box::new(error),
     }
+}
+
+/// The longest LZ4 block liblz4 (and so every writer of these containers) makes of `content`
+/// bytes of content: `block::compress_bound`, for content within the block format's largest
+/// input (a larger content is never one block, but may be many chunks of a Hadoop block).
+pub(crate) fn max_block_len(content: usize) -> usize {
+    block::compress_bound(content.min(MAX_INPUT_SIZE))
 }
 
 /// Compresses `src` as one raw block (liblz4's bytes at acceleration 1), refusing inputs the

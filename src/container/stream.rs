@@ -28,6 +28,10 @@ use std::vec::Vec;
 use super::{Blocks, Step, Units};
 use crate::Error;
 
+/// The most input the decoder asks its reader for beyond what it holds: a unit larger than this
+/// is gathered in steps, so the buffer grows with the input that arrives.
+const READ_STEP: usize = 1 << 20;
+
 pub(crate) fn io_error(error: Error) -> io::Error {
     let kind = match error {
         Error::ContainerTruncated { .. } | Error::FrameTruncated { .. } => {
@@ -141,16 +145,20 @@ impl<R: Read, U: Units> Decoder<R, U> {
                 }
                 continue;
             }
-            if self.input.len() < need {
-                let more = need - self.input.len();
-                if self.input.try_reserve_exact(more).is_err() {
-                    return Err(self.fail(Error::AllocationFailed { bytes: need }));
+            // The buffer grows with the input that arrives, not with the size a header
+            // declares: a lying header costs no more memory than the input it comes with.
+            if self.input.len().min(need) == self.input_len {
+                let want = need.min(self.input_len.saturating_add(READ_STEP));
+                let more = want - self.input.len();
+                if self.input.try_reserve(more).is_err() {
+                    return Err(self.fail(Error::AllocationFailed { bytes: want }));
                 }
-                self.input.resize(need, 0);
+                self.input.resize(want, 0);
             }
-            match self.reader.read(&mut self.input[self.input_len..need]) {
+            let room_end = self.input.len().min(need);
+            match self.reader.read(&mut self.input[self.input_len..room_end]) {
                 Ok(0) => self.input_ended = true,
-                Ok(read) if read <= need - self.input_len => self.input_len += read,
+                Ok(read) if read <= room_end - self.input_len => self.input_len += read,
                 Ok(_) => {
                     return Err(self.fail(Error::InvalidArgument {
                         what: "the inner reader reported reading more bytes than it was asked for",
