@@ -218,7 +218,7 @@ mod stream {
         header_checksum, header_len, kafka_options, spec_checksum, AcceptHeaderChecksum,
         HeaderChecksum, HEADER_INCOMPLETE, LONG_HEADER_LEN, NAME, SHORT_HEADER_LEN,
     };
-    use crate::container::stream::io_error;
+    use crate::container::stream::{io_error, read_buffered};
     use crate::frame::{FrameDecoder, FrameDecompressor, FrameEncoder};
     use crate::Error;
 
@@ -311,14 +311,7 @@ mod stream {
 
     impl<R: Read> Read for Decoder<R> {
         fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            if out.is_empty() {
-                return Ok(0);
-            }
-            let available = self.fill_buf()?;
-            let n = available.len().min(out.len());
-            out[..n].copy_from_slice(&available[..n]);
-            self.consume(n);
-            Ok(n)
+            read_buffered(self, out)
         }
     }
 

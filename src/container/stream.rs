@@ -174,15 +174,20 @@ impl<R: Read, U: Units> Decoder<R, U> {
 
 impl<R: Read, U: Units> Read for Decoder<R, U> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        if out.is_empty() {
-            return Ok(0);
-        }
-        let available = self.fill_buf()?;
-        let n = available.len().min(out.len());
-        out[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, out)
     }
+}
+
+/// `Read::read` for a `BufRead`: a copy of what `fill_buf` holds.
+pub(crate) fn read_buffered(reader: &mut impl BufRead, out: &mut [u8]) -> io::Result<usize> {
+    if out.is_empty() {
+        return Ok(0);
+    }
+    let available = reader.fill_buf()?;
+    let n = available.len().min(out.len());
+    out[..n].copy_from_slice(&available[..n]);
+    reader.consume(n);
+    Ok(n)
 }
 
 impl<R: Read, U: Units> BufRead for Decoder<R, U> {
