@@ -537,3 +537,128 @@ fn lying_headers_allocate_nothing_for_them() {
         assert!(at_end, "{error}");
     }
 }
+
+/// One-shot and stream verdicts on `src` with the cap `cap` (the input holds one block, so the
+/// cap on the whole output and the cap on each block are the same): equal, never a panic.
+fn same_verdict_capped(name: &str, src: &[u8], cap: usize) -> Result<Vec<u8>, Error> {
+    let (one_shot, reader): (_, Box<dyn Read>) = (
+        match name {
+            "hadoop" => hadoop::decompress(src, cap),
+            "lz4-java" => java::decompress(src, cap),
+            _ => clickhouse::decompress(src, cap),
+        },
+        Box::new(src),
+    );
+    let mut decoder: Box<dyn Read> = match name {
+        "hadoop" => Box::new(hadoop::Decoder::new(reader, cap)),
+        "lz4-java" => Box::new(java::Decoder::new(reader, cap)),
+        _ => Box::new(clickhouse::Decoder::new(reader, cap)),
+    };
+    let mut content = Vec::new();
+    let streamed = decoder
+        .read_to_end(&mut content)
+        .map(|_| content)
+        .map_err(|e| inner(&e).clone());
+    assert_eq!(streamed, one_shot, "{name} cap {cap}");
+    one_shot
+}
+
+#[test]
+fn size_fields_at_their_limits() {
+    let data = b"size fields size fields size fields".repeat(30);
+    let n = data.len() as u32;
+    let block = lz4_simd::block::compress(&data);
+    let b = block.len() as u32;
+    // Hadoop: the block length at 0, the content's length -1 / +1, the cap, u32::MAX; the chunk
+    // length at 0, short, long, u32::MAX.
+    for (block_len, chunk_len) in [
+        (n, b),
+        (0, b),
+        (n - 1, b),
+        (n + 1, b),
+        (u32::MAX, b),
+        (n, 0),
+        (n, b - 1),
+        (n, b + 1),
+        (n, u32::MAX),
+    ] {
+        let mut stream = block_len.to_be_bytes().to_vec();
+        stream.extend_from_slice(&chunk_len.to_be_bytes());
+        stream.extend_from_slice(&block);
+        for cap in [0, n as usize - 1, n as usize, n as usize + 1, usize::MAX] {
+            let verdict = same_verdict_capped("hadoop", &stream, cap);
+            let valid = (block_len, chunk_len) == (n, b) && cap >= n as usize;
+            assert_eq!(
+                verdict.is_ok(),
+                valid,
+                "hadoop {block_len} {chunk_len} cap {cap}"
+            );
+        }
+    }
+    // lz4-java: the decompressed length at 0, -1, +1, the token's block size and above it,
+    // i32::MAX, u32::MAX; the compressed length likewise.
+    let sum = java::checksum(&data);
+    for (compressed, original) in [
+        (b, n),
+        (b, 0),
+        (b, n - 1),
+        (b, n + 1),
+        (b, 2048),
+        (b, 2049),
+        (b, i32::MAX as u32),
+        (b, u32::MAX),
+        (0, n),
+        (b - 1, n),
+        (b + 1, n),
+        (u32::MAX, n),
+    ] {
+        let mut stream = java::MAGIC.to_vec();
+        stream.push(0x20 | 1); // LZ4, blocks of 2 KiB
+        stream.extend_from_slice(&compressed.to_le_bytes());
+        stream.extend_from_slice(&original.to_le_bytes());
+        stream.extend_from_slice(&sum.to_le_bytes());
+        stream.extend_from_slice(&block);
+        stream.extend_from_slice(&java::compress(&[], 2048).unwrap());
+        for cap in [0, n as usize - 1, n as usize, usize::MAX] {
+            let verdict = same_verdict_capped("lz4-java", &stream, cap);
+            let valid = (compressed, original) == (b, n) && cap >= n as usize;
+            assert_eq!(
+                verdict.is_ok(),
+                valid,
+                "lz4-java {compressed} {original} cap {cap}"
+            );
+        }
+    }
+    // ClickHouse: the compressed size at 0, 8, 9, -1, +1, 1 GiB, u32::MAX; the uncompressed size
+    // at 0, -1, +1, u32::MAX. The checksum is right for each header, so the sizes are what is
+    // tested.
+    for (compressed_size, size) in [
+        (b + 9, n),
+        (0, n),
+        (8, n),
+        (9, n),
+        (b + 8, n),
+        (b + 10, n),
+        (1 << 30, n),
+        (u32::MAX, n),
+        (b + 9, 0),
+        (b + 9, n - 1),
+        (b + 9, n + 1),
+        (b + 9, u32::MAX),
+    ] {
+        let mut body = vec![clickhouse::METHOD_LZ4];
+        body.extend_from_slice(&compressed_size.to_le_bytes());
+        body.extend_from_slice(&size.to_le_bytes());
+        body.extend_from_slice(&block);
+        let stream = [clickhouse::checksum(&body).to_vec(), body].concat();
+        for cap in [0, n as usize - 1, n as usize, usize::MAX] {
+            let verdict = same_verdict_capped("clickhouse", &stream, cap);
+            let valid = (compressed_size, size) == (b + 9, n) && cap >= n as usize;
+            assert_eq!(
+                verdict.is_ok(),
+                valid,
+                "clickhouse {compressed_size} {size} cap {cap}"
+            );
+        }
+    }
+}
