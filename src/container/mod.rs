@@ -154,6 +154,7 @@ impl Cap {
         }
     }
 
+    #[cfg(feature = "std")]
     pub(crate) fn per_block(max_out: usize) -> Self {
         Self {
             max_out,
