@@ -361,9 +361,13 @@ pub(crate) fn block_error(container: &'static str, block_pos: u64, error: Error)
     }
 }
 
-/// The longest LZ4 block liblz4 (and so every writer of these containers) makes of `content`
-/// bytes of content: `block::compress_bound`, for content within the block format's largest
-/// input (a larger content is never one block, but may be many chunks of a Hadoop block).
+/// The longest LZ4 block of `content` bytes of content: `block::compress_bound`, for content
+/// within the block format's largest input (a larger content is never one block, but may be many
+/// chunks of a Hadoop block). No valid block is longer, whoever wrote it: a sequence costs at most
+/// its bytes of content plus one byte per 255 literals beyond the first 15, and the last
+/// literals at most 2 bytes more, so a block of `n` bytes of content takes at most
+/// `n + n / 255 + 2` bytes. Refusing longer lengths refuses nothing valid, and bounds by the cap
+/// what a decoder holds before it has decoded anything.
 pub(crate) fn max_block_len(content: usize) -> usize {
     block::compress_bound(content.min(MAX_INPUT_SIZE))
 }
