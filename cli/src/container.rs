@@ -1,10 +1,12 @@
 //! `--container NAME`: LZ4 inside other systems' formats (the library's `lz4_simd::container`),
 //! compressed (`-z`) and decompressed (`-d`, `-t`) from files and pipes.
 //!
-//! The library's container codecs are one-shot: the input is read whole (compressing: up to the
-//! block format's largest input; decompressing: up to twice the `--max-out` cap plus 1 MiB, more
-//! than any container of content within the cap takes), and every size field is checked against
-//! the cap before anything is allocated for it.
+//! The containers that are streams of blocks (Hadoop, Kafka, lz4-java, ClickHouse) stream
+//! through the library's `Decoder` / `Encoder` adapters: memory is one block, whatever the size
+//! of the input, and `--max-out` caps each block. The others are one-shot (one block behind a
+//! size, a kernel image with its trailer): the input is read whole (compressing: up to the block
+//! format's largest input; decompressing: up to twice the `--max-out` cap plus 1 MiB, more than
+//! any container of content within the cap takes), and `--max-out` caps the content.
 
 use std::io::{self, Read, Write};
 
@@ -104,25 +106,52 @@ impl Container {
     }
 }
 
-/// `-z --container`: compresses the whole input into the container.
+/// `-z --container`: compresses the input into the container (streaming for the containers
+/// of blocks).
 pub fn compress(
     container: Container,
     reader: &mut impl Read,
     writer: &mut impl Write,
     settings: &Settings,
 ) -> io::Result<()> {
+    // The containers of blocks: streamed through their encoders.
+    match container {
+        Container::Hadoop => {
+            let mut encoder = hadoop::Encoder::new(writer);
+            io::copy(reader, &mut encoder)?;
+            return encoder.finish().map(drop);
+        }
+        Container::Kafka | Container::KafkaV0 => {
+            let checksum = if container == Container::KafkaV0 {
+                kafka::HeaderChecksum::OverMagic
+            } else {
+                kafka::HeaderChecksum::Spec
+            };
+            let mut encoder = kafka::Encoder::new(writer, checksum);
+            io::copy(reader, &mut encoder)?;
+            return encoder.finish().map(drop);
+        }
+        Container::Java => {
+            let mut encoder =
+                java::Encoder::new(writer, java::DEFAULT_BLOCK_SIZE).map_err(io::Error::other)?;
+            io::copy(reader, &mut encoder)?;
+            return encoder.finish().map(drop);
+        }
+        Container::ClickHouse => {
+            let mut encoder = clickhouse::Encoder::new(writer, clickhouse::DEFAULT_BLOCK_SIZE)
+                .map_err(io::Error::other)?;
+            io::copy(reader, &mut encoder)?;
+            return encoder.finish().map(drop);
+        }
+        _ => {}
+    }
     let data = read_at_most(reader, block::MAX_INPUT_SIZE)?;
     let out = match container {
-        Container::Hadoop => hadoop::compress(&data),
-        Container::Kafka => Ok(kafka::compress(&data, kafka::HeaderChecksum::Spec)),
-        Container::KafkaV0 => Ok(kafka::compress(&data, kafka::HeaderChecksum::OverMagic)),
-        Container::Java => java::compress(&data, java::DEFAULT_BLOCK_SIZE),
         Container::Le32 => prefixed::compress(&data, prefixed::SizePrefix::Le32),
         Container::Be32 => prefixed::compress(&data, prefixed::SizePrefix::Be32),
         Container::Varint => prefixed::compress(&data, prefixed::SizePrefix::Varint32),
-        Container::ClickHouse => clickhouse::compress(&data, clickhouse::DEFAULT_BLOCK_SIZE),
-        Container::Linux => {
-            // As the kernel build writes it: `lz4 -l` (at the chosen level), then the size.
+        _ => {
+            // Linux, as the kernel build writes it: `lz4 -l` (at the chosen level), then the size.
             let mut out = Vec::new();
             compress_legacy(&mut &data[..], &mut out, settings)?;
             let size = u32::try_from(data.len()).map_err(io::Error::other)?;
@@ -134,25 +163,32 @@ pub fn compress(
     writer.write_all(&out)
 }
 
-/// `-d --container`: decompresses the whole input (at most `max_out` bytes of content).
+/// `-d --container`: decompresses the input; `max_out` caps each block of the containers of
+/// blocks (streamed) and the whole content of the others. Returns the content's length.
 pub fn decompress(
     container: Container,
     reader: &mut impl Read,
     writer: &mut impl Write,
     max_out: usize,
 ) -> io::Result<u64> {
+    match container {
+        Container::Hadoop => return io::copy(&mut hadoop::Decoder::new(reader, max_out), writer),
+        Container::Kafka | Container::KafkaV0 => {
+            let accept = kafka::AcceptHeaderChecksum::Either;
+            return io::copy(&mut kafka::Decoder::new(reader, accept), writer);
+        }
+        Container::Java => return io::copy(&mut java::Decoder::new(reader, max_out), writer),
+        Container::ClickHouse => {
+            return io::copy(&mut clickhouse::Decoder::new(reader, max_out), writer)
+        }
+        _ => {}
+    }
     let data = read_at_most(reader, max_out.saturating_mul(2).saturating_add(1 << 20))?;
     let content = match container {
-        Container::Hadoop => hadoop::decompress(&data, max_out),
-        Container::Kafka | Container::KafkaV0 => {
-            kafka::decompress(&data, kafka::AcceptHeaderChecksum::Either, max_out)
-        }
-        Container::Java => java::decompress(&data, max_out),
         Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_out),
         Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_out),
         Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_out),
-        Container::ClickHouse => clickhouse::decompress(&data, max_out),
-        Container::Linux => linux::decompress(&data, max_out),
+        _ => linux::decompress(&data, max_out),
     }
     .map_err(io::Error::other)?;
     writer.write_all(&content)?;

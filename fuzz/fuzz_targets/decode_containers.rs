@@ -3,11 +3,17 @@
 //!
 //! - no panic, no out-of-bounds access (AddressSanitizer), no output beyond the cap;
 //! - what a decoder accepts survives a round trip: our encoder's form of the output decodes
-//!   back to it.
+//!   back to it;
+//! - the streaming decoders (`hadoop`, `java`, `clickhouse`, `kafka` `Decoder`), reading the
+//!   input in slices of a size taken from the selector byte, reach the one-shot decoder's
+//!   verdict: the same content, or an error (the same error, except Kafka's), never a silent
+//!   end, and the error stays latched.
 //!
 //! Input layout: a container selector byte, a cap selector byte, two bytes of declared size
 //! (Parquet pages carry their size outside the data), then the container's bytes.
 #![no_main]
+
+use std::io::{self, Read};
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::container::kafka::{AcceptHeaderChecksum, HeaderChecksum};
@@ -75,9 +81,55 @@ const CODECS: [Codec; 12] = [
     ),
 ];
 
+/// Reads at most `step` bytes per call.
+struct Slices<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl Read for Slices<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = out.len().min(self.step).min(self.data.len());
+        out[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+/// The streaming decoder of codec `index` (if it streams) over `src` read `step` bytes at a
+/// time, with each block capped at `cap`: its content or its error, which must be latched.
+fn stream(index: usize, src: &[u8], step: usize, cap: usize) -> Option<Result<Vec<u8>, Error>> {
+    let reader = Slices { data: src, step };
+    let mut decoder: Box<dyn Read + '_> = match index {
+        0 => Box::new(hadoop::Decoder::new(reader, cap)),
+        3 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::Either)),
+        4 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::Spec)),
+        5 => Box::new(java::Decoder::new(reader, cap)),
+        9 => Box::new(clickhouse::Decoder::new(reader, cap)),
+        11 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::OverMagic)),
+        _ => return None,
+    };
+    let mut content = Vec::new();
+    let mut buf = [0; 777];
+    loop {
+        match decoder.read(&mut buf[..1 + step % 777]) {
+            Ok(0) => return Some(Ok(content)),
+            Ok(n) => content.extend_from_slice(&buf[..n]),
+            Err(error) => {
+                let again = decoder.read(&mut buf).expect_err("the error is latched");
+                assert_eq!(again.to_string(), error.to_string());
+                let inner = error.into_inner().expect("a data error");
+                return Some(Err(*inner.downcast::<Error>().expect("a crate error")));
+            }
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
-    let (decode, encode) = CODECS[usize::from(bytes.u8()) % CODECS.len()];
+    let selector = usize::from(bytes.u8());
+    let index = selector % CODECS.len();
+    let (decode, encode) = CODECS[index];
     let cap = match bytes.u8() {
         0 => 0,
         selector @ 1..=127 => usize::from(selector) * 97,
@@ -94,5 +146,27 @@ fuzz_target!(|data: &[u8]| {
             assert!(again == out, "round trip differs");
         }
         Err(error) => assert!(!error.to_string().is_empty()),
+    }
+
+    // The one-shot cap is on the whole output, the stream's on each block: compare both
+    // uncapped (within the fuzz cap on each block).
+    if let Some(streamed) = stream(index, src, 1 + selector / CODECS.len(), MAX_CAP) {
+        match (decode(src, declared, usize::MAX), streamed) {
+            (Ok(expected), Ok(content)) => assert!(content == expected, "stream content differs"),
+            (Err(expected), Err(error)) => {
+                // Kafka's stream errors are the frame decoder's; a block above the fuzz cap
+                // is refused by the stream before the one-shot decoder finds what else is
+                // wrong.
+                let kafka = matches!(index, 3 | 4 | 11);
+                let capped = error.kind() == lz4_simd::ErrorKind::LimitExceeded;
+                assert!(kafka || capped || error == expected, "{error} / {expected}");
+            }
+            (Ok(_), Err(error)) => {
+                // Only the stream's cap on each block (a block above the fuzz cap) may refuse
+                // what the uncapped one-shot decoder accepts.
+                assert_eq!(error.kind(), lz4_simd::ErrorKind::LimitExceeded, "{error}");
+            }
+            (Err(error), Ok(_)) => panic!("the stream accepted what the one-shot refused: {error}"),
+        }
     }
 });

@@ -16,6 +16,14 @@
 //! empty block followed by one empty chunk (`00000000 00000001 00`), as Arrow writes it: readers
 //! that stop at an empty block (Hadoop) and readers that expect a chunk (Arrow) both accept it.
 //!
+//! [`Decoder`] and [`Encoder`] (with `std`) read and write the same stream through `std::io`,
+//! holding one chunk at a time: memory is bounded by the cap on a block's length, whatever the
+//! stream's length.
+//!
+//! A chunk is refused when it is longer than any LZ4 block of what is left of its block could
+//! be (`block::compress_bound` of it): Hadoop's writer never makes one, and the rule bounds the
+//! memory a streaming reader needs for a chunk by the cap.
+//!
 //! ```
 //! use lz4_simd::container::hadoop;
 //! let data = b"hadoop hadoop hadoop hadoop hadoop".repeat(100);
@@ -26,7 +34,9 @@
 
 use alloc::vec::Vec;
 
-use super::{block_error, check_cap, compress_block, Input};
+use super::{
+    block_error, compress_block, corrupt, max_block_len, truncated, Blocks, Cap, Step, Units,
+};
 use crate::block;
 use crate::Error;
 
@@ -40,26 +50,41 @@ pub const BUFFER_SIZE: usize = 256 * 1024;
 /// `Lz4Codec` computes it.
 pub const MAX_CHUNK_INPUT: usize = BUFFER_SIZE - (BUFFER_SIZE / 255 + 16);
 
+/// After an empty block: a compressed length and the longest chunk that may decode to nothing
+/// (`block::compress_bound(0)`), plus one byte to see whether anything follows.
+const EMPTY_END_LOOKAHEAD: usize = 4 + 16 + 1;
+
 /// Compresses `src` into a Hadoop `Lz4Codec` stream: one block with one chunk per
 /// [`MAX_CHUNK_INPUT`] bytes of input.
 pub fn compress(src: &[u8]) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(block::compress_bound(src.len().min(MAX_CHUNK_INPUT)) + 16);
-    if src.is_empty() {
-        write_chunk(&mut out, &[])?;
-    }
-    for chunk in src.chunks(MAX_CHUNK_INPUT) {
-        write_chunk(&mut out, chunk)?;
-    }
-    Ok(out)
+    super::encode_blocks(&mut EncodeState, src)
 }
 
-/// Appends one block holding one chunk: `[len BE][compressed len BE][block]`.
-fn write_chunk(out: &mut Vec<u8>, chunk: &[u8]) -> Result<(), Error> {
-    let compressed = compress_block(chunk)?;
-    out.extend_from_slice(&(chunk.len() as u32).to_be_bytes());
-    out.extend_from_slice(&(compressed.len() as u32).to_be_bytes());
-    out.extend_from_slice(&compressed);
-    Ok(())
+/// The encoder's side of the container (see [`Encoder`]): one block of one chunk per
+/// [`MAX_CHUNK_INPUT`] bytes of content.
+#[derive(Debug, Default, Clone)]
+pub struct EncodeState;
+
+impl Blocks for EncodeState {
+    fn block_size(&self) -> usize {
+        MAX_CHUNK_INPUT
+    }
+
+    /// One block holding one chunk: `[len BE][compressed len BE][block]`.
+    fn block(&mut self, content: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        let compressed = compress_block(content)?;
+        out.extend_from_slice(&(content.len() as u32).to_be_bytes());
+        out.extend_from_slice(&(compressed.len() as u32).to_be_bytes());
+        out.extend_from_slice(&compressed);
+        Ok(())
+    }
+
+    fn end(&mut self, blocks: u64, out: &mut Vec<u8>) -> Result<(), Error> {
+        if blocks == 0 {
+            self.block(&[], out)?;
+        }
+        Ok(())
+    }
 }
 
 /// Decodes a whole Hadoop `Lz4Codec` stream (single-chunk and nested blocks) into at most
@@ -72,41 +97,128 @@ fn write_chunk(out: &mut Vec<u8>, chunk: &[u8]) -> Result<(), Error> {
 /// form of an empty stream).
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
-    decompress_append(src, max_out, &mut out)?;
+    super::decode_units(&mut DecodeState::new(Cap::total(max_out)), src, &mut out)?;
     Ok(out)
 }
 
-/// [`decompress`], appending to `out` (whose length counts against `max_out`).
-pub(crate) fn decompress_append(
-    src: &[u8],
-    max_out: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), Error> {
-    let mut input = Input::new(NAME, src);
-    while !input.is_empty() {
-        let header_pos = input.pos();
-        let block_len = input.u32_be("the 4-byte big-endian uncompressed length of a block")?;
-        let block_len = check_cap(NAME, header_pos, out.len(), u64::from(block_len), max_out)?;
-        if block_len == 0 && is_empty_chunk(input.rest()) {
-            break;
-        }
-        let block_end = out.len() + block_len;
-        while out.len() < block_end {
-            let chunk_pos = input.pos();
-            let chunk_len = input.u32_be("the 4-byte big-endian compressed length of a chunk")?;
-            let chunk = input.take(chunk_len as usize, "the rest of a compressed chunk")?;
-            let room = block_end - out.len();
-            if chunk.is_empty() {
-                return Err(input.corrupt(
-                    chunk_pos,
-                    "a chunk of 0 compressed bytes inside a block that is not complete",
-                ));
-            }
-            block::decompress_append(chunk, out, 0, room)
-                .map_err(|error| block_error(NAME, chunk_pos + 4, error))?;
+/// The decoder's side of the container (see [`Decoder`]).
+#[derive(Debug, Clone)]
+pub struct DecodeState {
+    cap: Cap,
+    at: At,
+    /// Bytes of the current block its chunks have not produced yet.
+    block_left: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum At {
+    BlockLength,
+    /// After an empty block: Arrow's empty stream ends with one empty chunk.
+    AfterEmptyBlock,
+    ChunkLength,
+    Chunk {
+        len: u32,
+        pos: u64,
+    },
+}
+
+impl DecodeState {
+    pub(crate) fn new(cap: Cap) -> Self {
+        Self {
+            cap,
+            at: At::BlockLength,
+            block_left: 0,
         }
     }
-    Ok(())
+}
+
+impl Units for DecodeState {
+    fn need(&self) -> usize {
+        match self.at {
+            At::BlockLength | At::ChunkLength => 4,
+            At::AfterEmptyBlock => EMPTY_END_LOOKAHEAD,
+            At::Chunk { len, .. } => len as usize,
+        }
+    }
+
+    fn unit(&mut self, unit: &[u8], end: bool, pos: u64, out: &mut Vec<u8>) -> Result<Step, Error> {
+        let input_end = pos + unit.len() as u64;
+        match self.at {
+            At::BlockLength => {
+                if end {
+                    return if unit.is_empty() {
+                        Ok(Step::End)
+                    } else {
+                        Err(truncated(
+                            NAME,
+                            input_end,
+                            "the 4-byte big-endian uncompressed length of a block",
+                        ))
+                    };
+                }
+                let len = u32::from_be_bytes([unit[0], unit[1], unit[2], unit[3]]);
+                self.block_left = self.cap.check(NAME, pos, u64::from(len))?;
+                self.at = if len == 0 {
+                    At::AfterEmptyBlock
+                } else {
+                    At::ChunkLength
+                };
+                Ok(Step::Used(4))
+            }
+            At::AfterEmptyBlock => {
+                if end && is_empty_chunk(unit) {
+                    return Ok(Step::End);
+                }
+                // Not the end: the bytes are the next block.
+                self.at = At::BlockLength;
+                Ok(Step::Used(0))
+            }
+            At::ChunkLength => {
+                if end {
+                    return Err(truncated(
+                        NAME,
+                        input_end,
+                        "the 4-byte big-endian compressed length of a chunk",
+                    ));
+                }
+                let len = u32::from_be_bytes([unit[0], unit[1], unit[2], unit[3]]);
+                if len == 0 {
+                    return Err(corrupt(
+                        NAME,
+                        pos,
+                        "a chunk of 0 compressed bytes inside a block that is not complete",
+                    ));
+                }
+                if len as usize > max_block_len(self.block_left) {
+                    return Err(corrupt(
+                        NAME,
+                        pos,
+                        "a chunk longer than any LZ4 block of what is left of its block",
+                    ));
+                }
+                self.at = At::Chunk { len, pos: pos + 4 };
+                Ok(Step::Used(4))
+            }
+            At::Chunk {
+                len,
+                pos: chunk_pos,
+            } => {
+                if end {
+                    return Err(truncated(NAME, input_end, "the rest of a compressed chunk"));
+                }
+                let decoded = block::decompress_append(unit, out, 0, self.block_left)
+                    .map_err(|error| block_error(NAME, chunk_pos, error))?;
+                self.cap.add(decoded);
+                self.block_left -= decoded;
+                self.at = if self.block_left == 0 {
+                    At::BlockLength
+                } else {
+                    At::ChunkLength
+                };
+                Ok(Step::Used(len as usize))
+            }
+        }
+    }
 }
 
 /// Whether `rest` is exactly one chunk that decodes to nothing (a compressed length and the
@@ -115,4 +227,51 @@ fn is_empty_chunk(rest: &[u8]) -> bool {
     rest.len() > 4
         && u32::from_be_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize == rest.len() - 4
         && block::decompress(&rest[4..], 0).is_ok_and(|decoded| decoded.is_empty())
+}
+
+/// Reads a Hadoop `Lz4Codec` stream as its content, one chunk at a time (`std::io::Read`, see
+/// [`stream::Decoder`](super::stream::Decoder)); each block's length is checked against the
+/// cap given to [`new`](super::stream::Decoder::new).
+///
+/// ```
+/// use std::io::Read;
+/// use lz4_simd::container::hadoop;
+/// let data = b"hadoop stream ".repeat(50_000);
+/// let stream = hadoop::compress(&data).unwrap();
+/// let mut decoded = Vec::new();
+/// hadoop::Decoder::new(&stream[..], 1 << 20).read_to_end(&mut decoded).unwrap();
+/// assert_eq!(decoded, data);
+/// ```
+#[cfg(feature = "std")]
+pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
+
+/// Writes a Hadoop `Lz4Codec` stream, the bytes of [`compress`] (`std::io::Write`, see
+/// [`stream::Encoder`](super::stream::Encoder)); call `finish`.
+///
+/// ```
+/// use std::io::Write;
+/// use lz4_simd::container::hadoop;
+/// let data = b"hadoop stream ".repeat(50_000);
+/// let mut encoder = hadoop::Encoder::new(Vec::new());
+/// encoder.write_all(&data).unwrap();
+/// assert_eq!(encoder.finish().unwrap(), hadoop::compress(&data).unwrap());
+/// ```
+#[cfg(feature = "std")]
+pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> Decoder<R> {
+    /// A decoder reading a Hadoop stream from `reader`, refusing blocks longer than
+    /// `max_block` bytes.
+    pub fn new(reader: R, max_block: usize) -> Self {
+        Self::with_units(reader, DecodeState::new(Cap::per_block(max_block)))
+    }
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> Encoder<W> {
+    /// An encoder writing a Hadoop stream (chunks of [`MAX_CHUNK_INPUT`] bytes) to `writer`.
+    pub fn new(writer: W) -> Self {
+        Self::with_blocks(writer, EncodeState)
+    }
 }

@@ -15,6 +15,12 @@
 //! empty block (raw, both lengths 0, checksum 0). Streams may be concatenated (lz4-java reads
 //! them one after the other); every stream must end with its empty block.
 //!
+//! A block's decompressed length is at most the block size its token declares (at most 32 MiB,
+//! lz4-java's rule), and an LZ4 block's compressed length is at most `block::compress_bound` of
+//! its decompressed length (lz4-java stores a block raw when LZ4 does not make it smaller): so
+//! [`Decoder`] (with `std`) holds at most one such block and its content, whatever the stream's
+//! length. [`Encoder`] writes the bytes of [`compress`] through `std::io::Write`.
+//!
 //! ```
 //! use lz4_simd::container::java;
 //! let data = b"spark shuffle spark shuffle spark shuffle".repeat(100);
@@ -25,7 +31,10 @@
 
 use alloc::vec::Vec;
 
-use super::{check_cap, checksum_error, compress_block, decode_exact, Input};
+use super::{
+    checksum_error, compress_block, corrupt, decode_exact, max_block_len, reserve, truncated,
+    Blocks, Cap, Step, Units,
+};
 use crate::Error;
 
 const NAME: &str = "lz4-java";
@@ -48,6 +57,7 @@ pub const MAX_BLOCK_SIZE: usize = 32 << 20;
 const METHOD_RAW: u8 = 0x10;
 const METHOD_LZ4: u8 = 0x20;
 const LEVEL_BASE: u32 = 10;
+const HEADER_INCOMPLETE: &str = "the rest of the 21-byte block header";
 
 /// The checksum lz4-java stores for a block's decompressed bytes.
 pub fn checksum(data: &[u8]) -> u32 {
@@ -58,126 +68,244 @@ pub fn checksum(data: &[u8]) -> u32 {
 /// ([`MIN_BLOCK_SIZE`]..=[`MAX_BLOCK_SIZE`]; lz4-java's default is [`DEFAULT_BLOCK_SIZE`]), as
 /// `LZ4BlockOutputStream` with its default fast compressor writes it.
 pub fn compress(src: &[u8], block_size: usize) -> Result<Vec<u8>, Error> {
-    if !(MIN_BLOCK_SIZE..=MAX_BLOCK_SIZE).contains(&block_size) {
-        return Err(Error::InvalidArgument {
-            what: "lz4-java block size must be 64 bytes to 32 MiB",
-        });
+    super::encode_blocks(&mut EncodeState::new(block_size)?, src)
+}
+
+/// The encoder's side of the container (see [`Encoder`]).
+#[derive(Debug, Clone)]
+pub struct EncodeState {
+    block_size: usize,
+    /// The token's low nibble: `ceil(log2(block_size)) - 10`, at least 0.
+    level: u8,
+}
+
+impl EncodeState {
+    fn new(block_size: usize) -> Result<Self, Error> {
+        if !(MIN_BLOCK_SIZE..=MAX_BLOCK_SIZE).contains(&block_size) {
+            return Err(Error::InvalidArgument {
+                what: "lz4-java block size must be 64 bytes to 32 MiB",
+            });
+        }
+        let level =
+            (usize::BITS - (block_size - 1).leading_zeros()).saturating_sub(LEVEL_BASE) as u8;
+        Ok(Self { block_size, level })
     }
-    // The token's level: ceil(log2(block_size)) - 10, at least 0.
-    let level = (usize::BITS - (block_size - 1).leading_zeros()).saturating_sub(LEVEL_BASE) as u8;
-    let mut out = Vec::new();
-    for chunk in src.chunks(block_size) {
-        let compressed = compress_block(chunk)?;
-        let (method, body) = if compressed.len() >= chunk.len() {
-            (METHOD_RAW, chunk)
+
+    fn header(
+        &self,
+        out: &mut Vec<u8>,
+        method: u8,
+        compressed: usize,
+        original: usize,
+        check: u32,
+    ) {
+        out.extend_from_slice(MAGIC);
+        out.push(method | self.level);
+        out.extend_from_slice(&(compressed as u32).to_le_bytes());
+        out.extend_from_slice(&(original as u32).to_le_bytes());
+        out.extend_from_slice(&check.to_le_bytes());
+    }
+}
+
+impl Blocks for EncodeState {
+    fn block_size(&self) -> usize {
+        self.block_size
+    }
+
+    fn block(&mut self, content: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
+        let compressed = compress_block(content)?;
+        let (method, body) = if compressed.len() >= content.len() {
+            (METHOD_RAW, content)
         } else {
             (METHOD_LZ4, &compressed[..])
         };
-        write_header(
-            &mut out,
-            method | level,
-            body.len(),
-            chunk.len(),
-            checksum(chunk),
-        );
+        self.header(out, method, body.len(), content.len(), checksum(content));
         out.extend_from_slice(body);
+        Ok(())
     }
-    write_header(&mut out, METHOD_RAW | level, 0, 0, 0);
-    Ok(out)
-}
 
-fn write_header(out: &mut Vec<u8>, token: u8, compressed: usize, original: usize, check: u32) {
-    out.extend_from_slice(MAGIC);
-    out.push(token);
-    out.extend_from_slice(&(compressed as u32).to_le_bytes());
-    out.extend_from_slice(&(original as u32).to_le_bytes());
-    out.extend_from_slice(&check.to_le_bytes());
+    fn end(&mut self, _blocks: u64, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.header(out, METHOD_RAW, 0, 0, 0);
+        Ok(())
+    }
 }
 
 /// Decodes one or more concatenated lz4-java streams into at most `max_out` bytes, checking
 /// every block's header (magic, method, lengths within the token's block size, raw blocks'
-/// lengths equal), its checksum, and that every stream ends with its empty block. Empty input
-/// holds no stream and decodes to nothing.
+/// lengths equal, an LZ4 block's compressed length within the bound of its decompressed
+/// length), its checksum, and that every stream ends with its empty block. Empty input holds no
+/// stream and decodes to nothing.
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let mut input = Input::new(NAME, src);
     let mut out = Vec::new();
-    let mut in_stream = false;
-    while !input.is_empty() {
-        in_stream = true;
-        let header_pos = input.pos();
-        let magic: [u8; 8] = input.array("the rest of the 21-byte block header")?;
-        if &magic != MAGIC {
-            return Err(input.corrupt(header_pos, "not the LZ4Block magic"));
+    super::decode_units(&mut DecodeState::new(Cap::total(max_out)), src, &mut out)?;
+    Ok(out)
+}
+
+/// The decoder's side of the container (see [`Decoder`]).
+#[derive(Debug, Clone)]
+pub struct DecodeState {
+    cap: Cap,
+    /// Inside a stream (after a block that is not the end block).
+    in_stream: bool,
+    /// The header of the block whose body comes next.
+    body: Option<Header>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Header {
+    pos: u64,
+    raw: bool,
+    compressed_len: u32,
+    original_len: usize,
+    check: u32,
+}
+
+impl DecodeState {
+    pub(crate) fn new(cap: Cap) -> Self {
+        Self {
+            cap,
+            in_stream: false,
+            body: None,
         }
-        let token = input.u8("the rest of the 21-byte block header")?;
-        let compressed_len = input.u32_le("the rest of the 21-byte block header")?;
-        let original_len = input.u32_le("the rest of the 21-byte block header")?;
-        let check_pos = input.pos();
-        let check = input.u32_le("the rest of the 21-byte block header")?;
+    }
+
+    /// Checks a block's header; `None` for the end block.
+    fn header(&self, unit: &[u8], pos: u64) -> Result<Option<Header>, Error> {
+        let field =
+            |at: usize| u32::from_le_bytes([unit[at], unit[at + 1], unit[at + 2], unit[at + 3]]);
+        if &unit[..8] != MAGIC {
+            return Err(corrupt(NAME, pos, "not the LZ4Block magic"));
+        }
+        let token = unit[8];
+        let (compressed_len, original_len, check) = (field(9), field(13), field(17));
         let method = token & 0xF0;
         let block_size = 1u64 << (LEVEL_BASE + u32::from(token & 0x0F));
-        let corrupt = |what| input.corrupt(header_pos + 8, what);
+        let bad = |what| Err(corrupt(NAME, pos + 8, what));
         if method != METHOD_RAW && method != METHOD_LZ4 {
-            return Err(corrupt(
-                "unknown method in the token (0x10 raw or 0x20 LZ4)",
-            ));
+            return bad("unknown method in the token (0x10 raw or 0x20 LZ4)");
         }
         if compressed_len > i32::MAX as u32 || original_len > i32::MAX as u32 {
-            return Err(corrupt("a negative length"));
+            return bad("a negative length");
         }
         if u64::from(original_len) > block_size {
-            return Err(corrupt(
-                "the decompressed length is larger than the block size the token declares",
-            ));
+            return bad("the decompressed length is larger than the block size the token declares");
         }
         if (original_len == 0) != (compressed_len == 0) {
-            return Err(corrupt("one length is 0 and the other is not"));
+            return bad("one length is 0 and the other is not");
         }
         if method == METHOD_RAW && original_len != compressed_len {
-            return Err(corrupt("a raw block whose two lengths differ"));
+            return bad("a raw block whose two lengths differ");
         }
         if original_len == 0 {
             if check != 0 {
-                return Err(checksum_error(NAME, check_pos, 0, u128::from(check)));
+                return Err(checksum_error(NAME, pos + 17, 0, u128::from(check)));
             }
-            in_stream = false;
-            continue;
+            return Ok(None);
         }
-        let original_len = check_cap(
-            NAME,
-            header_pos + 13,
-            out.len(),
-            u64::from(original_len),
-            max_out,
-        )?;
-        let body_pos = input.pos();
-        let body = input.take(compressed_len as usize, "the rest of a block")?;
+        let original_len = self.cap.check(NAME, pos + 13, u64::from(original_len))?;
+        if compressed_len as usize > max_block_len(original_len) {
+            return bad(
+                "the compressed length is more than any LZ4 block of the decompressed length takes",
+            );
+        }
+        Ok(Some(Header {
+            pos,
+            raw: method == METHOD_RAW,
+            compressed_len,
+            original_len,
+            check,
+        }))
+    }
+}
+
+impl Units for DecodeState {
+    fn need(&self) -> usize {
+        self.body
+            .map_or(HEADER_LEN, |header| header.compressed_len as usize)
+    }
+
+    fn unit(&mut self, unit: &[u8], end: bool, pos: u64, out: &mut Vec<u8>) -> Result<Step, Error> {
+        let input_end = pos + unit.len() as u64;
+        let Some(header) = self.body.take() else {
+            if end {
+                return match (unit.is_empty(), self.in_stream) {
+                    (true, false) => Ok(Step::End),
+                    (true, true) => Err(truncated(NAME, input_end, "the stream's empty end block")),
+                    _ => Err(truncated(NAME, input_end, HEADER_INCOMPLETE)),
+                };
+            }
+            self.body = self.header(unit, pos)?;
+            self.in_stream = self.body.is_some();
+            return Ok(Step::Used(HEADER_LEN));
+        };
+        if end {
+            return Err(truncated(NAME, input_end, "the rest of a block"));
+        }
         let start = out.len();
-        if method == METHOD_RAW {
-            super::reserve(&mut out, body.len())?;
-            out.extend_from_slice(body);
+        if header.raw {
+            reserve(out, unit.len())?;
+            out.extend_from_slice(unit);
         } else {
-            decode_exact(
-                NAME,
-                body,
-                body_pos,
-                header_pos + 13,
-                original_len,
-                &mut out,
-            )?;
+            decode_exact(NAME, unit, pos, header.pos + 13, header.original_len, out)?;
         }
         let expected = checksum(&out[start..]);
-        if expected != check {
+        if expected != header.check {
             return Err(checksum_error(
                 NAME,
-                check_pos,
+                header.pos + 17,
                 u128::from(expected),
-                u128::from(check),
+                u128::from(header.check),
             ));
         }
+        self.cap.add(header.original_len);
+        Ok(Step::Used(unit.len()))
     }
-    if in_stream {
-        return Err(input.truncated("the stream's empty end block"));
+}
+
+/// Reads lz4-java streams (one or more, concatenated) as their content, one block at a time
+/// (`std::io::Read`, see [`stream::Decoder`](super::stream::Decoder)).
+///
+/// ```
+/// use std::io::Read;
+/// use lz4_simd::container::java;
+/// let data = b"spark spill ".repeat(50_000);
+/// let stream = java::compress(&data, java::DEFAULT_BLOCK_SIZE).unwrap();
+/// let mut decoded = Vec::new();
+/// java::Decoder::new(&stream[..], java::MAX_BLOCK_SIZE).read_to_end(&mut decoded).unwrap();
+/// assert_eq!(decoded, data);
+/// ```
+#[cfg(feature = "std")]
+pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
+
+/// Writes an lz4-java stream, the bytes of [`compress`] (`std::io::Write`, see
+/// [`stream::Encoder`](super::stream::Encoder)); call `finish`, which writes the end block.
+///
+/// ```
+/// use std::io::Write;
+/// use lz4_simd::container::java;
+/// let data = b"spark spill ".repeat(50_000);
+/// let mut encoder = java::Encoder::new(Vec::new(), java::DEFAULT_BLOCK_SIZE).unwrap();
+/// encoder.write_all(&data).unwrap();
+/// let stream = encoder.finish().unwrap();
+/// assert_eq!(stream, java::compress(&data, java::DEFAULT_BLOCK_SIZE).unwrap());
+/// ```
+#[cfg(feature = "std")]
+pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
+
+#[cfg(feature = "std")]
+impl<R: std::io::Read> Decoder<R> {
+    /// A decoder reading lz4-java streams from `reader`, refusing blocks of more than
+    /// `max_block` decompressed bytes (lz4-java's own limit is [`MAX_BLOCK_SIZE`]).
+    pub fn new(reader: R, max_block: usize) -> Self {
+        Self::with_units(reader, DecodeState::new(Cap::per_block(max_block)))
     }
-    Ok(out)
+}
+
+#[cfg(feature = "std")]
+impl<W: std::io::Write> Encoder<W> {
+    /// An encoder writing one lz4-java stream of `block_size`-byte blocks to `writer` (see
+    /// [`compress`] for the sizes allowed).
+    pub fn new(writer: W, block_size: usize) -> Result<Self, Error> {
+        Ok(Self::with_blocks(writer, EncodeState::new(block_size)?))
+    }
 }

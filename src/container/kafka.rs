@@ -13,6 +13,10 @@
 //! Kafka's reader refuses a frame with a dictionary ID and linked (dependent) blocks; so does
 //! [`decompress`], with [`Error::ContainerUnsupported`].
 //!
+//! [`Decoder`] and [`Encoder`] (with `std`) read and write the same frames through `std::io`,
+//! on the frame module's streaming adapters: the header is checked (and a v0 checksum set to
+//! the frame format's) as it passes, so memory is bounded by the frame's block size.
+//!
 //! ```
 //! use lz4_simd::container::kafka::{self, AcceptHeaderChecksum, HeaderChecksum};
 //! let records = b"kafka record kafka record kafka record".repeat(10);
@@ -36,6 +40,11 @@ const FLG_DICT_ID: u8 = 0x01;
 const FLG_CONTENT_SIZE: u8 = 0x08;
 /// FLG bit 5: blocks are independent.
 const FLG_INDEPENDENT: u8 = 0x20;
+/// A frame header without the optional fields: magic, FLG, BD, checksum.
+const SHORT_HEADER_LEN: usize = 7;
+/// With the 8-byte content size.
+const LONG_HEADER_LEN: usize = 15;
+const HEADER_INCOMPLETE: &str = "the rest of the frame header";
 
 /// Which header checksum a writer stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,13 +80,7 @@ pub enum AcceptHeaderChecksum {
 /// Compresses a message set or record batch as Kafka does: an LZ4 frame of independent 64 KiB
 /// blocks without content size or checksums, with the header checksum `checksum` asks for.
 pub fn compress(src: &[u8], checksum: HeaderChecksum) -> Vec<u8> {
-    let options = FrameOptions::new()
-        .block_size(BlockSize::Max64KB)
-        .block_mode(BlockMode::Independent)
-        .content_checksum(false)
-        .block_checksum(false)
-        .content_size(false);
-    let mut out = frame::compress(src, &options);
+    let mut out = frame::compress(src, &kafka_options());
     if checksum == HeaderChecksum::OverMagic {
         // Magic (4), FLG, BD: the descriptor has no optional fields here.
         out[6] = header_checksum(&out[..6]);
@@ -85,37 +88,32 @@ pub fn compress(src: &[u8], checksum: HeaderChecksum) -> Vec<u8> {
     out
 }
 
+/// Kafka's frames: independent 64 KiB blocks, no content size, no checksums (so the header is
+/// [`SHORT_HEADER_LEN`] bytes).
+fn kafka_options() -> FrameOptions {
+    FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .block_mode(BlockMode::Independent)
+        .content_checksum(false)
+        .block_checksum(false)
+        .content_size(false)
+}
+
 fn header_checksum(bytes: &[u8]) -> u8 {
     (xxhash_rust::xxh32::xxh32(bytes, 0) >> 8) as u8
 }
 
-/// Decodes one Kafka LZ4 frame (the whole input) into at most `max_out` bytes, accepting the
-/// header checksum `accept` allows. Everything else is checked as [`frame::decompress`] checks
-/// it (block sizes, block and content checksums when present, a declared content size).
-///
-/// A frame with the pre-KIP-57 checksum is decoded from a copy of the input with the checksum
-/// byte corrected (the frame decoder reads one contiguous slice).
-pub fn decompress(
-    src: &[u8],
-    accept: AcceptHeaderChecksum,
-    max_out: usize,
-) -> Result<Vec<u8>, Error> {
-    let truncated = || Error::ContainerTruncated {
-        container: NAME,
-        input_pos: src.len() as u64,
-        what: "the rest of the frame header",
-    };
-    if src.len() < 7 {
-        return Err(truncated());
+/// Checks the first [`SHORT_HEADER_LEN`] bytes of a frame (the magic number and the flags
+/// Kafka refuses) and returns the header's whole length.
+fn header_len(head: &[u8]) -> Result<usize, Error> {
+    if head[..4] != frame::MAGIC.to_le_bytes() {
+        return Err(super::corrupt(
+            NAME,
+            0,
+            "not an LZ4 frame (magic 04 22 4D 18)",
+        ));
     }
-    if src[..4] != frame::MAGIC.to_le_bytes() {
-        return Err(Error::ContainerCorrupt {
-            container: NAME,
-            input_pos: 0,
-            what: "not an LZ4 frame (magic 04 22 4D 18)",
-        });
-    }
-    let flg = src[4];
+    let flg = head[4];
     let unsupported = |what| Error::ContainerUnsupported {
         container: NAME,
         input_pos: 4,
@@ -131,45 +129,424 @@ pub fn decompress(
             "the frame's blocks are linked (Kafka requires independent blocks)",
         ));
     }
-    let checksum_pos = if flg & FLG_CONTENT_SIZE != 0 { 14 } else { 6 };
-    let Some(&found) = src.get(checksum_pos) else {
+    Ok(if flg & FLG_CONTENT_SIZE != 0 {
+        LONG_HEADER_LEN
+    } else {
+        SHORT_HEADER_LEN
+    })
+}
+
+/// Checks the whole header's checksum byte (its last) against what `accept` allows, and returns
+/// the frame format's checksum, which the frame decoder is given in its place.
+fn spec_checksum(header: &[u8], accept: AcceptHeaderChecksum) -> Result<u8, Error> {
+    let checksum_pos = header.len() - 1;
+    let found = header[checksum_pos];
+    let spec = header_checksum(&header[4..checksum_pos]);
+    let over_magic = header_checksum(&header[..checksum_pos]);
+    let accepted = match accept {
+        AcceptHeaderChecksum::Spec => found == spec,
+        AcceptHeaderChecksum::OverMagic => found == over_magic,
+        AcceptHeaderChecksum::Either => found == spec || found == over_magic,
+    };
+    if !accepted {
+        let expected = if accept == AcceptHeaderChecksum::OverMagic {
+            over_magic
+        } else {
+            spec
+        };
+        return Err(super::checksum_error(
+            NAME,
+            checksum_pos as u64,
+            u128::from(expected),
+            u128::from(found),
+        ));
+    }
+    Ok(spec)
+}
+
+/// Decodes one Kafka LZ4 frame (the whole input) into at most `max_out` bytes, accepting the
+/// header checksum `accept` allows. Everything else is checked as [`frame::decompress`] checks
+/// it (block sizes, block and content checksums when present, a declared content size).
+///
+/// A frame with the pre-KIP-57 checksum is decoded from a copy of the input with the checksum
+/// byte corrected (the frame decoder reads one contiguous slice).
+pub fn decompress(
+    src: &[u8],
+    accept: AcceptHeaderChecksum,
+    max_out: usize,
+) -> Result<Vec<u8>, Error> {
+    let truncated = || super::truncated(NAME, src.len() as u64, HEADER_INCOMPLETE);
+    let Some(head) = src.get(..SHORT_HEADER_LEN) else {
         return Err(truncated());
     };
-    let spec = header_checksum(&src[4..checksum_pos]);
-    let over_magic = header_checksum(&src[..checksum_pos]);
+    let Some(header) = src.get(..header_len(head)?) else {
+        return Err(truncated());
+    };
+    let spec = spec_checksum(header, accept)?;
+    let checksum_pos = header.len() - 1;
     let fixed;
-    let data = match accept {
-        _ if found == spec && accept != AcceptHeaderChecksum::OverMagic => src,
-        AcceptHeaderChecksum::OverMagic | AcceptHeaderChecksum::Either if found == over_magic => {
-            let mut copy = src.to_vec();
-            copy[checksum_pos] = spec;
-            fixed = copy;
-            &fixed[..]
-        }
-        _ => {
-            let expected = if accept == AcceptHeaderChecksum::OverMagic {
-                over_magic
-            } else {
-                spec
-            };
-            return Err(super::checksum_error(
-                NAME,
-                checksum_pos,
-                u128::from(expected),
-                u128::from(found),
-            ));
-        }
+    let data = if src[checksum_pos] == spec {
+        src
+    } else {
+        let mut copy = src.to_vec();
+        copy[checksum_pos] = spec;
+        fixed = copy;
+        &fixed[..]
     };
     let first = frame::frames(data)
         .next()
         .unwrap_or_else(|| Err(truncated()))?;
     debug_assert!(matches!(first.header, FrameHeader::Lz4(_)));
     if first.bytes.len() != data.len() {
-        return Err(Error::ContainerCorrupt {
-            container: NAME,
-            input_pos: first.bytes.len() as u64,
-            what: "bytes after the end of the frame",
-        });
+        return Err(super::corrupt(
+            NAME,
+            first.bytes.len() as u64,
+            "bytes after the end of the frame",
+        ));
     }
     frame::decompress(data, max_out)
+}
+
+#[cfg(feature = "std")]
+pub use self::stream::{Decoder, Encoder};
+
+#[cfg(feature = "std")]
+mod stream {
+    use std::io::{self, BufRead, Read, Write};
+
+    use super::{
+        header_checksum, header_len, kafka_options, spec_checksum, AcceptHeaderChecksum,
+        HeaderChecksum, HEADER_INCOMPLETE, LONG_HEADER_LEN, NAME, SHORT_HEADER_LEN,
+    };
+    use crate::container::stream::{io_error, read_buffered};
+    use crate::frame::{FrameDecoder, FrameDecompressor, FrameEncoder};
+    use crate::Error;
+
+    /// Reads one Kafka LZ4 frame as its content (`std::io::Read` and `BufRead`), accepting the
+    /// header checksum `accept` allows; the frame must end the input. Memory is bounded by the
+    /// frame's block size (64 KiB in Kafka's frames, at most 4 MiB).
+    ///
+    /// Errors, failing readers and the end of the content behave as for the frame module's
+    /// [`FrameDecoder`]: errors in the data are latched `io::Error`s wrapping an [`Error`], an
+    /// error of the inner reader loses no byte, and `Ok(0)` means the frame ended, every check
+    /// passed and no byte follows it.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use lz4_simd::container::kafka::{self, AcceptHeaderChecksum, HeaderChecksum};
+    /// let records = b"kafka record ".repeat(10_000);
+    /// let v0 = kafka::compress(&records, HeaderChecksum::OverMagic);
+    /// let mut decoded = Vec::new();
+    /// let mut decoder = kafka::Decoder::new(&v0[..], AcceptHeaderChecksum::Either);
+    /// decoder.read_to_end(&mut decoded).unwrap();
+    /// assert_eq!(decoded, records);
+    /// ```
+    pub struct Decoder<R: Read> {
+        frame: FrameDecoder<Header<R>>,
+        /// The frame ended and nothing follows it.
+        ended: bool,
+        failure: Option<Error>,
+    }
+
+    impl<R: Read> Decoder<R> {
+        /// A decoder reading one frame from `reader`.
+        pub fn new(reader: R, accept: AcceptHeaderChecksum) -> Self {
+            let header = Header {
+                reader,
+                accept,
+                head: [0; LONG_HEADER_LEN],
+                head_len: 0,
+                head_need: SHORT_HEADER_LEN,
+                checked: false,
+                head_out: 0,
+                passed: 0,
+                failure: None,
+            };
+            let single = FrameDecompressor::new().single_frame(true);
+            Self {
+                frame: FrameDecoder::with_decompressor(header, single),
+                ended: false,
+                failure: None,
+            }
+        }
+
+        /// The inner reader.
+        pub fn get_ref(&self) -> &R {
+            &self.frame.get_ref().reader
+        }
+
+        /// The inner reader, mutably (reading from it directly skips input the decoder would
+        /// have read).
+        pub fn get_mut(&mut self) -> &mut R {
+            &mut self.frame.get_mut().reader
+        }
+
+        /// Gives back the inner reader.
+        pub fn into_inner(self) -> R {
+            self.frame.into_inner().reader
+        }
+
+        /// After the frame: requires the input to end there.
+        fn check_end(&mut self) -> io::Result<()> {
+            let mut byte = [0; 1];
+            loop {
+                match self.frame.get_mut().read(&mut byte) {
+                    Ok(0) => {
+                        self.ended = true;
+                        return Ok(());
+                    }
+                    Ok(_) => {
+                        let pos = self.frame.get_ref().passed - 1;
+                        let error =
+                            super::super::corrupt(NAME, pos, "bytes after the end of the frame");
+                        self.failure = Some(error.clone());
+                        return Err(io_error(error));
+                    }
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => return Err(error),
+                }
+            }
+        }
+    }
+
+    impl<R: Read> Read for Decoder<R> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            read_buffered(self, out)
+        }
+    }
+
+    impl<R: Read> BufRead for Decoder<R> {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            if let Some(error) = &self.failure {
+                return Err(io_error(error.clone()));
+            }
+            if self.ended {
+                return Ok(&[]);
+            }
+            // Content first; at the frame's end (an empty buffer), the check that nothing
+            // follows.
+            if self.frame.fill_buf()?.is_empty() {
+                self.check_end()?;
+                return Ok(&[]);
+            }
+            self.frame.fill_buf()
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.frame.consume(amount);
+        }
+    }
+
+    impl<R: Read> core::fmt::Debug for Decoder<R> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_struct("kafka::Decoder")
+                .field("frame", &self.frame)
+                .field("failure", &self.failure)
+                .finish_non_exhaustive()
+        }
+    }
+
+    /// The input as the frame decoder sees it: the header checked as Kafka's reader checks it,
+    /// with a v0 checksum replaced by the frame format's, then the rest as it is.
+    struct Header<R> {
+        reader: R,
+        accept: AcceptHeaderChecksum,
+        head: [u8; LONG_HEADER_LEN],
+        head_len: usize,
+        /// The header's length: the short form until its flags say otherwise.
+        head_need: usize,
+        checked: bool,
+        /// Bytes of `head` handed to the frame decoder.
+        head_out: usize,
+        /// Bytes of input read from `reader`.
+        passed: u64,
+        failure: Option<Error>,
+    }
+
+    impl<R: Read> Header<R> {
+        fn fail(&mut self, error: Error) -> io::Error {
+            self.failure = Some(error.clone());
+            io_error(error)
+        }
+
+        /// Reads and checks the header.
+        fn read_header(&mut self) -> io::Result<()> {
+            while self.head_len < self.head_need {
+                match self
+                    .reader
+                    .read(&mut self.head[self.head_len..self.head_need])
+                {
+                    Ok(0) => {
+                        let pos = self.head_len as u64;
+                        let error = super::super::truncated(NAME, pos, HEADER_INCOMPLETE);
+                        return Err(self.fail(error));
+                    }
+                    Ok(read) => {
+                        let read = read.min(self.head_need - self.head_len);
+                        self.head_len += read;
+                        self.passed += read as u64;
+                    }
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => return Err(error),
+                }
+                if self.head_len == SHORT_HEADER_LEN && self.head_need == SHORT_HEADER_LEN {
+                    match header_len(&self.head[..SHORT_HEADER_LEN]) {
+                        Ok(len) => self.head_need = len,
+                        Err(error) => return Err(self.fail(error)),
+                    }
+                }
+            }
+            let header = &self.head[..self.head_need];
+            match spec_checksum(header, self.accept) {
+                Ok(spec) => self.head[self.head_need - 1] = spec,
+                Err(error) => return Err(self.fail(error)),
+            }
+            self.checked = true;
+            Ok(())
+        }
+    }
+
+    impl<R: Read> Read for Header<R> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            if let Some(error) = &self.failure {
+                return Err(io_error(error.clone()));
+            }
+            if !self.checked {
+                self.read_header()?;
+            }
+            if self.head_out < self.head_need {
+                let n = (self.head_need - self.head_out).min(out.len());
+                out[..n].copy_from_slice(&self.head[self.head_out..self.head_out + n]);
+                self.head_out += n;
+                return Ok(n);
+            }
+            let read = self.reader.read(out)?;
+            self.passed += read.min(out.len()) as u64;
+            Ok(read)
+        }
+    }
+
+    /// Writes one Kafka LZ4 frame (`std::io::Write`): the bytes of
+    /// [`compress`](super::compress), with the header checksum `checksum` asks for. Call
+    /// [`finish`](Self::finish). Failing writers behave as for the frame module's
+    /// [`FrameEncoder`]: nothing is lost or written twice.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use lz4_simd::container::kafka::{self, HeaderChecksum};
+    /// let records = b"kafka record ".repeat(10_000);
+    /// let mut encoder = kafka::Encoder::new(Vec::new(), HeaderChecksum::OverMagic);
+    /// encoder.write_all(&records).unwrap();
+    /// let frame = encoder.finish().unwrap();
+    /// assert_eq!(frame, kafka::compress(&records, HeaderChecksum::OverMagic));
+    /// ```
+    pub struct Encoder<W: Write> {
+        frame: FrameEncoder<Patch<W>>,
+    }
+
+    impl<W: Write> Encoder<W> {
+        /// An encoder writing one frame to `writer`.
+        pub fn new(writer: W, checksum: HeaderChecksum) -> Self {
+            let patch = Patch {
+                writer,
+                over_magic: checksum == HeaderChecksum::OverMagic,
+                head: [0; SHORT_HEADER_LEN],
+                head_len: 0,
+                head_out: 0,
+            };
+            Self {
+                frame: FrameEncoder::new(patch, kafka_options()),
+            }
+        }
+
+        /// The inner writer.
+        pub fn get_ref(&self) -> &W {
+            &self.frame.get_ref().writer
+        }
+
+        /// The inner writer, mutably (writing to it directly puts bytes inside the frame).
+        pub fn get_mut(&mut self) -> &mut W {
+            &mut self.frame.get_mut().writer
+        }
+
+        /// Writes the last block and the end mark, and flushes the writer, keeping the
+        /// encoder; after an error of the writer, calling it again resumes where it stopped.
+        pub fn try_finish(&mut self) -> io::Result<()> {
+            self.frame.try_finish()
+        }
+
+        /// [`try_finish`](Self::try_finish), then returns the writer.
+        pub fn finish(self) -> io::Result<W> {
+            Ok(self.frame.finish()?.writer)
+        }
+    }
+
+    impl<W: Write> Write for Encoder<W> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.frame.write(buf)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.frame.flush()
+        }
+    }
+
+    impl<W: Write> core::fmt::Debug for Encoder<W> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.debug_struct("kafka::Encoder").finish_non_exhaustive()
+        }
+    }
+
+    /// The output of the frame encoder, with the header's checksum byte set to the one over the
+    /// magic number too when asked: the header is held until it is whole.
+    struct Patch<W> {
+        writer: W,
+        over_magic: bool,
+        head: [u8; SHORT_HEADER_LEN],
+        head_len: usize,
+        /// Bytes of `head` written to `writer`.
+        head_out: usize,
+    }
+
+    impl<W: Write> Patch<W> {
+        /// Writes the held header once it is whole; an error leaves the rest of it held.
+        fn send_head(&mut self) -> io::Result<()> {
+            while self.head_len == SHORT_HEADER_LEN && self.head_out < SHORT_HEADER_LEN {
+                match self.writer.write(&self.head[self.head_out..]) {
+                    Ok(0) => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::WriteZero,
+                            "the inner writer accepted no bytes of the frame header",
+                        ))
+                    }
+                    Ok(written) => self.head_out += written.min(SHORT_HEADER_LEN - self.head_out),
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => return Err(error),
+                }
+            }
+            Ok(())
+        }
+    }
+
+    impl<W: Write> Write for Patch<W> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.head_len < SHORT_HEADER_LEN {
+                let n = (SHORT_HEADER_LEN - self.head_len).min(buf.len());
+                self.head[self.head_len..self.head_len + n].copy_from_slice(&buf[..n]);
+                self.head_len += n;
+                if self.head_len == SHORT_HEADER_LEN && self.over_magic {
+                    self.head[SHORT_HEADER_LEN - 1] =
+                        header_checksum(&self.head[..SHORT_HEADER_LEN - 1]);
+                }
+                return Ok(n);
+            }
+            self.send_head()?;
+            self.writer.write(buf)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.send_head()?;
+            self.writer.flush()
+        }
+    }
 }

@@ -20,6 +20,16 @@
 //!
 //! Every encoder writes what the system's own reader accepts (checked against the real
 //! implementations in `tests/container_*.rs`).
+//!
+//! # Streaming
+//!
+//! The containers that are streams of blocks also read and write through `std::io` (feature
+//! `std`): [`hadoop`], [`java`] and [`clickhouse`] have a `Decoder<R>` and an `Encoder<W>` (the
+//! generic [`stream::Decoder`] and [`stream::Encoder`], which run the one-shot functions' own
+//! state machines), and [`kafka`] has its own on the frame module's adapters. They write the
+//! one-shot functions' bytes and reach their verdicts, with memory bounded by one block whatever
+//! the stream's length: the cap applies to each block instead of the whole output. [`prefixed`],
+//! [`parquet`] and [`linux`] hold one block, one page or one image, and stay one-shot.
 
 #![forbid(unsafe_code)]
 
@@ -30,12 +40,173 @@ pub mod kafka;
 pub mod linux;
 pub mod parquet;
 pub mod prefixed;
+#[cfg(feature = "std")]
+pub mod stream;
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
+pub(crate) use sealed::{Blocks, Step, Units};
+
 use crate::block::{self, MAX_INPUT_SIZE};
 use crate::Error;
+
+/// The state machines the one-shot functions and the streaming adapters ([`stream`]) share, so
+/// both read and write the same bytes with the same checks. Sealed: only this crate's
+/// containers implement them.
+mod sealed {
+    use alloc::vec::Vec;
+
+    use crate::Error;
+
+    /// What [`Units::unit`] did with the bytes it was given.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Step {
+        /// The first `n` bytes were used; the rest (if any) is handed in again, at the front of
+        /// the next unit.
+        Used(usize),
+        /// The container ended where it may end (only at the end of the input).
+        End,
+    }
+
+    /// A container decoder as a series of *units* (a header, a block's body), each of a size
+    /// known before it is read.
+    pub trait Units {
+        /// Bytes the next unit takes. A unit may be a look-ahead that uses fewer bytes than it
+        /// asks for ([`Step::Used`]).
+        fn need(&self) -> usize;
+
+        /// Handles the next unit: `unit` holds [`need`](Self::need) bytes, or fewer when the
+        /// input ended (`end`: then the container must end here, or the unit is an error, or
+        /// the state changes so that a later call decides). `pos` is the input offset of
+        /// `unit[0]`. Content is appended to `out`.
+        fn unit(
+            &mut self,
+            unit: &[u8],
+            end: bool,
+            pos: u64,
+            out: &mut Vec<u8>,
+        ) -> Result<Step, Error>;
+    }
+
+    /// A container encoder as a series of blocks of the content.
+    pub trait Blocks {
+        /// The content bytes of each block (the last may be shorter).
+        fn block_size(&self) -> usize;
+
+        /// Appends the container's form of one block of content (`1..=block_size` bytes, or
+        /// fewer when flushed) to `out`.
+        fn block(&mut self, content: &[u8], out: &mut Vec<u8>) -> Result<(), Error>;
+
+        /// Appends what ends the container, after `blocks` blocks.
+        fn end(&mut self, blocks: u64, out: &mut Vec<u8>) -> Result<(), Error>;
+    }
+}
+
+/// Runs `units` over the whole of `src` (the one-shot decoders).
+pub(crate) fn decode_units(
+    units: &mut impl Units,
+    src: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let mut pos = 0;
+    loop {
+        let need = units.need();
+        let rest = &src[pos..];
+        let (unit, end) = match rest.get(..need) {
+            Some(unit) => (unit, false),
+            None => (rest, true),
+        };
+        match units.unit(unit, end, pos as u64, out)? {
+            Step::Used(used) => pos += used,
+            Step::End => return Ok(()),
+        }
+    }
+}
+
+/// Runs `blocks` over the whole of `src` (the one-shot encoders).
+pub(crate) fn encode_blocks(blocks: &mut impl Blocks, src: &[u8]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    let mut count = 0;
+    for content in src.chunks(blocks.block_size()) {
+        blocks.block(content, &mut out)?;
+        count += 1;
+    }
+    blocks.end(count, &mut out)?;
+    Ok(out)
+}
+
+/// The caller's output cap as the decoders apply it: to the whole output (one-shot), or to each
+/// block (streaming, where memory is bounded by one block whatever the total).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cap {
+    max_out: usize,
+    per_block: bool,
+    produced: u64,
+}
+
+impl Cap {
+    pub(crate) fn total(max_out: usize) -> Self {
+        Self {
+            max_out,
+            per_block: false,
+            produced: 0,
+        }
+    }
+
+    #[cfg(feature = "std")]
+    pub(crate) fn per_block(max_out: usize) -> Self {
+        Self {
+            max_out,
+            per_block: true,
+            produced: 0,
+        }
+    }
+
+    /// [`check_cap`] for a size field at `input_pos` declaring `declared` more bytes.
+    pub(crate) fn check(
+        &self,
+        container: &'static str,
+        input_pos: u64,
+        declared: u64,
+    ) -> Result<usize, Error> {
+        let produced = if self.per_block { 0 } else { self.produced };
+        let total = produced.saturating_add(declared);
+        if total > self.max_out as u64 {
+            return Err(Error::ContainerOutputLimit {
+                container,
+                input_pos,
+                declared: total,
+                max_out: self.max_out as u64,
+            });
+        }
+        // `declared <= max_out`, so it fits a `usize`.
+        Ok(declared as usize)
+    }
+
+    /// Counts `len` bytes of output.
+    pub(crate) fn add(&mut self, len: usize) {
+        self.produced += len as u64;
+    }
+}
+
+/// [`Error::ContainerTruncated`]: the input ended at `input_pos`, inside `what`.
+pub(crate) fn truncated(container: &'static str, input_pos: u64, what: &'static str) -> Error {
+    Error::ContainerTruncated {
+        container,
+        input_pos,
+        what,
+    }
+}
+
+/// [`Error::ContainerCorrupt`] at `input_pos`.
+pub(crate) fn corrupt(container: &'static str, input_pos: u64, what: &'static str) -> Error {
+    Error::ContainerCorrupt {
+        container,
+        input_pos,
+        what,
+    }
+}
 
 /// Each compressed byte yields at most this many decompressed bytes (`block::MAX_EXPANSION`).
 const MAX_EXPANSION: u64 = 255;
@@ -60,14 +231,6 @@ impl<'a> Input<'a> {
     /// Offset of the next unread byte.
     pub(crate) fn pos(&self) -> usize {
         self.pos
-    }
-
-    pub(crate) fn rest(&self) -> &'a [u8] {
-        &self.src[self.pos..]
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.pos == self.src.len()
     }
 
     pub(crate) fn truncated(&self, what: &'static str) -> Error {
@@ -148,15 +311,15 @@ pub(crate) fn check_cap(
 pub(crate) fn decode_exact(
     container: &'static str,
     block: &[u8],
-    block_pos: usize,
-    size_pos: usize,
+    block_pos: u64,
+    size_pos: u64,
     declared: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     if declared as u64 > (block.len() as u64).saturating_mul(MAX_EXPANSION) {
         return Err(Error::ContainerCorrupt {
             container,
-            input_pos: size_pos as u64,
+            input_pos: size_pos,
             what: "the declared uncompressed size is more than the compressed block could decode to (255 bytes per byte)",
         });
     }
@@ -165,7 +328,7 @@ pub(crate) fn decode_exact(
     if decoded != declared {
         return Err(Error::ContainerSizeMismatch {
             container,
-            input_pos: size_pos as u64,
+            input_pos: size_pos,
             declared: declared as u64,
             actual: decoded as u64,
         });
@@ -177,25 +340,36 @@ pub(crate) fn decode_exact(
 /// to `expected`.
 pub(crate) fn checksum_error(
     container: &'static str,
-    input_pos: usize,
+    input_pos: u64,
     expected: u128,
     found: u128,
 ) -> Error {
     Error::ContainerChecksum {
         container,
-        input_pos: input_pos as u64,
+        input_pos,
         expected,
         found,
     }
 }
 
 /// Wraps a block decoder's error with the container and the block's input offset.
-pub(crate) fn block_error(container: &'static str, block_pos: usize, error: Error) -> Error {
+pub(crate) fn block_error(container: &'static str, block_pos: u64, error: Error) -> Error {
     Error::ContainerBlock {
         container,
-        input_pos: block_pos as u64,
+        input_pos: block_pos,
         error: Box::new(error),
     }
+}
+
+/// The longest LZ4 block of `content` bytes of content: `block::compress_bound`, for content
+/// within the block format's largest input (a larger content is never one block, but may be many
+/// chunks of a Hadoop block). No valid block is longer, whoever wrote it: a sequence costs at most
+/// its bytes of content plus one byte per 255 literals beyond the first 15, and the last
+/// literals at most 2 bytes more, so a block of `n` bytes of content takes at most
+/// `n + n / 255 + 2` bytes. Refusing longer lengths refuses nothing valid, and bounds by the cap
+/// what a decoder holds before it has decoded anything.
+pub(crate) fn max_block_len(content: usize) -> usize {
+    block::compress_bound(content.min(MAX_INPUT_SIZE))
 }
 
 /// Compresses `src` as one raw block (liblz4's bytes at acceleration 1), refusing inputs the

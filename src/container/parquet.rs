@@ -6,7 +6,7 @@
 //!
 //! # `LZ4`: which bytes a page holds
 //! The format never said which LZ4 container codec 5 meant, and writers disagreed: parquet-java
-//! and Spark write Hadoop's `Lz4Codec` stream ([`hadoop`](super::hadoop)), old parquet-cpp wrote
+//! and Spark write Hadoop's `Lz4Codec` stream ([`hadoop`]), old parquet-cpp wrote
 //! bare blocks, and old arrow-rs wrote LZ4 frames. Readers have guessed since, with bugs: Arrow
 //! C++ reads only single-chunk Hadoop blocks and not the nested form Hadoop writes for large
 //! pages (apache/arrow#43745), Arrow C++ writes a large page as one chunk that Hadoop's reader
@@ -65,7 +65,7 @@ pub fn decompress_lz4_raw(
 }
 
 /// Compresses a page for the `LZ4` codec as parquet-java and Spark write it: Hadoop framing
-/// ([`hadoop::compress`](super::hadoop::compress)).
+/// ([`hadoop::compress`]).
 pub fn compress_lz4(page: &[u8]) -> Result<Vec<u8>, Error> {
     hadoop::compress(page)
 }
