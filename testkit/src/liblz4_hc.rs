@@ -95,6 +95,12 @@ impl HcStream {
         }
     }
 
+    /// `LZ4_favorDecompressionSpeed(favor)` between blocks.
+    pub fn set_favor(&mut self, favor: bool) {
+        // SAFETY: `stream` is a live HC stream.
+        unsafe { LZ4_favorDecompressionSpeed(self.stream, c_int::from(favor)) };
+    }
+
     /// `LZ4_compress_HC_continue` of a copy of `src` into `capacity` bytes, then
     /// `LZ4_saveDictHC(65536)`. `None` when liblz4 returned 0 (gave up).
     pub fn compress(&mut self, src: &[u8], capacity: usize) -> Option<Vec<u8>> {
