@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::chain::ChainTables;
+use super::chain::{ChainTables, DictCtx};
 use super::{mid, strategy, Strategy};
 use crate::block::MINMATCH;
 
@@ -70,11 +70,27 @@ impl HcDictionary {
         &self.bytes
     }
 
+    /// The dictionary as liblz4's attached `dictCtx`: its prepared tables, searched in place.
+    pub(super) fn attached(&self) -> DictCtx<'_> {
+        DictCtx {
+            tables: &self.chain_tables,
+            len: self.bytes.len(),
+        }
+    }
+
     /// Puts `tables` in the state `LZ4_loadDictHC` leaves at `level`: the dictionary at indices
     /// from [`DICT_BASE`], the insertion cursor after its last inserted position.
     pub(super) fn load_into(&self, tables: &mut ChainTables, level: u8) {
         load(tables, &self.bytes, level, Some(&self.chain_tables));
     }
+}
+
+/// Whether liblz4 copies an attached dictionary's state for a block of `len` bytes at the start
+/// of a stream (`LZ4HC_compress_generic_dictCtx`: above 4 KiB, when the dictionary's strategy,
+/// a hash-chain level's as LZ4F prepares it, is compatible with the level's, i.e. not level
+/// 1-2) instead of searching it in place.
+pub(super) fn copies_attached(len: usize, level: u8) -> bool {
+    len > 4096 && strategy(level) != Strategy::Mid
 }
 
 /// `LZ4_loadDictHC` of `dict` (at most 64 KiB) into `tables` at `level`: cleared tables, then

@@ -208,6 +208,7 @@ impl HcStreamCompressor {
                 self.level,
                 self.favor_dec_speed,
                 Limit::LibLz4,
+                None,
             )
             .map(|(written, _)| written)
         };
