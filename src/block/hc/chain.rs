@@ -94,7 +94,7 @@ impl DictCtx<'_> {
     /// bytes at `ip` that are at most 65535 back, each compared on its 4 bytes only (no end-word
     /// filter, no favour rule, no run skipping, no chain swap), counted forwards up to the
     /// dictionary's end (not on into the block) and backwards down to `low_limit` and the
-    /// dictionary's start; a candidate longer than `best` replaces it.
+    /// dictionary's start; returns the longest, or `best` when none is longer.
     ///
     /// Safe code with checked reads: it runs for small blocks only (liblz4 copies the dictionary
     /// for larger ones), after the block's own chain.
@@ -105,9 +105,9 @@ impl DictCtx<'_> {
         ip: usize,
         low_limit: usize,
         high_limit: usize,
-        best: &mut Match,
+        mut best: Match,
         mut attempts: u32,
-    ) {
+    ) -> Match {
         debug_assert!(self.len <= ip && low_limit <= ip && ip + MINMATCH <= high_limit);
         let pattern = read_u32(src, ip);
         let base = u64::from(super::dict::DICT_BASE);
@@ -134,7 +134,7 @@ impl DictCtx<'_> {
                     0
                 };
                 if forward + back > best.len {
-                    *best = Match {
+                    best = Match {
                         len: forward + back,
                         offset: distance as usize,
                         back,
@@ -144,6 +144,7 @@ impl DictCtx<'_> {
             let delta = self.tables.chain[usize::from(dict_index as u16)];
             dict_index = dict_index.wrapping_sub(u32::from(delta));
         }
+        best
     }
 }
 
@@ -561,8 +562,11 @@ impl ChainTables {
                     prefix_index,
                 )) {
                     (_, left, ScanEnd::Exhausted) => {
-                        // The attempts left decide whether an attached dictionary is searched.
-                        attempts_left = left;
+                        // The attempts left decide whether an attached dictionary is searched
+                        // (only with `EXT`: the plain searches' code stays as it was).
+                        if EXT {
+                            attempts_left = left;
+                        }
                         break;
                     }
                     (index, left, end) => {
@@ -712,7 +716,7 @@ impl ChainTables {
                     // liblz4 searches the dictionary with the attempts left, while the searched
                     // position is less than 64 KiB into the block.
                     if attempts_left > 0 && ip - prefix <= MAX_DISTANCE {
-                        dict.search(src, ip, low_limit, high_limit, &mut best, attempts_left);
+                        best = dict.search(src, ip, low_limit, high_limit, best, attempts_left);
                     }
                 }
             }

@@ -195,11 +195,11 @@ unchecked_fn! {
                 if EXT {
                     if let Some(dict) = dict {
                         if ip - prefix < MAX_DISTANCE - 8 {
-                            let mut best = Match {
+                            let none = Match {
                                 len: MINMATCH - 1,
                                 ..NO_MATCH
                             };
-                            dict.search(src, ip, ip, match_limit, &mut best, 2);
+                            let best = dict.search(src, ip, ip, match_limit, none, 2);
                             if best.len >= MINMATCH {
                                 break 'search Some((best.len, best.offset));
                             }
