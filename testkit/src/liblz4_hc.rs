@@ -260,3 +260,28 @@ pub fn compress_frame_cdict(
     out.truncate(n);
     out
 }
+
+/// The frame the `lz4` tool (1.9.4's call pattern, liblz4 1.10's LZ4F) writes with `-D dict`
+/// at HC `level`, 64 KiB blocks (`-B4`), linked (`-BD`) or not, `--favor-decSpeed` or not:
+/// an input shorter than a block is one [`compress_frame_cdict`], a longer one one
+/// `LZ4F_compressUpdate` per block.
+pub fn lz4_tool_frame_with_dict(
+    src: &[u8],
+    dict: &[u8],
+    level: u8,
+    linked: bool,
+    favor: bool,
+) -> Vec<u8> {
+    let mut preferences = crate::liblz4::frame_preferences();
+    preferences.frame_info.block_size_id = lz4_sys::BlockSize::Max64KB;
+    if linked {
+        preferences.frame_info.block_mode = lz4_sys::BlockMode::Linked;
+    }
+    preferences.compression_level = u32::from(level);
+    preferences.favor_dec_speed = u32::from(favor);
+    if src.len() < 65_536 {
+        compress_frame_cdict(src, dict, &preferences)
+    } else {
+        crate::liblz4::compress_frame_streaming(src, 65_536, Some(dict), &preferences)
+    }
+}

@@ -359,6 +359,29 @@ impl HcCompressor {
         .map(|(written, _)| written)
     }
 
+    /// One independent block of an LZ4F frame with a dictionary (`lz4 -D`): LZ4F compresses
+    /// each block on a working stream reset with `LZ4_resetStreamHC_fast` and the CDict
+    /// attached, which is [`Self::compress_with_attached_dictionary_into`], with one more liblz4
+    /// effect: the working stream loses the favour-decompression-speed option for the rest of
+    /// the frame once a block has copied the dictionary's state (above 4 KiB, levels 3-12) or
+    /// failed (`dirty`: its next reset re-initialises the whole stream). `None` when liblz4
+    /// gives up (the frame stores the block raw).
+    pub(crate) fn compress_frame_block_attached(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+        level: u8,
+    ) -> Option<usize> {
+        let result = self
+            .compress_with_attached_dictionary_into(src, dst, dict, level)
+            .ok();
+        if result.is_none() || dict::copies_attached(src.len(), clamp_level(level)) {
+            self.favor_dec_speed = false;
+        }
+        result
+    }
+
     /// Compresses as much of `src` as fits into `dst` at `level`, returning `(consumed,
     /// written)`; see [`compress_hc_dest_size`]. The favour-decompression-speed option does not
     /// apply (liblz4's `LZ4_compress_HC_destSize` has none).
