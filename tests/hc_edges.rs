@@ -9,6 +9,9 @@ use testkit::liblz4_hc::{self, HcStream};
 use testkit::samples::generated;
 use testkit::Rng;
 
+mod hc_common;
+use hc_common::against;
+
 const DEBUG: bool = cfg!(debug_assertions);
 
 fn levels() -> Vec<u8> {
@@ -17,33 +20,6 @@ fn levels() -> Vec<u8> {
     } else {
         (1..=12).collect()
     }
-}
-
-/// Bytes that repeat pieces of `dict` (near its end and far back), with noise and runs.
-fn against(dict: &[u8], len: usize, rng: &mut Rng) -> Vec<u8> {
-    let mut out = Vec::with_capacity(len + 32);
-    while out.len() < len {
-        match rng.below(5) {
-            0 if dict.len() >= 4 => {
-                let at = rng.below(dict.len() as u64 - 3) as usize;
-                let take = (4 + rng.below(30) as usize).min(dict.len() - at);
-                out.extend_from_slice(&dict[at..at + take]);
-            }
-            1 if !out.is_empty() => {
-                let from = rng.below(out.len() as u64) as usize;
-                for i in 0..4 + rng.below(20) as usize {
-                    out.push(out[from + i]);
-                }
-            }
-            2 => out.extend(std::iter::repeat_n(
-                rng.below(3) as u8,
-                1 + rng.below(30) as usize,
-            )),
-            _ => out.extend((0..1 + rng.below(6)).map(|_| rng.below(256) as u8)),
-        }
-    }
-    out.truncate(len);
-    out
 }
 
 fn first_difference(a: &[u8], b: &[u8]) -> usize {

@@ -15,6 +15,19 @@ use testkit::samples::generated;
 
 const DEBUG: bool = cfg!(debug_assertions);
 
+/// 64 KiB blocks at HC `level`, as `lz4 -# -B4 [-BD] [--favor-decSpeed]`.
+fn options(level: u8, linked: bool, favor: bool) -> FrameOptions {
+    FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .block_mode(if linked {
+            BlockMode::Linked
+        } else {
+            BlockMode::Independent
+        })
+        .hc_level(Some(level))
+        .favor_dec_speed(favor)
+}
+
 #[test]
 fn hc_dictionary_frames_match_lz4f() {
     let text = generated("log-lines", 600_000, 9);
@@ -50,15 +63,7 @@ fn hc_dictionary_frames_match_lz4f() {
                         }
                         let theirs =
                             liblz4_hc::lz4_tool_frame_with_dict(src, dict, level, linked, favor);
-                        let options = FrameOptions::new()
-                            .block_size(BlockSize::Max64KB)
-                            .block_mode(if linked {
-                                BlockMode::Linked
-                            } else {
-                                BlockMode::Independent
-                            })
-                            .hc_level(Some(level))
-                            .favor_dec_speed(favor);
+                        let options = options(level, linked, favor);
                         let what = format!(
                             "level {level} dict {dict_len} len {len} linked {linked} favor {favor}"
                         );
@@ -139,15 +144,7 @@ fn lz4_tool_dictionary_frames() {
                     }
                     let output = command.arg(&input).output().unwrap();
                     assert!(output.status.success(), "lz4 failed");
-                    let options = FrameOptions::new()
-                        .block_size(BlockSize::Max64KB)
-                        .block_mode(if linked {
-                            BlockMode::Linked
-                        } else {
-                            BlockMode::Independent
-                        })
-                        .hc_level(Some(level))
-                        .favor_dec_speed(favor);
+                    let options = options(level, linked, favor);
                     // The tool keeps the dictionary file's last 64 KiB.
                     let ours = frame::compress_with_dict(src, dict, &options);
                     assert!(

@@ -332,7 +332,11 @@ pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
 /// At the fast levels the bytes are those of `lz4 -D dict` (1.9.4): the dictionary prepared as
 /// liblz4's `LZ4_loadDict` prepares it (every third position), attached to each block
 /// (independent) or to the stream (linked). (liblz4 1.10's `LZ4F_createCDict` prepares fast
-/// dictionaries with `LZ4_loadDictSlow` instead, so its frames differ slightly.)
+/// dictionaries with `LZ4_loadDictSlow` instead, so its frames differ slightly.) At the HC
+/// levels ([`FrameOptions::hc_level`]) they are those of LZ4F with a CDict (1.9.4 and 1.10
+/// alike at levels 3-12, so `lz4 -# -D dict`): the dictionary attached to each independent
+/// block, or to the first linked block (see
+/// [`HcCompressor::compress_with_attached_dictionary_into`](crate::block::HcCompressor::compress_with_attached_dictionary_into)).
 pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
     compress_frame(src, dict, None, options)
 }

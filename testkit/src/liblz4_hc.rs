@@ -228,7 +228,8 @@ pub fn compress_frame_cdict(
     // SAFETY: creates a context, freed below.
     let code = unsafe { lz4_sys::LZ4F_createCompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
     // SAFETY: a pure query.
-    assert_eq!(unsafe { lz4_sys::LZ4F_isError(code) }, 0);
+    let failed = unsafe { lz4_sys::LZ4F_isError(code) };
+    assert_eq!(failed, 0, "LZ4F_createCompressionContext failed");
     // SAFETY: a live slice with its length; liblz4 copies what it keeps.
     let cdict = unsafe { LZ4F_createCDict(dict.as_ptr().cast(), dict.len()) };
     assert!(!cdict.is_null());
@@ -247,11 +248,8 @@ pub fn compress_frame_cdict(
         )
     };
     // SAFETY: a pure query.
-    assert_eq!(
-        unsafe { lz4_sys::LZ4F_isError(n) },
-        0,
-        "LZ4F_compressFrame_usingCDict failed"
-    );
+    let failed = unsafe { lz4_sys::LZ4F_isError(n) };
+    assert_eq!(failed, 0, "LZ4F_compressFrame_usingCDict failed");
     // SAFETY: created above, freed once.
     unsafe {
         lz4_sys::LZ4F_freeCompressionContext(ctx);

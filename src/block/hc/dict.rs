@@ -19,8 +19,11 @@ const DICT_MAX: usize = 64 * 1024;
 /// A dictionary for the HC levels, prepared once: its last 64 KiB, and the hash-chain tables
 /// of levels 3 to 12 with every dictionary position inserted (liblz4's `LZ4_loadDictHC`).
 ///
-/// Using it costs a copy of the prepared tables (256 KiB) per block instead of hashing the
-/// whole dictionary again; level 2 (and 1), whose tables are filled differently, enters the
+/// Loading it ([`HcCompressor::compress_with_dictionary_into`](super::HcCompressor::compress_with_dictionary_into),
+/// `LZ4_loadDictHC`) costs a copy of the prepared tables (256 KiB) per block instead of hashing
+/// the whole dictionary again; attaching it
+/// ([`HcCompressor::compress_with_attached_dictionary_into`](super::HcCompressor::compress_with_attached_dictionary_into),
+/// `LZ4_attach_HC_dictionary`) reads the tables in place for inputs of up to 4 KiB; level 2 (and 1), whose tables are filled differently, enters the
 /// dictionary at each use (a third of its positions, quickly). It is `Send + Sync`: one
 /// dictionary serves any number of [`HcCompressor`](super::HcCompressor)s and
 /// [`HcStreamCompressor`](super::HcStreamCompressor)s at once.

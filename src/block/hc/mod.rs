@@ -54,6 +54,14 @@
 //!   bytes. This is what makes their bytes liblz4's `LZ4_loadDictHC` +
 //!   `LZ4_compress_HC_continue` (+ `LZ4_saveDictHC`) bytes, which differ from a prefix's.
 //!
+//! An *attached* dictionary ([`HcCompressor::compress_with_attached_dictionary_into`], liblz4's
+//! `LZ4_attach_HC_dictionary`, which LZ4F uses for frame dictionaries) is a third way: the
+//! dictionary's bytes sit in front of the input in the window, but the input's own tables hold
+//! the input only; after its own chain, a search walks the dictionary's prepared chain with
+//! the attempts left (liblz4's `dictCtx` mode, see the `chain` module's `DictCtx`). liblz4 does
+//! this for inputs of up to 4 KiB (and at level 2) and copies the dictionary's state, i.e. the
+//! external-dictionary way, for larger ones.
+//!
 //! # Output limits
 //!
 //! Below [`compress_bound`] the one-shot functions fail only when the block really does not
@@ -260,25 +268,46 @@ impl HcCompressor {
         level: u8,
     ) -> Result<usize, Error> {
         check_input_size(src)?;
-        let level = clamp_level(level);
-        dict.load_into(&mut self.tables, level);
+        self.compress_after_dictionary(src, dst, dict, clamp_level(level), false)
+    }
+
+    /// Compresses `src` with `dict`'s bytes in front of it in the window: loaded
+    /// (`LZ4_loadDictHC`, an external dictionary) or `attached` (searched in place).
+    fn compress_after_dictionary(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+        level: u8,
+        attached: bool,
+    ) -> Result<usize, Error> {
+        let dict_len = dict.as_bytes().len();
         self.window.clear();
         self.window.extend_from_slice(dict.as_bytes());
         self.window.extend_from_slice(src);
-        // liblz4's `LZ4HC_setExternalDict`: the loaded dictionary becomes the external
-        // dictionary of the block (its positions are all inserted already).
-        self.tables
-            .begin_block(dict::DICT_BASE, self.window.len(), dict.as_bytes().len());
+        if attached {
+            // The input's own tables start empty (every older entry out of reach) and the
+            // dictionary's positions are never entered into them.
+            self.tables.reset(self.window.len());
+            self.tables
+                .begin_block(self.tables.base(), self.window.len(), dict_len);
+        } else {
+            // liblz4's `LZ4HC_setExternalDict`: the loaded dictionary becomes the external
+            // dictionary of the block (its positions are all inserted already).
+            dict.load_into(&mut self.tables, level);
+            self.tables
+                .begin_block(dict::DICT_BASE, self.window.len(), dict_len);
+        }
         compress_block::<true>(
             &mut self.tables,
             &mut self.opt,
             &self.window,
-            dict.as_bytes().len(),
+            dict_len,
             dst,
             level,
             self.favor_dec_speed,
             Limit::LibLz4,
-            None,
+            attached.then(|| dict.attached()),
         )
         .map(|(written, _)| written)
     }
@@ -294,7 +323,7 @@ impl HcCompressor {
     /// - inputs of up to 4 KiB, and every input at levels 1 and 2: the dictionary's prepared
     ///   tables are searched in place after the input's own chain (liblz4's `dictCtx` mode:
     ///   the dictionary gets the attempts the input's chain left, its matches are not extended
-    ///   into the input, and level 2 looks for one only within the first 65526 bytes). Nothing
+    ///   into the input, and level 2 looks for one only at the first 65527 positions). Nothing
     ///   is copied but the dictionary's bytes, in front of the input;
     /// - larger inputs at levels 3 to 12: liblz4 copies the dictionary's whole state (its tables
     ///   are prepared at a hash-chain level), so the bytes are those of
@@ -336,27 +365,7 @@ impl HcCompressor {
             self.favor_dec_speed = favor;
             return result;
         }
-        let dict_len = dict.as_bytes().len();
-        self.window.clear();
-        self.window.extend_from_slice(dict.as_bytes());
-        self.window.extend_from_slice(src);
-        // The input's own tables start empty (every older entry out of reach) and the
-        // dictionary's positions are never entered into them.
-        self.tables.reset(self.window.len());
-        self.tables
-            .begin_block(self.tables.base(), self.window.len(), dict_len);
-        compress_block::<true>(
-            &mut self.tables,
-            &mut self.opt,
-            &self.window,
-            dict_len,
-            dst,
-            level,
-            self.favor_dec_speed,
-            Limit::LibLz4,
-            Some(dict.attached()),
-        )
-        .map(|(written, _)| written)
+        self.compress_after_dictionary(src, dst, dict, level, true)
     }
 
     /// One independent block of an LZ4F frame with a dictionary (`lz4 -D`): LZ4F compresses

@@ -291,9 +291,6 @@ impl HcStreamCompressor {
     /// compresses `block` into `dst` under liblz4's give-up rule (frames pass a `dst` of
     /// `block.len() - 1` bytes), then saves 64 KiB of history. `None` means the block did not
     /// fit and is stored raw; the stream has taken it as history either way.
-    // Not called yet: the frame encoder switches to it in its own change (issue 17); the tests
-    // check it against `lz4 -BD`'s blocks through the public `compress_into` it forwards to.
-    #[allow(dead_code)]
     pub(crate) fn compress_linked_block(&mut self, block: &[u8], dst: &mut [u8]) -> Option<usize> {
         self.compress_into(block, dst).ok()
     }
