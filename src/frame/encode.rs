@@ -44,12 +44,15 @@ enum BlockCompressor {
     FastWithDict(Compressor, Box<Dictionary>),
     /// Fast, linked blocks: one stream (a dictionary only for the first block).
     Linked(Box<StreamState>, Option<Box<Dictionary>>),
-    /// HC, independent blocks (a dictionary comes in the caller's window).
+    /// HC, independent blocks, no dictionary.
     Hc(Box<HcCompressor>, u8),
+    /// HC, independent blocks, each with the dictionary attached (LZ4F with a CDict:
+    /// `LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary` + `LZ4_compress_HC_continue`).
+    HcWithDict(Box<HcCompressor>, Box<HcDictionary>, u8),
     /// HC, linked blocks: one HC stream for the frame (`LZ4_compress_HC_continue` on each block
     /// in its own buffer, then `LZ4_saveDictHC(64 KiB)`, as the `lz4` tool's `-BD`), the
-    /// dictionary loaded first (`LZ4_loadDictHC`).
-    HcLinked(Box<HcStreamCompressor>),
+    /// dictionary attached for the first block (taken by it).
+    HcLinked(Box<HcStreamCompressor>, Option<Box<HcDictionary>>),
 }
 
 impl BlockWriter {
@@ -70,14 +73,16 @@ impl BlockWriter {
         };
         let compressor = match (options.hc_level, block_mode, dictionary) {
             (Some(level), BlockMode::Linked, _) => {
-                let mut stream = if dict.is_empty() {
-                    HcStreamCompressor::new(level)
-                } else {
-                    HcStreamCompressor::with_dictionary(level, &HcDictionary::new(dict))
-                };
+                let mut stream = HcStreamCompressor::new(level);
                 stream.set_favor_dec_speed(options.favor_dec_speed);
-                BlockCompressor::HcLinked(Box::new(stream))
+                let dict = (!dict.is_empty()).then(|| Box::new(HcDictionary::new(dict)));
+                BlockCompressor::HcLinked(Box::new(stream), dict)
             }
+            (Some(level), _, _) if !dict.is_empty() => BlockCompressor::HcWithDict(
+                Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
+                Box::new(HcDictionary::new(dict)),
+                level,
+            ),
             (Some(level), _, _) => BlockCompressor::Hc(
                 Box::new(HcCompressor::with_favor_dec_speed(options.favor_dec_speed)),
                 level,
@@ -111,11 +116,12 @@ impl BlockWriter {
                 BlockCompressor::FastWithDict(Compressor::new(), dictionary)
             }
             BlockCompressor::Linked(_, None) => BlockCompressor::Fast(Compressor::new()),
-            // With a dictionary the stream keeps it (the caller's window holds none).
-            BlockCompressor::HcLinked(stream) if !stream.history().is_empty() => {
-                BlockCompressor::HcLinked(stream)
-            }
-            BlockCompressor::HcLinked(stream) => {
+            BlockCompressor::HcLinked(stream, Some(dict)) => BlockCompressor::HcWithDict(
+                Box::new(HcCompressor::with_favor_dec_speed(stream.favor_dec_speed())),
+                dict,
+                stream.level(),
+            ),
+            BlockCompressor::HcLinked(stream, None) => {
                 let mut compressor = HcCompressor::new();
                 compressor.set_favor_dec_speed(stream.favor_dec_speed());
                 BlockCompressor::Hc(Box::new(compressor), stream.level())
@@ -178,9 +184,15 @@ impl BlockWriter {
                     dictionary.as_deref(),
                 )
                 .ok(),
-            BlockCompressor::HcLinked(stream) => {
-                stream.compress_linked_block(input, &mut body[..limit])
+            BlockCompressor::HcWithDict(compressor, dict, level) => {
+                compressor.compress_frame_block_attached(input, &mut body[..limit], dict, *level)
             }
+            BlockCompressor::HcLinked(stream, dict) => match dict.take() {
+                Some(dict) => stream
+                    .compress_first_attached(input, &mut body[..limit], &dict)
+                    .ok(),
+                None => stream.compress_linked_block(input, &mut body[..limit]),
+            },
             BlockCompressor::Hc(compressor, level) => {
                 let skip = history_len.saturating_sub(MAX_HISTORY);
                 compressor
@@ -320,7 +332,11 @@ pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
 /// At the fast levels the bytes are those of `lz4 -D dict` (1.9.4): the dictionary prepared as
 /// liblz4's `LZ4_loadDict` prepares it (every third position), attached to each block
 /// (independent) or to the stream (linked). (liblz4 1.10's `LZ4F_createCDict` prepares fast
-/// dictionaries with `LZ4_loadDictSlow` instead, so its frames differ slightly.)
+/// dictionaries with `LZ4_loadDictSlow` instead, so its frames differ slightly.) At the HC
+/// levels ([`FrameOptions::hc_level`]) they are those of LZ4F with a CDict (1.9.4 and 1.10
+/// alike at levels 3-12, so `lz4 -# -D dict`): the dictionary attached to each independent
+/// block, or to the first linked block (see
+/// [`HcCompressor::compress_with_attached_dictionary_into`](crate::block::HcCompressor::compress_with_attached_dictionary_into)).
 pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
     compress_frame(src, dict, None, options)
 }

@@ -26,6 +26,19 @@ extern "C" {
     fn LZ4_saveDictHC(stream: *mut c_void, safe_buffer: *mut c_char, max_dict_size: c_int)
         -> c_int;
     fn LZ4_sizeofStateHC() -> c_int;
+    fn LZ4_resetStreamHC_fast(stream: *mut c_void, level: c_int);
+    fn LZ4_attach_HC_dictionary(working: *mut c_void, dict_stream: *const c_void);
+    fn LZ4F_createCDict(dict: *const c_void, dict_size: usize) -> *mut c_void;
+    fn LZ4F_freeCDict(cdict: *mut c_void);
+    fn LZ4F_compressFrame_usingCDict(
+        ctx: lz4_sys::LZ4FCompressionContext,
+        dst: *mut c_void,
+        dst_capacity: usize,
+        src: *const c_void,
+        src_size: usize,
+        cdict: *const c_void,
+        preferences: *const lz4_sys::LZ4FPreferences,
+    ) -> usize;
     fn LZ4_compress_HC_destSize(
         state: *mut c_void,
         src: *const c_char,
@@ -93,6 +106,12 @@ impl HcStream {
             saved: vec![0u8; SAVED + 1],
             _dict: dict,
         }
+    }
+
+    /// `LZ4_favorDecompressionSpeed(favor)` between blocks.
+    pub fn set_favor(&mut self, favor: bool) {
+        // SAFETY: `stream` is a live HC stream.
+        unsafe { LZ4_favorDecompressionSpeed(self.stream, c_int::from(favor)) };
     }
 
     /// `LZ4_compress_HC_continue` of a copy of `src` into `capacity` bytes, then
@@ -164,4 +183,103 @@ pub fn compress_hc_dest_size(src: &[u8], capacity: usize, level: i32) -> (usize,
     out.truncate(written.max(0) as usize);
     let consumed = if written > 0 { consumed as usize } else { 0 };
     (consumed, out)
+}
+
+/// A dictionary stream as LZ4F's CDict prepares it for the HC levels (`LZ4_initStreamHC`,
+/// `LZ4_setCompressionLevel(9)`, `LZ4_loadDictHC`), for [`compress_hc_attached`].
+pub struct HcDictStream(HcStream);
+
+impl HcDictStream {
+    pub fn new(dict: &[u8]) -> Self {
+        Self(HcStream::with_dict(9, false, dict))
+    }
+}
+
+/// What LZ4F does per independent block with a CDict: on a fresh working stream,
+/// `LZ4_resetStreamHC_fast(level)`, `LZ4_attach_HC_dictionary(dict)`,
+/// `LZ4_favorDecompressionSpeed(favor)`, then one `LZ4_compress_HC_continue` of a copy of
+/// `src` into `capacity` bytes. `None` when liblz4 gave up.
+pub fn compress_hc_attached(
+    src: &[u8],
+    dict: &HcDictStream,
+    level: i32,
+    favor: bool,
+    capacity: usize,
+) -> Option<Vec<u8>> {
+    let mut working = HcStream::new(level, false);
+    // SAFETY: both streams are live; the dictionary stream outlives this call, the only one
+    // that uses the attachment.
+    unsafe {
+        LZ4_resetStreamHC_fast(working.stream, level);
+        LZ4_attach_HC_dictionary(working.stream, dict.0.stream);
+        LZ4_favorDecompressionSpeed(working.stream, c_int::from(favor));
+    }
+    working.compress(src, capacity)
+}
+
+/// `LZ4F_compressFrame_usingCDict` with a CDict of `dict` (what the `lz4` tool does with `-D`
+/// for a file shorter than one block): the whole frame.
+pub fn compress_frame_cdict(
+    src: &[u8],
+    dict: &[u8],
+    preferences: &lz4_sys::LZ4FPreferences,
+) -> Vec<u8> {
+    let mut ctx = lz4_sys::LZ4FCompressionContext(std::ptr::null_mut());
+    // SAFETY: creates a context, freed below.
+    let code = unsafe { lz4_sys::LZ4F_createCompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
+    // SAFETY: a pure query.
+    let failed = unsafe { lz4_sys::LZ4F_isError(code) };
+    assert_eq!(failed, 0, "LZ4F_createCompressionContext failed");
+    // SAFETY: a live slice with its length; liblz4 copies what it keeps.
+    let cdict = unsafe { LZ4F_createCDict(dict.as_ptr().cast(), dict.len()) };
+    assert!(!cdict.is_null());
+    let mut out = vec![0u8; src.len() + src.len() / 255 + 1024];
+    let input = own_buffer(src);
+    // SAFETY: live buffers with their lengths, a live context, CDict and preferences.
+    let n = unsafe {
+        LZ4F_compressFrame_usingCDict(
+            ctx,
+            out.as_mut_ptr().cast(),
+            out.len(),
+            input.as_ptr().cast(),
+            src.len(),
+            cdict,
+            preferences,
+        )
+    };
+    // SAFETY: a pure query.
+    let failed = unsafe { lz4_sys::LZ4F_isError(n) };
+    assert_eq!(failed, 0, "LZ4F_compressFrame_usingCDict failed");
+    // SAFETY: created above, freed once.
+    unsafe {
+        lz4_sys::LZ4F_freeCompressionContext(ctx);
+        LZ4F_freeCDict(cdict);
+    }
+    out.truncate(n);
+    out
+}
+
+/// The frame the `lz4` tool (1.9.4's call pattern, liblz4 1.10's LZ4F) writes with `-D dict`
+/// at HC `level`, 64 KiB blocks (`-B4`), linked (`-BD`) or not, `--favor-decSpeed` or not:
+/// an input shorter than a block is one [`compress_frame_cdict`], a longer one one
+/// `LZ4F_compressUpdate` per block.
+pub fn lz4_tool_frame_with_dict(
+    src: &[u8],
+    dict: &[u8],
+    level: u8,
+    linked: bool,
+    favor: bool,
+) -> Vec<u8> {
+    let mut preferences = crate::liblz4::frame_preferences();
+    preferences.frame_info.block_size_id = lz4_sys::BlockSize::Max64KB;
+    if linked {
+        preferences.frame_info.block_mode = lz4_sys::BlockMode::Linked;
+    }
+    preferences.compression_level = u32::from(level);
+    preferences.favor_dec_speed = u32::from(favor);
+    if src.len() < 65_536 {
+        compress_frame_cdict(src, dict, &preferences)
+    } else {
+        crate::liblz4::compress_frame_streaming(src, 65_536, Some(dict), &preferences)
+    }
 }

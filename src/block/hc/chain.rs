@@ -69,6 +69,85 @@ pub(super) const NO_MATCH: Match = Match {
     back: 0,
 };
 
+/// liblz4's attached dictionary context (`dictCtx`, what `LZ4_attach_HC_dictionary` attaches
+/// and LZ4F uses for frame dictionaries): a dictionary's own prepared chain tables (every
+/// position inserted at index `DICT_BASE + position`, as `LZ4_loadDictHC` leaves them), searched
+/// after the block's own chain, read-only. The window holds the dictionary's bytes in front of
+/// the block (`window[..len]`), so a dictionary candidate at `position` is `ip - position` back.
+#[derive(Clone, Copy)]
+pub(super) struct DictCtx<'a> {
+    pub(super) tables: &'a ChainTables,
+    pub(super) len: usize,
+}
+
+impl core::fmt::Debug for DictCtx<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DictCtx")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DictCtx<'_> {
+    /// liblz4's dictCtx walk (the end of `LZ4HC_InsertAndGetWiderMatch`, and
+    /// `LZ4HC_searchExtDict`): up to `attempts` candidates of the dictionary's chain for the 4
+    /// bytes at `ip` that are at most 65535 back, each compared on its 4 bytes only (no end-word
+    /// filter, no favour rule, no run skipping, no chain swap), counted forwards up to the
+    /// dictionary's end (not on into the block) and backwards down to `low_limit` and the
+    /// dictionary's start; returns the longest, or `best` when none is longer.
+    ///
+    /// Safe code with checked reads: it runs for small blocks only (liblz4 copies the dictionary
+    /// for larger ones), after the block's own chain.
+    #[inline(never)]
+    pub(super) fn search(
+        self,
+        src: &[u8],
+        ip: usize,
+        low_limit: usize,
+        high_limit: usize,
+        mut best: Match,
+        mut attempts: u32,
+    ) -> Match {
+        debug_assert!(self.len <= ip && low_limit <= ip && ip + MINMATCH <= high_limit);
+        let pattern = read_u32(src, ip);
+        let base = u64::from(super::dict::DICT_BASE);
+        let mut dict_index = self.tables.head[hash4::<HASH_LOG>(pattern)];
+        while attempts > 0 {
+            // An empty slot (0) or a chain end (a step of 65535 from the dictionary's first
+            // positions) is more than 65535 back: the walk stops there, as liblz4's does.
+            let distance = (ip as u64 + base).wrapping_sub(u64::from(dict_index));
+            if distance > MAX_DISTANCE as u64 || distance > ip as u64 {
+                break;
+            }
+            attempts -= 1;
+            let candidate = ip - distance as usize;
+            if candidate + MINMATCH <= self.len && read_u32(src, candidate) == pattern {
+                let limit = (ip + (self.len - candidate)).min(high_limit);
+                let forward = MINMATCH
+                    + super::super::sequence::common_prefix(
+                        &src[ip + MINMATCH..limit],
+                        &src[candidate + MINMATCH..self.len],
+                    );
+                let back = if ip > low_limit {
+                    count_back(src, ip, candidate, (ip - low_limit).min(candidate))
+                } else {
+                    0
+                };
+                if forward + back > best.len {
+                    best = Match {
+                        len: forward + back,
+                        offset: distance as usize,
+                        back,
+                    };
+                }
+            }
+            let delta = self.tables.chain[usize::from(dict_index as u16)];
+            dict_index = dict_index.wrapping_sub(u32::from(delta));
+        }
+        best
+    }
+}
+
 /// Number of equal bytes just before `a` and just before `b` (`b < a`), at most `max`.
 ///
 /// The search settles most candidates itself with one word compare, and calls this only for
@@ -398,6 +477,7 @@ impl ChainTables {
             high_limit: usize,
             mut longest: usize,
             attempts: u32,
+            dict: Option<DictCtx<'_>>,
         ) -> Match {
             debug_assert!(low_limit <= ip && ip - low_limit < longest);
             debug_assert!(ip + MINMATCH <= high_limit && high_limit <= src.len());
@@ -415,6 +495,13 @@ impl ChainTables {
             let prefix = if EXT { self.prefix } else { 0 };
             debug_assert!(EXT || self.prefix == 0);
             let prefix_index = base + prefix as u32;
+            // With an attached dictionary, the block's own chain holds the block only (liblz4's
+            // `lowLimit` is the block's start): the dictionary is searched after it.
+            let lowest = if EXT && dict.is_some() {
+                lowest.max(prefix_index)
+            } else {
+                lowest
+            };
             let pattern = read_u32(src, ip);
             let mut best = Match {
                 len: longest,
@@ -474,7 +561,14 @@ impl ChainTables {
                     run_len == NOT_A_RUN,
                     prefix_index,
                 )) {
-                    (_, _, ScanEnd::Exhausted) => break,
+                    (_, left, ScanEnd::Exhausted) => {
+                        // The attempts left decide whether an attached dictionary is searched
+                        // (only with `EXT`: the plain searches' code stays as it was).
+                        if EXT {
+                            attempts_left = left;
+                        }
+                        break;
+                    }
                     (index, left, end) => {
                         match_index = index;
                         attempts_left = left;
@@ -616,6 +710,15 @@ impl ChainTables {
                 }
 
                 match_index -= self.delta(match_index + chain_pos);
+            }
+            if EXT {
+                if let Some(dict) = dict {
+                    // liblz4 searches the dictionary with the attempts left, while the searched
+                    // position is less than 64 KiB into the block.
+                    if attempts_left > 0 && ip - prefix <= MAX_DISTANCE {
+                        best = dict.search(src, ip, low_limit, high_limit, best, attempts_left);
+                    }
+                }
             }
             best
         }
@@ -896,7 +999,8 @@ mod tests {
                                     low,
                                     high,
                                     longest,
-                                    u32::MAX
+                                    u32::MAX,
+                                    None
                                 ));
                             assert_eq!(got, want, "ip {ip}, low {low}, longest {longest}");
                         }
@@ -913,7 +1017,8 @@ mod tests {
                                     low,
                                     high,
                                     longest,
-                                    1 << 14
+                                    1 << 14,
+                                    None
                                 ))
                             } else {
                                 call_unchecked!(tables.find_wider::<true, false, true, false>(
@@ -922,7 +1027,8 @@ mod tests {
                                     low,
                                     high,
                                     longest,
-                                    1 << 14
+                                    1 << 14,
+                                    None
                                 ))
                             };
                             assert!(got.len <= bound);

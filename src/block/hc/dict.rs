@@ -5,7 +5,7 @@
 
 use alloc::vec::Vec;
 
-use super::chain::ChainTables;
+use super::chain::{ChainTables, DictCtx};
 use super::{mid, strategy, Strategy};
 use crate::block::MINMATCH;
 
@@ -19,8 +19,11 @@ const DICT_MAX: usize = 64 * 1024;
 /// A dictionary for the HC levels, prepared once: its last 64 KiB, and the hash-chain tables
 /// of levels 3 to 12 with every dictionary position inserted (liblz4's `LZ4_loadDictHC`).
 ///
-/// Using it costs a copy of the prepared tables (256 KiB) per block instead of hashing the
-/// whole dictionary again; level 2 (and 1), whose tables are filled differently, enters the
+/// Loading it ([`HcCompressor::compress_with_dictionary_into`](super::HcCompressor::compress_with_dictionary_into),
+/// `LZ4_loadDictHC`) costs a copy of the prepared tables (256 KiB) per block instead of hashing
+/// the whole dictionary again; attaching it
+/// ([`HcCompressor::compress_with_attached_dictionary_into`](super::HcCompressor::compress_with_attached_dictionary_into),
+/// `LZ4_attach_HC_dictionary`) reads the tables in place for inputs of up to 4 KiB; level 2 (and 1), whose tables are filled differently, enters the
 /// dictionary at each use (a third of its positions, quickly). It is `Send + Sync`: one
 /// dictionary serves any number of [`HcCompressor`](super::HcCompressor)s and
 /// [`HcStreamCompressor`](super::HcStreamCompressor)s at once.
@@ -70,11 +73,27 @@ impl HcDictionary {
         &self.bytes
     }
 
+    /// The dictionary as liblz4's attached `dictCtx`: its prepared tables, searched in place.
+    pub(super) fn attached(&self) -> DictCtx<'_> {
+        DictCtx {
+            tables: &self.chain_tables,
+            len: self.bytes.len(),
+        }
+    }
+
     /// Puts `tables` in the state `LZ4_loadDictHC` leaves at `level`: the dictionary at indices
     /// from [`DICT_BASE`], the insertion cursor after its last inserted position.
     pub(super) fn load_into(&self, tables: &mut ChainTables, level: u8) {
         load(tables, &self.bytes, level, Some(&self.chain_tables));
     }
+}
+
+/// Whether liblz4 copies an attached dictionary's state for a block of `len` bytes at the start
+/// of a stream (`LZ4HC_compress_generic_dictCtx`: above 4 KiB, when the dictionary's strategy,
+/// a hash-chain level's as LZ4F prepares it, is compatible with the level's, i.e. not level
+/// 1-2) instead of searching it in place.
+pub(super) fn copies_attached(len: usize, level: u8) -> bool {
+    len > 4096 && strategy(level) != Strategy::Mid
 }
 
 /// `LZ4_loadDictHC` of `dict` (at most 64 KiB) into `tables` at `level`: cleared tables, then

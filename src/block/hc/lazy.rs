@@ -9,7 +9,7 @@
 
 use super::super::sequence::{call_unchecked, unchecked_fn};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH};
-use super::chain::{ChainTables, Match, NO_MATCH};
+use super::chain::{ChainTables, DictCtx, Match, NO_MATCH};
 use super::{emit, HcOut};
 use crate::Error;
 
@@ -36,12 +36,13 @@ unchecked_fn! {
         start: usize,
         out: &mut HcOut<'_>,
         attempts: u32,
+        dict: Option<DictCtx<'_>>,
     ) -> Result<usize, Error> {
         // SAFETY: this function's duty is the callee's.
         if attempts > 128 {
-            call_unchecked!(lazy::<EXACT, EXT, true>(tables, src, start, out, attempts))
+            call_unchecked!(lazy::<EXACT, EXT, true>(tables, src, start, out, attempts, dict))
         } else {
-            call_unchecked!(lazy::<EXACT, EXT, false>(tables, src, start, out, attempts))
+            call_unchecked!(lazy::<EXACT, EXT, false>(tables, src, start, out, attempts, dict))
         }
     }
 }
@@ -58,6 +59,7 @@ unchecked_fn! {
         start: usize,
         out: &mut HcOut<'_>,
         attempts: u32,
+        dict: Option<DictCtx<'_>>,
     ) -> Result<usize, Error> {
         let len = src.len();
         // No match starts after this position, and matches end by `match_limit`.
@@ -78,7 +80,8 @@ unchecked_fn! {
                 low,
                 match_limit,
                 longest,
-                attempts
+                attempts,
+                dict
             ))
         };
 

@@ -18,7 +18,7 @@ use super::super::sequence::{
     MIN_COMPRESSIBLE,
 };
 use super::super::{LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH};
-use super::chain::{ChainTables, HASH_SLOTS};
+use super::chain::{ChainTables, DictCtx, Match, HASH_SLOTS, NO_MATCH};
 use super::{emit, HcOut};
 use crate::Error;
 
@@ -90,6 +90,7 @@ unchecked_fn! {
         src: &[u8],
         start: usize,
         out: &mut HcOut<'_>,
+        dict: Option<DictCtx<'_>>,
     ) -> Result<usize, Error> {
         debug_assert!(src.len() - start >= MIN_COMPRESSIBLE);
         // See `in_reach`: this call's indices are `pos + base` for `pos < src.len() <= span` (the
@@ -186,6 +187,23 @@ unchecked_fn! {
                             }
                         }
                         break 'search Some((length, (ip_index - short_candidate) as usize));
+                    }
+                }
+                // Nothing in the block: an attached dictionary (liblz4's dictCtx, prepared at a
+                // chain level as LZ4F prepares it) is searched with 2 attempts, while the position
+                // is less than 65527 bytes into the block (`LZ4MID_searchHCDict`).
+                if EXT {
+                    if let Some(dict) = dict {
+                        if ip - prefix < MAX_DISTANCE - 8 {
+                            let none = Match {
+                                len: MINMATCH - 1,
+                                ..NO_MATCH
+                            };
+                            let best = dict.search(src, ip, ip, match_limit, none, 2);
+                            if best.len >= MINMATCH {
+                                break 'search Some((best.len, best.offset));
+                            }
+                        }
                     }
                 }
                 None

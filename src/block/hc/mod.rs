@@ -54,6 +54,14 @@
 //!   bytes. This is what makes their bytes liblz4's `LZ4_loadDictHC` +
 //!   `LZ4_compress_HC_continue` (+ `LZ4_saveDictHC`) bytes, which differ from a prefix's.
 //!
+//! An *attached* dictionary ([`HcCompressor::compress_with_attached_dictionary_into`], liblz4's
+//! `LZ4_attach_HC_dictionary`, which LZ4F uses for frame dictionaries) is a third way: the
+//! dictionary's bytes sit in front of the input in the window, but the input's own tables hold
+//! the input only; after its own chain, a search walks the dictionary's prepared chain with
+//! the attempts left (liblz4's `dictCtx` mode, see the `chain` module's `DictCtx`). liblz4 does
+//! this for inputs of up to 4 KiB (and at level 2) and copies the dictionary's state, i.e. the
+//! external-dictionary way, for larger ones.
+//!
 //! # Output limits
 //!
 //! Below [`compress_bound`] the one-shot functions fail only when the block really does not
@@ -90,7 +98,7 @@ mod mid;
 mod optimal;
 mod stream;
 
-use chain::ChainTables;
+use chain::{ChainTables, DictCtx};
 pub use dict::HcDictionary;
 use optimal::OptNode;
 pub use stream::HcStreamCompressor;
@@ -260,26 +268,127 @@ impl HcCompressor {
         level: u8,
     ) -> Result<usize, Error> {
         check_input_size(src)?;
-        let level = clamp_level(level);
-        dict.load_into(&mut self.tables, level);
+        self.compress_after_dictionary(src, dst, dict, clamp_level(level), false)
+    }
+
+    /// Compresses `src` with `dict`'s bytes in front of it in the window: loaded
+    /// (`LZ4_loadDictHC`, an external dictionary) or `attached` (searched in place).
+    fn compress_after_dictionary(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+        level: u8,
+        attached: bool,
+    ) -> Result<usize, Error> {
+        let dict_len = dict.as_bytes().len();
         self.window.clear();
         self.window.extend_from_slice(dict.as_bytes());
         self.window.extend_from_slice(src);
-        // liblz4's `LZ4HC_setExternalDict`: the loaded dictionary becomes the external
-        // dictionary of the block (its positions are all inserted already).
-        self.tables
-            .begin_block(dict::DICT_BASE, self.window.len(), dict.as_bytes().len());
+        if attached {
+            // The input's own tables start empty (every older entry out of reach) and the
+            // dictionary's positions are never entered into them.
+            self.tables.reset(self.window.len());
+            self.tables
+                .begin_block(self.tables.base(), self.window.len(), dict_len);
+        } else {
+            // liblz4's `LZ4HC_setExternalDict`: the loaded dictionary becomes the external
+            // dictionary of the block (its positions are all inserted already).
+            dict.load_into(&mut self.tables, level);
+            self.tables
+                .begin_block(dict::DICT_BASE, self.window.len(), dict_len);
+        }
         compress_block::<true>(
             &mut self.tables,
             &mut self.opt,
             &self.window,
-            dict.as_bytes().len(),
+            dict_len,
             dst,
             level,
             self.favor_dec_speed,
             Limit::LibLz4,
+            attached.then(|| dict.attached()),
         )
         .map(|(written, _)| written)
+    }
+
+    /// Compresses `src` into `dst` at `level` with `dict` *attached* (liblz4's
+    /// `LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary` + one `LZ4_compress_HC_continue`,
+    /// which is what LZ4F, and so `lz4 -D dict` at the HC levels, does for every independent
+    /// block), returning the compressed length. Decode with
+    /// [`decompress_into_with_dict`](super::decompress_into_with_dict) and the same dictionary.
+    ///
+    /// liblz4 treats the dictionary in one of two ways, and so does this:
+    ///
+    /// - inputs of up to 4 KiB, and every input at levels 1 and 2: the dictionary's prepared
+    ///   tables are searched in place after the input's own chain (liblz4's `dictCtx` mode:
+    ///   the dictionary gets the attempts the input's chain left, its matches are not extended
+    ///   into the input, and level 2 looks for one only at the first 65527 positions). Nothing
+    ///   is copied but the dictionary's bytes, in front of the input;
+    /// - larger inputs at levels 3 to 12: liblz4 copies the dictionary's whole state (its tables
+    ///   are prepared at a hash-chain level), so the bytes are those of
+    ///   [`Self::compress_with_dictionary_into`], except that the copied state has the
+    ///   favour-decompression-speed option off: [`Self::favor_dec_speed`] does not apply, as in
+    ///   liblz4.
+    ///
+    /// The bytes differ from [`Self::compress_with_dictionary_into`]'s (`LZ4_loadDictHC`) for
+    /// some inputs of up to 4 KiB and at level 2. With `dst` smaller than
+    /// [`compress_bound`]`(src.len())`, this gives up ([`Error::OutputTooSmall`]) exactly when
+    /// liblz4 does.
+    ///
+    /// ```
+    /// use lz4_simd::block::{self, HcCompressor, HcDictionary};
+    /// let dict = HcDictionary::new(b"GET /api/v1/orders?status=open HTTP/1.1\r\nHost: shop\r\n");
+    /// let request = b"GET /api/v1/orders?status=closed HTTP/1.1\r\nHost: shop\r\n";
+    /// let mut compressor = HcCompressor::new();
+    /// let mut out = vec![0u8; block::compress_bound(request.len())];
+    /// let len = compressor
+    ///     .compress_with_attached_dictionary_into(request, &mut out, &dict, 9)
+    ///     .unwrap();
+    /// assert!(len < request.len() / 2);
+    /// let mut back = vec![0u8; request.len()];
+    /// block::decompress_into_with_dict(&out[..len], &mut back, dict.as_bytes()).unwrap();
+    /// assert_eq!(&back[..], &request[..]);
+    /// ```
+    pub fn compress_with_attached_dictionary_into(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+        level: u8,
+    ) -> Result<usize, Error> {
+        check_input_size(src)?;
+        let level = clamp_level(level);
+        if dict::copies_attached(src.len(), level) {
+            let favor = core::mem::replace(&mut self.favor_dec_speed, false);
+            let result = self.compress_with_dictionary_into(src, dst, dict, level);
+            self.favor_dec_speed = favor;
+            return result;
+        }
+        self.compress_after_dictionary(src, dst, dict, level, true)
+    }
+
+    /// One independent block of an LZ4F frame with a dictionary (`lz4 -D`): LZ4F compresses
+    /// each block on a working stream reset with `LZ4_resetStreamHC_fast` and the CDict
+    /// attached, which is [`Self::compress_with_attached_dictionary_into`], with one more liblz4
+    /// effect: the working stream loses the favour-decompression-speed option for the rest of
+    /// the frame once a block has copied the dictionary's state (above 4 KiB, levels 3-12) or
+    /// failed (`dirty`: its next reset re-initialises the whole stream). `None` when liblz4
+    /// gives up (the frame stores the block raw).
+    pub(crate) fn compress_frame_block_attached(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+        level: u8,
+    ) -> Option<usize> {
+        let result = self
+            .compress_with_attached_dictionary_into(src, dst, dict, level)
+            .ok();
+        if result.is_none() || dict::copies_attached(src.len(), clamp_level(level)) {
+            self.favor_dec_speed = false;
+        }
+        result
     }
 
     /// Compresses as much of `src` as fits into `dst` at `level`, returning `(consumed,
@@ -298,6 +407,7 @@ impl HcCompressor {
             level,
             false,
             Limit::Fill,
+            None,
         ) {
             Ok((written, consumed)) => (consumed, written),
             Err(_) => (0, 0),
@@ -325,6 +435,7 @@ impl HcCompressor {
             level,
             self.favor_dec_speed,
             Limit::Exact,
+            None,
         )
         .map(|(written, _)| written)
     }
@@ -424,7 +535,9 @@ fn compress_block<const EXT: bool>(
     level: u8,
     favor_dec_speed: bool,
     limit: Limit,
+    dict: Option<DictCtx<'_>>,
 ) -> Result<(usize, usize), Error> {
+    debug_assert!(EXT || dict.is_none());
     let input_len = window.len() - start;
     let capacity = dst.len();
     // Below the bound, or filling a page: every write is checked.
@@ -457,7 +570,8 @@ fn compress_block<const EXT: bool>(
                 start,
                 &mut out,
                 level,
-                favor_dec_speed
+                favor_dec_speed,
+                dict
             ))
         } else {
             // SAFETY: `dst` holds the bound for `window[start..]` (`exact` is false); the
@@ -469,7 +583,8 @@ fn compress_block<const EXT: bool>(
                 start,
                 &mut out,
                 level,
-                favor_dec_speed
+                favor_dec_speed,
+                dict
             ))
         };
         anchor = match (parsed, out.stopped_at) {
@@ -512,12 +627,13 @@ unchecked_fn! {
         out: &mut HcOut<'_>,
         level: u8,
         favor_dec_speed: bool,
+        dict: Option<DictCtx<'_>>,
     ) -> Result<usize, Error> {
         // SAFETY (each strategy's duty): this function's.
         match strategy(level) {
-            Strategy::Mid => call_unchecked!(mid::parse::<EXACT, EXT>(tables, window, start, out)),
+            Strategy::Mid => call_unchecked!(mid::parse::<EXACT, EXT>(tables, window, start, out, dict)),
             Strategy::Chain { attempts } => call_unchecked!(lazy::parse::<EXACT, EXT>(
-                tables, window, start, out, attempts
+                tables, window, start, out, attempts, dict
             )),
             Strategy::Optimal {
                 attempts,
@@ -534,6 +650,7 @@ unchecked_fn! {
                     target_len,
                     full_update,
                     favor_dec_speed,
+                    dict,
                 },
             )),
         }

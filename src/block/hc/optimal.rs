@@ -24,7 +24,7 @@
 
 use super::super::sequence::{call_unchecked, unchecked_fn};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
-use super::chain::ChainTables;
+use super::chain::{ChainTables, DictCtx};
 use super::{emit, HcOut};
 use crate::Error;
 
@@ -50,11 +50,13 @@ pub(super) struct OptNode {
 
 /// What the level asks of the parser.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Params {
+pub(super) struct Params<'a> {
     pub(super) attempts: u32,
     pub(super) target_len: usize,
     pub(super) full_update: bool,
     pub(super) favor_dec_speed: bool,
+    /// An attached dictionary (`EXT` only), searched after the block's own chain.
+    pub(super) dict: Option<DictCtx<'a>>,
 }
 
 #[inline(always)]
@@ -96,6 +98,7 @@ unchecked_fn! {
         match_limit: usize,
         min_len: usize,
         attempts: u32,
+        dict: Option<DictCtx<'_>>,
     ) -> Option<(usize, usize)> {
         // SAFETY: `low_limit = ip`, `0 < min_len`, and the rest is the caller's duty.
         let found = call_unchecked!(tables.find_wider::<true, true, FAVOR, EXT>(
@@ -104,7 +107,8 @@ unchecked_fn! {
             ip,
             match_limit,
             min_len,
-            attempts
+            attempts,
+            dict
         ));
         debug_assert_eq!(found.back, 0);
         if found.len <= min_len {
@@ -135,7 +139,7 @@ unchecked_fn! {
         src: &[u8],
         start: usize,
         out: &mut HcOut<'_>,
-        params: Params,
+        params: Params<'_>,
     ) -> Result<usize, Error> {
         // SAFETY: this function's duty is the callee's.
         if params.favor_dec_speed {
@@ -165,7 +169,7 @@ unchecked_fn! {
         src: &[u8],
         start: usize,
         out: &mut HcOut<'_>,
-        params: Params,
+        params: Params<'_>,
     ) -> Result<usize, Error> {
         let opt: &mut [OptNode; OPT_NODES] = match opt.try_into() {
             Ok(opt) => opt,
@@ -188,7 +192,8 @@ unchecked_fn! {
                 ip,
                 match_limit,
                 MINMATCH - 1,
-                params.attempts
+                params.attempts,
+                params.dict
             )) else {
                 ip += 1;
                 continue;
@@ -267,7 +272,8 @@ unchecked_fn! {
                     cur_ip,
                     match_limit,
                     min_len,
-                    params.attempts
+                    params.attempts,
+                    params.dict
                 )) else {
                     cur += 1;
                     continue;

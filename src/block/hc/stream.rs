@@ -35,6 +35,10 @@ use crate::Error;
 /// The history liblz4 saves after each block (`LZ4_saveDictHC`'s maximum).
 const SAVED_HISTORY: usize = 64 * 1024;
 
+/// The index of the first byte of a block compressed with an attached dictionary: any index
+/// with room for the dictionary's 64 KiB below it above the cleared tables' reach.
+const ATTACHED_BLOCK_INDEX: u32 = 2 * DICT_BASE;
+
 /// Past this index (history end), liblz4's `LZ4_compress_HC_continue` reloads the history as a
 /// fresh dictionary (`LZ4_loadDictHC`) before the next block.
 const RELOAD_INDEX: u64 = 1 << 31;
@@ -208,6 +212,7 @@ impl HcStreamCompressor {
                 self.level,
                 self.favor_dec_speed,
                 Limit::LibLz4,
+                None,
             )
             .map(|(written, _)| written)
         };
@@ -217,14 +222,68 @@ impl HcStreamCompressor {
         } else {
             src.len()
         };
+        self.save_history(self.history_len, block_index, block_len);
+        result
+    }
+
+    /// liblz4's `LZ4_saveDictHC(65536)` after a block of `block_len` bytes at
+    /// `window[block_start..]`, with index `block_index`: its last 64 KiB become the history.
+    fn save_history(&mut self, block_start: usize, block_index: u32, block_len: usize) {
         let saved = block_len.min(SAVED_HISTORY);
-        let end = self.history_len + block_len;
+        let end = block_start + block_len;
         self.window.copy_within(end - saved..end, 0);
         self.window.truncate(saved);
         self.history_len = saved;
         self.history_index = block_index + (block_len - saved) as u32;
         let next = self.tables.next_to_update().max(self.history_index);
         self.tables.set_next_to_update(next);
+    }
+
+    /// The first block of a fresh stream (new or [reset](Self::reset)) with `dict` attached, as
+    /// LZ4F compresses the first block of a linked frame with a dictionary
+    /// (`LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary`, then `LZ4_compress_HC_continue`
+    /// and `LZ4_saveDictHC`): above 4 KiB at levels 3 to 12 liblz4 copies the dictionary's state
+    /// (as [`Self::reset_with_dictionary`], with the favour option off from then on), otherwise
+    /// it searches the dictionary in place (see
+    /// [`HcCompressor::compress_with_attached_dictionary_into`](super::HcCompressor::compress_with_attached_dictionary_into)).
+    /// Afterwards the history is this block's, as after any block.
+    pub(crate) fn compress_first_attached(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &HcDictionary,
+    ) -> Result<usize, Error> {
+        debug_assert!(self.history_len == 0);
+        if dict::copies_attached(src.len(), self.level) {
+            self.reset_with_dictionary(dict);
+            self.favor_dec_speed = false;
+            return self.compress_into(src, dst);
+        }
+        if src.len() > MAX_INPUT_SIZE {
+            return self.compress_into(src, dst);
+        }
+        let dict_len = dict.as_bytes().len();
+        self.window.clear();
+        self.window.extend_from_slice(dict.as_bytes());
+        self.window.extend_from_slice(src);
+        // The block's own indices start at `ATTACHED_BLOCK_INDEX` (the tables are cleared: no
+        // entry is in reach); the dictionary's bytes sit in front of it, never entered.
+        let base = ATTACHED_BLOCK_INDEX - dict_len as u32;
+        self.tables.clear();
+        self.tables.begin_block(base, self.window.len(), dict_len);
+        let result = compress_block::<true>(
+            &mut self.tables,
+            &mut self.opt,
+            &self.window,
+            dict_len,
+            dst,
+            self.level,
+            self.favor_dec_speed,
+            Limit::LibLz4,
+            Some(dict.attached()),
+        )
+        .map(|(written, _)| written);
+        self.save_history(dict_len, ATTACHED_BLOCK_INDEX, src.len());
         result
     }
 
@@ -232,9 +291,6 @@ impl HcStreamCompressor {
     /// compresses `block` into `dst` under liblz4's give-up rule (frames pass a `dst` of
     /// `block.len() - 1` bytes), then saves 64 KiB of history. `None` means the block did not
     /// fit and is stored raw; the stream has taken it as history either way.
-    // Not called yet: the frame encoder switches to it in its own change (issue 17); the tests
-    // check it against `lz4 -BD`'s blocks through the public `compress_into` it forwards to.
-    #[allow(dead_code)]
     pub(crate) fn compress_linked_block(&mut self, block: &[u8], dst: &mut [u8]) -> Option<usize> {
         self.compress_into(block, dst).ok()
     }
