@@ -65,6 +65,7 @@
 
 mod decoder;
 mod encoder;
+mod oneshot;
 mod pool;
 
 use std::io::{BufRead, Write};
@@ -73,8 +74,10 @@ use std::vec::Vec;
 pub use decoder::ParallelFrameDecoder;
 pub use encoder::ParallelFrameEncoder;
 
+use super::codec::DictRule;
 use super::{BlockMode, FrameOptions};
 use crate::Error;
+use oneshot::Outcome;
 
 /// [`compress`](super::compress) on `threads` worker threads (0: one per core): the same bytes
 /// for every option and thread count.
@@ -119,10 +122,13 @@ pub fn compress_parallel_with_dict(
 /// [`decompress`](super::decompress) on `threads` worker threads (0: one per core): the same
 /// content, and the same error for every input.
 ///
-/// The blocks of independent-block frames are decoded by the workers; the content is checked
-/// and gathered on the caller's thread. When the input turns out to be bad (or the content
-/// larger than `max_out`), the input is decoded again by [`decompress`](super::decompress) for
-/// its verdict, so the error is exactly the sequential decoder's.
+/// The blocks of independent-block frames are decoded straight into their place in the output,
+/// by the workers and the caller's thread (`threads` in all), while the caller's thread checks
+/// them in order with the sequential decoder's parser (and computes the content checksum)
+/// behind the decoding. Streams with linked or legacy frames go through
+/// [`ParallelFrameDecoder`]. When the input turns out to be bad (or the content larger than
+/// `max_out`), the input is decoded again by [`decompress`](super::decompress) for its verdict,
+/// so the error is exactly the sequential decoder's.
 ///
 /// ```
 /// use lz4_simd::frame::{self, FrameOptions, BlockSize};
@@ -132,8 +138,12 @@ pub fn compress_parallel_with_dict(
 /// assert!(frame::decompress_parallel(&framed, 1000, 4).is_err());
 /// ```
 pub fn decompress_parallel(src: &[u8], max_out: usize, threads: usize) -> Result<Vec<u8>, Error> {
-    gather(ParallelFrameDecoder::new(src, threads), src, max_out)
-        .map_or_else(|| super::decompress(src, max_out), Ok)
+    match oneshot::decompress(src, &[], DictRule::None, max_out, threads) {
+        Outcome::Done(content) => Some(content),
+        Outcome::Unplanned => gather(ParallelFrameDecoder::new(src, threads), src, max_out),
+        Outcome::Failed => None,
+    }
+    .map_or_else(|| super::decompress(src, max_out), Ok)
 }
 
 /// [`decompress_with_dict`](super::decompress_with_dict) on `threads` worker threads.
@@ -144,11 +154,15 @@ pub fn decompress_parallel_with_dict(
     max_out: usize,
     threads: usize,
 ) -> Result<Vec<u8>, Error> {
-    gather(
-        ParallelFrameDecoder::with_dictionary(src, dict, dict_id, threads),
-        src,
-        max_out,
-    )
+    match oneshot::decompress(src, dict, DictRule::Id(dict_id), max_out, threads) {
+        Outcome::Done(content) => Some(content),
+        Outcome::Unplanned => gather(
+            ParallelFrameDecoder::with_dictionary(src, dict, dict_id, threads),
+            src,
+            max_out,
+        ),
+        Outcome::Failed => None,
+    }
     .map_or_else(
         || super::decompress_with_dict(src, dict, dict_id, max_out),
         Ok,

@@ -86,6 +86,31 @@ impl Workers {
     }
 }
 
+impl Workers {
+    /// Runs `caller` on this thread while `helpers` workers of the pool run `helper` (each
+    /// once), and returns when all have ended. The helpers may borrow from the caller's stack;
+    /// `caller` must not wait for them (without a pool, or while its workers are busy with
+    /// other frames, it may be all that runs). A panic of either is raised again here, once all
+    /// have ended.
+    pub(crate) fn scope<R: Send>(
+        &self,
+        helpers: usize,
+        helper: impl Fn() + Sync,
+        caller: impl FnOnce() -> R + Send,
+    ) -> R {
+        match &self.pool {
+            Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
+                let helper = &helper;
+                for _ in 0..helpers {
+                    scope.spawn(move |_| helper());
+                }
+                caller()
+            }),
+            _ => caller(),
+        }
+    }
+}
+
 /// A job's result, to come.
 pub(crate) struct Pending<T>(Receiver<thread::Result<T>>);
 
