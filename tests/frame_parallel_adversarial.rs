@@ -320,3 +320,45 @@ fn one_shot_stays_within_the_cap_and_the_content() {
         );
     }
 }
+
+#[test]
+fn one_shot_compression_is_byte_identical_for_every_option_and_thread_count() {
+    let mut rng = Rng::new(27);
+    let data = [
+        samples::text(200 * KIB, &mut rng),
+        samples::random(70 * KIB, &mut rng),
+    ]
+    .concat();
+    let dict = samples::text(90 * KIB, &mut rng);
+    for level in [None, Some(3), Some(9)] {
+        for with_dict in [false, true] {
+            for (block_checksum, content_checksum, content_size) in [
+                (false, true, false),
+                (true, false, true),
+                (true, true, true),
+            ] {
+                let options = FrameOptions::new()
+                    .block_size(BlockSize::Max64KB)
+                    .hc_level(level)
+                    .block_checksum(block_checksum)
+                    .content_checksum(content_checksum)
+                    .content_size(content_size)
+                    .dict_id(with_dict.then_some(7));
+                let dict: &[u8] = if with_dict { &dict } else { &[] };
+                let expected = frame::compress_with_dict(&data, dict, &options);
+                for threads in THREADS {
+                    assert!(
+                        frame::compress_parallel_with_dict(&data, dict, &options, threads)
+                            == expected,
+                        "{options:?}, {threads} threads"
+                    );
+                }
+                assert!(
+                    frame::decompress_parallel_with_dict(&expected, dict, 7, data.len(), 3)
+                        .unwrap()
+                        == data
+                );
+            }
+        }
+    }
+}

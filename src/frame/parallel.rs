@@ -63,12 +63,14 @@
 //! feature, the single-threaded functions keep their signatures and their code paths, and a
 //! caller sees where threads are used.
 
+mod compress;
 mod decoder;
 mod encoder;
 mod oneshot;
+mod pipeline;
 mod pool;
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::vec::Vec;
 
 pub use decoder::ParallelFrameDecoder;
@@ -106,17 +108,7 @@ pub fn compress_parallel_with_dict(
     if src.len() <= options.block_size.bytes() || options.block_mode == BlockMode::Linked {
         return super::compress_with_dict(src, dict, options);
     }
-    // Several blocks: the one-shot encoder's header is the streaming encoder's with the content
-    // size (when asked for) filled in.
-    let options = options
-        .clone()
-        .declared_content_size(options.content_size.map(|_| src.len() as u64));
-    let room = crate::block::compress_bound(src.len()) + (src.len() >> 14) + 64;
-    let mut encoder =
-        ParallelFrameEncoder::with_dictionary(Vec::with_capacity(room), options, dict, threads);
-    // Writing into a `Vec` cannot fail, and the declared size is the input's.
-    let written = encoder.write_all(src).and_then(|()| encoder.finish());
-    written.unwrap_or_else(|_| unreachable!("a Vec writer does not fail"))
+    compress::compress(src, dict, options, threads)
 }
 
 /// [`decompress`](super::decompress) on `threads` worker threads (0: one per core): the same

@@ -23,11 +23,10 @@
 //! that was not planned, ends the fast path: the caller then decodes the input with the
 //! sequential decoder for its verdict, so every error is exactly the sequential decoder's.
 
-use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::vec::Vec;
 
+use super::pipeline::Pipeline;
 use super::pool::Workers;
 use crate::block::{self, MAX_HISTORY};
 use crate::frame::codec::{
@@ -82,43 +81,42 @@ pub(super) fn decompress(
         return Outcome::Unplanned;
     };
     let workers = Workers::new(threads);
-    let helpers = workers.threads() - 1;
-    let shared = Shared {
-        state: Mutex::new(State {
-            planner: Planner::new(src, max_out),
-            rest: &mut out[..],
-            claimed: 0,
-            taken: 0,
-            slots: VecDeque::new(),
-            stop: false,
-        }),
-        changed: Condvar::new(),
-        window: 2 * workers.threads(),
-        src,
-        dict,
+    let mut planner = Planner::new(src, max_out);
+    let mut rest = &mut out[..];
+    // Hands out the blocks in order, each with its region of the output.
+    let source = move || {
+        let Next::Block(planned) = planner.next() else {
+            return None;
+        };
+        let (region, after) = core::mem::take(&mut rest).split_at_mut(planned.room);
+        rest = after;
+        Some(Claim { planned, region })
     };
+    let work = |claim, scratch: &mut Vec<u8>| place(claim, src, dict, scratch);
+    let pipeline = Pipeline::new(source, 2 * workers.threads());
     let moves = workers.scope(
-        helpers,
-        || shared.help(),
+        workers.threads() - 1,
+        || pipeline.help(&work),
         || {
+            let mut scratch = Vec::new();
             let mut sink = PlacedSink {
-                shared: &shared,
+                next: || pipeline.take(&work, &mut scratch),
+                src,
                 history,
                 current: &mut [],
                 produced: 0,
                 taken: 0,
                 max_out,
                 moves: Vec::new(),
-                scratch: Vec::new(),
             };
             let parsed = parse(src, rule, &mut sink);
-            shared.stop();
+            pipeline.stop();
             // Every planned block went through the parser (as it must, the walk and the parser
             // seeing the same structure).
             (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))
         },
     );
-    drop(shared);
+    drop(pipeline);
     let Some((produced, moves)) = moves else {
         return Outcome::Failed;
     };
@@ -135,7 +133,7 @@ pub(super) fn decompress(
 }
 
 /// Runs the parser over `src` as the sequential one-shot decoder does (slices of the input).
-fn parse(src: &[u8], rule: DictRule, sink: &mut PlacedSink<'_, '_, '_>) -> Result<(), Error> {
+fn parse(src: &[u8], rule: DictRule, sink: &mut impl Sink) -> Result<(), Error> {
     let mut parser = FrameParser::new(rule);
     let mut rest = src;
     loop {
@@ -308,166 +306,28 @@ impl<'a> Planner<'a> {
     }
 }
 
-/// What the threads share.
-struct Shared<'a, 'o> {
-    state: Mutex<State<'a, 'o>>,
-    /// A block was decoded or taken, or the work stopped.
-    changed: Condvar,
-    /// The most blocks claimed and not yet taken by the parser.
-    window: usize,
-    src: &'a [u8],
-    /// The last 64 KiB of the dictionary.
-    dict: &'a [u8],
-}
-
-struct State<'a, 'o> {
-    planner: Planner<'a>,
-    /// The output after the last region handed out.
-    rest: &'o mut [u8],
-    /// Blocks claimed so far.
-    claimed: usize,
-    /// Blocks the parser took so far.
-    taken: usize,
-    /// The blocks claimed and not taken, in order: `slots[i]` is block `taken + i`.
-    slots: VecDeque<Slot<'o>>,
-    stop: bool,
-}
-
-enum Slot<'o> {
-    Decoding,
-    /// Decoded: `region[..len]` is its content (`None`: the block decoder rejected it).
-    Done {
-        planned: Planned,
-        region: &'o mut [u8],
-        len: Option<usize>,
-    },
-}
-
-/// A block claimed by a thread, to decode.
+/// A block to decode, with its region of the output.
 struct Claim<'o> {
-    index: usize,
     planned: Planned,
     region: &'o mut [u8],
 }
 
-impl<'a, 'o> Shared<'a, 'o> {
-    fn lock(&self) -> MutexGuard<'_, State<'a, 'o>> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
+/// A block decoded in its region: `region[..len]` is its content (`None`: the block decoder
+/// rejected it).
+struct Placed<'o> {
+    planned: Planned,
+    region: &'o mut [u8],
+    len: Option<usize>,
+}
 
-    /// Claims the next block, if the window allows one and any is left.
-    fn claim(&self, state: &mut State<'a, 'o>) -> Option<Claim<'o>> {
-        if state.stop || state.claimed - state.taken >= self.window {
-            return None;
-        }
-        let Next::Block(planned) = state.planner.next() else {
-            return None;
-        };
-        let rest = core::mem::take(&mut state.rest);
-        let (region, rest) = rest.split_at_mut(planned.room);
-        state.rest = rest;
-        let index = state.claimed;
-        state.claimed += 1;
-        state.slots.push_back(Slot::Decoding);
-        Some(Claim {
-            index,
-            planned,
-            region,
-        })
-    }
-
-    /// Decodes a claimed block and files it.
-    fn decode(&self, claim: Claim<'o>, scratch: &mut Vec<u8>) {
-        let Claim {
-            index,
-            planned,
-            region,
-        } = claim;
-        let len = decode_block(
-            &self.src[planned.data.clone()],
-            &planned,
-            region,
-            self.dict,
-            scratch,
-        );
-        let mut state = self.lock();
-        let at = index - state.taken;
-        if let Some(slot) = state.slots.get_mut(at) {
-            *slot = Slot::Done {
-                planned,
-                region,
-                len,
-            };
-        }
-        drop(state);
-        self.changed.notify_all();
-    }
-
-    /// A worker: decodes blocks until none is left or the work stops.
-    fn help(&self) {
-        let mut scratch = Vec::new();
-        loop {
-            let mut state = self.lock();
-            let claim = loop {
-                if state.stop {
-                    return;
-                }
-                if let Some(claim) = self.claim(&mut state) {
-                    break claim;
-                }
-                if state.claimed - state.taken < self.window {
-                    // Nothing left to claim.
-                    return;
-                }
-                state = self
-                    .changed
-                    .wait(state)
-                    .unwrap_or_else(PoisonError::into_inner);
-            };
-            drop(state);
-            self.decode(claim, &mut scratch);
-        }
-    }
-
-    /// The parser's next block (the caller's thread): waits for it, decoding blocks meanwhile.
-    /// `None` if no block is left.
-    fn take(&self, scratch: &mut Vec<u8>) -> Option<(Planned, &'o mut [u8], Option<usize>)> {
-        let mut state = self.lock();
-        loop {
-            if matches!(state.slots.front(), Some(Slot::Done { .. })) {
-                let Some(Slot::Done {
-                    planned,
-                    region,
-                    len,
-                }) = state.slots.pop_front()
-                else {
-                    unreachable!("the front slot was just seen done")
-                };
-                state.taken += 1;
-                drop(state);
-                self.changed.notify_all();
-                return Some((planned, region, len));
-            }
-            if let Some(claim) = self.claim(&mut state) {
-                drop(state);
-                self.decode(claim, scratch);
-                state = self.lock();
-                continue;
-            }
-            if state.slots.is_empty() {
-                return None;
-            }
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-
-    /// Ends the work: workers stop after the block they are decoding.
-    fn stop(&self) {
-        self.lock().stop = true;
-        self.changed.notify_all();
+/// Decodes a claimed block in its region.
+fn place<'o>(claim: Claim<'o>, src: &[u8], dict: &[u8], scratch: &mut Vec<u8>) -> Placed<'o> {
+    let Claim { planned, region } = claim;
+    let len = decode_block(&src[planned.data.clone()], &planned, region, dict, scratch);
+    Placed {
+        planned,
+        region,
+        len,
     }
 }
 
@@ -497,9 +357,11 @@ fn decode_block(
     Some(len)
 }
 
-/// The parser's sink: hands out the planned blocks, decoded in their regions.
-struct PlacedSink<'s, 'a, 'o> {
-    shared: &'s Shared<'a, 'o>,
+/// The parser's sink: hands out the planned blocks, decoded in their regions (`next` takes the
+/// next from the pipeline).
+struct PlacedSink<'a, 'o, N> {
+    next: N,
+    src: &'a [u8],
     /// The history every block of the stream has (independent blocks only).
     history: History,
     current: &'o mut [u8],
@@ -510,8 +372,6 @@ struct PlacedSink<'s, 'a, 'o> {
     taken: usize,
     /// Blocks to move down once all are decoded: (from, to, len), in order.
     moves: Vec<(usize, usize, usize)>,
-    /// For blocks this thread decodes behind the dictionary.
-    scratch: Vec<u8>,
 }
 
 /// The sink's error when the parser asks for a block the fast path did not plan for, or one
@@ -523,7 +383,7 @@ fn unplanned() -> Error {
     }
 }
 
-impl Sink for PlacedSink<'_, '_, '_> {
+impl<'o, N: FnMut() -> Option<Placed<'o>>> Sink for PlacedSink<'_, 'o, N> {
     fn begin_frame(&mut self, info: &FrameInfo) -> Result<(), Error> {
         // As the sequential one-shot decoder: a declared size above what the cap leaves fails.
         match info.content_size {
@@ -538,10 +398,15 @@ impl Sink for PlacedSink<'_, '_, '_> {
     }
 
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
-        let Some((planned, region, len)) = self.shared.take(&mut self.scratch) else {
+        let Some(Placed {
+            planned,
+            region,
+            len,
+        }) = (self.next)()
+        else {
             return Err(unplanned());
         };
-        let src = self.shared.src;
+        let src = self.src;
         let matches = core::ptr::eq(job.block.data, &src[planned.data.clone()])
             && job.block.stored == planned.stored
             && job.block_max == planned.block_max

@@ -1,0 +1,162 @@
+//! An ordered pipeline for the one-shot functions: jobs handed out in order by a source, worked
+//! on by whichever thread claims them (the caller's thread and the pool's helpers), and their
+//! results taken in order by the caller's thread, which works on jobs itself while the next
+//! result is not ready. At most `window` jobs are claimed and not taken, which bounds the memory
+//! the results hold.
+//!
+//! Within a [`Workers::scope`](super::pool::Workers::scope): the helpers run
+//! [`help`](Pipeline::help), the caller's thread [`take`](Pipeline::take)s results and then calls
+//! [`stop`](Pipeline::stop). The caller's thread never waits for a helper to start: a job nobody
+//! claimed is one it works on, so the pipeline ends even when every worker of the pool is busy
+//! with other frames. Helpers wait (on a condition variable) only while the window is full,
+//! which the caller's thread empties.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+/// See the [module documentation](self).
+pub(crate) struct Pipeline<S, J, T> {
+    state: Mutex<State<S, T>>,
+    /// A result was filed or taken, or the pipeline stopped.
+    changed: Condvar,
+    window: usize,
+    job: core::marker::PhantomData<fn() -> J>,
+}
+
+struct State<S, T> {
+    /// Hands out the jobs, in order (`None`: no more).
+    source: S,
+    /// Jobs claimed so far, and results taken so far.
+    claimed: usize,
+    taken: usize,
+    /// The jobs claimed and not taken, in order (`None` while being worked on): `slots[i]` is
+    /// job `taken + i`.
+    slots: VecDeque<Option<T>>,
+    /// No more jobs are handed out.
+    stop: bool,
+    /// Threads waiting on `changed` (no wake-up call when none is).
+    waiting: usize,
+}
+
+impl<S, J, T> Pipeline<S, J, T>
+where
+    S: FnMut() -> Option<J>,
+{
+    /// A pipeline of the jobs `source` hands out, at most `window` (at least 1) ahead of the
+    /// caller.
+    pub(crate) fn new(source: S, window: usize) -> Self {
+        Self {
+            state: Mutex::new(State {
+                source,
+                claimed: 0,
+                taken: 0,
+                slots: VecDeque::new(),
+                stop: false,
+                waiting: 0,
+            }),
+            changed: Condvar::new(),
+            window: window.max(1),
+            job: core::marker::PhantomData,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State<S, T>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait<'g>(&self, mut guard: MutexGuard<'g, State<S, T>>) -> MutexGuard<'g, State<S, T>> {
+        guard.waiting += 1;
+        let mut guard = self
+            .changed
+            .wait(guard)
+            .unwrap_or_else(PoisonError::into_inner);
+        guard.waiting -= 1;
+        guard
+    }
+
+    /// Wakes the waiting threads, if any (`state` is released first).
+    fn changed(&self, state: MutexGuard<'_, State<S, T>>) {
+        let waiting = state.waiting > 0;
+        drop(state);
+        if waiting {
+            self.changed.notify_all();
+        }
+    }
+
+    /// Claims the next job, if the window allows one and the source has one.
+    fn claim(&self, state: &mut State<S, T>) -> Option<(usize, J)> {
+        if state.stop || state.claimed - state.taken >= self.window {
+            return None;
+        }
+        let Some(job) = (state.source)() else {
+            state.stop = true;
+            return None;
+        };
+        let index = state.claimed;
+        state.claimed += 1;
+        state.slots.push_back(None);
+        Some((index, job))
+    }
+
+    /// Works on a claimed job and files its result.
+    fn run<C>(&self, (index, job): (usize, J), work: &impl Fn(J, &mut C) -> T, context: &mut C) {
+        let result = work(job, context);
+        let mut state = self.lock();
+        let at = index - state.taken;
+        if let Some(slot) = state.slots.get_mut(at) {
+            *slot = Some(result);
+        }
+        self.changed(state);
+    }
+
+    /// A helper: works on jobs until none is left or the pipeline stops.
+    pub(crate) fn help<C: Default>(&self, work: &impl Fn(J, &mut C) -> T) {
+        let mut context = C::default();
+        loop {
+            let mut state = self.lock();
+            let claimed = loop {
+                if let Some(claimed) = self.claim(&mut state) {
+                    break claimed;
+                }
+                if state.stop {
+                    return;
+                }
+                // The window is full: the caller's thread empties it.
+                state = self.wait(state);
+            };
+            drop(state);
+            self.run(claimed, work, &mut context);
+        }
+    }
+
+    /// The next result, in order (the caller's thread): waits for it, working on jobs
+    /// meanwhile. `None` when no job is left.
+    pub(crate) fn take<C>(&self, work: &impl Fn(J, &mut C) -> T, context: &mut C) -> Option<T> {
+        let mut state = self.lock();
+        loop {
+            if let Some(Some(_)) = state.slots.front() {
+                let result = state.slots.pop_front().flatten();
+                state.taken += 1;
+                self.changed(state);
+                return result;
+            }
+            if let Some(claimed) = self.claim(&mut state) {
+                drop(state);
+                self.run(claimed, work, context);
+                state = self.lock();
+                continue;
+            }
+            if state.slots.is_empty() {
+                return None;
+            }
+            state = self.wait(state);
+        }
+    }
+
+    /// Hands out no more jobs: helpers end after the job they are working on.
+    pub(crate) fn stop(&self) {
+        let mut state = self.lock();
+        state.stop = true;
+        self.changed(state);
+    }
+}
