@@ -90,6 +90,7 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         workers.threads() - 1,
         || pipeline.help(&work),
         || {
+            let _stop = pipeline.stop_on_drop();
             // As much as the single-threaded encoder reserves.
             let room = header.len()
                 + (blocks - 1) * BlockWriter::block_room(block_len)
@@ -114,7 +115,6 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
                     .unwrap_or_else(PoisonError::into_inner)
                     .push(out);
             }
-            pipeline.stop();
             framed.extend_from_slice(&END_MARK);
             if let Some(hasher) = hasher {
                 framed.extend_from_slice(&hasher.digest().to_le_bytes());

@@ -98,6 +98,7 @@ pub(super) fn decompress(
         workers.threads() - 1,
         || pipeline.help(&work),
         || {
+            let stop = pipeline.stop_on_drop();
             let mut scratch = Vec::new();
             let mut sink = PlacedSink {
                 next: || pipeline.take(&work, &mut scratch),
@@ -110,7 +111,7 @@ pub(super) fn decompress(
                 moves: Vec::new(),
             };
             let parsed = parse(src, rule, &mut sink);
-            pipeline.stop();
+            drop(stop);
             // Every planned block went through the parser (as it must, the walk and the parser
             // seeing the same structure).
             (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))

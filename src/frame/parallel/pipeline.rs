@@ -5,13 +5,17 @@
 //! the results hold.
 //!
 //! Within a [`Workers::scope`](super::pool::Workers::scope): the helpers run
-//! [`help`](Pipeline::help), the caller's thread [`take`](Pipeline::take)s results and then calls
-//! [`stop`](Pipeline::stop). The caller's thread never waits for a helper to start: a job nobody
+//! [`help`](Pipeline::help), the caller's thread holds [`stop_on_drop`](Pipeline::stop_on_drop)
+//! and [`take`](Pipeline::take)s results. A job that panics stops the pipeline, and its panic is
+//! raised again on the caller's thread (by `take`), so nothing waits forever. The caller's thread never waits for a helper to start: a job nobody
 //! claimed is one it works on, so the pipeline ends even when every worker of the pool is busy
 //! with other frames. Helpers wait (on a condition variable) only while the window is full,
 //! which the caller's thread empties.
 
+use std::any::Any;
+use std::boxed::Box;
 use std::collections::VecDeque;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// See the [module documentation](self).
@@ -36,6 +40,8 @@ struct State<S, T> {
     stop: bool,
     /// Threads waiting on `changed` (no wake-up call when none is).
     waiting: usize,
+    /// A job panicked: the panic, for the caller's thread to raise again.
+    panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<S, J, T> Pipeline<S, J, T>
@@ -53,6 +59,7 @@ where
                 slots: VecDeque::new(),
                 stop: false,
                 waiting: 0,
+                panic: None,
             }),
             changed: Condvar::new(),
             window: window.max(1),
@@ -98,13 +105,22 @@ where
         Some((index, job))
     }
 
-    /// Works on a claimed job and files its result.
+    /// Works on a claimed job and files its result. A panic stops the pipeline (nobody waits
+    /// for a result that will not come) and is kept for the caller's thread.
     fn run<C>(&self, (index, job): (usize, J), work: &impl Fn(J, &mut C) -> T, context: &mut C) {
-        let result = work(job, context);
+        let result = panic::catch_unwind(AssertUnwindSafe(|| work(job, context)));
         let mut state = self.lock();
-        let at = index - state.taken;
-        if let Some(slot) = state.slots.get_mut(at) {
-            *slot = Some(result);
+        match result {
+            Ok(result) => {
+                let at = index - state.taken;
+                if let Some(slot) = state.slots.get_mut(at) {
+                    *slot = Some(result);
+                }
+            }
+            Err(payload) => {
+                state.stop = true;
+                state.panic.get_or_insert(payload);
+            }
         }
         self.changed(state);
     }
@@ -134,6 +150,10 @@ where
     pub(crate) fn take<C>(&self, work: &impl Fn(J, &mut C) -> T, context: &mut C) -> Option<T> {
         let mut state = self.lock();
         loop {
+            if let Some(payload) = state.panic.take() {
+                drop(state);
+                panic::resume_unwind(payload);
+            }
             if let Some(Some(_)) = state.slots.front() {
                 let result = state.slots.pop_front().flatten();
                 state.taken += 1;
@@ -153,10 +173,77 @@ where
         }
     }
 
-    /// Hands out no more jobs: helpers end after the job they are working on.
-    pub(crate) fn stop(&self) {
-        let mut state = self.lock();
+    /// Hands out no more jobs: helpers end after the job they are working on. The caller's
+    /// thread holds this from the start, so that its own panic ends the helpers too.
+    pub(crate) fn stop_on_drop(&self) -> StopOnDrop<'_, S, J, T> {
+        StopOnDrop(self)
+    }
+}
+
+/// Stops the pipeline when dropped; see [`Pipeline::stop_on_drop`].
+pub(crate) struct StopOnDrop<'p, S, J, T>(&'p Pipeline<S, J, T>);
+
+impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
+    fn drop(&mut self) {
+        let mut state = self.0.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.stop = true;
-        self.changed(state);
+        let waiting = state.waiting > 0;
+        drop(state);
+        if waiting {
+            self.0.changed.notify_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use super::super::pool::Workers;
+    use super::Pipeline;
+
+    /// Runs 100 jobs (squares) on `threads` threads; `bad` panics. Returns the results taken.
+    fn run(threads: usize, bad: Option<usize>) -> Vec<usize> {
+        let mut next = 0;
+        let source = move || {
+            next += 1;
+            (next <= 100).then_some(next - 1)
+        };
+        let work = |job: usize, _: &mut ()| {
+            assert!(Some(job) != bad, "job {job} fails");
+            job * job
+        };
+        let workers = Workers::new(threads);
+        let pipeline = Pipeline::new(source, 2 * workers.threads());
+        workers.scope(
+            workers.threads() - 1,
+            || pipeline.help(&work),
+            || {
+                let _stop = pipeline.stop_on_drop();
+                let mut taken = Vec::new();
+                while let Some(result) = pipeline.take(&work, &mut ()) {
+                    taken.push(result);
+                }
+                taken
+            },
+        )
+    }
+
+    #[test]
+    fn results_come_in_order() {
+        for threads in [1, 2, 3, 7] {
+            let expected: Vec<usize> = (0..100).map(|job| job * job).collect();
+            assert_eq!(run(threads, None), expected);
+        }
+    }
+
+    #[test]
+    fn a_panicking_job_is_raised_on_the_caller_and_nothing_hangs() {
+        for threads in [1, 2, 3, 7] {
+            for bad in [0, 1, 50, 99] {
+                let result = std::panic::catch_unwind(|| run(threads, Some(bad)));
+                assert!(result.is_err(), "{threads} threads, job {bad}");
+            }
+        }
     }
 }
