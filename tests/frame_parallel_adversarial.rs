@@ -15,7 +15,11 @@ use std::time::Duration;
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions, ParallelFrameDecoder,
 };
+use testkit::alloc::{largest_allocation, LargestAllocation};
 use testkit::samples::{self, Rng};
+
+#[global_allocator]
+static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const KIB: usize = 1 << 10;
 const THREADS: [usize; 4] = [1, 2, 3, 7];
@@ -359,6 +363,35 @@ fn one_shot_compression_is_byte_identical_for_every_option_and_thread_count() {
                         == data
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn one_shot_allocations_on_the_callers_thread_are_the_sequential_functions() {
+    let data = samples::logs(30 * 64 * KIB + 9, &mut Rng::new(28));
+    for options in [
+        FrameOptions::new().block_size(BlockSize::Max64KB),
+        FrameOptions::new()
+            .block_size(BlockSize::Max256KB)
+            .content_size(true),
+    ] {
+        let (framed, sequential) = largest_allocation(|| frame::compress(&data, &options));
+        for threads in THREADS {
+            let (parallel, largest) =
+                largest_allocation(|| frame::compress_parallel(&data, &options, threads));
+            assert!(parallel == framed);
+            assert!(largest <= sequential, "{largest} > {sequential}");
+        }
+        let (_, sequential) = largest_allocation(|| frame::decompress(&framed, data.len()));
+        for threads in THREADS {
+            let (decoded, largest) =
+                largest_allocation(|| frame::decompress_parallel(&framed, data.len(), threads));
+            assert!(decoded.unwrap() == data);
+            assert!(
+                largest <= sequential.max(data.len()),
+                "{largest} > {sequential}"
+            );
         }
     }
 }
