@@ -60,13 +60,16 @@
 //!
 //! The workers are a [rayon](https://docs.rs/rayon) thread pool, one per thread count, built the
 //! first time a frame asks for that count and reused by every frame after it in the process
-//! (`threads = 0`: one per core, as `lz4 -T0`). Rayon rather than `std::thread::scope` and a
+//! (`threads = 0`: one per core, as `lz4 -T0`; the pools of the 4 counts used last are kept). Rayon rather than `std::thread::scope` and a
 //! bounded channel: a scope ends with the call that opened it, so a streaming `Write` or `Read`
 //! adapter (whose work spans many calls) would need threads of its own, started for every frame;
 //! a pool that outlives the frame is what makes the threads reusable, and rayon is the
-//! well-kept one. Jobs never block inside the pool (each runs one block and returns; the caller's
-//! thread does all the waiting), so a job cannot hold a worker that another job needs, and the
-//! private pools share no thread with the caller's own rayon work.
+//! well-kept one. The streaming adapters' jobs never block inside the pool (each runs one block
+//! and returns; the caller's thread does all the waiting), so a job cannot hold a worker that
+//! another job needs. The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
+//! their frame's window is full, which that frame's caller thread empties on its own (it never
+//! waits for a helper to start): they may delay other frames' jobs, never stop them. The private
+//! pools share no thread with the caller's own rayon work.
 //!
 //! The choice of a dedicated function over a `threads` option in
 //! [`FrameOptions`](super::FrameOptions): the options stay the same with and without the
