@@ -15,8 +15,7 @@ use std::vec::Vec;
 
 use xxhash_rust::xxh32::Xxh32;
 
-use super::pipeline::Pipeline;
-use super::pool::Workers;
+use super::pipeline::ordered;
 use crate::block::MAX_HISTORY;
 use crate::frame::encode::{BlockWriter, END_MARK};
 use crate::frame::header::{write_header, MAX_HEADER_LEN};
@@ -84,42 +83,34 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         next += 1;
         (index < blocks).then_some(index)
     };
-    let workers = Workers::new(threads);
-    let pipeline = Pipeline::new(source, 2 * workers.threads());
-    workers.scope(
-        workers.threads() - 1,
-        || pipeline.help(&work),
-        || {
-            let _stop = pipeline.stop_on_drop();
-            // As much as the single-threaded encoder reserves.
-            let room = header.len()
-                + (blocks - 1) * BlockWriter::block_room(block_len)
-                + BlockWriter::block_room(src.len() - (blocks - 1) * block_len)
-                + END_MARK.len()
-                + 4;
-            let mut framed = Vec::with_capacity(room);
-            framed.extend_from_slice(&header);
-            let mut hasher = options.content_checksum.then(|| Xxh32::new(0));
-            let mut context = Context::default();
-            for block in src.chunks(block_len) {
-                // Hashed while the workers compress the blocks after it.
-                if let Some(hasher) = hasher.as_mut() {
-                    hasher.update(block);
-                }
-                let Some((out, len)) = pipeline.take(&work, &mut context) else {
-                    unreachable!("every block of the input is handed out")
-                };
-                framed.extend_from_slice(&out[..len]);
-                spare
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(out);
+    ordered(threads, source, work, |next| {
+        // As much as the single-threaded encoder reserves.
+        let room = header.len()
+            + (blocks - 1) * BlockWriter::block_room(block_len)
+            + BlockWriter::block_room(src.len() - (blocks - 1) * block_len)
+            + END_MARK.len()
+            + 4;
+        let mut framed = Vec::with_capacity(room);
+        framed.extend_from_slice(&header);
+        let mut hasher = options.content_checksum.then(|| Xxh32::new(0));
+        for block in src.chunks(block_len) {
+            // Hashed while the workers compress the blocks after it.
+            if let Some(hasher) = hasher.as_mut() {
+                hasher.update(block);
             }
-            framed.extend_from_slice(&END_MARK);
-            if let Some(hasher) = hasher {
-                framed.extend_from_slice(&hasher.digest().to_le_bytes());
-            }
-            framed
-        },
-    )
+            let Some((out, len)) = next() else {
+                unreachable!("every block of the input is handed out")
+            };
+            framed.extend_from_slice(&out[..len]);
+            spare
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(out);
+        }
+        framed.extend_from_slice(&END_MARK);
+        if let Some(hasher) = hasher {
+            framed.extend_from_slice(&hasher.digest().to_le_bytes());
+        }
+        framed
+    })
 }

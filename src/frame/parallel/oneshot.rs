@@ -26,8 +26,7 @@
 use std::ops::Range;
 use std::vec::Vec;
 
-use super::pipeline::Pipeline;
-use super::pool::Workers;
+use super::pipeline::ordered;
 use crate::block::{self, MAX_HISTORY};
 use crate::frame::codec::{
     block_content_bound, block_word, BlockJob, DictRule, FrameParser, History, Sink, Step,
@@ -80,7 +79,6 @@ pub(super) fn decompress(
     let Some(mut out) = zeroed(total) else {
         return Outcome::Unplanned;
     };
-    let workers = Workers::new(threads);
     let mut planner = Planner::new(src, max_out);
     let mut rest = &mut out[..];
     // Hands out the blocks in order, each with its region of the output.
@@ -93,31 +91,22 @@ pub(super) fn decompress(
         Some(Claim { planned, region })
     };
     let work = |claim, scratch: &mut Vec<u8>| place(claim, src, dict, scratch);
-    let pipeline = Pipeline::new(source, 2 * workers.threads());
-    let moves = workers.scope(
-        workers.threads() - 1,
-        || pipeline.help(&work),
-        || {
-            let stop = pipeline.stop_on_drop();
-            let mut scratch = Vec::new();
-            let mut sink = PlacedSink {
-                next: || pipeline.take(&work, &mut scratch),
-                src,
-                history,
-                current: &mut [],
-                produced: 0,
-                taken: 0,
-                max_out,
-                moves: Vec::new(),
-            };
-            let parsed = parse(src, rule, &mut sink);
-            drop(stop);
-            // Every planned block went through the parser (as it must, the walk and the parser
-            // seeing the same structure).
-            (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))
-        },
-    );
-    drop(pipeline);
+    let moves = ordered(threads, source, work, |next| {
+        let mut sink = PlacedSink {
+            next,
+            src,
+            history,
+            current: &mut [],
+            produced: 0,
+            taken: 0,
+            max_out,
+            moves: Vec::new(),
+        };
+        let parsed = parse(src, rule, &mut sink);
+        // Every planned block went through the parser (as it must, the walk and the parser
+        // seeing the same structure).
+        (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))
+    });
     let Some((produced, moves)) = moves else {
         return Outcome::Failed;
     };

@@ -4,7 +4,7 @@
 //! result is not ready. At most `window` jobs are claimed and not taken, which bounds the memory
 //! the results hold.
 //!
-//! Within a [`Workers::scope`](super::pool::Workers::scope): the helpers run
+//! [`ordered`] runs one within a [`Workers::scope`]: the helpers run
 //! [`help`](Pipeline::help), the caller's thread holds [`stop_on_drop`](Pipeline::stop_on_drop)
 //! and [`take`](Pipeline::take)s results. A job that panics stops the pipeline, and its panic is
 //! raised again on the caller's thread (by `take`), so nothing waits forever. The caller's thread never waits for a helper to start: a job nobody
@@ -17,6 +17,8 @@ use std::boxed::Box;
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use super::pool::Workers;
 
 /// See the [module documentation](self).
 pub(crate) struct Pipeline<S, J, T> {
@@ -195,12 +197,40 @@ impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
     }
 }
 
+/// Runs the jobs `source` hands out on `threads` threads (0: one per core), the caller's among
+/// them, at most `2 × threads` ahead: `caller` runs on this thread and gets `next`, which
+/// returns the results in order (`None` once all are taken), working on jobs meanwhile. Each
+/// thread works with a context of its own (`C::default()` first).
+pub(crate) fn ordered<S, J, T, C, R>(
+    threads: usize,
+    source: S,
+    work: impl Fn(J, &mut C) -> T + Sync,
+    caller: impl FnOnce(&mut dyn FnMut() -> Option<T>) -> R,
+) -> R
+where
+    S: FnMut() -> Option<J> + Send,
+    T: Send,
+    C: Default,
+{
+    let workers = Workers::new(threads);
+    let pipeline = Pipeline::new(source, 2 * workers.threads());
+    workers.scope(
+        workers.threads() - 1,
+        || pipeline.help(&work),
+        || {
+            // The helpers end (after their job) however the caller's thread leaves.
+            let _stop = pipeline.stop_on_drop();
+            let mut context = C::default();
+            caller(&mut || pipeline.take(&work, &mut context))
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use std::vec::Vec;
 
-    use super::super::pool::Workers;
-    use super::Pipeline;
+    use super::ordered;
 
     /// Runs 100 jobs (squares) on `threads` threads; `bad` panics. Returns the results taken.
     fn run(threads: usize, bad: Option<usize>) -> Vec<usize> {
@@ -213,20 +243,13 @@ mod tests {
             assert!(Some(job) != bad, "job {job} fails");
             job * job
         };
-        let workers = Workers::new(threads);
-        let pipeline = Pipeline::new(source, 2 * workers.threads());
-        workers.scope(
-            workers.threads() - 1,
-            || pipeline.help(&work),
-            || {
-                let _stop = pipeline.stop_on_drop();
-                let mut taken = Vec::new();
-                while let Some(result) = pipeline.take(&work, &mut ()) {
-                    taken.push(result);
-                }
-                taken
-            },
-        )
+        ordered(threads, source, work, |next| {
+            let mut taken = Vec::new();
+            while let Some(result) = next() {
+                taken.push(result);
+            }
+            taken
+        })
     }
 
     #[test]

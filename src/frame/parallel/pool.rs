@@ -104,11 +104,11 @@ impl Workers {
     /// `caller` must not wait for them (without a pool, or while its workers are busy with
     /// other frames, it may be all that runs). A panic of either is raised again here, once all
     /// have ended.
-    pub(crate) fn scope<R: Send>(
+    pub(crate) fn scope<R>(
         &self,
         helpers: usize,
         helper: impl Fn() + Sync,
-        caller: impl FnOnce() -> R + Send,
+        caller: impl FnOnce() -> R,
     ) -> R {
         match &self.pool {
             Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
