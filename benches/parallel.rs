@@ -7,8 +7,15 @@
 //! blocks (more, smaller jobs). N is the machine's core count, at least 2
 //! (`LZ4_SIMD_BENCH_THREADS=N` overrides it).
 //!
-//! Bench IDs: `parallel-compress/<blocks>/<threads>`, `parallel-decompress/<blocks>/<threads>`;
-//! `<threads>` is `single` for `frame::compress` / `frame::decompress`.
+//! Bench IDs: `parallel-compress/<blocks>/<threads>`, `parallel-decompress/<blocks>/<threads>`
+//! (the one-shot functions), and `parallel-encode-stream/<blocks>/<threads>` (1 MiB writes
+//! into a `Vec`), `parallel-decode-stream/<blocks>/<threads>` (`io::copy` into `io::sink()`)
+//! for the streaming adapters; `<threads>` is `single` for the single-threaded function or
+//! adapter.
+//!
+//! The one-shot functions' results are dropped outside the measurement (`iter_with_large_drop`):
+//! giving 64 MiB back to the system takes the caller's thread a few milliseconds, the same for
+//! every function, which is not decoding.
 //!
 //! Run: `cargo bench --features parallel --bench parallel` (the workspace's `cargo bench`
 //! enables the feature through the CLI). Never a timed test: the ratio against `single` is the
@@ -17,10 +24,14 @@
 #[cfg(feature = "parallel")]
 mod bench {
     use std::hint::black_box;
+    use std::io::{self, Write};
     use std::time::Duration;
 
     use criterion::{BenchmarkId, Criterion, Throughput};
-    use lz4_simd::frame::{self, BlockSize, FrameOptions};
+    use lz4_simd::frame::{
+        self, BlockSize, FrameDecoder, FrameEncoder, FrameOptions, ParallelFrameDecoder,
+        ParallelFrameEncoder,
+    };
     use testkit::{corpus, samples};
 
     const INPUT_LEN: usize = 64 << 20;
@@ -49,6 +60,13 @@ mod bench {
         input
     }
 
+    /// Writes `input` in 1 MiB pieces.
+    fn write_pieces(encoder: &mut impl Write, input: &[u8]) {
+        for piece in input.chunks(1 << 20) {
+            encoder.write_all(black_box(piece)).unwrap();
+        }
+    }
+
     fn max_threads() -> usize {
         std::env::var("LZ4_SIMD_BENCH_THREADS")
             .ok()
@@ -74,11 +92,13 @@ mod bench {
             let mut group = criterion.benchmark_group(format!("parallel-compress/{blocks}"));
             group.throughput(Throughput::Bytes(input.len() as u64));
             group.bench_function("single", |b| {
-                b.iter(|| frame::compress(black_box(&input), &options).len())
+                b.iter_with_large_drop(|| frame::compress(black_box(&input), &options))
             });
             for count in threads.clone() {
                 group.bench_function(BenchmarkId::from_parameter(count), |b| {
-                    b.iter(|| frame::compress_parallel(black_box(&input), &options, count).len())
+                    b.iter_with_large_drop(|| {
+                        frame::compress_parallel(black_box(&input), &options, count)
+                    })
                 });
             }
             group.finish();
@@ -86,18 +106,55 @@ mod bench {
             let mut group = criterion.benchmark_group(format!("parallel-decompress/{blocks}"));
             group.throughput(Throughput::Bytes(input.len() as u64));
             group.bench_function("single", |b| {
+                b.iter_with_large_drop(|| {
+                    frame::decompress(black_box(&framed), input.len()).unwrap()
+                })
+            });
+            for count in threads.clone() {
+                group.bench_function(BenchmarkId::from_parameter(count), |b| {
+                    b.iter_with_large_drop(|| {
+                        frame::decompress_parallel(black_box(&framed), input.len(), count).unwrap()
+                    })
+                });
+            }
+            group.finish();
+
+            let mut group = criterion.benchmark_group(format!("parallel-encode-stream/{blocks}"));
+            group.throughput(Throughput::Bytes(input.len() as u64));
+            group.bench_function("single", |b| {
                 b.iter(|| {
-                    frame::decompress(black_box(&framed), input.len())
-                        .unwrap()
-                        .len()
+                    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+                    write_pieces(&mut encoder, &input);
+                    encoder.finish().unwrap().len()
                 })
             });
             for count in threads.clone() {
                 group.bench_function(BenchmarkId::from_parameter(count), |b| {
                     b.iter(|| {
-                        frame::decompress_parallel(black_box(&framed), input.len(), count)
-                            .unwrap()
-                            .len()
+                        let mut encoder =
+                            ParallelFrameEncoder::new(Vec::new(), options.clone(), count);
+                        write_pieces(&mut encoder, &input);
+                        encoder.finish().unwrap().len()
+                    })
+                });
+            }
+            group.finish();
+
+            let mut group = criterion.benchmark_group(format!("parallel-decode-stream/{blocks}"));
+            group.throughput(Throughput::Bytes(input.len() as u64));
+            group.bench_function("single", |b| {
+                b.iter(|| {
+                    io::copy(
+                        &mut FrameDecoder::new(black_box(&framed[..])),
+                        &mut io::sink(),
+                    )
+                })
+            });
+            for count in threads.clone() {
+                group.bench_function(BenchmarkId::from_parameter(count), |b| {
+                    b.iter(|| {
+                        let mut decoder = ParallelFrameDecoder::new(black_box(&framed[..]), count);
+                        io::copy(&mut decoder, &mut io::sink())
                     })
                 });
             }

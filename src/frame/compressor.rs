@@ -60,12 +60,8 @@ pub struct FrameCompressor {
     /// The dictionary's length at the front of `window` (independent blocks keep it there).
     dict_len: usize,
     block_len: usize,
-    /// Compressed output: `staging[sent..staged]` is what was not taken yet. Zeroed once to the
-    /// room a block needs and kept at that length, so no block pays for clearing it.
-    staging: Vec<u8>,
-    staged: usize,
-    sent: usize,
-    header_staged: bool,
+    /// Compressed output not taken yet (the header, blocks, the end mark).
+    staging: Stager,
     /// The end mark (and content checksum) is staged: the frame takes no more input.
     finished: bool,
     consumed: u64,
@@ -125,10 +121,7 @@ impl FrameCompressor {
             dict_len: dict.len(),
             window,
             block_len,
-            staging: Vec::new(),
-            staged: 0,
-            sent: 0,
-            header_staged: false,
+            staging: Stager::default(),
             finished: false,
             consumed: 0,
             auto_flush: false,
@@ -162,16 +155,12 @@ impl FrameCompressor {
     /// Compressed bytes waiting to be taken (zero-copy adapters write them from here, then
     /// call [`consume_output`](Self::consume_output)).
     pub fn pending_output(&self) -> &[u8] {
-        &self.staging[self.sent..self.staged]
+        self.staging.pending()
     }
 
     /// Marks the first `amount` bytes of [`pending_output`](Self::pending_output) as taken.
     pub fn consume_output(&mut self, amount: usize) {
-        self.sent = (self.sent + amount).min(self.staged);
-        if self.sent == self.staged {
-            self.sent = 0;
-            self.staged = 0;
-        }
+        self.staging.consume(amount);
     }
 
     /// Takes content: at most what completes the current block, and nothing while compressed
@@ -232,19 +221,20 @@ impl FrameCompressor {
                 });
             }
         }
-        if !self.header_staged {
+        if !self.staging.header_staged() {
             // All the content is pending, less than a block: the `lz4` tool's one-block frame.
             let pending = self.window.len() - self.history_len;
             let (block_size, block_mode) = frame_layout(&self.options, pending);
             if block_mode != self.options.block_mode {
                 self.blocks.make_independent();
             }
-            self.stage_header_as(block_size, block_mode);
+            self.staging
+                .stage_header(&self.options, block_size, block_mode);
         }
         self.stage_pending();
         let mut end = Vec::with_capacity(END_LEN);
         self.blocks.finish(&mut end);
-        self.stage_bytes(&end);
+        self.staging.stage_bytes(&end);
         self.finished = true;
         Ok(())
     }
@@ -312,48 +302,20 @@ impl FrameCompressor {
         n
     }
 
-    /// Makes `staging` hold at least `room` bytes after what is staged.
-    fn staging_room(&mut self, room: usize) {
-        let needed = self.staged + room;
-        if self.staging.len() < needed {
-            self.staging.reserve_exact(needed - self.staging.len());
-            self.staging.resize(needed, 0);
-        }
-    }
-
-    /// Stages the header, the first time, with this block size and mode.
-    fn stage_header_as(&mut self, block_size: BlockSize, block_mode: BlockMode) {
-        if !self.header_staged {
-            let mut header = Vec::with_capacity(MAX_HEADER_LEN);
-            write_header(
-                &mut header,
-                &self.options,
-                block_size,
-                block_mode,
-                self.options.content_size,
-            );
-            self.stage_bytes(&header);
-            self.header_staged = true;
-        }
-    }
-
-    fn stage_bytes(&mut self, bytes: &[u8]) {
-        self.staging_room(bytes.len());
-        self.staging[self.staged..self.staged + bytes.len()].copy_from_slice(bytes);
-        self.staged += bytes.len();
-    }
-
     /// Compresses `window[history_len..]` as one block into `staging` (with the header before
     /// the first block); `window` is `input`, or the compressor's own window when `None`.
     fn stage_block(&mut self, input: Option<&[u8]>, history_len: usize) {
-        self.stage_header_as(self.options.block_size, self.options.block_mode);
+        self.staging.stage_header(
+            &self.options,
+            self.options.block_size,
+            self.options.block_mode,
+        );
         let len = input.map_or(self.window.len(), <[u8]>::len) - history_len;
         // Room for the end mark and content checksum too, so finishing never regrows it.
-        self.staging_room(BlockWriter::block_room(len) + END_LEN);
+        let (buf, at) = self.staging.room(BlockWriter::block_room(len) + END_LEN);
         let window = input.unwrap_or(&self.window);
-        self.staged =
-            self.blocks
-                .write_block_at(window, history_len, &mut self.staging, self.staged);
+        let end = self.blocks.write_block_at(window, history_len, buf, at);
+        self.staging.staged_to(end);
     }
 
     /// Compresses the pending input (if any) as one block into `staging`, keeping the history
@@ -372,6 +334,96 @@ impl FrameCompressor {
             }
         }
         self.history_len = self.window.len();
+    }
+}
+
+/// Compressed output waiting to be taken: `buf[sent..staged]`. Shared by [`FrameCompressor`] and
+/// the parallel encoder. The buffer is zeroed once to the room a block needs and kept at that
+/// length, so no block pays for clearing it.
+#[derive(Default)]
+pub(crate) struct Stager {
+    buf: Vec<u8>,
+    staged: usize,
+    sent: usize,
+    header_staged: bool,
+}
+
+impl Stager {
+    /// What was staged and not taken yet.
+    pub(crate) fn pending(&self) -> &[u8] {
+        &self.buf[self.sent..self.staged]
+    }
+
+    /// Marks the first `amount` bytes of [`pending`](Self::pending) as taken.
+    pub(crate) fn consume(&mut self, amount: usize) {
+        self.sent = (self.sent + amount).min(self.staged);
+        if self.sent == self.staged {
+            self.sent = 0;
+            self.staged = 0;
+        }
+    }
+
+    /// Whether the frame's header was staged.
+    pub(crate) fn header_staged(&self) -> bool {
+        self.header_staged
+    }
+
+    /// Stages the header, the first time, with this block size and mode; returns its length
+    /// (0 if it was staged before).
+    pub(crate) fn stage_header(
+        &mut self,
+        options: &FrameOptions,
+        block_size: BlockSize,
+        block_mode: BlockMode,
+    ) -> usize {
+        if self.header_staged {
+            return 0;
+        }
+        let mut header = Vec::with_capacity(MAX_HEADER_LEN);
+        write_header(
+            &mut header,
+            options,
+            block_size,
+            block_mode,
+            options.content_size,
+        );
+        self.stage_bytes(&header);
+        self.header_staged = true;
+        header.len()
+    }
+
+    /// Stages `bytes` after what is staged.
+    pub(crate) fn stage_bytes(&mut self, bytes: &[u8]) {
+        let (buf, at) = self.room(bytes.len());
+        buf[at..at + bytes.len()].copy_from_slice(bytes);
+        self.staged += bytes.len();
+    }
+
+    /// The buffer, holding at least `room` bytes after what is staged, and where they start:
+    /// the caller writes there, then calls [`staged_to`](Self::staged_to).
+    pub(crate) fn room(&mut self, room: usize) -> (&mut Vec<u8>, usize) {
+        let needed = self.staged + room;
+        if self.buf.len() < needed {
+            self.buf.reserve_exact(needed - self.buf.len());
+            self.buf.resize(needed, 0);
+        }
+        (&mut self.buf, self.staged)
+    }
+
+    /// What is staged now ends at `end` (after a write into [`room`](Self::room)).
+    pub(crate) fn staged_to(&mut self, end: usize) {
+        debug_assert!(end >= self.staged && end <= self.buf.len());
+        self.staged = end;
+    }
+
+    /// Stages `buf[..len]` in place of the (empty) staging, returning the buffer it replaces (the
+    /// parallel encoder's jobs compress into buffers of their own).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn replace(&mut self, buf: Vec<u8>, len: usize) -> Vec<u8> {
+        debug_assert!(self.pending().is_empty() && len <= buf.len());
+        self.sent = 0;
+        self.staged = len;
+        core::mem::replace(&mut self.buf, buf)
     }
 }
 

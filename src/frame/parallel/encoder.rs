@@ -11,8 +11,8 @@ use xxhash_rust::xxh32::Xxh32;
 
 use super::pool::{Pending, Workers};
 use crate::block::MAX_HISTORY;
+use crate::frame::compressor::Stager;
 use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
-use crate::frame::header::{write_header, MAX_HEADER_LEN};
 use crate::frame::{io_error, BlockMode, BlockSize, FrameEncoder, FrameOptions};
 use crate::Error;
 
@@ -68,17 +68,13 @@ pub struct ParallelFrameEncoder<W: Write> {
     block_len: usize,
     /// Jobs in the order of their output.
     in_flight: VecDeque<Pending<Done>>,
-    /// Output: `staging[sent..staged]` is what the writer has not taken yet (the header, a
-    /// block, the end mark).
-    staging: Vec<u8>,
-    staged: usize,
-    sent: usize,
+    /// Output the writer has not taken yet (the header, a block, the end mark).
+    staging: Stager,
     /// Buffers the jobs gave back, for the next jobs (at most `limit` of each).
     spare_inputs: Vec<Vec<u8>>,
     spare_outputs: Vec<Vec<u8>>,
     /// The content checksum.
     hasher: Option<Xxh32>,
-    header_staged: bool,
     /// The length of the header; the linked encoder's output starts with a header of the same
     /// length (its own, without the content checksum flag) that is skipped.
     header_len: usize,
@@ -185,13 +181,10 @@ impl<W: Write> ParallelFrameEncoder<W> {
             pending: prefix.to_vec(),
             prefix_len: prefix.len(),
             in_flight: VecDeque::new(),
-            staging: Vec::new(),
-            staged: 0,
-            sent: 0,
+            staging: Stager::default(),
             spare_inputs: Vec::new(),
             spare_outputs: Vec::new(),
             hasher,
-            header_staged: false,
             header_len: 0,
             skip_linked_header,
             finished: false,
@@ -219,47 +212,28 @@ impl<W: Write> ParallelFrameEncoder<W> {
 
     /// Stages the header, the first time, with this block size and mode.
     fn stage_header_as(&mut self, block_size: BlockSize, block_mode: BlockMode) {
-        if !self.header_staged {
-            let mut header = Vec::with_capacity(MAX_HEADER_LEN);
-            write_header(
-                &mut header,
-                &self.options,
-                block_size,
-                block_mode,
-                self.options.content_size,
-            );
-            self.stage_bytes(&header);
-            self.header_len = header.len();
-            self.header_staged = true;
+        if !self.staging.header_staged() {
+            self.header_len = self
+                .staging
+                .stage_header(&self.options, block_size, block_mode);
         }
-    }
-
-    fn stage_bytes(&mut self, bytes: &[u8]) {
-        let end = self.staged + bytes.len();
-        if self.staging.len() < end {
-            self.staging.resize(end, 0);
-        }
-        self.staging[self.staged..end].copy_from_slice(bytes);
-        self.staged = end;
     }
 
     /// Writes what is staged. On an error, what the writer did not take stays staged.
     fn deliver(&mut self) -> io::Result<()> {
-        while self.sent < self.staged {
-            match self.writer.write(&self.staging[self.sent..self.staged]) {
+        while !self.staging.pending().is_empty() {
+            match self.writer.write(self.staging.pending()) {
                 Ok(0) => {
                     return Err(io::Error::new(
                         io::ErrorKind::WriteZero,
                         "the inner writer accepted no bytes of the compressed frame",
                     ))
                 }
-                Ok(written) => self.sent += written.min(self.staged - self.sent),
+                Ok(written) => self.staging.consume(written),
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) => return Err(error),
             }
         }
-        self.sent = 0;
-        self.staged = 0;
         Ok(())
     }
 
@@ -288,15 +262,13 @@ impl<W: Write> ParallelFrameEncoder<W> {
 
     /// Takes a job's output as what is staged (the staging is empty) and keeps what it lent.
     fn accept(&mut self, done: Done) -> io::Result<()> {
-        debug_assert_eq!(self.staged, 0);
         let Done {
             output,
             len,
             input,
             returned,
         } = done;
-        let staging = core::mem::replace(&mut self.staging, output);
-        self.staged = len;
+        let staging = self.staging.replace(output, len);
         if staging.capacity() > 0 {
             self.spare_outputs.push(staging);
         }
@@ -309,7 +281,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 *slot = Some(encoder);
                 if self.skip_linked_header && len > 0 {
                     debug_assert!(len >= self.header_len);
-                    self.sent = self.header_len.min(len);
+                    self.staging.consume(self.header_len.min(len));
                     self.skip_linked_header = false;
                 }
                 result?;

@@ -22,16 +22,25 @@ pub(crate) fn thread_count(threads: usize) -> usize {
     threads.clamp(1, MAX_THREADS)
 }
 
+/// The most pools kept at once: a process that asks for many different thread counts keeps the
+/// pools of the ones it used last, not one pool (and its threads) for every count it ever used.
+const MAX_POOLS: usize = 4;
+
+/// The pools built so far, by thread count, the one used last at the end.
+type Pools = Vec<(usize, Arc<ThreadPool>)>;
+static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
+
 /// The pool of `threads` workers, built the first time a frame asks for that many and shared by
-/// every frame after it. `None` when the threads cannot be started (jobs then run on the
-/// caller's thread).
+/// every frame after it (while it is among the [`MAX_POOLS`] used last: an older pool's threads
+/// end once the frames using it are done). `None` when the threads cannot be started (jobs
+/// then run on the caller's thread).
 fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    /// The pools built so far, by thread count.
-    type Pools = Vec<(usize, Arc<ThreadPool>)>;
-    static POOLS: Mutex<Pools> = Mutex::new(Vec::new());
     let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((_, pool)) = pools.iter().find(|(count, _)| *count == threads) {
-        return Some(Arc::clone(pool));
+    if let Some(at) = pools.iter().position(|(count, _)| *count == threads) {
+        let used = pools.remove(at);
+        let pool = Arc::clone(&used.1);
+        pools.push(used);
+        return Some(pool);
     }
     let pool = ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -39,6 +48,9 @@ fn pool(threads: usize) -> Option<Arc<ThreadPool>> {
         .build()
         .ok()
         .map(Arc::new)?;
+    if pools.len() == MAX_POOLS {
+        pools.remove(0);
+    }
     pools.push((threads, Arc::clone(&pool)));
     Some(pool)
 }
@@ -86,6 +98,31 @@ impl Workers {
     }
 }
 
+impl Workers {
+    /// Runs `caller` on this thread while `helpers` workers of the pool run `helper` (each
+    /// once), and returns when all have ended. The helpers may borrow from the caller's stack;
+    /// `caller` must not wait for them (without a pool, or while its workers are busy with
+    /// other frames, it may be all that runs). A panic of either is raised again here, once all
+    /// have ended.
+    pub(crate) fn scope<R>(
+        &self,
+        helpers: usize,
+        helper: impl Fn() + Sync,
+        caller: impl FnOnce() -> R,
+    ) -> R {
+        match &self.pool {
+            Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
+                let helper = &helper;
+                for _ in 0..helpers {
+                    scope.spawn(move |_| helper());
+                }
+                caller()
+            }),
+            _ => caller(),
+        }
+    }
+}
+
 /// A job's result, to come.
 pub(crate) struct Pending<T>(Receiver<thread::Result<T>>);
 
@@ -123,5 +160,25 @@ fn unpack<T>(result: Result<thread::Result<T>, ()>) -> T {
 impl<T> core::fmt::Debug for Pending<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Pending")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pool, PoisonError, MAX_POOLS, POOLS};
+
+    #[test]
+    fn pools_are_reused_and_bounded() {
+        let first = pool(3).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&first, &pool(3).unwrap()));
+        for threads in 1..=20 {
+            let _ = pool(threads);
+            let pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+            assert!(pools.len() <= MAX_POOLS);
+            // (Other tests may use pools meanwhile: at most three other counts.)
+            assert!(pools.iter().any(|(count, _)| *count == threads));
+        }
+        // A pool dropped from the list still serves whoever holds it.
+        assert_eq!(first.install(|| 7), 7);
     }
 }

@@ -1,0 +1,428 @@
+//! The one-shot parallel decoder: each block of an independent-block frame decoded by whichever
+//! thread claims it straight into its final place in the output, while the caller's thread runs
+//! the sequential [`FrameParser`] over the input in order, behind the decoding (a pipeline).
+//!
+//! 1. A walk over the block size words (no decoding, no allocation) plans the output: every data
+//!    block gets a region of the output as large as the most it may decode to (its
+//!    [`room`](crate::frame::codec::DataBlock::room), within the caller's cap and the frame's
+//!    declared size), one after the other. Anything the walk does not plan for (legacy or
+//!    linked frames, a structural problem, a declared size above the cap) leaves the input to
+//!    the streaming path. The output is allocated once, for the sum of the regions.
+//! 2. The caller's thread and `threads - 1` workers of the pool claim blocks in order (at most
+//!    `2 × threads` ahead of the parser) and decode each into its region: no copy, and the first
+//!    touch of the fresh output's pages happens on the thread that decodes there.
+//! 3. Meanwhile the caller's thread hands the input to the parser unit by unit, exactly as the
+//!    sequential one-shot decoder does; for each data block its sink waits for (or decodes
+//!    itself) the planned block and returns its content. The parser checks everything (headers,
+//!    block and content checksums, content sizes) and hashes the content in order, while the
+//!    workers decode the blocks after it.
+//!
+//! A block that decodes to less than its region (the last block of a frame without a declared
+//! size, a block ended early by a flush) leaves a gap: the blocks after it are moved down once
+//! all are decoded. Any error, of the parser or of a block, and any block the parser asks for
+//! that was not planned, ends the fast path: the caller then decodes the input with the
+//! sequential decoder for its verdict, so every error is exactly the sequential decoder's.
+
+use std::ops::Range;
+use std::vec::Vec;
+
+use super::pipeline::ordered;
+use crate::block::{self, MAX_HISTORY};
+use crate::frame::codec::{
+    block_content_bound, block_word, BlockJob, DictRule, FrameParser, History, Sink, Step,
+};
+use crate::frame::header::{le32, parse_header, FrameHeader, FrameInfo};
+use crate::frame::BlockMode;
+use crate::Error;
+
+/// The most separate moves (gaps in the planned output) the fast path keeps track of; a stream
+/// with more short blocks takes the streaming path.
+const MAX_MOVES: usize = 1 << 12;
+
+/// What the fast path made of the input.
+pub(super) enum Outcome {
+    /// The content, exactly the sequential decoder's.
+    Done(Vec<u8>),
+    /// An input this path does not plan for (legacy or linked frames, a structural problem, a
+    /// declared size above the cap, an output that cannot be allocated at once).
+    Unplanned,
+    /// Decoding failed (or met what the plan did not foresee): the sequential decoder has the
+    /// verdict.
+    Failed,
+}
+
+/// Decodes `src` (every frame, as [`decompress`](crate::frame::decompress)) into at most
+/// `max_out` bytes with `threads` threads, the caller's among them.
+pub(super) fn decompress(
+    src: &[u8],
+    dict: &[u8],
+    rule: DictRule,
+    max_out: usize,
+    threads: usize,
+) -> Outcome {
+    let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
+    let history = if rule == DictRule::None {
+        History::None
+    } else {
+        History::Dict
+    };
+    // The plan: only the total is kept (the walk is repeated as blocks are claimed).
+    let mut walk = Planner::new(src, max_out);
+    let mut blocks = 0usize;
+    let total = loop {
+        match walk.next() {
+            Next::Block(_) => blocks += 1,
+            Next::End => break walk.planned,
+            Next::Unplanned => return Outcome::Unplanned,
+        }
+    };
+    let Some(mut out) = zeroed(total) else {
+        return Outcome::Unplanned;
+    };
+    let mut planner = Planner::new(src, max_out);
+    let mut rest = &mut out[..];
+    // Hands out the blocks in order, each with its region of the output.
+    let source = move || {
+        let Next::Block(planned) = planner.next() else {
+            return None;
+        };
+        let (region, after) = core::mem::take(&mut rest).split_at_mut(planned.room);
+        rest = after;
+        Some(Claim { planned, region })
+    };
+    let work = |claim, scratch: &mut Vec<u8>| place(claim, src, dict, scratch);
+    let moves = ordered(threads, source, work, |next| {
+        let mut sink = PlacedSink {
+            next,
+            src,
+            history,
+            current: &mut [],
+            produced: 0,
+            taken: 0,
+            max_out,
+            moves: Vec::new(),
+        };
+        let parsed = parse(src, rule, &mut sink);
+        // Every planned block went through the parser (as it must, the walk and the parser
+        // seeing the same structure).
+        (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))
+    });
+    let Some((produced, moves)) = moves else {
+        return Outcome::Failed;
+    };
+    // Every block is in its region: close the gaps (in order, each move goes down, onto bytes
+    // already moved or no longer needed).
+    for (from, to, len) in moves {
+        out.copy_within(from..from + len, to);
+    }
+    out.truncate(produced);
+    if out.capacity() - produced > produced / 4 + 4096 {
+        out.shrink_to_fit();
+    }
+    Outcome::Done(out)
+}
+
+/// Runs the parser over `src` as the sequential one-shot decoder does (slices of the input).
+fn parse(src: &[u8], rule: DictRule, sink: &mut impl Sink) -> Result<(), Error> {
+    let mut parser = FrameParser::new(rule);
+    let mut rest = src;
+    loop {
+        let take = parser.need().min(rest.len());
+        let (unit, after) = rest.split_at(take);
+        if parser.process(unit, sink)? == Step::End {
+            return Ok(());
+        }
+        rest = after;
+    }
+}
+
+/// `len` zero bytes, allocated without touching them (`vec!` of zeros asks the allocator for
+/// zeroed memory, which the system maps lazily): the pages are first written, and so faulted in,
+/// by the threads that decode there, not by the caller's thread. `None` if the allocation
+/// fails: an allocation of that size is tried first, fallibly, as the sequential decoder does
+/// (`vec!` itself would abort).
+fn zeroed(len: usize) -> Option<Vec<u8>> {
+    Vec::<u8>::new().try_reserve_exact(len).ok()?;
+    Some(vec![0; len])
+}
+
+/// A data block planned for: its bytes in the input and its region of the output.
+#[derive(Debug, Clone)]
+struct Planned {
+    /// The block's bytes in the input (without its checksum).
+    data: Range<usize>,
+    stored: bool,
+    /// The frame's block maximum size.
+    block_max: usize,
+    /// Where its region starts in the output, and its length.
+    at: usize,
+    room: usize,
+}
+
+enum Next {
+    Block(Planned),
+    /// The input ends (after a whole frame).
+    End,
+    /// Something this path does not plan for.
+    Unplanned,
+}
+
+/// The walk over the frames' structure that plans the output.
+struct Planner<'a> {
+    src: &'a [u8],
+    pos: usize,
+    /// Inside an LZ4 frame with independent blocks.
+    frame: Option<InFrame>,
+    /// Output planned so far.
+    planned: usize,
+    max_out: usize,
+}
+
+struct InFrame {
+    block_max: usize,
+    block_checksum: bool,
+    content_checksum: bool,
+    /// What the declared content size leaves (as planned).
+    declared_left: Option<u64>,
+}
+
+impl<'a> Planner<'a> {
+    fn new(src: &'a [u8], max_out: usize) -> Self {
+        Self {
+            src,
+            pos: 0,
+            frame: None,
+            planned: 0,
+            max_out,
+        }
+    }
+
+    /// The next data block (skipping headers, end marks and skippable frames).
+    fn next(&mut self) -> Next {
+        loop {
+            let Some(frame) = &mut self.frame else {
+                if self.pos == self.src.len() {
+                    return Next::End;
+                }
+                match self.start_frame() {
+                    Some(()) => continue,
+                    None => return Next::Unplanned,
+                }
+            };
+            let Some(word) = le32(self.src, self.pos) else {
+                return Next::Unplanned;
+            };
+            let (size, stored) = match block_word(word, frame.block_max, 0, 0) {
+                Ok(Some(block)) => block,
+                Ok(None) => {
+                    self.pos += if frame.content_checksum { 8 } else { 4 };
+                    if self.pos > self.src.len() {
+                        return Next::Unplanned;
+                    }
+                    self.frame = None;
+                    continue;
+                }
+                Err(_) => return Next::Unplanned,
+            };
+            let start = self.pos + 4;
+            self.pos = start + size + if frame.block_checksum { 4 } else { 0 };
+            if self.pos > self.src.len() {
+                return Next::Unplanned;
+            }
+            // As the sequential decoder sizes the block's room: its bound, within the cap (a
+            // stored block larger than what the cap leaves is an error there) and, for a
+            // compressed block, within what the declared size leaves.
+            let bound = block_content_bound(size, stored, frame.block_max);
+            let cap_left = self.max_out - self.planned;
+            if stored && bound > cap_left {
+                return Next::Unplanned;
+            }
+            let mut room = bound.min(cap_left);
+            if let Some(left) = frame.declared_left.as_mut() {
+                if !stored {
+                    room = room.min(usize::try_from(*left).unwrap_or(usize::MAX));
+                }
+                *left = left.saturating_sub(room as u64);
+            }
+            let planned = Planned {
+                data: start..start + size,
+                stored,
+                block_max: frame.block_max,
+                at: self.planned,
+                room,
+            };
+            self.planned += room;
+            return Next::Block(planned);
+        }
+    }
+
+    /// Reads the header of the frame at `pos`: `None` if it is not one this path plans for.
+    fn start_frame(&mut self) -> Option<()> {
+        let (header, header_len) = parse_header(&self.src[self.pos..], 0).ok()?;
+        match header {
+            FrameHeader::Skippable { payload_len, .. } => {
+                self.pos = self
+                    .pos
+                    .checked_add(header_len)?
+                    .checked_add(payload_len as usize)?;
+                (self.pos <= self.src.len()).then_some(())
+            }
+            FrameHeader::Lz4(FrameInfo {
+                block_size,
+                block_mode: BlockMode::Independent,
+                block_checksum,
+                content_checksum,
+                content_size,
+                ..
+            }) => {
+                // A declared size above what the cap leaves is an error of the sequential
+                // decoder.
+                if content_size
+                    .is_some_and(|declared| declared > (self.max_out - self.planned) as u64)
+                {
+                    return None;
+                }
+                self.pos += header_len;
+                self.frame = Some(InFrame {
+                    block_max: block_size.bytes(),
+                    block_checksum,
+                    content_checksum,
+                    declared_left: content_size,
+                });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A block to decode, with its region of the output.
+struct Claim<'o> {
+    planned: Planned,
+    region: &'o mut [u8],
+}
+
+/// A block decoded in its region: `region[..len]` is its content (`None`: the block decoder
+/// rejected it).
+struct Placed<'o> {
+    planned: Planned,
+    region: &'o mut [u8],
+    len: Option<usize>,
+}
+
+/// Decodes a claimed block in its region.
+fn place<'o>(claim: Claim<'o>, src: &[u8], dict: &[u8], scratch: &mut Vec<u8>) -> Placed<'o> {
+    let Claim { planned, region } = claim;
+    let len = decode_block(&src[planned.data.clone()], &planned, region, dict, scratch);
+    Placed {
+        planned,
+        region,
+        len,
+    }
+}
+
+/// Decodes a planned block into its region, as the sequential decoder's sink would (behind the
+/// dictionary when there is one). `None` if the block decoder rejects it.
+fn decode_block(
+    data: &[u8],
+    planned: &Planned,
+    region: &mut [u8],
+    dict: &[u8],
+    scratch: &mut Vec<u8>,
+) -> Option<usize> {
+    if planned.stored {
+        region.get_mut(..data.len())?.copy_from_slice(data);
+        return Some(data.len());
+    }
+    if dict.is_empty() {
+        return block::decompress_into(data, region).ok();
+    }
+    // Behind a copy of the dictionary, then into place.
+    scratch.clear();
+    scratch.try_reserve_exact(dict.len() + region.len()).ok()?;
+    scratch.extend_from_slice(dict);
+    scratch.resize(dict.len() + region.len(), 0);
+    let len = block::decompress_into_with_history(data, scratch, dict.len()).ok()?;
+    region[..len].copy_from_slice(&scratch[dict.len()..dict.len() + len]);
+    Some(len)
+}
+
+/// The parser's sink: hands out the planned blocks, decoded in their regions (`next` takes the
+/// next from the pipeline).
+struct PlacedSink<'a, 'o, N> {
+    next: N,
+    src: &'a [u8],
+    /// The history every block of the stream has (independent blocks only).
+    history: History,
+    current: &'o mut [u8],
+    /// Content handed out so far.
+    produced: usize,
+    max_out: usize,
+    /// Blocks handed out so far.
+    taken: usize,
+    /// Blocks to move down once all are decoded: (from, to, len), in order.
+    moves: Vec<(usize, usize, usize)>,
+}
+
+/// The sink's error when the parser asks for a block the fast path did not plan for, or one
+/// the block decoder rejected: the fast path ends (and the sequential decoder gives the
+/// verdict).
+fn unplanned() -> Error {
+    Error::InvalidArgument {
+        what: "a block the parallel decoder did not plan for",
+    }
+}
+
+impl<'o, N: FnMut() -> Option<Placed<'o>>> Sink for PlacedSink<'_, 'o, N> {
+    fn begin_frame(&mut self, info: &FrameInfo) -> Result<(), Error> {
+        // As the sequential one-shot decoder: a declared size above what the cap leaves fails.
+        match info.content_size {
+            Some(declared) if declared > (self.max_out - self.produced) as u64 => {
+                Err(Error::FrameOutputLimit {
+                    max_out: self.max_out as u64,
+                    declared: Some(declared),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
+        let Some(Placed {
+            planned,
+            region,
+            len,
+        }) = (self.next)()
+        else {
+            return Err(unplanned());
+        };
+        let src = self.src;
+        let matches = core::ptr::eq(job.block.data, &src[planned.data.clone()])
+            && job.block.stored == planned.stored
+            && job.block_max == planned.block_max
+            && job.history == self.history;
+        let Some(len) = len.filter(|_| matches) else {
+            return Err(unplanned());
+        };
+        if len > self.max_out - self.produced {
+            return Err(unplanned());
+        }
+        if planned.at != self.produced {
+            // Merged with the last move when it continues it.
+            let full = self.moves.len() == MAX_MOVES;
+            match self.moves.last_mut() {
+                Some((from, to, moved))
+                    if *from + *moved == planned.at && *to + *moved == self.produced =>
+                {
+                    *moved += len;
+                }
+                _ if full => return Err(unplanned()),
+                _ => self.moves.push((planned.at, self.produced, len)),
+            }
+        }
+        self.produced += len;
+        self.taken += 1;
+        self.current = region;
+        Ok(&self.current[..len])
+    }
+}

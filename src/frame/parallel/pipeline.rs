@@ -1,0 +1,272 @@
+//! An ordered pipeline for the one-shot functions: jobs handed out in order by a source, worked
+//! on by whichever thread claims them (the caller's thread and the pool's helpers), and their
+//! results taken in order by the caller's thread, which works on jobs itself while the next
+//! result is not ready. At most `window` jobs are claimed and not taken, which bounds the memory
+//! the results hold.
+//!
+//! [`ordered`] runs one within a [`Workers::scope`]: the helpers run
+//! [`help`](Pipeline::help), the caller's thread holds [`stop_on_drop`](Pipeline::stop_on_drop)
+//! and [`take`](Pipeline::take)s results. A job that panics stops the pipeline, and its panic is
+//! raised again on the caller's thread (by `take`), so nothing waits forever. The caller's thread never waits for a helper to start: a job nobody
+//! claimed is one it works on, so the pipeline ends even when every worker of the pool is busy
+//! with other frames. Helpers wait (on a condition variable) only while the window is full,
+//! which the caller's thread empties.
+
+use std::any::Any;
+use std::boxed::Box;
+use std::collections::VecDeque;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use super::pool::Workers;
+
+/// See the [module documentation](self).
+pub(crate) struct Pipeline<S, J, T> {
+    state: Mutex<State<S, T>>,
+    /// A result was filed or taken, or the pipeline stopped.
+    changed: Condvar,
+    window: usize,
+    job: core::marker::PhantomData<fn() -> J>,
+}
+
+struct State<S, T> {
+    /// Hands out the jobs, in order (`None`: no more).
+    source: S,
+    /// Jobs claimed so far, and results taken so far.
+    claimed: usize,
+    taken: usize,
+    /// The jobs claimed and not taken, in order (`None` while being worked on): `slots[i]` is
+    /// job `taken + i`.
+    slots: VecDeque<Option<T>>,
+    /// No more jobs are handed out.
+    stop: bool,
+    /// Threads waiting on `changed` (no wake-up call when none is).
+    waiting: usize,
+    /// A job panicked: the panic, for the caller's thread to raise again.
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+impl<S, J, T> Pipeline<S, J, T>
+where
+    S: FnMut() -> Option<J>,
+{
+    /// A pipeline of the jobs `source` hands out, at most `window` (at least 1) ahead of the
+    /// caller.
+    pub(crate) fn new(source: S, window: usize) -> Self {
+        Self {
+            state: Mutex::new(State {
+                source,
+                claimed: 0,
+                taken: 0,
+                slots: VecDeque::new(),
+                stop: false,
+                waiting: 0,
+                panic: None,
+            }),
+            changed: Condvar::new(),
+            window: window.max(1),
+            job: core::marker::PhantomData,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State<S, T>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn wait<'g>(&self, mut guard: MutexGuard<'g, State<S, T>>) -> MutexGuard<'g, State<S, T>> {
+        guard.waiting += 1;
+        let mut guard = self
+            .changed
+            .wait(guard)
+            .unwrap_or_else(PoisonError::into_inner);
+        guard.waiting -= 1;
+        guard
+    }
+
+    /// Wakes the waiting threads, if any (`state` is released first).
+    fn changed(&self, state: MutexGuard<'_, State<S, T>>) {
+        let waiting = state.waiting > 0;
+        drop(state);
+        if waiting {
+            self.changed.notify_all();
+        }
+    }
+
+    /// Claims the next job, if the window allows one and the source has one.
+    fn claim(&self, state: &mut State<S, T>) -> Option<(usize, J)> {
+        if state.stop || state.claimed - state.taken >= self.window {
+            return None;
+        }
+        let Some(job) = (state.source)() else {
+            state.stop = true;
+            return None;
+        };
+        let index = state.claimed;
+        state.claimed += 1;
+        state.slots.push_back(None);
+        Some((index, job))
+    }
+
+    /// Works on a claimed job and files its result. A panic stops the pipeline (nobody waits
+    /// for a result that will not come) and is kept for the caller's thread.
+    fn run<C>(&self, (index, job): (usize, J), work: &impl Fn(J, &mut C) -> T, context: &mut C) {
+        let result = panic::catch_unwind(AssertUnwindSafe(|| work(job, context)));
+        let mut state = self.lock();
+        match result {
+            Ok(result) => {
+                let at = index - state.taken;
+                if let Some(slot) = state.slots.get_mut(at) {
+                    *slot = Some(result);
+                }
+            }
+            Err(payload) => {
+                state.stop = true;
+                state.panic.get_or_insert(payload);
+            }
+        }
+        self.changed(state);
+    }
+
+    /// A helper: works on jobs until none is left or the pipeline stops.
+    pub(crate) fn help<C: Default>(&self, work: &impl Fn(J, &mut C) -> T) {
+        let mut context = C::default();
+        loop {
+            let mut state = self.lock();
+            let claimed = loop {
+                if let Some(claimed) = self.claim(&mut state) {
+                    break claimed;
+                }
+                if state.stop {
+                    return;
+                }
+                // The window is full: the caller's thread empties it.
+                state = self.wait(state);
+            };
+            drop(state);
+            self.run(claimed, work, &mut context);
+        }
+    }
+
+    /// The next result, in order (the caller's thread): waits for it, working on jobs
+    /// meanwhile. `None` when no job is left.
+    pub(crate) fn take<C>(&self, work: &impl Fn(J, &mut C) -> T, context: &mut C) -> Option<T> {
+        let mut state = self.lock();
+        loop {
+            if let Some(payload) = state.panic.take() {
+                drop(state);
+                panic::resume_unwind(payload);
+            }
+            if let Some(Some(_)) = state.slots.front() {
+                let result = state.slots.pop_front().flatten();
+                state.taken += 1;
+                self.changed(state);
+                return result;
+            }
+            if let Some(claimed) = self.claim(&mut state) {
+                drop(state);
+                self.run(claimed, work, context);
+                state = self.lock();
+                continue;
+            }
+            if state.slots.is_empty() {
+                return None;
+            }
+            state = self.wait(state);
+        }
+    }
+
+    /// Hands out no more jobs: helpers end after the job they are working on. The caller's
+    /// thread holds this from the start, so that its own panic ends the helpers too.
+    pub(crate) fn stop_on_drop(&self) -> StopOnDrop<'_, S, J, T> {
+        StopOnDrop(self)
+    }
+}
+
+/// Stops the pipeline when dropped; see [`Pipeline::stop_on_drop`].
+pub(crate) struct StopOnDrop<'p, S, J, T>(&'p Pipeline<S, J, T>);
+
+impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
+    fn drop(&mut self) {
+        let mut state = self.0.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.stop = true;
+        let waiting = state.waiting > 0;
+        drop(state);
+        if waiting {
+            self.0.changed.notify_all();
+        }
+    }
+}
+
+/// Runs the jobs `source` hands out on `threads` threads (0: one per core), the caller's among
+/// them, at most `2 × threads` ahead: `caller` runs on this thread and gets `next`, which
+/// returns the results in order (`None` once all are taken), working on jobs meanwhile. Each
+/// thread works with a context of its own (`C::default()` first).
+pub(crate) fn ordered<S, J, T, C, R>(
+    threads: usize,
+    source: S,
+    work: impl Fn(J, &mut C) -> T + Sync,
+    caller: impl FnOnce(&mut dyn FnMut() -> Option<T>) -> R,
+) -> R
+where
+    S: FnMut() -> Option<J> + Send,
+    T: Send,
+    C: Default,
+{
+    let workers = Workers::new(threads);
+    let pipeline = Pipeline::new(source, 2 * workers.threads());
+    workers.scope(
+        workers.threads() - 1,
+        || pipeline.help(&work),
+        || {
+            // The helpers end (after their job) however the caller's thread leaves.
+            let _stop = pipeline.stop_on_drop();
+            let mut context = C::default();
+            caller(&mut || pipeline.take(&work, &mut context))
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec::Vec;
+
+    use super::ordered;
+
+    /// Runs 100 jobs (squares) on `threads` threads; `bad` panics. Returns the results taken.
+    fn run(threads: usize, bad: Option<usize>) -> Vec<usize> {
+        let mut next = 0;
+        let source = move || {
+            next += 1;
+            (next <= 100).then_some(next - 1)
+        };
+        let work = |job: usize, _: &mut ()| {
+            assert!(Some(job) != bad, "job {job} fails");
+            job * job
+        };
+        ordered(threads, source, work, |next| {
+            let mut taken = Vec::new();
+            while let Some(result) = next() {
+                taken.push(result);
+            }
+            taken
+        })
+    }
+
+    #[test]
+    fn results_come_in_order() {
+        for threads in [1, 2, 3, 7] {
+            let expected: Vec<usize> = (0..100).map(|job| job * job).collect();
+            assert_eq!(run(threads, None), expected);
+        }
+    }
+
+    #[test]
+    fn a_panicking_job_is_raised_on_the_caller_and_nothing_hangs() {
+        for threads in [1, 2, 3, 7] {
+            for bad in [0, 1, 50, 99] {
+                let result = std::panic::catch_unwind(|| run(threads, Some(bad)));
+                assert!(result.is_err(), "{threads} threads, job {bad}");
+            }
+        }
+    }
+}
