@@ -806,3 +806,49 @@ fn writes_after_finish_fail_and_finish_is_idempotent() {
         })
     ));
 }
+
+/// HC with a dictionary and favour-decompression-speed: LZ4F's working stream loses the option
+/// after a block that copied the dictionary's state (above 4 KiB) or failed, so a later short
+/// block (the last one, or one a flush cut) at levels 10-12 depends on the blocks before it.
+/// The parallel encoders give the single-threaded bytes there too.
+#[test]
+fn hc_dictionary_with_favour_is_byte_identical() {
+    let dict = dictionary();
+    let mut rng = Rng::new(77);
+    let mut data = samples::text(2 * 64 * KIB - 2000, &mut rng);
+    // Incompressible bytes in the middle: a short block there is stored raw (a failed block).
+    // The last block is 3000 bytes (under 4 KiB: searched with the attached dictionary).
+    data.splice(64 * KIB..64 * KIB, (0..5000).map(|_| rng.below(256) as u8));
+    for level in [9u8, 10, 11, 12] {
+        let options = FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .hc_level(Some(level))
+            .favor_dec_speed(true)
+            .dict_id(Some(0xD1C7));
+        let expected = frame::compress_with_dict(&data, &dict, &options);
+        for plan in [
+            vec![data.len()],
+            vec![3000, usize::MAX, 2000, usize::MAX, data.len() - 5000],
+            vec![
+                64 * KIB + 100,
+                usize::MAX,
+                4000,
+                usize::MAX,
+                data.len() - 64 * KIB - 4100,
+            ],
+        ] {
+            let streamed = stream_single(&data, &dict, &options, &plan);
+            for threads in [1, 2, 3] {
+                let what = format!("level {level}, {threads} threads, plan {plan:?}");
+                assert!(
+                    frame::compress_parallel_with_dict(&data, &dict, &options, threads) == expected,
+                    "{what}: one-shot"
+                );
+                assert!(
+                    stream_parallel(&data, &dict, &options, &plan, threads) == streamed,
+                    "{what}: streaming"
+                );
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@ use std::vec::Vec;
 
 use xxhash_rust::xxh32::Xxh32;
 
+use super::blocks_depend_on_earlier;
 use super::pool::{Pending, Workers};
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
@@ -26,8 +27,10 @@ use crate::Error;
 /// are written in order as they come back. At most twice as many blocks as there are threads
 /// are in flight: when that many wait, `write` first waits for the oldest and writes it, so a
 /// slow writer slows the encoder down and memory stays bounded by the block size, not the
-/// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them: they
-/// are compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
+/// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them (and
+/// so do HC blocks with a dictionary and favour-decompression-speed, see
+/// [`compress_parallel_with_dict`](crate::frame::compress_parallel_with_dict)): they are
+/// compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
 /// while the caller's thread gathers and hashes the next block and writes the last (see the
 /// [module documentation](crate::frame#frames-on-every-core)).
 ///
@@ -97,8 +100,9 @@ enum Blocks {
         dict: Vec<u8>,
         writers: Vec<BlockWriter>,
     },
-    /// Linked blocks: the single-threaded encoder, handed one block at a time (`None` while a
-    /// job has it). It runs without the content checksum (hashed on the caller's thread, while
+    /// Blocks that depend on the ones before them (linked blocks, and the independent ones of
+    /// [`blocks_depend_on_earlier`]): the single-threaded encoder, handed one block at a time
+    /// (`None` while a job has it). It runs without the content checksum (hashed on the caller's thread, while
     /// it compresses): its header is replaced by the frame's and the checksum appended to its end
     /// mark. A chunked scheme (see the module documentation) would be a third variant.
     Linked(Option<Box<FrameEncoder<Collected>>>),
@@ -152,25 +156,27 @@ impl<W: Write> ParallelFrameEncoder<W> {
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
         let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
         let workers = Workers::new(threads);
-        let (blocks, limit, prefix) = match options.block_mode {
-            BlockMode::Independent => {
-                let options = options.clone().content_checksum(false);
-                let blocks = Blocks::Independent {
-                    options,
-                    dict: dict.to_vec(),
-                    writers: Vec::new(),
-                };
-                (blocks, 2 * workers.threads(), dict)
-            }
-            BlockMode::Linked => {
-                let collected = Collected(RefCell::new(Vec::new()));
-                let unhashed = options.clone().content_checksum(false);
-                let encoder = FrameEncoder::with_dictionary(collected, unhashed, dict);
-                (Blocks::Linked(Some(Box::new(encoder))), 1, &[][..])
-            }
+        // Blocks that depend on the ones before them go, in order, through the single-threaded
+        // encoder on a worker: linked blocks, and the rare independent ones of
+        // `blocks_depend_on_earlier`.
+        let in_order =
+            options.block_mode == BlockMode::Linked || blocks_depend_on_earlier(&options, dict);
+        let (blocks, limit, prefix) = if in_order {
+            let collected = Collected(RefCell::new(Vec::new()));
+            let unhashed = options.clone().content_checksum(false);
+            let encoder = FrameEncoder::with_dictionary(collected, unhashed, dict);
+            (Blocks::Linked(Some(Box::new(encoder))), 1, &[][..])
+        } else {
+            let options = options.clone().content_checksum(false);
+            let blocks = Blocks::Independent {
+                options,
+                dict: dict.to_vec(),
+                writers: Vec::new(),
+            };
+            (blocks, 2 * workers.threads(), dict)
         };
         let hasher = options.content_checksum.then(|| Xxh32::new(0));
-        let skip_linked_header = options.block_mode == BlockMode::Linked;
+        let skip_linked_header = in_order;
         Self {
             writer,
             block_len: options.block_size.bytes(),
