@@ -374,42 +374,23 @@ impl Compressor {
                 next_base: 0,
             })
         });
-        let (base, consult) =
-            if src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE {
-                working.table.copy_from(dict.table());
-                (Dictionary::BASE, None)
-            } else {
-                (working.next_base.max(Dictionary::BASE), Some(dict.table()))
-            };
+        let copy = src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE;
+        let base = if copy {
+            working.table.copy_from(dict.table());
+            Dictionary::BASE
+        } else {
+            working.next_base.max(Dictionary::BASE)
+        };
         // Whatever happens below, the slots written are indices under this.
         working.next_base = base + src.len();
-        let history = External {
-            dict: dict.as_bytes(),
-            base,
-            consult,
-            prefix: false,
-        };
         let table = &mut working.table;
-        let (written, _) = if dst.len() >= compress_bound(src.len()) {
-            // SAFETY: `dst` holds the bound for `src` (just checked).
-            call_unchecked!(parse_external::<U32Table, false, false, false>(
-                table,
-                history,
-                src,
-                dst,
-                acceleration
-            ))?
+        if copy {
+            let history = ExtDict::new(dict.as_bytes(), base);
+            compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
         } else {
-            // SAFETY: no duty with `EXACT`.
-            call_unchecked!(parse_external::<U32Table, true, false, false>(
-                table,
-                history,
-                src,
-                dst,
-                acceleration
-            ))?
-        };
-        Ok(written)
+            let history = DictCtx::new(dict, base);
+            compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
+        }
     }
 
     /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)).
@@ -634,19 +615,21 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     // The table layout follows the whole input's size, as in liblz4.
     let result = if src.len() < U16_TABLE_LIMIT {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U16Table, true, true, false>(
+        call_unchecked!(parse_external::<U16Table, Window, true, true, false>(
             &mut U16Table::new(),
-            External::none(),
+            Window { origin: 0 },
             src,
+            0,
             dst,
             1
         ))
     } else {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U32Table, true, true, false>(
+        call_unchecked!(parse_external::<U32Table, Window, true, true, false>(
             &mut U32Table::new(),
-            External::none(),
+            Window { origin: 0 },
             src,
+            0,
             dst,
             1
         ))
@@ -659,100 +642,144 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     }
 }
 
-/// The history of a [`parse_external`]: `dict` (at most 64 KiB) ends just below index `base`,
-/// which the first input byte has. Positions in the table are indices: input byte `i` is
-/// `base + i`, dictionary byte `j` is `base - dict.len() + j`.
+/// What a [`parse_external`] may match besides its input, and how: liblz4's dictionary
+/// directives, one type per mode, so that the parse is compiled once per mode with no branch on
+/// the mode in its loops (liblz4 gets the same by inlining its generic function into one copy
+/// per directive).
 ///
-/// With `consult`, the dictionary's prepared table, a slot of the working table below `base`
-/// (left by an earlier input, or empty) stands for the dictionary's slot of the same hash,
-/// whose indices count from [`Dictionary::BASE`] (liblz4's dictCtx mode).
-///
-/// With `prefix`, the history and the input are one contiguous run (liblz4's prefix mode, a
-/// stream block that starts where the previous one ended): a match in the input may then be
-/// extended backwards into the history. `dict` holds the last `min(dictSize, 64 KiB)` bytes of
-/// liblz4's history (`dictSize` as liblz4 counts it), which makes `low()` its `dictSmall` bound.
+/// Table slots hold *indices*: `src[p]` has index `origin() + p` (the parse's `src` is the input,
+/// or for [`Window`] the history and the input as one slice), and an offset is a difference of
+/// indices. Candidates below `low()` are rejected (liblz4's `dictSmall` bound), and with the
+/// `u32` table so is anything more than 65,535 back.
+pub(super) trait History<T>: Copy {
+    /// The index of `src[0]`.
+    fn origin(&self) -> usize;
+    /// The lowest index a candidate may have.
+    fn low(&self) -> usize;
+    /// The candidate for `hash`: the working table's slot (or the dictionary's, see
+    /// [`DictCtx`]).
+    fn candidate(&self, table: &T, hash: usize) -> usize;
+    /// The 4 bytes at index `candidate` (`low() <= candidate`, and below the index of the
+    /// position being probed).
+    fn word(&self, src: &[u8], candidate: usize) -> u32;
+    /// Number of bytes past the first 4 that the match at index `candidate` shares with
+    /// `src[ip..match_end_limit]`.
+    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize;
+    /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before both
+    /// agree, not before `anchor` and not before the start of the candidate's own slice.
+    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize);
+}
+
+/// One slice holds the history and the input (liblz4's plain mode with `origin == 0` and no
+/// history, and its prefix mode, a stream block that starts where the previous one ended): a
+/// match may be extended backwards from the input into the history. The history is the slice
+/// before the parse's `start`, and must be no more than liblz4's `dictSize` (at most 64 KiB of
+/// it matter), which makes `origin` its `dictSmall` bound.
 #[derive(Clone, Copy)]
-pub(super) struct External<'a, T = U32Table> {
+pub(super) struct Window {
+    origin: usize,
+}
+
+impl<T: PositionTable> History<T> for Window {
+    #[inline(always)]
+    fn origin(&self) -> usize {
+        self.origin
+    }
+    #[inline(always)]
+    fn low(&self) -> usize {
+        self.origin
+    }
+    #[inline(always)]
+    fn candidate(&self, table: &T, hash: usize) -> usize {
+        table.get(hash)
+    }
+    #[inline(always)]
+    fn word(&self, src: &[u8], candidate: usize) -> u32 {
+        read_u32(src, candidate - self.origin)
+    }
+    #[inline(always)]
+    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
+        let from = candidate - self.origin + MINMATCH;
+        common_prefix(&src[ip + MINMATCH..match_end_limit], &src[from..])
+    }
+    #[inline(always)]
+    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+        while *ip > anchor
+            && *candidate > self.origin
+            && src[*ip - 1] == src[*candidate - self.origin - 1]
+        {
+            *ip -= 1;
+            *candidate -= 1;
+        }
+    }
+}
+
+/// The history is another slice, `dict` (at most 64 KiB), ending just below index `base`, the
+/// input's first (liblz4's extDict mode: a dictionary in its own buffer, or a stream's saved
+/// history). A match in the dictionary that reaches its end goes on at the start of the input;
+/// a match in the input is never extended backwards into the dictionary (liblz4's extDict
+/// catch-up bound).
+#[derive(Clone, Copy)]
+pub(super) struct ExtDict<'a> {
     dict: &'a [u8],
     base: usize,
-    consult: Option<&'a T>,
-    prefix: bool,
 }
 
-impl<'a> External<'a, U32Table> {
-    /// The history of a stream block: `dict` ends just below index `base`; see [`External`].
-    pub(super) fn stream(
-        dict: &'a [u8],
-        base: usize,
-        consult: Option<&'a U32Table>,
-        prefix: bool,
-    ) -> Self {
+impl<'a> ExtDict<'a> {
+    pub(super) fn new(dict: &'a [u8], base: usize) -> Self {
         debug_assert!(dict.len() <= super::MAX_HISTORY && dict.len() <= base);
-        Self {
-            dict,
-            base,
-            consult,
-            prefix,
+        Self { dict, base }
+    }
+
+    /// The 4 bytes at dictionary index `candidate`, which cannot start in the last 3 bytes of
+    /// the dictionary (its positions are entered at least 8 bytes before its end): should one,
+    /// its word goes on into the input, as the bytes do.
+    #[cold]
+    fn straddling_word(&self, src: &[u8], candidate: usize) -> u32 {
+        let at = candidate - (self.base - self.dict.len());
+        let mut bytes = [0u8; 4];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = match self.dict.get(at + i) {
+                Some(&b) => b,
+                None => src.get(at + i - self.dict.len()).copied().unwrap_or(0),
+            };
         }
+        u32::from_le_bytes(bytes)
     }
 }
 
-impl<T: PositionTable> External<'_, T> {
-    /// The candidate for `hash`, the working table's slot being `own`.
+impl<T: PositionTable> History<T> for ExtDict<'_> {
     #[inline(always)]
-    fn candidate(&self, hash: usize, own: usize) -> usize {
-        match self.consult {
-            // An empty dictionary slot (0) maps to more than 64 KiB back: never a match.
-            Some(prepared) if own < self.base => {
-                prepared.get(hash) + (self.base - Dictionary::BASE)
-            }
-            _ => own,
-        }
+    fn origin(&self) -> usize {
+        self.base
     }
-}
-
-impl<T> External<'_, T> {
-    /// No history: liblz4's plain (noDict) mode, indices equal to positions.
-    fn none() -> Self {
-        Self {
-            dict: &[],
-            base: 0,
-            consult: None,
-            prefix: false,
-        }
-    }
-
-    /// The lowest index a candidate may have: nothing before the dictionary (liblz4's
-    /// `dictSmall` rule; with a full 64 KiB dictionary the distance check rejects index 0 anyway).
     #[inline(always)]
     fn low(&self) -> usize {
         self.base - self.dict.len()
     }
-
-    /// The 4 bytes at index `index` (`low() <= index`, `index < base + src.len()`).
     #[inline(always)]
-    fn word(&self, src: &[u8], index: usize) -> u32 {
-        if index >= self.base {
-            read_u32(src, index - self.base)
-        } else if index + MINMATCH <= self.base {
-            read_u32(self.dict, index - self.low())
+    fn candidate(&self, table: &T, hash: usize) -> usize {
+        table.get(hash)
+    }
+    #[inline(always)]
+    fn word(&self, src: &[u8], candidate: usize) -> u32 {
+        if candidate >= self.base {
+            read_u32(src, candidate - self.base)
         } else {
-            // Across the history's end (prefix mode only: the history and the input are one run).
-            let bytes = [0, 1, 2, 3].map(|i| self.byte(src, index + i));
-            u32::from_le_bytes(bytes)
+            let at = candidate - <Self as History<T>>::low(self);
+            match self.dict.get(at..at + 4) {
+                Some(bytes) => u32::from_le_bytes(bytes.try_into().unwrap_or([0; 4])),
+                None => self.straddling_word(src, candidate),
+            }
         }
     }
-
-    /// Number of bytes past the first 4 that the match at index `candidate` shares with
-    /// `src[ip..match_end_limit]`. A match in the dictionary that reaches its end goes on at the
-    /// start of `src` (the history is followed by the input).
     #[inline(always)]
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
         let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
         if from >= self.base {
             common_prefix(&src[ahead..match_end_limit], &src[from - self.base..])
         } else {
-            let at = from - self.low();
+            let at = from - <Self as History<T>>::low(self);
             let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
             let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
             if ahead + code == limit {
@@ -762,90 +789,132 @@ impl<T> External<'_, T> {
             }
         }
     }
-
-    /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before both
-    /// agree, not before `anchor` and not before the start of the candidate's own slice (a match
-    /// in the input never reaches back into the dictionary: liblz4's extDict rule), or in prefix
-    /// mode not before the start of the history.
     #[inline(always)]
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        if self.prefix {
-            let low = self.low();
-            while *ip > anchor && *candidate > low && src[*ip - 1] == self.byte(src, *candidate - 1)
+        if *candidate >= self.base {
+            while *ip > anchor
+                && *candidate > self.base
+                && src[*ip - 1] == src[*candidate - self.base - 1]
             {
                 *ip -= 1;
                 *candidate -= 1;
             }
-            return;
-        }
-        let (behind, bound, first) = if *candidate >= self.base {
-            (src, self.base, self.base)
         } else {
-            (self.dict, self.low(), self.low())
-        };
-        while *ip > anchor && *candidate > bound && src[*ip - 1] == behind[*candidate - first - 1] {
-            *ip -= 1;
-            *candidate -= 1;
-        }
-    }
-
-    /// The byte at index `index` (`low() <= index < base + src.len()`).
-    #[inline(always)]
-    fn byte(&self, src: &[u8], index: usize) -> u8 {
-        if index >= self.base {
-            src[index - self.base]
-        } else {
-            self.dict[index - self.low()]
+            let low = <Self as History<T>>::low(self);
+            while *ip > anchor
+                && *candidate > low
+                && src[*ip - 1] == self.dict[*candidate - low - 1]
+            {
+                *ip -= 1;
+                *candidate -= 1;
+            }
         }
     }
 }
 
+/// [`ExtDict`] with a prepared dictionary's table read beside the working table (liblz4's
+/// dictCtx mode): a working slot below `base` (left by an earlier input, or empty) stands for
+/// the dictionary's slot of the same hash, whose indices count from [`Dictionary::BASE`].
+#[derive(Clone, Copy)]
+pub(super) struct DictCtx<'a> {
+    ext: ExtDict<'a>,
+    prepared: &'a U32Table,
+}
+
+impl<'a> DictCtx<'a> {
+    pub(super) fn new(dict: &'a Dictionary, base: usize) -> Self {
+        debug_assert!(base >= Dictionary::BASE);
+        Self {
+            ext: ExtDict::new(dict.as_bytes(), base),
+            prepared: dict.table(),
+        }
+    }
+}
+
+impl History<U32Table> for DictCtx<'_> {
+    #[inline(always)]
+    fn origin(&self) -> usize {
+        self.ext.base
+    }
+    #[inline(always)]
+    fn low(&self) -> usize {
+        History::<U32Table>::low(&self.ext)
+    }
+    #[inline(always)]
+    fn candidate(&self, table: &U32Table, hash: usize) -> usize {
+        let own = table.get(hash);
+        if own < self.ext.base {
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never a match.
+            self.prepared.get(hash) + (self.ext.base - Dictionary::BASE)
+        } else {
+            own
+        }
+    }
+    #[inline(always)]
+    fn word(&self, src: &[u8], candidate: usize) -> u32 {
+        History::<U32Table>::word(&self.ext, src, candidate)
+    }
+    #[inline(always)]
+    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
+        History::<U32Table>::match_code(&self.ext, src, ip, candidate, match_end_limit)
+    }
+    #[inline(always)]
+    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+        History::<U32Table>::catch_up(&self.ext, src, anchor, ip, candidate)
+    }
+}
+
 unchecked_fn! {
-    /// The parse of `src` after the history `history` (liblz4's extDict mode; with no history
-    /// and `base == 0`, its plain mode), into a `table` that holds only indices below
-    /// `history.base` (or 0), generic over the table layout, over whether output room must be
-    /// checked (`EXACT`), over liblz4's `fillOutput` rules (`FILL`, with `EXACT`: stop where
-    /// `dst` is full), and over its `limitedOutput` rules (`LIMITED`, with `EXACT`: give up, with
-    /// [`Error::OutputTooSmall`], at the first sequence whose pessimistic room check fails, with
-    /// the table holding exactly the positions liblz4's holds then). Returns (bytes written,
-    /// bytes of `src` consumed).
+    /// The parse of `src[start..]` with the history `history` (see [`History`]; `src[..start]`
+    /// is history only for [`Window`]), into a `table` that holds only indices below that of
+    /// `src[start]` (or 0), generic over the table layout, over the history's mode, over whether
+    /// output room must be checked (`EXACT`), over liblz4's `fillOutput` rules (`FILL`, with
+    /// `EXACT`: stop where `dst` is full), and over its `limitedOutput` rules (`LIMITED`, with
+    /// `EXACT`: give up, with [`Error::OutputTooSmall`], at the first sequence whose pessimistic
+    /// room check fails, with the table holding exactly the positions liblz4's holds then).
+    /// Returns (bytes written, bytes of `src[start..]` consumed).
     ///
-    /// Reads are checked (the dictionary and dest-size paths, not the plain compressor's hot
-    /// loop); only the sequence writer runs unchecked without `EXACT`.
+    /// Reads at table candidates are checked (the table may come from earlier calls); only the
+    /// sequence writer runs unchecked without `EXACT`.
     ///
     /// # Safety
     ///
-    /// Without `EXACT`, `dst.len() >= compress_bound(src.len())`, the room the bound-sized
-    /// [`SequenceWriter::sequence`] needs.
+    /// Without `EXACT`, `dst.len() >= compress_bound(src.len() - start)`, the room the
+    /// bound-sized [`SequenceWriter::sequence`] needs.
+    #[allow(clippy::too_many_arguments)]
     fn parse_external<
         T: PositionTable,
+        H: History<T>,
         const EXACT: bool,
         const FILL: bool,
         const LIMITED: bool,
     >(
         table: &mut T,
-        history: External<'_, T>,
+        history: H,
         src: &[u8],
+        start: usize,
         dst: &mut [u8],
         acceleration: u32,
     ) -> Result<(usize, usize), Error> {
-        assert!(acceleration >= 1 && (EXACT || !FILL) && (EXACT || !LIMITED));
+        assert!(
+            acceleration >= 1 && start <= src.len() && (EXACT || !FILL) && (EXACT || !LIMITED)
+        );
         let len = src.len();
-        let base = history.base;
+        let origin = history.origin();
         let low = history.low();
         let target = dst.len();
         let mut out = SequenceWriter::new(dst);
-        let mut anchor = 0;
+        let mut anchor = start;
 
-        if len >= MIN_COMPRESSIBLE {
+        if len - start >= MIN_COMPRESSIBLE {
             let match_start_limit = len - MFLIMIT + 1;
             let match_end_limit = len - LASTLITERALS;
             let valid = |candidate: usize, ip: usize| {
-                candidate >= low && (!T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= base + ip)
+                candidate >= low && (!T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= origin + ip)
             };
 
-            table.put(T::hash(src, 0), base);
-            let mut ip = 1;
+            table.put(T::hash(src, start), origin + start);
+            let mut ip = start + 1;
             let mut forward_hash = T::hash(src, ip);
 
             'search: loop {
@@ -862,10 +931,14 @@ unchecked_fn! {
                     if forward_ip > match_start_limit {
                         break 'search;
                     }
-                    candidate = history.candidate(hash, table.get(hash));
-                    forward_hash = T::hash(src, forward_ip);
-                    table.put(hash, base + ip);
-                    if valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip) {
+                    candidate = history.candidate(table, hash);
+                    // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8
+                    // bytes end at least 3 bytes before the end of `src`.
+                    forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
+                    table.put(hash, origin + ip);
+                    // In bounds: ip < forward_ip, as above.
+                    if valid(candidate, ip) && history.word(src, candidate) == word_at!(u32, src, ip)
+                    {
                         break;
                     }
                 }
@@ -903,7 +976,7 @@ unchecked_fn! {
                         src,
                         anchor,
                         ip,
-                        base + ip - candidate,
+                        origin + ip - candidate,
                         match_code
                     ))?;
                     ip += MINMATCH + match_code;
@@ -911,17 +984,22 @@ unchecked_fn! {
                     if full || ip >= match_start_limit {
                         break 'search;
                     }
-                    table.put(T::hash(src, ip - 2), base + ip - 2);
-                    let hash = T::hash(src, ip);
-                    candidate = history.candidate(hash, table.get(hash));
-                    table.put(hash, base + ip);
-                    if !(valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip)) {
+                    // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end
+                    // before the last 3 bytes of `src`.
+                    table.put(T::hash_word(word_at!(u64, src, ip - 2)), origin + ip - 2);
+                    let hash = T::hash_word(word_at!(u64, src, ip));
+                    candidate = history.candidate(table, hash);
+                    table.put(hash, origin + ip);
+                    // In bounds: as above.
+                    if !(valid(candidate, ip) && history.word(src, candidate) == word_at!(u32, src, ip))
+                    {
                         break;
                     }
                 }
 
                 ip += 1;
-                forward_hash = T::hash(src, ip);
+                // In bounds: ip <= match_start_limit here (the previous match ended before it).
+                forward_hash = T::hash_word(word_at!(u64, src, ip));
             }
         }
 
@@ -935,7 +1013,7 @@ unchecked_fn! {
             }
         }
         out.last_literals(&src[anchor..anchor + run])?;
-        Ok((out.written(), anchor + run))
+        Ok((out.written(), anchor + run - start))
     }
 }
 
@@ -963,36 +1041,81 @@ pub(super) fn give_up_like_liblz4(
     Ok(())
 }
 
-/// Compresses one stream block at the given (clamped) acceleration after `history`, into
-/// `table`, with liblz4's `LZ4_compress_fast_continue` rules: below the bound, it gives up where
-/// liblz4 does ([`give_up_like_liblz4`]).
-pub(super) fn compress_stream_block(
-    table: &mut U32Table,
-    history: External<'_>,
+/// Compresses `src[start..]` after `history` into `table` at the given (clamped)
+/// acceleration, and returns the compressed length: the bound-sized parse when `dst` holds the
+/// bound, else the exact one, which with `LIMITED` gives up where liblz4's `limitedOutput` does
+/// ([`give_up_like_liblz4`], the rule of `LZ4_compress_fast_continue`) and otherwise only when
+/// `dst` is full.
+#[inline(always)]
+pub(super) fn compress_block<T: PositionTable, H: History<T>, const LIMITED: bool>(
+    table: &mut T,
+    history: H,
     src: &[u8],
+    start: usize,
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
-    let (written, _) = if dst.len() >= compress_bound(src.len()) {
-        // SAFETY: `dst` holds the bound for `src` (just checked).
-        call_unchecked!(parse_external::<U32Table, false, false, false>(
+    let (written, _) = if dst.len() >= compress_bound(src.len().saturating_sub(start)) {
+        // SAFETY: `dst` holds the bound for `src[start..]` (just checked).
+        call_unchecked!(parse_external::<T, H, false, false, false>(
             table,
             history,
             src,
+            start,
             dst,
             acceleration
         ))?
     } else {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U32Table, true, false, true>(
+        call_unchecked!(parse_external::<T, H, true, false, LIMITED>(
             table,
             history,
             src,
+            start,
             dst,
             acceleration
         ))?
     };
     Ok(written)
+}
+
+/// The history of one stream block (liblz4's directive for it), for [`compress_stream_block`].
+pub(super) enum StreamHistory<'a> {
+    /// Prefix mode: `window[..start]` is the history (at most 64 KiB), `window[start..]` the
+    /// input, whose first byte has index `base`.
+    Prefix { window: &'a [u8], start: usize },
+    /// External-dictionary mode: the history `dict` (at most 64 KiB) ends just below `base`.
+    External(&'a [u8]),
+    /// A prepared dictionary consulted in place (dictCtx mode), `base >= Dictionary::BASE`.
+    Consulted(&'a Dictionary),
+}
+
+/// Compresses one stream block (`src`, or for [`StreamHistory::Prefix`] the window's input) at
+/// index `base`, at the given (clamped) acceleration, into `table`, with liblz4's
+/// `LZ4_compress_fast_continue` rules: below the bound, it gives up where liblz4 does
+/// ([`give_up_like_liblz4`]). One parse per mode, chosen here once per block.
+pub(super) fn compress_stream_block(
+    table: &mut U32Table,
+    history: StreamHistory<'_>,
+    base: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<usize, Error> {
+    match history {
+        StreamHistory::Prefix { window, start } => {
+            let origin = base - start;
+            compress_block::<_, _, true>(table, Window { origin }, window, start, dst, acceleration)
+        }
+        StreamHistory::External(dict) => {
+            let history = ExtDict::new(dict, base);
+            compress_block::<_, _, true>(table, history, src, 0, dst, acceleration)
+        }
+        StreamHistory::Consulted(dict) => {
+            let history = DictCtx::new(dict, base);
+            compress_block::<_, _, true>(table, history, src, 0, dst, acceleration)
+        }
+    }
 }
 
 #[cfg(test)]

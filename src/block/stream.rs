@@ -54,7 +54,8 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use super::compress::{
-    compress_stream_block, External, PositionTable, U32Table, ACCELERATION_MAX, STREAM_INDEX_LIMIT,
+    compress_stream_block, PositionTable, StreamHistory, U32Table, ACCELERATION_MAX,
+    STREAM_INDEX_LIMIT,
 };
 use super::sequence::check_input_size;
 use super::{Decoder, Dictionary, MAX_HISTORY};
@@ -232,12 +233,13 @@ impl StreamState {
         }
         let base = self.current_offset;
         let result = if contiguous || self.dict_size == 0 && !self.attached {
-            // Prefix mode (an empty history included).
-            let history: &[u8] = match (layout, self.held) {
-                (Layout::After { buffer, start }, Held::Caller) => {
-                    &buffer[start - self.dict_size.min(MAX_HISTORY)..start]
-                }
-                _ => &[],
+            // Prefix mode (an empty history included): the history and the input as one slice.
+            let (window, start) = match (layout, self.held) {
+                (Layout::After { buffer, start }, Held::Caller) => (
+                    &buffer[start - self.dict_size.min(MAX_HISTORY)..],
+                    self.dict_size.min(MAX_HISTORY),
+                ),
+                _ => (src, 0),
             };
             if len > 0 {
                 self.dict_size += len;
@@ -249,10 +251,8 @@ impl StreamState {
             }
             compress_block(
                 &mut self.table,
-                history,
+                StreamHistory::Prefix { window, start },
                 base,
-                None,
-                true,
                 src,
                 dst,
                 acceleration,
@@ -264,14 +264,10 @@ impl StreamState {
                     self.table.copy_from(dict.table());
                     self.current_offset = Dictionary::BASE + len;
                     self.attached = false;
-                    let table = &mut self.table;
-                    let bytes = dict.as_bytes();
                     compress_block(
-                        table,
-                        bytes,
+                        &mut self.table,
+                        StreamHistory::External(dict.as_bytes()),
                         Dictionary::BASE,
-                        None,
-                        false,
                         src,
                         dst,
                         acceleration,
@@ -282,9 +278,8 @@ impl StreamState {
                         self.attached = false;
                         self.current_offset += len;
                     }
-                    let (table, bytes) = (&mut self.table, dict.as_bytes());
-                    let consult = Some(dict.table());
-                    compress_block(table, bytes, base, consult, false, src, dst, acceleration)
+                    let history = StreamHistory::Consulted(dict);
+                    compress_block(&mut self.table, history, base, src, dst, acceleration)
                 }
                 None => {
                     if len > 0 {
@@ -298,10 +293,8 @@ impl StreamState {
                     };
                     compress_block(
                         &mut self.table,
-                        history,
+                        StreamHistory::External(history),
                         base,
-                        None,
-                        false,
                         src,
                         dst,
                         acceleration,
@@ -332,19 +325,15 @@ impl StreamState {
     }
 }
 
-/// One block after `history` (the bytes just below index `base`, the last 64 KiB of it at most).
-#[allow(clippy::too_many_arguments)]
+/// One block at index `base` after `history` (at most 64 KiB of it is read).
 fn compress_block(
     table: &mut U32Table,
-    history: &[u8],
+    history: StreamHistory<'_>,
     base: usize,
-    consult: Option<&U32Table>,
-    prefix: bool,
     src: &[u8],
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
-    let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
     if src.is_empty() {
         // liblz4's empty block, whatever the mode.
         return match dst.first_mut() {
@@ -358,8 +347,13 @@ fn compress_block(
             }),
         };
     }
-    let external = External::stream(history, base, consult, prefix);
-    compress_stream_block(table, external, src, dst, acceleration)
+    let history = match history {
+        StreamHistory::External(bytes) => {
+            StreamHistory::External(&bytes[bytes.len().saturating_sub(MAX_HISTORY)..])
+        }
+        other => other,
+    };
+    compress_stream_block(table, history, base, src, dst, acceleration)
 }
 
 /// A fast-compressor stream: each block may reference the blocks compressed before it (up to
