@@ -649,25 +649,52 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 ///
 /// Table slots hold *indices*: `src[p]` has index `origin() + p` (the parse's `src` is the input,
 /// or for [`Window`] the history and the input as one slice), and an offset is a difference of
-/// indices. Candidates below `low()` are rejected (liblz4's `dictSmall` bound), and with the
-/// `u32` table so is anything more than 65,535 back.
+/// indices. The parse takes a candidate only from 1 to 65,535 indices back ([`in_reach`]; with
+/// the `u16` table nothing is further back), and the mode rejects candidates before its history
+/// (liblz4's `dictSmall` bound).
+///
+/// The methods after [`History::candidate`] are called only for a candidate in reach of a probe
+/// position `ip < match_start_limit` (so `ip + 12 <= src.len()`): every read they make at the
+/// candidate is in bounds from that, or from a check they make themselves, never from what the
+/// table was given earlier.
 pub(super) trait History<T>: Copy {
     /// The index of `src[0]`.
     fn origin(&self) -> usize;
-    /// The lowest index a candidate may have.
-    fn low(&self) -> usize;
     /// The candidate for `hash`: the working table's slot (or the dictionary's, see
     /// [`DictCtx`]).
     fn candidate(&self, table: &T, hash: usize) -> usize;
-    /// The 4 bytes at index `candidate` (`low() <= candidate`, and below the index of the
-    /// position being probed).
-    fn word(&self, src: &[u8], candidate: usize) -> u32;
-    /// Number of bytes past the first 4 that the match at index `candidate` shares with
-    /// `src[ip..match_end_limit]`.
+    /// Whether the match at index `candidate` (in reach of `ip`) is not before the history and
+    /// its 4 bytes equal those at `src[ip]`.
+    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool;
+    /// Number of bytes past the first 4 that the match at index `candidate` (which
+    /// [`History::matches`]) shares with `src[ip..match_end_limit]`.
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize;
-    /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before both
-    /// agree, not before `anchor` and not before the start of the candidate's own slice.
+    /// Extends the match at `src[ip]` / index `candidate` (which [`History::matches`])
+    /// backwards while the bytes before both agree, not before `anchor` and not before the start
+    /// of the candidate's own slice.
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize);
+}
+
+/// Whether index `candidate` is 1 to [`MAX_DISTANCE`] indices before `current`: liblz4's
+/// distance check and its `matchIndex < current` (which its tables guarantee and ours need not),
+/// in one compare.
+#[inline(always)]
+fn in_reach(candidate: usize, current: usize) -> bool {
+    current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
+}
+
+/// The number of equal bytes at `src[a..limit]` and `src[b..]`, `b < a` (a match in the same
+/// slice as the input).
+///
+/// # Panics
+///
+/// If `b >= a` or `limit` is outside `a..=src.len()`: the callers' reach check rules that out.
+#[inline(always)]
+fn count_back(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+    assert!(b < a && a <= limit && limit <= src.len());
+    // SAFETY: `a <= limit <= src.len()` and `b < a`, so `b + 8 <= src.len()` whenever
+    // `a + 8 <= limit` (asserted above).
+    call_unchecked!(count_common(src, a, b, limit))
 }
 
 /// One slice holds the history and the input (liblz4's plain mode with `origin == 0` and no
@@ -686,31 +713,30 @@ impl<T: PositionTable> History<T> for Window {
         self.origin
     }
     #[inline(always)]
-    fn low(&self) -> usize {
-        self.origin
-    }
-    #[inline(always)]
     fn candidate(&self, table: &T, hash: usize) -> usize {
         table.get(hash)
     }
     #[inline(always)]
-    fn word(&self, src: &[u8], candidate: usize) -> u32 {
-        read_u32(src, candidate - self.origin)
+    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+        // In bounds: in reach, `candidate - origin < ip`, and `ip + 4 <= src.len()`.
+        candidate >= self.origin
+            && word_at!(u32, src, candidate - self.origin) == word_at!(u32, src, ip)
     }
     #[inline(always)]
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
         let from = candidate - self.origin + MINMATCH;
-        common_prefix(&src[ip + MINMATCH..match_end_limit], &src[from..])
+        count_back(src, ip + MINMATCH, from, match_end_limit)
     }
     #[inline(always)]
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        while *ip > anchor
-            && *candidate > self.origin
-            && src[*ip - 1] == src[*candidate - self.origin - 1]
-        {
+        let mut from = *candidate - self.origin;
+        let start = *ip;
+        // In bounds: `from < ip < src.len()` (in reach), and both only go down.
+        while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
             *ip -= 1;
-            *candidate -= 1;
+            from -= 1;
         }
+        *candidate -= start - *ip;
     }
 }
 
@@ -723,28 +749,36 @@ impl<T: PositionTable> History<T> for Window {
 pub(super) struct ExtDict<'a> {
     dict: &'a [u8],
     base: usize,
+    /// The index of `dict[0]`.
+    low: usize,
+    /// How many positions of `dict` start a whole 4-byte word inside it.
+    words: usize,
 }
 
 impl<'a> ExtDict<'a> {
     pub(super) fn new(dict: &'a [u8], base: usize) -> Self {
         debug_assert!(dict.len() <= super::MAX_HISTORY && dict.len() <= base);
-        Self { dict, base }
+        Self {
+            dict,
+            base,
+            low: base - dict.len(),
+            words: dict.len().saturating_sub(MINMATCH - 1),
+        }
     }
 
-    /// The 4 bytes at dictionary index `candidate`, which cannot start in the last 3 bytes of
-    /// the dictionary (its positions are entered at least 8 bytes before its end): should one,
-    /// its word goes on into the input, as the bytes do.
+    /// The comparison of [`History::matches`] for a candidate in the dictionary's last 3 bytes
+    /// (its positions are entered at least 8 bytes before its end, so none is: should one be,
+    /// its word goes on into the input, as the bytes do).
     #[cold]
-    fn straddling_word(&self, src: &[u8], candidate: usize) -> u32 {
-        let at = candidate - (self.base - self.dict.len());
-        let mut bytes = [0u8; 4];
-        for (i, byte) in bytes.iter_mut().enumerate() {
-            *byte = match self.dict.get(at + i) {
-                Some(&b) => b,
-                None => src.get(at + i - self.dict.len()).copied().unwrap_or(0),
+    fn matches_across(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+        let at = candidate - self.low;
+        (0..MINMATCH).all(|i| {
+            let byte = match self.dict.get(at + i) {
+                Some(&byte) => Some(byte),
+                None => src.get(at + i - self.dict.len()).copied(),
             };
-        }
-        u32::from_le_bytes(bytes)
+            byte == src.get(ip + i).copied()
+        })
     }
 }
 
@@ -754,22 +788,25 @@ impl<T: PositionTable> History<T> for ExtDict<'_> {
         self.base
     }
     #[inline(always)]
-    fn low(&self) -> usize {
-        self.base - self.dict.len()
-    }
-    #[inline(always)]
     fn candidate(&self, table: &T, hash: usize) -> usize {
         table.get(hash)
     }
     #[inline(always)]
-    fn word(&self, src: &[u8], candidate: usize) -> u32 {
+    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+        // In bounds: `ip + 4 <= src.len()`.
+        let word = word_at!(u32, src, ip);
         if candidate >= self.base {
-            read_u32(src, candidate - self.base)
+            // In bounds: in reach, `candidate - base < ip`.
+            word_at!(u32, src, candidate - self.base) == word
         } else {
-            let at = candidate - <Self as History<T>>::low(self);
-            match self.dict.get(at..at + 4) {
-                Some(bytes) => u32::from_le_bytes(bytes.try_into().unwrap_or([0; 4])),
-                None => self.straddling_word(src, candidate),
+            let at = candidate.wrapping_sub(self.low);
+            if at < self.words {
+                // In bounds: just checked (`at + 4 <= dict.len()`).
+                word_at!(u32, self.dict, at) == word
+            } else {
+                // Before the dictionary (common: a stream's table keeps older blocks), or
+                // (never) across its end.
+                candidate >= self.low && self.matches_across(src, ip, candidate)
             }
         }
     }
@@ -777,38 +814,44 @@ impl<T: PositionTable> History<T> for ExtDict<'_> {
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
         let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
         if from >= self.base {
-            common_prefix(&src[ahead..match_end_limit], &src[from - self.base..])
-        } else {
-            let at = from - <Self as History<T>>::low(self);
-            let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
-            let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
-            if ahead + code == limit {
-                code + common_prefix(&src[limit..match_end_limit], src)
-            } else {
-                code
+            return count_back(src, ahead, from - self.base, match_end_limit);
+        }
+        let at = from - self.low;
+        // Most matches end within 8 bytes: one word compare where both words are inside.
+        if ahead + 8 <= match_end_limit && at + 8 <= self.dict.len() {
+            // In bounds: just checked (`match_end_limit <= src.len()`).
+            let diff = word_at!(u64, src, ahead) ^ word_at!(u64, self.dict, at);
+            if diff != 0 {
+                return (diff.trailing_zeros() / 8) as usize;
             }
+        }
+        let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
+        let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
+        if ahead + code == limit {
+            code + common_prefix(&src[limit..match_end_limit], src)
+        } else {
+            code
         }
     }
     #[inline(always)]
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+        let start = *ip;
         if *candidate >= self.base {
-            while *ip > anchor
-                && *candidate > self.base
-                && src[*ip - 1] == src[*candidate - self.base - 1]
-            {
+            let mut from = *candidate - self.base;
+            // In bounds: `from < ip < src.len()` (in reach), and both only go down.
+            while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
                 *ip -= 1;
-                *candidate -= 1;
+                from -= 1;
             }
         } else {
-            let low = <Self as History<T>>::low(self);
-            while *ip > anchor
-                && *candidate > low
-                && src[*ip - 1] == self.dict[*candidate - low - 1]
-            {
+            let mut at = *candidate - self.low;
+            // In bounds: `at < dict.len()` (it matches), `ip < src.len()`; both only go down.
+            while *ip > anchor && at > 0 && byte_at!(src, *ip - 1) == byte_at!(self.dict, at - 1) {
                 *ip -= 1;
-                *candidate -= 1;
+                at -= 1;
             }
         }
+        *candidate -= start - *ip;
     }
 }
 
@@ -837,22 +880,18 @@ impl History<U32Table> for DictCtx<'_> {
         self.ext.base
     }
     #[inline(always)]
-    fn low(&self) -> usize {
-        History::<U32Table>::low(&self.ext)
-    }
-    #[inline(always)]
     fn candidate(&self, table: &U32Table, hash: usize) -> usize {
         let own = table.get(hash);
         if own < self.ext.base {
-            // An empty dictionary slot (0) maps to more than 64 KiB back: never a match.
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
             self.prepared.get(hash) + (self.ext.base - Dictionary::BASE)
         } else {
             own
         }
     }
     #[inline(always)]
-    fn word(&self, src: &[u8], candidate: usize) -> u32 {
-        History::<U32Table>::word(&self.ext, src, candidate)
+    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+        History::<U32Table>::matches(&self.ext, src, ip, candidate)
     }
     #[inline(always)]
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
@@ -901,7 +940,6 @@ unchecked_fn! {
         );
         let len = src.len();
         let origin = history.origin();
-        let low = history.low();
         let target = dst.len();
         let mut out = SequenceWriter::new(dst);
         let mut anchor = start;
@@ -909,9 +947,6 @@ unchecked_fn! {
         if len - start >= MIN_COMPRESSIBLE {
             let match_start_limit = len - MFLIMIT + 1;
             let match_end_limit = len - LASTLITERALS;
-            let valid = |candidate: usize, ip: usize| {
-                candidate >= low && (!T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= origin + ip)
-            };
 
             table.put(T::hash(src, start), origin + start);
             let mut ip = start + 1;
@@ -936,9 +971,7 @@ unchecked_fn! {
                     // bytes end at least 3 bytes before the end of `src`.
                     forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
                     table.put(hash, origin + ip);
-                    // In bounds: ip < forward_ip, as above.
-                    if valid(candidate, ip) && history.word(src, candidate) == word_at!(u32, src, ip)
-                    {
+                    if in_reach(candidate, origin + ip) && history.matches(src, ip, candidate) {
                         break;
                     }
                 }
@@ -991,8 +1024,7 @@ unchecked_fn! {
                     candidate = history.candidate(table, hash);
                     table.put(hash, origin + ip);
                     // In bounds: as above.
-                    if !(valid(candidate, ip) && history.word(src, candidate) == word_at!(u32, src, ip))
-                    {
+                    if !(in_reach(candidate, origin + ip) && history.matches(src, ip, candidate)) {
                         break;
                     }
                 }
