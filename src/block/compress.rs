@@ -660,12 +660,27 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 pub(super) trait History<T>: Copy {
     /// The index of `src[0]`.
     fn origin(&self) -> usize;
-    /// The candidate for `hash`: the working table's slot (or the dictionary's, see
-    /// [`DictCtx`]).
-    fn candidate(&self, table: &T, hash: usize) -> usize;
+    /// The candidate for `hash`, whose slot in the working table holds `own`: `own` (or the
+    /// dictionary's slot, see [`DictCtx`]).
+    fn candidate(&self, own: usize, hash: usize) -> usize;
     /// Whether the match at index `candidate` (in reach of `ip`) is not before the history and
     /// its 4 bytes equal those at `src[ip]`.
     fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool;
+    /// The probe of `src[ip]`, whose index is `current` and hash `hash` (whose slot held `own`
+    /// before the probe replaced it): its candidate, if it is in reach and
+    /// [`History::matches`].
+    #[inline(always)]
+    fn find(
+        &self,
+        own: usize,
+        hash: usize,
+        src: &[u8],
+        ip: usize,
+        current: usize,
+    ) -> Option<usize> {
+        let candidate = self.candidate(own, hash);
+        (in_reach(candidate, current) && self.matches(src, ip, candidate)).then_some(candidate)
+    }
     /// Number of bytes past the first 4 that the match at index `candidate` (which
     /// [`History::matches`]) shares with `src[ip..match_end_limit]`.
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize;
@@ -713,8 +728,8 @@ impl<T: PositionTable> History<T> for Window {
         self.origin
     }
     #[inline(always)]
-    fn candidate(&self, table: &T, hash: usize) -> usize {
-        table.get(hash)
+    fn candidate(&self, own: usize, _hash: usize) -> usize {
+        own
     }
     #[inline(always)]
     fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
@@ -788,8 +803,8 @@ impl<T: PositionTable> History<T> for ExtDict<'_> {
         self.base
     }
     #[inline(always)]
-    fn candidate(&self, table: &T, hash: usize) -> usize {
-        table.get(hash)
+    fn candidate(&self, own: usize, _hash: usize) -> usize {
+        own
     }
     #[inline(always)]
     fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
@@ -880,8 +895,7 @@ impl History<U32Table> for DictCtx<'_> {
         self.ext.base
     }
     #[inline(always)]
-    fn candidate(&self, table: &U32Table, hash: usize) -> usize {
-        let own = table.get(hash);
+    fn candidate(&self, own: usize, hash: usize) -> usize {
         if own < self.ext.base {
             // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
             self.prepared.get(hash) + (self.ext.base - Dictionary::BASE)
@@ -892,6 +906,39 @@ impl History<U32Table> for DictCtx<'_> {
     #[inline(always)]
     fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
         History::<U32Table>::matches(&self.ext, src, ip, candidate)
+    }
+    /// [`History::candidate`] and [`History::matches`] in one, so that which table the candidate
+    /// came from also says which slice it is in (no second compare with `base`), as liblz4's
+    /// dictCtx loop does.
+    #[inline(always)]
+    fn find(
+        &self,
+        own: usize,
+        hash: usize,
+        src: &[u8],
+        ip: usize,
+        current: usize,
+    ) -> Option<usize> {
+        let ext = &self.ext;
+        if own >= ext.base {
+            // In bounds: in reach, `own - base < ip`, and `ip + 4 <= src.len()`.
+            let found = in_reach(own, current)
+                && word_at!(u32, src, own - ext.base) == word_at!(u32, src, ip);
+            return found.then_some(own);
+        }
+        // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
+        let candidate = self.prepared.get(hash) + (ext.base - Dictionary::BASE);
+        if !in_reach(candidate, current) {
+            return None;
+        }
+        let at = candidate.wrapping_sub(ext.low);
+        let found = if at < ext.words {
+            // In bounds: just checked (`at + 4 <= dict.len()`), and `ip + 4 <= src.len()`.
+            word_at!(u32, ext.dict, at) == word_at!(u32, src, ip)
+        } else {
+            candidate >= ext.low && ext.matches_across(src, ip, candidate)
+        };
+        found.then_some(candidate)
     }
     #[inline(always)]
     fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
@@ -966,12 +1013,13 @@ unchecked_fn! {
                     if forward_ip > match_start_limit {
                         break 'search;
                     }
-                    candidate = history.candidate(table, hash);
+                    let own = table.get(hash);
                     // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8
                     // bytes end at least 3 bytes before the end of `src`.
                     forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
                     table.put(hash, origin + ip);
-                    if in_reach(candidate, origin + ip) && history.matches(src, ip, candidate) {
+                    if let Some(found) = history.find(own, hash, src, ip, origin + ip) {
+                        candidate = found;
                         break;
                     }
                 }
@@ -1021,11 +1069,11 @@ unchecked_fn! {
                     // before the last 3 bytes of `src`.
                     table.put(T::hash_word(word_at!(u64, src, ip - 2)), origin + ip - 2);
                     let hash = T::hash_word(word_at!(u64, src, ip));
-                    candidate = history.candidate(table, hash);
+                    let own = table.get(hash);
                     table.put(hash, origin + ip);
-                    // In bounds: as above.
-                    if !(in_reach(candidate, origin + ip) && history.matches(src, ip, candidate)) {
-                        break;
+                    match history.find(own, hash, src, ip, origin + ip) {
+                        Some(found) => candidate = found,
+                        None => break,
                     }
                 }
 
