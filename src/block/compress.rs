@@ -108,10 +108,36 @@ pub(super) struct U16Table([u16; U16_TABLE_SLOTS]);
 #[derive(Clone)]
 pub(super) struct U32Table([u32; U32_TABLE_SLOTS]);
 
+/// A prepared dictionary's table ([`Dictionary`]): the slots and hash of [`U32Table`], holding
+/// dictionary indices, which are all below 64 KiB ([`Dictionary::BASE`]) and so take 16 bits:
+/// half the cache footprint of a `u32` table, where the dictCtx probe reads it at random beside
+/// the working table and the dictionary's bytes.
+#[derive(Clone)]
+pub(super) struct PreparedTable([u16; U32_TABLE_SLOTS]);
+
+impl PreparedTable {
+    /// A table with every slot 0.
+    pub(super) fn new() -> Self {
+        Self([0; U32_TABLE_SLOTS])
+    }
+    /// The index in the slot of `hash` (a [`U32Table::hash`]).
+    #[inline(always)]
+    pub(super) fn get(&self, hash: usize) -> usize {
+        usize::from(self.0[hash & (U32_TABLE_SLOTS - 1)])
+    }
+    /// Stores the dictionary index `index` (below 64 KiB) in the slot of `hash`.
+    pub(super) fn put(&mut self, hash: usize, index: usize) {
+        debug_assert!(index < Dictionary::BASE);
+        self.0[hash & (U32_TABLE_SLOTS - 1)] = index as u16;
+    }
+}
+
 impl U32Table {
     /// Makes this table a copy of `other` (a prepared dictionary's table).
-    pub(super) fn copy_from(&mut self, other: &Self) {
-        self.0.copy_from_slice(&other.0);
+    pub(super) fn copy_from(&mut self, other: &PreparedTable) {
+        for (slot, &index) in self.0.iter_mut().zip(other.0.iter()) {
+            *slot = u32::from(index);
+        }
     }
 
     /// liblz4's `LZ4_renormDictT` step: every index below `delta` becomes 0, the others move
@@ -343,7 +369,8 @@ impl Compressor {
     /// `LZ4_compress_fast_continue`. The dictionary is never hashed again, and its bytes are read
     /// in place: inputs up to 4 KiB consult its prepared table beside this compressor's own (whose
     /// slots from earlier calls count as empty, so nothing is cleared), larger inputs start from a
-    /// copy of it (16 KiB, the size of the table the dictionary-less path clears), as liblz4 does.
+    /// copy of it (widened into the 16 KiB working table, the size of the table the dictionary-less
+    /// path clears), as liblz4 does.
     ///
     /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
     /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)); with a smaller `dst` it writes the same bytes or
@@ -876,7 +903,7 @@ impl<T: PositionTable> History<T> for ExtDict<'_> {
 #[derive(Clone, Copy)]
 pub(super) struct DictCtx<'a> {
     ext: ExtDict<'a>,
-    prepared: &'a U32Table,
+    prepared: &'a PreparedTable,
 }
 
 impl<'a> DictCtx<'a> {

@@ -420,7 +420,7 @@ impl<'d> StreamCompressor<'d> {
     /// A fresh stream whose first block may reference `dictionary` (`LZ4_loadDict` with the
     /// dictionary in its own buffer, or `LZ4_attach_dictionary`, before the first call). The
     /// dictionary is borrowed, not copied: its prepared table is read in place by inputs up to
-    /// 4 KiB and copied (16 KiB) for larger ones, as liblz4 does.
+    /// 4 KiB and copied (widened into the 16 KiB working table) for larger ones, as liblz4 does.
     pub fn with_dictionary(dictionary: &'d Dictionary) -> Self {
         Self {
             state: StreamState::new(Some(dictionary)),
