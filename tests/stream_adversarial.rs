@@ -37,6 +37,24 @@ fn ours_into(
     }
 }
 
+/// A fresh C stream, with `dict` loaded when `with_dict`.
+fn c_stream(with_dict: bool, dict: &[u8]) -> Stream<'_> {
+    if with_dict {
+        Stream::with_dict(dict)
+    } else {
+        Stream::new()
+    }
+}
+
+/// A fresh stream of ours, with `dict` when `with_dict`.
+fn our_stream(with_dict: bool, dict: &Dictionary) -> StreamCompressor<'_> {
+    if with_dict {
+        StreamCompressor::with_dictionary(dict)
+    } else {
+        StreamCompressor::new()
+    }
+}
+
 fn theirs_into(result: impl FnOnce(&mut [u8]) -> usize, cap: usize) -> Option<Vec<u8>> {
     let mut dst = vec![0u8; cap.max(1)];
     let n = result(&mut dst[..cap]);
@@ -101,16 +119,8 @@ fn saved_layout_every_capacity() {
         let target = &data[at..at + target_len];
         for with_dict in [false, true] {
             let make = || {
-                let mut theirs = SavingStream::new(if with_dict {
-                    Stream::with_dict(&dict_bytes)
-                } else {
-                    Stream::new()
-                });
-                let mut ours = if with_dict {
-                    StreamCompressor::with_dictionary(&dict)
-                } else {
-                    StreamCompressor::new()
-                };
+                let mut theirs = SavingStream::new(c_stream(with_dict, &dict_bytes));
+                let mut ours = our_stream(with_dict, &dict);
                 for input in &priors {
                     let cap = block::compress_bound(input.len());
                     let want = theirs_into(|dst| theirs.compress(input, dst, 1), cap);
@@ -384,11 +394,7 @@ fn reset_mid_contiguous_stream() {
     let dict_bytes = data[300_000..330_000].to_vec();
     let dict = Dictionary::new(&dict_bytes);
     for with_dict in [false, true] {
-        let mut ours = if with_dict {
-            StreamCompressor::with_dictionary(&dict)
-        } else {
-            StreamCompressor::new()
-        };
+        let mut ours = our_stream(with_dict, &dict);
         let mut dst = vec![0u8; block::compress_bound(70_000)];
         let mut start = 0;
         for (round, &len) in [3000usize, 70_000, 10, 4096, 0, 5000].iter().enumerate() {
@@ -396,11 +402,7 @@ fn reset_mid_contiguous_stream() {
                 .unwrap();
             start += 20_000;
             ours.reset();
-            let mut theirs = if with_dict {
-                Stream::with_dict(&dict_bytes)
-            } else {
-                Stream::new()
-            };
+            let mut theirs = c_stream(with_dict, &dict_bytes);
             for piece in 0..3 {
                 let (from, to) = (start + piece * len, start + (piece + 1) * len);
                 let cap = block::compress_bound(len);
@@ -459,16 +461,8 @@ fn tiny_and_empty_blocks() {
         let lens: Vec<usize> = (0..30).map(|_| rng.below(21) as usize).collect();
         let with_dict = round % 2 == 1;
         // Saved layout.
-        let mut theirs = SavingStream::new(if with_dict {
-            Stream::with_dict(&dict_bytes)
-        } else {
-            Stream::new()
-        });
-        let mut ours = if with_dict {
-            StreamCompressor::with_dictionary(&dict)
-        } else {
-            StreamCompressor::new()
-        };
+        let mut theirs = SavingStream::new(c_stream(with_dict, &dict_bytes));
+        let mut ours = our_stream(with_dict, &dict);
         let mut decoder = StreamDecoder::with_dictionary(if with_dict { &dict_bytes } else { &[] });
         let mut start = 0;
         for (index, &len) in lens.iter().enumerate() {
@@ -510,16 +504,8 @@ fn tiny_and_empty_blocks() {
             start = (start + len / 2 + 1) % 10_000;
         }
         // Contiguous layout.
-        let mut theirs = if with_dict {
-            Stream::with_dict(&dict_bytes)
-        } else {
-            Stream::new()
-        };
-        let mut ours = if with_dict {
-            StreamCompressor::with_dictionary(&dict)
-        } else {
-            StreamCompressor::new()
-        };
+        let mut theirs = c_stream(with_dict, &dict_bytes);
+        let mut ours = our_stream(with_dict, &dict);
         let mut start = 0;
         for (index, &len) in lens.iter().enumerate() {
             let end = start + len;

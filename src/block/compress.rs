@@ -27,32 +27,42 @@
 //! [`compress_bound`](super::compress_bound) either receives the same bytes or gets
 //! [`Error::OutputTooSmall`], and nothing past its end is touched.
 //!
-//! # Dictionaries and dest-size: the second parse
+//! # Dictionaries, streams and dest-size: the second parse
 //!
-//! `parse_external` runs the same search with liblz4's rules for an external history
-//! (`LZ4_compress_fast_continue` after `LZ4_loadDict`, "extDict" mode) and for a full page
-//! (`LZ4_compress_destSize`, "fillOutput"):
+//! `parse_external` runs the same search with liblz4's rules for a history (`LZ4_loadDict` /
+//! `LZ4_attach_dictionary` + `LZ4_compress_fast_continue`, and stream blocks) and for a full page
+//! (`LZ4_compress_destSize`, "fillOutput"). It is one skeleton, compiled once per *mode* (a
+//! [`History`] type: [`Window`], [`ExtDict`], [`DictCtx`]), as liblz4 inlines its generic loop
+//! once per dictionary directive, so that no loop branches on the mode:
 //!
 //! - **Indices.** Table slots hold indices: the input starts at `base` (64 KiB after a
-//!   dictionary, 0 without one) and the dictionary's bytes are the indices just below it, so an
-//!   offset is a difference of indices. Candidates below the dictionary are rejected, and with the
-//!   `u32` table so is anything more than 65,535 back.
-//! - **Two slices.** A candidate below `base` is read from the dictionary in place. A match there
-//!   that reaches the dictionary's end goes on at the start of the input; a match in the input is
-//!   never extended backwards into the dictionary (liblz4's extDict catch-up bound, which is why
-//!   this is not the window parse above with the dictionary copied in front).
+//!   dictionary, 0 without one) and the history's bytes are the indices just below it, so an
+//!   offset is a difference of indices. A candidate is taken only 1 to 65,535 indices back (one
+//!   compare, [`in_reach`]), and not before the history.
+//! - **Window** (liblz4's noDict and prefix modes): the history and the input are one slice, as
+//!   for a stream block that starts where the previous one ended; a match may be extended
+//!   backwards from the input into the history. Also the dest-size parse, with no history.
+//! - **ExtDict** (extDict mode): the history is another slice, read in place. A match there that
+//!   reaches its end goes on at the start of the input; a match in the input is never extended
+//!   backwards into the dictionary (liblz4's extDict catch-up bound, which is why this is not the
+//!   window parse with the dictionary copied in front).
+//! - **DictCtx** (dictCtx mode): inputs up to 4 KiB read a prepared [`Dictionary`]'s table
+//!   beside the working table instead of copying it in; which table a candidate came from says
+//!   which slice it is in.
 //! - **Streams.** A stream block (`compress_stream_block`) runs this parse with the stream's
-//!   persistent table and indices. In prefix mode (the input continues the history in memory) a
-//!   match may also be extended backwards from the input into the history. Below the bound it
-//!   gives up where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the
-//!   table as liblz4 leaves it.
-//! - **Consulting.** For inputs up to 4 KiB the prepared dictionary's table is read beside the
-//!   working table (liblz4's dictCtx mode) instead of being copied into it.
+//!   persistent table and indices, in the mode its layout gives. Below the bound it gives up
+//!   where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the table as
+//!   liblz4 leaves it.
 //! - **Filling a page.** A sequence that would leave less than the room of a minimal last
 //!   sequence is dropped, a match too long for the page is shortened to leave exactly 6 bytes,
 //!   and the last literals are cut to fit; the block then decodes to exactly the input consumed.
 //!
-//! Its reads are checked (it is not the one-shot compressor's hot loop).
+//! Its reads at a candidate rest on local checks only (the reach check, and one compare with the
+//! dictionary's length), never on what the table holds: its tables may come from earlier calls.
+//! The plain parse above stays separate: run through this skeleton (a `Window` with no history)
+//! it costs 9-10% more instructions (measured with callgrind on 1 KiB and 4 KiB messages, see
+//! `asm-notes/dictionary-parse.md`), for the reach check its proven table invariant makes
+//! unnecessary.
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
@@ -65,7 +75,9 @@ use super::sequence::{
     byte_at, call_unchecked, check_input_size, common_prefix, count_common, hash4, read_u32,
     read_u64, unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
 };
-use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH};
+use super::{
+    compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_HISTORY, MAX_INPUT_SIZE, MFLIMIT, MINMATCH,
+};
 use crate::Error;
 
 /// Inputs shorter than this use the `u16` table (liblz4's `LZ4_64Klimit` = 64 KiB + MFLIMIT - 1).
@@ -739,6 +751,20 @@ fn count_back(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     call_unchecked!(count_common(src, a, b, limit))
 }
 
+/// The catch-up of a match at `src[from]` for `src[ip]` (`from < ip`, a match in the input's own
+/// slice): moves `ip` back while the bytes before both agree, not before `anchor` nor before
+/// `src[0]`, and returns by how much.
+#[inline(always)]
+fn catch_up_in(src: &[u8], anchor: usize, ip: &mut usize, mut from: usize) -> usize {
+    let start = *ip;
+    // In bounds: `from < ip < src.len()` (the reach check), and both only go down.
+    while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
+        *ip -= 1;
+        from -= 1;
+    }
+    start - *ip
+}
+
 /// One slice holds the history and the input (liblz4's plain mode with `origin == 0` and no
 /// history, and its prefix mode, a stream block that starts where the previous one ended): a
 /// match may be extended backwards from the input into the history. The history is the slice
@@ -771,14 +797,7 @@ impl<T: PositionTable> History<T> for Window {
     }
     #[inline(always)]
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        let mut from = *candidate - self.origin;
-        let start = *ip;
-        // In bounds: `from < ip < src.len()` (in reach), and both only go down.
-        while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
-            *ip -= 1;
-            from -= 1;
-        }
-        *candidate -= start - *ip;
+        *candidate -= catch_up_in(src, anchor, ip, *candidate - self.origin);
     }
 }
 
@@ -799,7 +818,7 @@ pub(super) struct ExtDict<'a> {
 
 impl<'a> ExtDict<'a> {
     pub(super) fn new(dict: &'a [u8], base: usize) -> Self {
-        debug_assert!(dict.len() <= super::MAX_HISTORY && dict.len() <= base);
+        debug_assert!(dict.len() <= MAX_HISTORY && dict.len() <= base);
         Self {
             dict,
             base,
@@ -877,23 +896,18 @@ impl<T: PositionTable> History<T> for ExtDict<'_> {
     }
     #[inline(always)]
     fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        let start = *ip;
         if *candidate >= self.base {
-            let mut from = *candidate - self.base;
-            // In bounds: `from < ip < src.len()` (in reach), and both only go down.
-            while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
-                *ip -= 1;
-                from -= 1;
-            }
+            *candidate -= catch_up_in(src, anchor, ip, *candidate - self.base);
         } else {
+            let start = *ip;
             let mut at = *candidate - self.low;
             // In bounds: `at < dict.len()` (it matches), `ip < src.len()`; both only go down.
             while *ip > anchor && at > 0 && byte_at!(src, *ip - 1) == byte_at!(self.dict, at - 1) {
                 *ip -= 1;
                 at -= 1;
             }
+            *candidate -= start - *ip;
         }
-        *candidate -= start - *ip;
     }
 }
 
@@ -1197,8 +1211,8 @@ pub(super) enum StreamHistory<'a> {
     Consulted(&'a Dictionary),
 }
 
-/// Compresses one stream block (`src`, or for [`StreamHistory::Prefix`] the window's input) at
-/// index `base`, at the given (clamped) acceleration, into `table`, with liblz4's
+/// Compresses one stream block (`src`, which for [`StreamHistory::Prefix`] is the window's input)
+/// at index `base`, at the given (clamped) acceleration, into `table`, with liblz4's
 /// `LZ4_compress_fast_continue` rules: below the bound, it gives up where liblz4 does
 /// ([`give_up_like_liblz4`]). One parse per mode, chosen here once per block.
 pub(super) fn compress_stream_block(
@@ -1209,13 +1223,27 @@ pub(super) fn compress_stream_block(
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
+    if src.is_empty() {
+        // liblz4's empty block, whatever the mode.
+        return match dst.first_mut() {
+            Some(byte) => {
+                *byte = 0;
+                Ok(1)
+            }
+            None => Err(Error::OutputTooSmall {
+                capacity: 0,
+                needed: 1,
+            }),
+        };
+    }
     match history {
         StreamHistory::Prefix { window, start } => {
             let origin = base - start;
             compress_block::<_, _, true>(table, Window { origin }, window, start, dst, acceleration)
         }
         StreamHistory::External(dict) => {
-            let history = ExtDict::new(dict, base);
+            // Only the last 64 KiB can be referenced.
+            let history = ExtDict::new(&dict[dict.len().saturating_sub(MAX_HISTORY)..], base);
             compress_block::<_, _, true>(table, history, src, 0, dst, acceleration)
         }
         StreamHistory::Consulted(dict) => {

@@ -249,7 +249,7 @@ impl StreamState {
                     Layout::Separate => Held::Saved,
                 };
             }
-            compress_block(
+            compress_stream_block(
                 &mut self.table,
                 StreamHistory::Prefix { window, start },
                 base,
@@ -264,7 +264,7 @@ impl StreamState {
                     self.table.copy_from(dict.table());
                     self.current_offset = Dictionary::BASE + len;
                     self.attached = false;
-                    compress_block(
+                    compress_stream_block(
                         &mut self.table,
                         StreamHistory::External(dict.as_bytes()),
                         Dictionary::BASE,
@@ -279,7 +279,7 @@ impl StreamState {
                         self.current_offset += len;
                     }
                     let history = StreamHistory::Consulted(dict);
-                    compress_block(&mut self.table, history, base, src, dst, acceleration)
+                    compress_stream_block(&mut self.table, history, base, src, dst, acceleration)
                 }
                 None => {
                     if len > 0 {
@@ -291,7 +291,7 @@ impl StreamState {
                         // here with it, and that refuses it.
                         Held::Caller => &[][..],
                     };
-                    compress_block(
+                    compress_stream_block(
                         &mut self.table,
                         StreamHistory::External(history),
                         base,
@@ -323,37 +323,6 @@ impl StreamState {
             self.dict_size = self.dict_size.min(MAX_HISTORY);
         }
     }
-}
-
-/// One block at index `base` after `history` (at most 64 KiB of it is read).
-fn compress_block(
-    table: &mut U32Table,
-    history: StreamHistory<'_>,
-    base: usize,
-    src: &[u8],
-    dst: &mut [u8],
-    acceleration: u32,
-) -> Result<usize, Error> {
-    if src.is_empty() {
-        // liblz4's empty block, whatever the mode.
-        return match dst.first_mut() {
-            Some(byte) => {
-                *byte = 0;
-                Ok(1)
-            }
-            None => Err(Error::OutputTooSmall {
-                capacity: 0,
-                needed: 1,
-            }),
-        };
-    }
-    let history = match history {
-        StreamHistory::External(bytes) => {
-            StreamHistory::External(&bytes[bytes.len().saturating_sub(MAX_HISTORY)..])
-        }
-        other => other,
-    };
-    compress_stream_block(table, history, base, src, dst, acceleration)
 }
 
 /// A fast-compressor stream: each block may reference the blocks compressed before it (up to
