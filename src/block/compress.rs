@@ -692,41 +692,75 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 /// the `u16` table nothing is further back), and the mode rejects candidates before its history
 /// (liblz4's `dictSmall` bound).
 ///
-/// The methods after [`History::candidate`] are called only for a candidate in reach of a probe
-/// position `ip < match_start_limit` (so `ip + 12 <= src.len()`): every read they make at the
-/// candidate is in bounds from that, or from a check they make themselves, never from what the
-/// table was given earlier.
+/// [`History::matches`], [`History::find`] and [`History::catch_up`] are unchecked functions
+/// (see `sequence`'s module documentation): their reads are in bounds from their callers' duty,
+/// which holds for any probe position of the parse and any candidate it found there, or from a
+/// check they make themselves, never from what the table was given earlier.
 pub(super) trait History<T>: Copy {
     /// The index of `src[0]`.
     fn origin(&self) -> usize;
     /// The candidate for `hash`, whose slot in the working table holds `own`: `own` (or the
     /// dictionary's slot, see [`DictCtx`]).
     fn candidate(&self, own: usize, hash: usize) -> usize;
-    /// Whether the match at index `candidate` (in reach of `ip`) is not before the history and
-    /// its 4 bytes equal those at `src[ip]`.
-    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool;
-    /// The probe of `src[ip]`, whose index is `current` and hash `hash` (whose slot held `own`
-    /// before the probe replaced it): its candidate, if it is in reach and
-    /// [`History::matches`].
-    #[inline(always)]
-    fn find(
-        &self,
-        own: usize,
-        hash: usize,
-        src: &[u8],
-        ip: usize,
-        current: usize,
-    ) -> Option<usize> {
-        let candidate = self.candidate(own, hash);
-        (in_reach(candidate, current) && self.matches(src, ip, candidate)).then_some(candidate)
+    unchecked_fn! {
+        /// Whether the match at index `candidate` is not before the history and its 4 bytes
+        /// equal those at `src[ip]`.
+        ///
+        /// # Safety
+        ///
+        /// `ip + 8 <= src.len()`, and `candidate` is in reach of `origin() + ip` ([`in_reach`]).
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool;
     }
-    /// Number of bytes past the first 4 that the match at index `candidate` (which
-    /// [`History::matches`]) shares with `src[ip..match_end_limit]`.
-    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize;
-    /// Extends the match at `src[ip]` / index `candidate` (which [`History::matches`])
-    /// backwards while the bytes before both agree, not before `anchor` and not before the start
-    /// of the candidate's own slice.
-    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize);
+    unchecked_fn! {
+        /// The probe of `src[ip]`, whose index is `current` and hash `hash` (whose slot held
+        /// `own` before the probe replaced it): its candidate, if it is in reach and
+        /// [`History::matches`].
+        ///
+        /// # Safety
+        ///
+        /// `ip + 8 <= src.len()` and `current == origin() + ip`.
+        #[inline(always)]
+        fn find(
+            &self,
+            own: usize,
+            hash: usize,
+            src: &[u8],
+            ip: usize,
+            current: usize,
+        ) -> Option<usize> {
+            let candidate = self.candidate(own, hash);
+            // SAFETY: this function's duty, and the candidate is in reach (checked first).
+            let found = in_reach(candidate, current)
+                && call_unchecked!(self.matches(src, ip, candidate));
+            found.then_some(candidate)
+        }
+    }
+    unchecked_fn! {
+        /// Number of bytes past the first 4 that the match at index `candidate` shares with
+        /// `src[ip..match_end_limit]`.
+        ///
+        /// # Safety
+        ///
+        /// `ip + 4 <= match_end_limit <= src.len()`, and `candidate` is what [`History::find`]
+        /// returned for `ip` (under its duty), or that moved back together with `ip` by
+        /// [`History::catch_up`].
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize;
+    }
+    unchecked_fn! {
+        /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before
+        /// both agree, not before `anchor` and not before the start of the candidate's own slice.
+        ///
+        /// # Safety
+        ///
+        /// `candidate` is what [`History::find`] returned for `src[ip]` (under its duty).
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize);
+    }
 }
 
 /// Whether index `candidate` is 1 to [`MAX_DISTANCE`] indices before `current`: liblz4's
@@ -737,32 +771,25 @@ fn in_reach(candidate: usize, current: usize) -> bool {
     current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
 }
 
-/// The number of equal bytes at `src[a..limit]` and `src[b..]`, `b < a` (a match in the same
-/// slice as the input).
-///
-/// # Panics
-///
-/// If `b >= a` or `limit` is outside `a..=src.len()`: the callers' reach check rules that out.
-#[inline(always)]
-fn count_back(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
-    assert!(b < a && a <= limit && limit <= src.len());
-    // SAFETY: `a <= limit <= src.len()` and `b < a`, so `b + 8 <= src.len()` whenever
-    // `a + 8 <= limit` (asserted above).
-    call_unchecked!(count_common(src, a, b, limit))
-}
-
-/// The catch-up of a match at `src[from]` for `src[ip]` (`from < ip`, a match in the input's own
-/// slice): moves `ip` back while the bytes before both agree, not before `anchor` nor before
-/// `src[0]`, and returns by how much.
-#[inline(always)]
-fn catch_up_in(src: &[u8], anchor: usize, ip: &mut usize, mut from: usize) -> usize {
-    let start = *ip;
-    // In bounds: `from < ip < src.len()` (the reach check), and both only go down.
-    while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
-        *ip -= 1;
-        from -= 1;
+unchecked_fn! {
+    /// The catch-up of a match at `src[from]` for `src[ip]` (a match in the input's own slice):
+    /// moves `ip` back while the bytes before both agree, not before `anchor` nor before
+    /// `src[0]`, and returns by how much.
+    ///
+    /// # Safety
+    ///
+    /// `from < ip <= src.len()`.
+    #[inline(always)]
+    fn catch_up_in(src: &[u8], anchor: usize, ip: &mut usize, mut from: usize) -> usize {
+        let start = *ip;
+        // In bounds: `from < ip <= src.len()` (this function's duty), and both only go down
+        // together.
+        while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
+            *ip -= 1;
+            from -= 1;
+        }
+        start - *ip
     }
-    start - *ip
 }
 
 /// One slice holds the history and the input (liblz4's plain mode with `origin == 0` and no
@@ -784,20 +811,37 @@ impl<T: PositionTable> History<T> for Window {
     fn candidate(&self, own: usize, _hash: usize) -> usize {
         own
     }
-    #[inline(always)]
-    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
-        // In bounds: in reach, `candidate - origin < ip`, and `ip + 4 <= src.len()`.
-        candidate >= self.origin
-            && word_at!(u32, src, candidate - self.origin) == word_at!(u32, src, ip)
+    unchecked_fn! {
+        #[inline(always)]
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+            // In bounds (the duty): `ip + 4 <= src.len()`, and in reach, `candidate - origin <
+            // ip` once `candidate >= origin` is checked.
+            candidate >= self.origin
+                && word_at!(u32, src, candidate - self.origin) == word_at!(u32, src, ip)
+        }
     }
-    #[inline(always)]
-    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
-        let from = candidate - self.origin + MINMATCH;
-        count_back(src, ip + MINMATCH, from, match_end_limit)
+    unchecked_fn! {
+        #[inline(always)]
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize {
+            let from = candidate - self.origin + MINMATCH;
+            // SAFETY: the duty: `ip + 4 <= match_end_limit <= src.len()`, and `candidate -
+            // origin < ip` (found in reach, or moved back with `ip`), so `from < ip + 4`.
+            call_unchecked!(count_common(src, ip + MINMATCH, from, match_end_limit))
+        }
     }
-    #[inline(always)]
-    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        *candidate -= catch_up_in(src, anchor, ip, *candidate - self.origin);
+    unchecked_fn! {
+        #[inline(always)]
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+            // SAFETY: `candidate` was found for `ip` (the duty): `origin <= candidate < origin +
+            // ip`, and `ip + 8 <= src.len()`.
+            *candidate -= call_unchecked!(catch_up_in(src, anchor, ip, *candidate - self.origin));
+        }
     }
 }
 
@@ -852,57 +896,75 @@ impl<T: PositionTable> History<T> for ExtDict<'_> {
     fn candidate(&self, own: usize, _hash: usize) -> usize {
         own
     }
-    #[inline(always)]
-    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
-        // In bounds: `ip + 4 <= src.len()`.
-        let word = word_at!(u32, src, ip);
-        if candidate >= self.base {
-            // In bounds: in reach, `candidate - base < ip`.
-            word_at!(u32, src, candidate - self.base) == word
-        } else {
-            let at = candidate.wrapping_sub(self.low);
-            if at < self.words {
-                // In bounds: just checked (`at + 4 <= dict.len()`).
-                word_at!(u32, self.dict, at) == word
+    unchecked_fn! {
+        #[inline(always)]
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+            // In bounds: `ip + 4 <= src.len()` (the duty).
+            let word = word_at!(u32, src, ip);
+            if candidate >= self.base {
+                // In bounds: in reach (the duty), `candidate - base < ip`.
+                word_at!(u32, src, candidate - self.base) == word
             } else {
-                // Before the dictionary (common: a stream's table keeps older blocks), or
-                // (never) across its end.
-                candidate >= self.low && self.matches_across(src, ip, candidate)
+                let at = candidate.wrapping_sub(self.low);
+                if at < self.words {
+                    // In bounds: just checked (`at + 4 <= dict.len()`).
+                    word_at!(u32, self.dict, at) == word
+                } else {
+                    // Before the dictionary (common: a stream's table keeps older blocks), or
+                    // (never) across its end.
+                    candidate >= self.low && self.matches_across(src, ip, candidate)
+                }
             }
         }
     }
-    #[inline(always)]
-    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
-        let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
-        if from >= self.base {
-            return count_back(src, ahead, from - self.base, match_end_limit);
-        }
-        let at = from - self.low;
-        // Most matches end within 8 bytes: one word compare where both words are inside.
-        if ahead + 8 <= match_end_limit && at + 8 <= self.dict.len() {
-            // In bounds: just checked (`match_end_limit <= src.len()`).
-            let diff = word_at!(u64, src, ahead) ^ word_at!(u64, self.dict, at);
-            if diff != 0 {
-                return (diff.trailing_zeros() / 8) as usize;
+    unchecked_fn! {
+        #[inline(always)]
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize {
+            let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
+            if from >= self.base {
+                // SAFETY: the duty: `ahead <= match_end_limit <= src.len()`, and `candidate -
+                // base < ip` (found in reach, or moved back with `ip`), so `from - base < ahead`.
+                return call_unchecked!(count_common(src, ahead, from - self.base, match_end_limit));
+            }
+            let at = from - self.low;
+            // Most matches end within 8 bytes: one word compare where both words are inside.
+            if ahead + 8 <= match_end_limit && at + 8 <= self.dict.len() {
+                // In bounds: just checked, and `match_end_limit <= src.len()` (the duty).
+                let diff = word_at!(u64, src, ahead) ^ word_at!(u64, self.dict, at);
+                if diff != 0 {
+                    return (diff.trailing_zeros() / 8) as usize;
+                }
+            }
+            let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
+            let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
+            if ahead + code == limit {
+                code + common_prefix(&src[limit..match_end_limit], src)
+            } else {
+                code
             }
         }
-        let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
-        let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
-        if ahead + code == limit {
-            code + common_prefix(&src[limit..match_end_limit], src)
-        } else {
-            code
-        }
     }
-    #[inline(always)]
-    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        if *candidate >= self.base {
-            *candidate -= catch_up_in(src, anchor, ip, *candidate - self.base);
-        } else {
+    unchecked_fn! {
+        #[inline(always)]
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+            if *candidate >= self.base {
+                // SAFETY: `candidate` was found for `ip` (the duty): in reach, `candidate - base
+                // < ip`, and `ip + 8 <= src.len()`.
+                *candidate -= call_unchecked!(catch_up_in(src, anchor, ip, *candidate - self.base));
+                return;
+            }
             let start = *ip;
             let mut at = *candidate - self.low;
-            // In bounds: `at < dict.len()` (it matches), `ip < src.len()`; both only go down.
-            while *ip > anchor && at > 0 && byte_at!(src, *ip - 1) == byte_at!(self.dict, at - 1) {
+            // In bounds: `at < dict.len()` (a found candidate below `base` is in the
+            // dictionary), `ip <= src.len()` (the duty); both only go down together.
+            while *ip > anchor && at > 0 && byte_at!(src, *ip - 1) == byte_at!(self.dict, at - 1)
+            {
                 *ip -= 1;
                 at -= 1;
             }
@@ -944,50 +1006,78 @@ impl History<U32Table> for DictCtx<'_> {
             own
         }
     }
-    #[inline(always)]
-    fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
-        History::<U32Table>::matches(&self.ext, src, ip, candidate)
-    }
-    /// [`History::candidate`] and [`History::matches`] in one, so that which table the candidate
-    /// came from also says which slice it is in (no second compare with `base`), as liblz4's
-    /// dictCtx loop does.
-    #[inline(always)]
-    fn find(
-        &self,
-        own: usize,
-        hash: usize,
-        src: &[u8],
-        ip: usize,
-        current: usize,
-    ) -> Option<usize> {
-        let ext = &self.ext;
-        if own >= ext.base {
-            // In bounds: in reach, `own - base < ip`, and `ip + 4 <= src.len()`.
-            let found = in_reach(own, current)
-                && word_at!(u32, src, own - ext.base) == word_at!(u32, src, ip);
-            return found.then_some(own);
+    unchecked_fn! {
+        #[inline(always)]
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+            // SAFETY: this function's duty, the same as the callee's.
+            call_unchecked!(History::<U32Table>::matches(&self.ext, src, ip, candidate))
         }
-        // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
-        let candidate = self.prepared.get(hash) + (ext.base - Dictionary::BASE);
-        if !in_reach(candidate, current) {
-            return None;
+    }
+    unchecked_fn! {
+        /// [`History::candidate`] and [`History::matches`] in one, so that which table the
+        /// candidate came from also says which slice it is in (no second compare with `base`),
+        /// as liblz4's dictCtx loop does.
+        #[inline(always)]
+        fn find(
+            &self,
+            own: usize,
+            hash: usize,
+            src: &[u8],
+            ip: usize,
+            current: usize,
+        ) -> Option<usize> {
+            let ext = &self.ext;
+            if own >= ext.base {
+                // In bounds (the duty and the reach check, made first): `own - base < ip` and
+                // `ip + 4 <= src.len()`.
+                let found = in_reach(own, current)
+                    && word_at!(u32, src, own - ext.base) == word_at!(u32, src, ip);
+                return found.then_some(own);
+            }
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
+            let candidate = self.prepared.get(hash) + (ext.base - Dictionary::BASE);
+            if !in_reach(candidate, current) {
+                return None;
+            }
+            let at = candidate.wrapping_sub(ext.low);
+            let found = if at < ext.words {
+                // In bounds: just checked (`at + 4 <= dict.len()`), and `ip + 4 <= src.len()`
+                // (the duty).
+                word_at!(u32, ext.dict, at) == word_at!(u32, src, ip)
+            } else {
+                candidate >= ext.low && ext.matches_across(src, ip, candidate)
+            };
+            found.then_some(candidate)
         }
-        let at = candidate.wrapping_sub(ext.low);
-        let found = if at < ext.words {
-            // In bounds: just checked (`at + 4 <= dict.len()`), and `ip + 4 <= src.len()`.
-            word_at!(u32, ext.dict, at) == word_at!(u32, src, ip)
-        } else {
-            candidate >= ext.low && ext.matches_across(src, ip, candidate)
-        };
-        found.then_some(candidate)
     }
-    #[inline(always)]
-    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
-        History::<U32Table>::match_code(&self.ext, src, ip, candidate, match_end_limit)
+    unchecked_fn! {
+        #[inline(always)]
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize {
+            // SAFETY: this function's duty; the candidates `find` gives are extDict candidates
+            // (in the input before `ip`, or in the dictionary).
+            call_unchecked!(History::<U32Table>::match_code(
+                &self.ext,
+                src,
+                ip,
+                candidate,
+                match_end_limit
+            ))
+        }
     }
-    #[inline(always)]
-    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        History::<U32Table>::catch_up(&self.ext, src, anchor, ip, candidate)
+    unchecked_fn! {
+        #[inline(always)]
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+            // SAFETY: this function's duty; the candidates `find` gives are the extDict
+            // candidates `ExtDict::find` would accept (in the input before `ip`, or in the
+            // dictionary).
+            call_unchecked!(History::<U32Table>::catch_up(&self.ext, src, anchor, ip, candidate))
+        }
     }
 }
 
@@ -1059,15 +1149,21 @@ unchecked_fn! {
                     // bytes end at least 3 bytes before the end of `src`.
                     forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
                     table.put(hash, origin + ip);
-                    if let Some(found) = history.find(own, hash, src, ip, origin + ip) {
+                    // SAFETY: `ip < forward_ip <= match_start_limit`, so `ip + 12 <= len`.
+                    let found = call_unchecked!(history.find(own, hash, src, ip, origin + ip));
+                    if let Some(found) = found {
                         candidate = found;
                         break;
                     }
                 }
-                history.catch_up(src, anchor, &mut ip, &mut candidate);
+                // SAFETY: `candidate` is what `find` returned for `ip`.
+                call_unchecked!(history.catch_up(src, anchor, &mut ip, &mut candidate));
 
                 loop {
-                    let mut match_code = history.match_code(src, ip, candidate, match_end_limit);
+                    // SAFETY: `ip < match_start_limit`, so `ip + 4 <= match_end_limit = len - 5`;
+                    // `candidate` was found for `ip` (and caught up with it).
+                    let mut match_code =
+                        call_unchecked!(history.match_code(src, ip, candidate, match_end_limit));
                     let mut full = false;
                     if FILL {
                         let literal_len = ip - anchor;
@@ -1112,7 +1208,8 @@ unchecked_fn! {
                     let hash = T::hash_word(word_at!(u64, src, ip));
                     let own = table.get(hash);
                     table.put(hash, origin + ip);
-                    match history.find(own, hash, src, ip, origin + ip) {
+                    // SAFETY: `ip < match_start_limit` (checked above), so `ip + 12 <= len`.
+                    match call_unchecked!(history.find(own, hash, src, ip, origin + ip)) {
                         Some(found) => candidate = found,
                         None => break,
                     }
