@@ -19,6 +19,20 @@
 //! corpus. `LZ4_SIMD_BENCH_ROUNDS` (default 31) sets the rounds.
 //!
 //! Run: `cargo bench --bench storage_interleaved`.
+//!
+//! Instruction counts (deterministic, unlike the timings on a shared machine): with
+//! `LZ4_SIMD_COUNT=1` the bench runs each contender of `dict-compress` and `stream-compress` once
+//! (after a warm-up) in an `#[inline(never)]` function named `count_<contender>`, instead of
+//! timing them; run it under Callgrind and read each function's inclusive count:
+//!
+//! ```text
+//! cargo bench --bench storage_interleaved --no-run
+//! LZ4_SIMD_COUNT=1 valgrind --tool=callgrind --callgrind-out-file=cg.out \
+//!     target/release/deps/storage_interleaved-<hash> --bench
+//! callgrind_annotate --inclusive=yes cg.out | grep count_
+//! ```
+//!
+//! Each `count_dict_*` compresses 256 messages, each `count_stream_*` 1 MiB.
 
 mod common;
 
@@ -62,6 +76,10 @@ fn main() {
             .1
     });
     let (dict_bytes, body) = text.split_at(DICT_LEN);
+    if std::env::var_os("LZ4_SIMD_COUNT").is_some() {
+        count(dict_bytes, body);
+        return;
+    }
     println!("ratio = the reference's time / ours (medians of {rounds} interleaved rounds)");
 
     // Messages with a prepared dictionary.
@@ -240,4 +258,133 @@ fn main() {
         times[1] / times[0],
         times[2] / times[0]
     );
+}
+
+/// 256 messages of `size` bytes compressed with `dict` (ours).
+fn dict_ours(compressor: &mut Compressor, messages: &[&[u8]], dict: &Dictionary, dst: &mut [u8]) {
+    for message in messages {
+        black_box(
+            compressor
+                .compress_with_dictionary_into(message, dst, dict, 1)
+                .unwrap(),
+        );
+    }
+}
+
+/// The same messages through liblz4's attach path.
+fn dict_liblz4(working: &mut Working, messages: &[&[u8]], dict: &Stream<'_>, dst: &mut [u8]) {
+    for message in messages {
+        black_box(working.compress_attached(dict, message, dst, 1));
+    }
+}
+
+/// The same messages without a dictionary (ours).
+fn dict_plain(compressor: &mut Compressor, messages: &[&[u8]], dst: &mut [u8]) {
+    for message in messages {
+        black_box(compressor.compress_into(message, dst, 1).unwrap());
+    }
+}
+
+fn stream_ours(blocks: &[&[u8]], dst: &mut [u8]) {
+    let mut stream = StreamCompressor::new();
+    for b in blocks {
+        black_box(stream.compress_into(b, dst, 1).unwrap());
+    }
+}
+
+fn stream_liblz4(blocks: &[&[u8]], dst: &mut [u8]) {
+    let mut stream = SavingStream::new(Stream::new());
+    for b in blocks {
+        black_box(stream.compress(b, dst, 1));
+    }
+}
+
+#[inline(never)]
+fn count_dict_ours_1k(c: &mut Compressor, m: &[&[u8]], d: &Dictionary, dst: &mut [u8]) {
+    black_box(1);
+    dict_ours(c, m, d, dst)
+}
+#[inline(never)]
+fn count_dict_ours_4k(c: &mut Compressor, m: &[&[u8]], d: &Dictionary, dst: &mut [u8]) {
+    black_box(2);
+    dict_ours(c, m, d, dst)
+}
+#[inline(never)]
+fn count_dict_liblz4_1k(w: &mut Working, m: &[&[u8]], d: &Stream<'_>, dst: &mut [u8]) {
+    black_box(3);
+    dict_liblz4(w, m, d, dst)
+}
+#[inline(never)]
+fn count_dict_liblz4_4k(w: &mut Working, m: &[&[u8]], d: &Stream<'_>, dst: &mut [u8]) {
+    black_box(4);
+    dict_liblz4(w, m, d, dst)
+}
+#[inline(never)]
+fn count_dict_plain_1k(c: &mut Compressor, m: &[&[u8]], dst: &mut [u8]) {
+    black_box(5);
+    dict_plain(c, m, dst)
+}
+#[inline(never)]
+fn count_dict_plain_4k(c: &mut Compressor, m: &[&[u8]], dst: &mut [u8]) {
+    black_box(6);
+    dict_plain(c, m, dst)
+}
+#[inline(never)]
+fn count_stream_ours_4k(b: &[&[u8]], dst: &mut [u8]) {
+    black_box(7);
+    stream_ours(b, dst)
+}
+#[inline(never)]
+fn count_stream_ours_64k(b: &[&[u8]], dst: &mut [u8]) {
+    black_box(8);
+    stream_ours(b, dst)
+}
+#[inline(never)]
+fn count_stream_liblz4_4k(b: &[&[u8]], dst: &mut [u8]) {
+    black_box(9);
+    stream_liblz4(b, dst)
+}
+#[inline(never)]
+fn count_stream_liblz4_64k(b: &[&[u8]], dst: &mut [u8]) {
+    black_box(10);
+    stream_liblz4(b, dst)
+}
+
+/// `LZ4_SIMD_COUNT` mode: each contender once after a warm-up, for Callgrind (see the module
+/// docs).
+fn count(dict_bytes: &[u8], body: &[u8]) {
+    let dict = Dictionary::new(dict_bytes);
+    let dict_stream = Stream::with_dict(dict_bytes);
+    let mut dst = vec![0u8; block::compress_bound(1 << 16)];
+    let mut ours = Compressor::new();
+    let mut plain = Compressor::new();
+    let mut working = Working::new();
+    for size in [1024usize, 4096] {
+        let messages: Vec<&[u8]> = body.chunks(size).take(256).collect();
+        dict_ours(&mut ours, &messages, &dict, &mut dst);
+        dict_liblz4(&mut working, &messages, &dict_stream, &mut dst);
+        dict_plain(&mut plain, &messages, &mut dst);
+        if size == 1024 {
+            count_dict_ours_1k(&mut ours, &messages, &dict, &mut dst);
+            count_dict_liblz4_1k(&mut working, &messages, &dict_stream, &mut dst);
+            count_dict_plain_1k(&mut plain, &messages, &mut dst);
+        } else {
+            count_dict_ours_4k(&mut ours, &messages, &dict, &mut dst);
+            count_dict_liblz4_4k(&mut working, &messages, &dict_stream, &mut dst);
+            count_dict_plain_4k(&mut plain, &messages, &mut dst);
+        }
+    }
+    let stream_text = &body[..1 << 20];
+    for block_len in [4096usize, 65536] {
+        let blocks: Vec<&[u8]> = stream_text.chunks(block_len).collect();
+        stream_ours(&blocks, &mut dst);
+        stream_liblz4(&blocks, &mut dst);
+        if block_len == 4096 {
+            count_stream_ours_4k(&blocks, &mut dst);
+            count_stream_liblz4_4k(&blocks, &mut dst);
+        } else {
+            count_stream_ours_64k(&blocks, &mut dst);
+            count_stream_liblz4_64k(&blocks, &mut dst);
+        }
+    }
 }

@@ -27,32 +27,42 @@
 //! [`compress_bound`](super::compress_bound) either receives the same bytes or gets
 //! [`Error::OutputTooSmall`], and nothing past its end is touched.
 //!
-//! # Dictionaries and dest-size: the second parse
+//! # Dictionaries, streams and dest-size: the second parse
 //!
-//! `parse_external` runs the same search with liblz4's rules for an external history
-//! (`LZ4_compress_fast_continue` after `LZ4_loadDict`, "extDict" mode) and for a full page
-//! (`LZ4_compress_destSize`, "fillOutput"):
+//! `parse_external` runs the same search with liblz4's rules for a history (`LZ4_loadDict` /
+//! `LZ4_attach_dictionary` + `LZ4_compress_fast_continue`, and stream blocks) and for a full page
+//! (`LZ4_compress_destSize`, "fillOutput"). It is one skeleton, compiled once per *mode* (a
+//! [`History`] type: [`Window`], [`ExtDict`], [`DictCtx`]), as liblz4 inlines its generic loop
+//! once per dictionary directive, so that no loop branches on the mode:
 //!
 //! - **Indices.** Table slots hold indices: the input starts at `base` (64 KiB after a
-//!   dictionary, 0 without one) and the dictionary's bytes are the indices just below it, so an
-//!   offset is a difference of indices. Candidates below the dictionary are rejected, and with the
-//!   `u32` table so is anything more than 65,535 back.
-//! - **Two slices.** A candidate below `base` is read from the dictionary in place. A match there
-//!   that reaches the dictionary's end goes on at the start of the input; a match in the input is
-//!   never extended backwards into the dictionary (liblz4's extDict catch-up bound, which is why
-//!   this is not the window parse above with the dictionary copied in front).
+//!   dictionary, 0 without one) and the history's bytes are the indices just below it, so an
+//!   offset is a difference of indices. A candidate is taken only 1 to 65,535 indices back (one
+//!   compare, [`in_reach`]), and not before the history.
+//! - **Window** (liblz4's noDict and prefix modes): the history and the input are one slice, as
+//!   for a stream block that starts where the previous one ended; a match may be extended
+//!   backwards from the input into the history. Also the dest-size parse, with no history.
+//! - **ExtDict** (extDict mode): the history is another slice, read in place. A match there that
+//!   reaches its end goes on at the start of the input; a match in the input is never extended
+//!   backwards into the dictionary (liblz4's extDict catch-up bound, which is why this is not the
+//!   window parse with the dictionary copied in front).
+//! - **DictCtx** (dictCtx mode): inputs up to 4 KiB read a prepared [`Dictionary`]'s table
+//!   beside the working table instead of copying it in; which table a candidate came from says
+//!   which slice it is in.
 //! - **Streams.** A stream block (`compress_stream_block`) runs this parse with the stream's
-//!   persistent table and indices. In prefix mode (the input continues the history in memory) a
-//!   match may also be extended backwards from the input into the history. Below the bound it
-//!   gives up where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the
-//!   table as liblz4 leaves it.
-//! - **Consulting.** For inputs up to 4 KiB the prepared dictionary's table is read beside the
-//!   working table (liblz4's dictCtx mode) instead of being copied into it.
+//!   persistent table and indices, in the mode its layout gives. Below the bound it gives up
+//!   where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the table as
+//!   liblz4 leaves it.
 //! - **Filling a page.** A sequence that would leave less than the room of a minimal last
 //!   sequence is dropped, a match too long for the page is shortened to leave exactly 6 bytes,
 //!   and the last literals are cut to fit; the block then decodes to exactly the input consumed.
 //!
-//! Its reads are checked (it is not the one-shot compressor's hot loop).
+//! Its reads at a candidate rest on local checks only (the reach check, and one compare with the
+//! dictionary's length), never on what the table holds: its tables may come from earlier calls.
+//! The plain parse above stays separate: run through this skeleton (a `Window` with no history)
+//! it costs 9-10% more instructions (measured with callgrind on 1 KiB and 4 KiB messages, see
+//! `asm-notes/dictionary-parse.md`), for the reach check its proven table invariant makes
+//! unnecessary.
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
@@ -65,7 +75,9 @@ use super::sequence::{
     byte_at, call_unchecked, check_input_size, common_prefix, count_common, hash4, read_u32,
     read_u64, unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
 };
-use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH};
+use super::{
+    compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_HISTORY, MAX_INPUT_SIZE, MFLIMIT, MINMATCH,
+};
 use crate::Error;
 
 /// Inputs shorter than this use the `u16` table (liblz4's `LZ4_64Klimit` = 64 KiB + MFLIMIT - 1).
@@ -108,10 +120,36 @@ pub(super) struct U16Table([u16; U16_TABLE_SLOTS]);
 #[derive(Clone)]
 pub(super) struct U32Table([u32; U32_TABLE_SLOTS]);
 
+/// A prepared dictionary's table ([`Dictionary`]): the slots and hash of [`U32Table`], holding
+/// dictionary indices, which are all below 64 KiB ([`Dictionary::BASE`]) and so take 16 bits:
+/// half the cache footprint of a `u32` table, where the dictCtx probe reads it at random beside
+/// the working table and the dictionary's bytes.
+#[derive(Clone)]
+pub(super) struct PreparedTable([u16; U32_TABLE_SLOTS]);
+
+impl PreparedTable {
+    /// A table with every slot 0.
+    pub(super) fn new() -> Self {
+        Self([0; U32_TABLE_SLOTS])
+    }
+    /// The index in the slot of `hash` (a [`U32Table::hash`]).
+    #[inline(always)]
+    pub(super) fn get(&self, hash: usize) -> usize {
+        usize::from(self.0[hash & (U32_TABLE_SLOTS - 1)])
+    }
+    /// Stores the dictionary index `index` (below 64 KiB) in the slot of `hash`.
+    pub(super) fn put(&mut self, hash: usize, index: usize) {
+        debug_assert!(index < Dictionary::BASE);
+        self.0[hash & (U32_TABLE_SLOTS - 1)] = index as u16;
+    }
+}
+
 impl U32Table {
     /// Makes this table a copy of `other` (a prepared dictionary's table).
-    pub(super) fn copy_from(&mut self, other: &Self) {
-        self.0.copy_from_slice(&other.0);
+    pub(super) fn copy_from(&mut self, other: &PreparedTable) {
+        for (slot, &index) in self.0.iter_mut().zip(other.0.iter()) {
+            *slot = u32::from(index);
+        }
     }
 
     /// liblz4's `LZ4_renormDictT` step: every index below `delta` becomes 0, the others move
@@ -343,7 +381,8 @@ impl Compressor {
     /// `LZ4_compress_fast_continue`. The dictionary is never hashed again, and its bytes are read
     /// in place: inputs up to 4 KiB consult its prepared table beside this compressor's own (whose
     /// slots from earlier calls count as empty, so nothing is cleared), larger inputs start from a
-    /// copy of it (16 KiB, the size of the table the dictionary-less path clears), as liblz4 does.
+    /// copy of it (widened into the 16 KiB working table, the size of the table the dictionary-less
+    /// path clears), as liblz4 does.
     ///
     /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
     /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)); with a smaller `dst` it writes the same bytes or
@@ -374,42 +413,23 @@ impl Compressor {
                 next_base: 0,
             })
         });
-        let (base, consult) =
-            if src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE {
-                working.table.copy_from(dict.table());
-                (Dictionary::BASE, None)
-            } else {
-                (working.next_base.max(Dictionary::BASE), Some(dict.table()))
-            };
+        let copy = src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE;
+        let base = if copy {
+            working.table.copy_from(dict.table());
+            Dictionary::BASE
+        } else {
+            working.next_base.max(Dictionary::BASE)
+        };
         // Whatever happens below, the slots written are indices under this.
         working.next_base = base + src.len();
-        let history = External {
-            dict: dict.as_bytes(),
-            base,
-            consult,
-            prefix: false,
-        };
         let table = &mut working.table;
-        let (written, _) = if dst.len() >= compress_bound(src.len()) {
-            // SAFETY: `dst` holds the bound for `src` (just checked).
-            call_unchecked!(parse_external::<U32Table, false, false, false>(
-                table,
-                history,
-                src,
-                dst,
-                acceleration
-            ))?
+        if copy {
+            let history = ExtDict::new(dict.as_bytes(), base);
+            compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
         } else {
-            // SAFETY: no duty with `EXACT`.
-            call_unchecked!(parse_external::<U32Table, true, false, false>(
-                table,
-                history,
-                src,
-                dst,
-                acceleration
-            ))?
-        };
-        Ok(written)
+            let history = DictCtx::new(dict, base);
+            compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
+        }
     }
 
     /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)).
@@ -634,19 +654,21 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     // The table layout follows the whole input's size, as in liblz4.
     let result = if src.len() < U16_TABLE_LIMIT {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U16Table, true, true, false>(
+        call_unchecked!(parse_external::<U16Table, Window, true, true, false>(
             &mut U16Table::new(),
-            External::none(),
+            Window { origin: 0 },
             src,
+            0,
             dst,
             1
         ))
     } else {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U32Table, true, true, false>(
+        call_unchecked!(parse_external::<U32Table, Window, true, true, false>(
             &mut U32Table::new(),
-            External::none(),
+            Window { origin: 0 },
             src,
+            0,
             dst,
             1
         ))
@@ -659,100 +681,266 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
     }
 }
 
-/// The history of a [`parse_external`]: `dict` (at most 64 KiB) ends just below index `base`,
-/// which the first input byte has. Positions in the table are indices: input byte `i` is
-/// `base + i`, dictionary byte `j` is `base - dict.len() + j`.
+/// What a [`parse_external`] may match besides its input, and how: liblz4's dictionary
+/// directives, one type per mode, so that the parse is compiled once per mode with no branch on
+/// the mode in its loops (liblz4 gets the same by inlining its generic function into one copy
+/// per directive).
 ///
-/// With `consult`, the dictionary's prepared table, a slot of the working table below `base`
-/// (left by an earlier input, or empty) stands for the dictionary's slot of the same hash,
-/// whose indices count from [`Dictionary::BASE`] (liblz4's dictCtx mode).
+/// Table slots hold *indices*: `src[p]` has index `origin() + p` (the parse's `src` is the input,
+/// or for [`Window`] the history and the input as one slice), and an offset is a difference of
+/// indices. The parse takes a candidate only from 1 to 65,535 indices back ([`in_reach`]; with
+/// the `u16` table nothing is further back), and the mode rejects candidates before its history
+/// (liblz4's `dictSmall` bound).
 ///
-/// With `prefix`, the history and the input are one contiguous run (liblz4's prefix mode, a
-/// stream block that starts where the previous one ended): a match in the input may then be
-/// extended backwards into the history. `dict` holds the last `min(dictSize, 64 KiB)` bytes of
-/// liblz4's history (`dictSize` as liblz4 counts it), which makes `low()` its `dictSmall` bound.
-#[derive(Clone, Copy)]
-pub(super) struct External<'a, T = U32Table> {
-    dict: &'a [u8],
-    base: usize,
-    consult: Option<&'a T>,
-    prefix: bool,
+/// [`History::matches`], [`History::find`] and [`History::catch_up`] are unchecked functions
+/// (see `sequence`'s module documentation): their reads are in bounds from their callers' duty,
+/// which holds for any probe position of the parse and any candidate it found there, or from a
+/// check they make themselves, never from what the table was given earlier.
+pub(super) trait History<T>: Copy {
+    /// The index of `src[0]`.
+    fn origin(&self) -> usize;
+    /// The candidate for `hash`, whose slot in the working table holds `own`: `own` (or the
+    /// dictionary's slot, see [`DictCtx`]).
+    fn candidate(&self, own: usize, hash: usize) -> usize;
+    unchecked_fn! {
+        /// Whether the match at index `candidate` is not before the history and its 4 bytes
+        /// equal those at `src[ip]`.
+        ///
+        /// # Safety
+        ///
+        /// `ip + 8 <= src.len()`, and `candidate` is in reach of `origin() + ip` ([`in_reach`]).
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool;
+    }
+    unchecked_fn! {
+        /// The probe of `src[ip]`, whose index is `current` and hash `hash` (whose slot held
+        /// `own` before the probe replaced it): its candidate, if it is in reach and
+        /// [`History::matches`].
+        ///
+        /// # Safety
+        ///
+        /// `ip + 8 <= src.len()` and `current == origin() + ip`.
+        #[inline(always)]
+        fn find(
+            &self,
+            own: usize,
+            hash: usize,
+            src: &[u8],
+            ip: usize,
+            current: usize,
+        ) -> Option<usize> {
+            let candidate = self.candidate(own, hash);
+            // SAFETY: this function's duty, and the candidate is in reach (checked first).
+            let found = in_reach(candidate, current)
+                && call_unchecked!(self.matches(src, ip, candidate));
+            found.then_some(candidate)
+        }
+    }
+    unchecked_fn! {
+        /// Number of bytes past the first 4 that the match at index `candidate` shares with
+        /// `src[ip..match_end_limit]`.
+        ///
+        /// # Safety
+        ///
+        /// `ip + 4 <= match_end_limit <= src.len()`, and `candidate` is what [`History::find`]
+        /// returned for `ip` (under its duty), or that moved back together with `ip` by
+        /// [`History::catch_up`].
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize;
+    }
+    unchecked_fn! {
+        /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before
+        /// both agree, not before `anchor` and not before the start of the candidate's own slice.
+        ///
+        /// # Safety
+        ///
+        /// `candidate` is what [`History::find`] returned for `src[ip]` (under its duty).
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize);
+    }
 }
 
-impl<'a> External<'a, U32Table> {
-    /// The history of a stream block: `dict` ends just below index `base`; see [`External`].
-    pub(super) fn stream(
-        dict: &'a [u8],
-        base: usize,
-        consult: Option<&'a U32Table>,
-        prefix: bool,
-    ) -> Self {
-        debug_assert!(dict.len() <= super::MAX_HISTORY && dict.len() <= base);
+/// Whether index `candidate` is 1 to [`MAX_DISTANCE`] indices before `current`: liblz4's
+/// distance check and its `matchIndex < current` (which its tables guarantee and ours need not),
+/// in one compare.
+#[inline(always)]
+fn in_reach(candidate: usize, current: usize) -> bool {
+    current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
+}
+
+unchecked_fn! {
+    /// The catch-up of a match at `src[from]` for `src[ip]` (a match in the input's own slice):
+    /// moves `ip` back while the bytes before both agree, not before `anchor` nor before
+    /// `src[0]`, and returns by how much.
+    ///
+    /// # Safety
+    ///
+    /// `from < ip <= src.len()`.
+    #[inline(always)]
+    fn catch_up_in(src: &[u8], anchor: usize, ip: &mut usize, mut from: usize) -> usize {
+        let start = *ip;
+        // In bounds: `from < ip <= src.len()` (this function's duty), and both only go down
+        // together.
+        while *ip > anchor && from > 0 && byte_at!(src, *ip - 1) == byte_at!(src, from - 1) {
+            *ip -= 1;
+            from -= 1;
+        }
+        start - *ip
+    }
+}
+
+/// One slice holds the history and the input (liblz4's plain mode with `origin == 0` and no
+/// history, and its prefix mode, a stream block that starts where the previous one ended): a
+/// match may be extended backwards from the input into the history. The history is the slice
+/// before the parse's `start`, and must be no more than liblz4's `dictSize` (at most 64 KiB of
+/// it matter), which makes `origin` its `dictSmall` bound.
+#[derive(Clone, Copy)]
+pub(super) struct Window {
+    origin: usize,
+}
+
+impl<T: PositionTable> History<T> for Window {
+    #[inline(always)]
+    fn origin(&self) -> usize {
+        self.origin
+    }
+    #[inline(always)]
+    fn candidate(&self, own: usize, _hash: usize) -> usize {
+        own
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+            // In bounds (the duty): `ip + 4 <= src.len()`, and in reach, `candidate - origin <
+            // ip` once `candidate >= origin` is checked.
+            candidate >= self.origin
+                && word_at!(u32, src, candidate - self.origin) == word_at!(u32, src, ip)
+        }
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize {
+            let from = candidate - self.origin + MINMATCH;
+            // SAFETY: the duty: `ip + 4 <= match_end_limit <= src.len()`, and `candidate -
+            // origin < ip` (found in reach, or moved back with `ip`), so `from < ip + 4`.
+            call_unchecked!(count_common(src, ip + MINMATCH, from, match_end_limit))
+        }
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+            // SAFETY: `candidate` was found for `ip` (the duty): `origin <= candidate < origin +
+            // ip`, and `ip + 8 <= src.len()`.
+            *candidate -= call_unchecked!(catch_up_in(src, anchor, ip, *candidate - self.origin));
+        }
+    }
+}
+
+/// The history is another slice, `dict` (at most 64 KiB), ending just below index `base`, the
+/// input's first (liblz4's extDict mode: a dictionary in its own buffer, or a stream's saved
+/// history). A match in the dictionary that reaches its end goes on at the start of the input;
+/// a match in the input is never extended backwards into the dictionary (liblz4's extDict
+/// catch-up bound).
+#[derive(Clone, Copy)]
+pub(super) struct ExtDict<'a> {
+    dict: &'a [u8],
+    base: usize,
+    /// The index of `dict[0]`.
+    low: usize,
+    /// How many positions of `dict` start a whole 4-byte word inside it.
+    words: usize,
+}
+
+impl<'a> ExtDict<'a> {
+    pub(super) fn new(dict: &'a [u8], base: usize) -> Self {
+        debug_assert!(dict.len() <= MAX_HISTORY && dict.len() <= base);
         Self {
             dict,
             base,
-            consult,
-            prefix,
+            low: base - dict.len(),
+            words: dict.len().saturating_sub(MINMATCH - 1),
         }
+    }
+
+    /// The comparison of [`History::matches`] for a candidate in the dictionary's last 3 bytes
+    /// (its positions are entered at least 8 bytes before its end, so none is: should one be,
+    /// its word goes on into the input, as the bytes do).
+    #[cold]
+    fn matches_across(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+        let at = candidate - self.low;
+        (0..MINMATCH).all(|i| {
+            let byte = match self.dict.get(at + i) {
+                Some(&byte) => Some(byte),
+                None => src.get(at + i - self.dict.len()).copied(),
+            };
+            byte == src.get(ip + i).copied()
+        })
     }
 }
 
-impl<T: PositionTable> External<'_, T> {
-    /// The candidate for `hash`, the working table's slot being `own`.
+impl<T: PositionTable> History<T> for ExtDict<'_> {
     #[inline(always)]
-    fn candidate(&self, hash: usize, own: usize) -> usize {
-        match self.consult {
-            // An empty dictionary slot (0) maps to more than 64 KiB back: never a match.
-            Some(prepared) if own < self.base => {
-                prepared.get(hash) + (self.base - Dictionary::BASE)
+    fn origin(&self) -> usize {
+        self.base
+    }
+    #[inline(always)]
+    fn candidate(&self, own: usize, _hash: usize) -> usize {
+        own
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+            // In bounds: `ip + 4 <= src.len()` (the duty).
+            let word = word_at!(u32, src, ip);
+            if candidate >= self.base {
+                // In bounds: in reach (the duty), `candidate - base < ip`.
+                word_at!(u32, src, candidate - self.base) == word
+            } else {
+                let at = candidate.wrapping_sub(self.low);
+                if at < self.words {
+                    // In bounds: just checked (`at + 4 <= dict.len()`).
+                    word_at!(u32, self.dict, at) == word
+                } else {
+                    // Before the dictionary (common: a stream's table keeps older blocks), or
+                    // (never) across its end.
+                    candidate >= self.low && self.matches_across(src, ip, candidate)
+                }
             }
-            _ => own,
         }
     }
-}
-
-impl<T> External<'_, T> {
-    /// No history: liblz4's plain (noDict) mode, indices equal to positions.
-    fn none() -> Self {
-        Self {
-            dict: &[],
-            base: 0,
-            consult: None,
-            prefix: false,
-        }
-    }
-
-    /// The lowest index a candidate may have: nothing before the dictionary (liblz4's
-    /// `dictSmall` rule; with a full 64 KiB dictionary the distance check rejects index 0 anyway).
-    #[inline(always)]
-    fn low(&self) -> usize {
-        self.base - self.dict.len()
-    }
-
-    /// The 4 bytes at index `index` (`low() <= index`, `index < base + src.len()`).
-    #[inline(always)]
-    fn word(&self, src: &[u8], index: usize) -> u32 {
-        if index >= self.base {
-            read_u32(src, index - self.base)
-        } else if index + MINMATCH <= self.base {
-            read_u32(self.dict, index - self.low())
-        } else {
-            // Across the history's end (prefix mode only: the history and the input are one run).
-            let bytes = [0, 1, 2, 3].map(|i| self.byte(src, index + i));
-            u32::from_le_bytes(bytes)
-        }
-    }
-
-    /// Number of bytes past the first 4 that the match at index `candidate` shares with
-    /// `src[ip..match_end_limit]`. A match in the dictionary that reaches its end goes on at the
-    /// start of `src` (the history is followed by the input).
-    #[inline(always)]
-    fn match_code(&self, src: &[u8], ip: usize, candidate: usize, match_end_limit: usize) -> usize {
-        let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
-        if from >= self.base {
-            common_prefix(&src[ahead..match_end_limit], &src[from - self.base..])
-        } else {
-            let at = from - self.low();
+    unchecked_fn! {
+        #[inline(always)]
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize {
+            let (ahead, from) = (ip + MINMATCH, candidate + MINMATCH);
+            if from >= self.base {
+                // SAFETY: the duty: `ahead <= match_end_limit <= src.len()`, and `candidate -
+                // base < ip` (found in reach, or moved back with `ip`), so `from - base < ahead`.
+                return call_unchecked!(count_common(src, ahead, from - self.base, match_end_limit));
+            }
+            let at = from - self.low;
+            // Most matches end within 8 bytes: one word compare where both words are inside.
+            if ahead + 8 <= match_end_limit && at + 8 <= self.dict.len() {
+                // In bounds: just checked, and `match_end_limit <= src.len()` (the duty).
+                let diff = word_at!(u64, src, ahead) ^ word_at!(u64, self.dict, at);
+                if diff != 0 {
+                    return (diff.trailing_zeros() / 8) as usize;
+                }
+            }
             let limit = (ahead + (self.dict.len() - at)).min(match_end_limit);
             let code = common_prefix(&src[ahead..limit], &self.dict[at..]);
             if ahead + code == limit {
@@ -762,90 +950,184 @@ impl<T> External<'_, T> {
             }
         }
     }
-
-    /// Extends the match at `src[ip]` / index `candidate` backwards while the bytes before both
-    /// agree, not before `anchor` and not before the start of the candidate's own slice (a match
-    /// in the input never reaches back into the dictionary: liblz4's extDict rule), or in prefix
-    /// mode not before the start of the history.
-    #[inline(always)]
-    fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
-        if self.prefix {
-            let low = self.low();
-            while *ip > anchor && *candidate > low && src[*ip - 1] == self.byte(src, *candidate - 1)
+    unchecked_fn! {
+        #[inline(always)]
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+            if *candidate >= self.base {
+                // SAFETY: `candidate` was found for `ip` (the duty): in reach, `candidate - base
+                // < ip`, and `ip + 8 <= src.len()`.
+                *candidate -= call_unchecked!(catch_up_in(src, anchor, ip, *candidate - self.base));
+                return;
+            }
+            let start = *ip;
+            let mut at = *candidate - self.low;
+            // In bounds: `at < dict.len()` (a found candidate below `base` is in the
+            // dictionary), `ip <= src.len()` (the duty); both only go down together.
+            while *ip > anchor && at > 0 && byte_at!(src, *ip - 1) == byte_at!(self.dict, at - 1)
             {
                 *ip -= 1;
-                *candidate -= 1;
+                at -= 1;
             }
-            return;
-        }
-        let (behind, bound, first) = if *candidate >= self.base {
-            (src, self.base, self.base)
-        } else {
-            (self.dict, self.low(), self.low())
-        };
-        while *ip > anchor && *candidate > bound && src[*ip - 1] == behind[*candidate - first - 1] {
-            *ip -= 1;
-            *candidate -= 1;
+            *candidate -= start - *ip;
         }
     }
+}
 
-    /// The byte at index `index` (`low() <= index < base + src.len()`).
+/// [`ExtDict`] with a prepared dictionary's table read beside the working table (liblz4's
+/// dictCtx mode): a working slot below `base` (left by an earlier input, or empty) stands for
+/// the dictionary's slot of the same hash, whose indices count from [`Dictionary::BASE`].
+#[derive(Clone, Copy)]
+pub(super) struct DictCtx<'a> {
+    ext: ExtDict<'a>,
+    prepared: &'a PreparedTable,
+}
+
+impl<'a> DictCtx<'a> {
+    pub(super) fn new(dict: &'a Dictionary, base: usize) -> Self {
+        debug_assert!(base >= Dictionary::BASE);
+        Self {
+            ext: ExtDict::new(dict.as_bytes(), base),
+            prepared: dict.table(),
+        }
+    }
+}
+
+impl History<U32Table> for DictCtx<'_> {
     #[inline(always)]
-    fn byte(&self, src: &[u8], index: usize) -> u8 {
-        if index >= self.base {
-            src[index - self.base]
+    fn origin(&self) -> usize {
+        self.ext.base
+    }
+    #[inline(always)]
+    fn candidate(&self, own: usize, hash: usize) -> usize {
+        if own < self.ext.base {
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
+            self.prepared.get(hash) + (self.ext.base - Dictionary::BASE)
         } else {
-            self.dict[index - self.low()]
+            own
+        }
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn matches(&self, src: &[u8], ip: usize, candidate: usize) -> bool {
+            // SAFETY: this function's duty, the same as the callee's.
+            call_unchecked!(History::<U32Table>::matches(&self.ext, src, ip, candidate))
+        }
+    }
+    unchecked_fn! {
+        /// [`History::candidate`] and [`History::matches`] in one, so that which table the
+        /// candidate came from also says which slice it is in (no second compare with `base`),
+        /// as liblz4's dictCtx loop does.
+        #[inline(always)]
+        fn find(
+            &self,
+            own: usize,
+            hash: usize,
+            src: &[u8],
+            ip: usize,
+            current: usize,
+        ) -> Option<usize> {
+            let ext = &self.ext;
+            if own >= ext.base {
+                // In bounds (the duty and the reach check, made first): `own - base < ip` and
+                // `ip + 4 <= src.len()`.
+                let found = in_reach(own, current)
+                    && word_at!(u32, src, own - ext.base) == word_at!(u32, src, ip);
+                return found.then_some(own);
+            }
+            // An empty dictionary slot (0) maps to more than 64 KiB back: never in reach.
+            let candidate = self.prepared.get(hash) + (ext.base - Dictionary::BASE);
+            if !in_reach(candidate, current) {
+                return None;
+            }
+            let at = candidate.wrapping_sub(ext.low);
+            let found = if at < ext.words {
+                // In bounds: just checked (`at + 4 <= dict.len()`), and `ip + 4 <= src.len()`
+                // (the duty).
+                word_at!(u32, ext.dict, at) == word_at!(u32, src, ip)
+            } else {
+                candidate >= ext.low && ext.matches_across(src, ip, candidate)
+            };
+            found.then_some(candidate)
+        }
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn match_code(
+            &self,
+            src: &[u8],
+            ip: usize,
+            candidate: usize,
+            match_end_limit: usize,
+        ) -> usize {
+            // SAFETY: this function's duty; the candidates `find` gives are extDict candidates
+            // (in the input before `ip`, or in the dictionary).
+            call_unchecked!(History::<U32Table>::match_code(
+                &self.ext,
+                src,
+                ip,
+                candidate,
+                match_end_limit
+            ))
+        }
+    }
+    unchecked_fn! {
+        #[inline(always)]
+        fn catch_up(&self, src: &[u8], anchor: usize, ip: &mut usize, candidate: &mut usize) {
+            // SAFETY: this function's duty; the candidates `find` gives are the extDict
+            // candidates `ExtDict::find` would accept (in the input before `ip`, or in the
+            // dictionary).
+            call_unchecked!(History::<U32Table>::catch_up(&self.ext, src, anchor, ip, candidate))
         }
     }
 }
 
 unchecked_fn! {
-    /// The parse of `src` after the history `history` (liblz4's extDict mode; with no history
-    /// and `base == 0`, its plain mode), into a `table` that holds only indices below
-    /// `history.base` (or 0), generic over the table layout, over whether output room must be
-    /// checked (`EXACT`), over liblz4's `fillOutput` rules (`FILL`, with `EXACT`: stop where
-    /// `dst` is full), and over its `limitedOutput` rules (`LIMITED`, with `EXACT`: give up, with
-    /// [`Error::OutputTooSmall`], at the first sequence whose pessimistic room check fails, with
-    /// the table holding exactly the positions liblz4's holds then). Returns (bytes written,
-    /// bytes of `src` consumed).
+    /// The parse of `src[start..]` with the history `history` (see [`History`]; `src[..start]`
+    /// is history only for [`Window`]), into a `table` that holds only indices below that of
+    /// `src[start]` (or 0), generic over the table layout, over the history's mode, over whether
+    /// output room must be checked (`EXACT`), over liblz4's `fillOutput` rules (`FILL`, with
+    /// `EXACT`: stop where `dst` is full), and over its `limitedOutput` rules (`LIMITED`, with
+    /// `EXACT`: give up, with [`Error::OutputTooSmall`], at the first sequence whose pessimistic
+    /// room check fails, with the table holding exactly the positions liblz4's holds then).
+    /// Returns (bytes written, bytes of `src[start..]` consumed).
     ///
-    /// Reads are checked (the dictionary and dest-size paths, not the plain compressor's hot
-    /// loop); only the sequence writer runs unchecked without `EXACT`.
+    /// Reads at table candidates are checked (the table may come from earlier calls); only the
+    /// sequence writer runs unchecked without `EXACT`.
     ///
     /// # Safety
     ///
-    /// Without `EXACT`, `dst.len() >= compress_bound(src.len())`, the room the bound-sized
-    /// [`SequenceWriter::sequence`] needs.
+    /// Without `EXACT`, `dst.len() >= compress_bound(src.len() - start)`, the room the
+    /// bound-sized [`SequenceWriter::sequence`] needs.
+    #[allow(clippy::too_many_arguments)]
     fn parse_external<
         T: PositionTable,
+        H: History<T>,
         const EXACT: bool,
         const FILL: bool,
         const LIMITED: bool,
     >(
         table: &mut T,
-        history: External<'_, T>,
+        history: H,
         src: &[u8],
+        start: usize,
         dst: &mut [u8],
         acceleration: u32,
     ) -> Result<(usize, usize), Error> {
-        assert!(acceleration >= 1 && (EXACT || !FILL) && (EXACT || !LIMITED));
+        assert!(
+            acceleration >= 1 && start <= src.len() && (EXACT || !FILL) && (EXACT || !LIMITED)
+        );
         let len = src.len();
-        let base = history.base;
-        let low = history.low();
+        let origin = history.origin();
         let target = dst.len();
         let mut out = SequenceWriter::new(dst);
-        let mut anchor = 0;
+        let mut anchor = start;
 
-        if len >= MIN_COMPRESSIBLE {
+        if len - start >= MIN_COMPRESSIBLE {
             let match_start_limit = len - MFLIMIT + 1;
             let match_end_limit = len - LASTLITERALS;
-            let valid = |candidate: usize, ip: usize| {
-                candidate >= low && (!T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= base + ip)
-            };
 
-            table.put(T::hash(src, 0), base);
-            let mut ip = 1;
+            table.put(T::hash(src, start), origin + start);
+            let mut ip = start + 1;
             let mut forward_hash = T::hash(src, ip);
 
             'search: loop {
@@ -862,17 +1144,26 @@ unchecked_fn! {
                     if forward_ip > match_start_limit {
                         break 'search;
                     }
-                    candidate = history.candidate(hash, table.get(hash));
-                    forward_hash = T::hash(src, forward_ip);
-                    table.put(hash, base + ip);
-                    if valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip) {
+                    let own = table.get(hash);
+                    // In bounds: forward_ip <= match_start_limit = len - MFLIMIT + 1, so the 8
+                    // bytes end at least 3 bytes before the end of `src`.
+                    forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
+                    table.put(hash, origin + ip);
+                    // SAFETY: `ip < forward_ip <= match_start_limit`, so `ip + 12 <= len`.
+                    let found = call_unchecked!(history.find(own, hash, src, ip, origin + ip));
+                    if let Some(found) = found {
+                        candidate = found;
                         break;
                     }
                 }
-                history.catch_up(src, anchor, &mut ip, &mut candidate);
+                // SAFETY: `candidate` is what `find` returned for `ip`.
+                call_unchecked!(history.catch_up(src, anchor, &mut ip, &mut candidate));
 
                 loop {
-                    let mut match_code = history.match_code(src, ip, candidate, match_end_limit);
+                    // SAFETY: `ip < match_start_limit`, so `ip + 4 <= match_end_limit = len - 5`;
+                    // `candidate` was found for `ip` (and caught up with it).
+                    let mut match_code =
+                        call_unchecked!(history.match_code(src, ip, candidate, match_end_limit));
                     let mut full = false;
                     if FILL {
                         let literal_len = ip - anchor;
@@ -903,7 +1194,7 @@ unchecked_fn! {
                         src,
                         anchor,
                         ip,
-                        base + ip - candidate,
+                        origin + ip - candidate,
                         match_code
                     ))?;
                     ip += MINMATCH + match_code;
@@ -911,17 +1202,22 @@ unchecked_fn! {
                     if full || ip >= match_start_limit {
                         break 'search;
                     }
-                    table.put(T::hash(src, ip - 2), base + ip - 2);
-                    let hash = T::hash(src, ip);
-                    candidate = history.candidate(hash, table.get(hash));
-                    table.put(hash, base + ip);
-                    if !(valid(candidate, ip) && history.word(src, candidate) == read_u32(src, ip)) {
-                        break;
+                    // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end
+                    // before the last 3 bytes of `src`.
+                    table.put(T::hash_word(word_at!(u64, src, ip - 2)), origin + ip - 2);
+                    let hash = T::hash_word(word_at!(u64, src, ip));
+                    let own = table.get(hash);
+                    table.put(hash, origin + ip);
+                    // SAFETY: `ip < match_start_limit` (checked above), so `ip + 12 <= len`.
+                    match call_unchecked!(history.find(own, hash, src, ip, origin + ip)) {
+                        Some(found) => candidate = found,
+                        None => break,
                     }
                 }
 
                 ip += 1;
-                forward_hash = T::hash(src, ip);
+                // In bounds: ip <= match_start_limit here (the previous match ended before it).
+                forward_hash = T::hash_word(word_at!(u64, src, ip));
             }
         }
 
@@ -935,7 +1231,7 @@ unchecked_fn! {
             }
         }
         out.last_literals(&src[anchor..anchor + run])?;
-        Ok((out.written(), anchor + run))
+        Ok((out.written(), anchor + run - start))
     }
 }
 
@@ -963,36 +1259,95 @@ pub(super) fn give_up_like_liblz4(
     Ok(())
 }
 
-/// Compresses one stream block at the given (clamped) acceleration after `history`, into
-/// `table`, with liblz4's `LZ4_compress_fast_continue` rules: below the bound, it gives up where
-/// liblz4 does ([`give_up_like_liblz4`]).
-pub(super) fn compress_stream_block(
-    table: &mut U32Table,
-    history: External<'_>,
+/// Compresses `src[start..]` after `history` into `table` at the given (clamped)
+/// acceleration, and returns the compressed length: the bound-sized parse when `dst` holds the
+/// bound, else the exact one, which with `LIMITED` gives up where liblz4's `limitedOutput` does
+/// ([`give_up_like_liblz4`], the rule of `LZ4_compress_fast_continue`) and otherwise only when
+/// `dst` is full.
+#[inline(always)]
+pub(super) fn compress_block<T: PositionTable, H: History<T>, const LIMITED: bool>(
+    table: &mut T,
+    history: H,
     src: &[u8],
+    start: usize,
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
-    let (written, _) = if dst.len() >= compress_bound(src.len()) {
-        // SAFETY: `dst` holds the bound for `src` (just checked).
-        call_unchecked!(parse_external::<U32Table, false, false, false>(
+    let (written, _) = if dst.len() >= compress_bound(src.len().saturating_sub(start)) {
+        // SAFETY: `dst` holds the bound for `src[start..]` (just checked).
+        call_unchecked!(parse_external::<T, H, false, false, false>(
             table,
             history,
             src,
+            start,
             dst,
             acceleration
         ))?
     } else {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse_external::<U32Table, true, false, true>(
+        call_unchecked!(parse_external::<T, H, true, false, LIMITED>(
             table,
             history,
             src,
+            start,
             dst,
             acceleration
         ))?
     };
     Ok(written)
+}
+
+/// The history of one stream block (liblz4's directive for it), for [`compress_stream_block`].
+pub(super) enum StreamHistory<'a> {
+    /// Prefix mode: `window[..start]` is the history (at most 64 KiB), `window[start..]` the
+    /// input, whose first byte has index `base`.
+    Prefix { window: &'a [u8], start: usize },
+    /// External-dictionary mode: the history `dict` (at most 64 KiB) ends just below `base`.
+    External(&'a [u8]),
+    /// A prepared dictionary consulted in place (dictCtx mode), `base >= Dictionary::BASE`.
+    Consulted(&'a Dictionary),
+}
+
+/// Compresses one stream block (`src`, which for [`StreamHistory::Prefix`] is the window's input)
+/// at index `base`, at the given (clamped) acceleration, into `table`, with liblz4's
+/// `LZ4_compress_fast_continue` rules: below the bound, it gives up where liblz4 does
+/// ([`give_up_like_liblz4`]). One parse per mode, chosen here once per block.
+pub(super) fn compress_stream_block(
+    table: &mut U32Table,
+    history: StreamHistory<'_>,
+    base: usize,
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<usize, Error> {
+    if src.is_empty() {
+        // liblz4's empty block, whatever the mode.
+        return match dst.first_mut() {
+            Some(byte) => {
+                *byte = 0;
+                Ok(1)
+            }
+            None => Err(Error::OutputTooSmall {
+                capacity: 0,
+                needed: 1,
+            }),
+        };
+    }
+    match history {
+        StreamHistory::Prefix { window, start } => {
+            let origin = base - start;
+            compress_block::<_, _, true>(table, Window { origin }, window, start, dst, acceleration)
+        }
+        StreamHistory::External(dict) => {
+            // Only the last 64 KiB can be referenced.
+            let history = ExtDict::new(&dict[dict.len().saturating_sub(MAX_HISTORY)..], base);
+            compress_block::<_, _, true>(table, history, src, 0, dst, acceleration)
+        }
+        StreamHistory::Consulted(dict) => {
+            let history = DictCtx::new(dict, base);
+            compress_block::<_, _, true>(table, history, src, 0, dst, acceleration)
+        }
+    }
 }
 
 #[cfg(test)]

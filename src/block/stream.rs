@@ -54,7 +54,8 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use super::compress::{
-    compress_stream_block, External, PositionTable, U32Table, ACCELERATION_MAX, STREAM_INDEX_LIMIT,
+    compress_stream_block, PositionTable, StreamHistory, U32Table, ACCELERATION_MAX,
+    STREAM_INDEX_LIMIT,
 };
 use super::sequence::check_input_size;
 use super::{Decoder, Dictionary, MAX_HISTORY};
@@ -232,12 +233,13 @@ impl StreamState {
         }
         let base = self.current_offset;
         let result = if contiguous || self.dict_size == 0 && !self.attached {
-            // Prefix mode (an empty history included).
-            let history: &[u8] = match (layout, self.held) {
-                (Layout::After { buffer, start }, Held::Caller) => {
-                    &buffer[start - self.dict_size.min(MAX_HISTORY)..start]
-                }
-                _ => &[],
+            // Prefix mode (an empty history included): the history and the input as one slice.
+            let (window, start) = match (layout, self.held) {
+                (Layout::After { buffer, start }, Held::Caller) => (
+                    &buffer[start - self.dict_size.min(MAX_HISTORY)..],
+                    self.dict_size.min(MAX_HISTORY),
+                ),
+                _ => (src, 0),
             };
             if len > 0 {
                 self.dict_size += len;
@@ -247,12 +249,10 @@ impl StreamState {
                     Layout::Separate => Held::Saved,
                 };
             }
-            compress_block(
+            compress_stream_block(
                 &mut self.table,
-                history,
+                StreamHistory::Prefix { window, start },
                 base,
-                None,
-                true,
                 src,
                 dst,
                 acceleration,
@@ -264,14 +264,10 @@ impl StreamState {
                     self.table.copy_from(dict.table());
                     self.current_offset = Dictionary::BASE + len;
                     self.attached = false;
-                    let table = &mut self.table;
-                    let bytes = dict.as_bytes();
-                    compress_block(
-                        table,
-                        bytes,
+                    compress_stream_block(
+                        &mut self.table,
+                        StreamHistory::External(dict.as_bytes()),
                         Dictionary::BASE,
-                        None,
-                        false,
                         src,
                         dst,
                         acceleration,
@@ -282,9 +278,8 @@ impl StreamState {
                         self.attached = false;
                         self.current_offset += len;
                     }
-                    let (table, bytes) = (&mut self.table, dict.as_bytes());
-                    let consult = Some(dict.table());
-                    compress_block(table, bytes, base, consult, false, src, dst, acceleration)
+                    let history = StreamHistory::Consulted(dict);
+                    compress_stream_block(&mut self.table, history, base, src, dst, acceleration)
                 }
                 None => {
                     if len > 0 {
@@ -296,12 +291,10 @@ impl StreamState {
                         // here with it, and that refuses it.
                         Held::Caller => &[][..],
                     };
-                    compress_block(
+                    compress_stream_block(
                         &mut self.table,
-                        history,
+                        StreamHistory::External(history),
                         base,
-                        None,
-                        false,
                         src,
                         dst,
                         acceleration,
@@ -330,36 +323,6 @@ impl StreamState {
             self.dict_size = self.dict_size.min(MAX_HISTORY);
         }
     }
-}
-
-/// One block after `history` (the bytes just below index `base`, the last 64 KiB of it at most).
-#[allow(clippy::too_many_arguments)]
-fn compress_block(
-    table: &mut U32Table,
-    history: &[u8],
-    base: usize,
-    consult: Option<&U32Table>,
-    prefix: bool,
-    src: &[u8],
-    dst: &mut [u8],
-    acceleration: u32,
-) -> Result<usize, Error> {
-    let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
-    if src.is_empty() {
-        // liblz4's empty block, whatever the mode.
-        return match dst.first_mut() {
-            Some(byte) => {
-                *byte = 0;
-                Ok(1)
-            }
-            None => Err(Error::OutputTooSmall {
-                capacity: 0,
-                needed: 1,
-            }),
-        };
-    }
-    let external = External::stream(history, base, consult, prefix);
-    compress_stream_block(table, external, src, dst, acceleration)
 }
 
 /// A fast-compressor stream: each block may reference the blocks compressed before it (up to
@@ -426,7 +389,7 @@ impl<'d> StreamCompressor<'d> {
     /// A fresh stream whose first block may reference `dictionary` (`LZ4_loadDict` with the
     /// dictionary in its own buffer, or `LZ4_attach_dictionary`, before the first call). The
     /// dictionary is borrowed, not copied: its prepared table is read in place by inputs up to
-    /// 4 KiB and copied (16 KiB) for larger ones, as liblz4 does.
+    /// 4 KiB and copied (widened into the 16 KiB working table) for larger ones, as liblz4 does.
     pub fn with_dictionary(dictionary: &'d Dictionary) -> Self {
         Self {
             state: StreamState::new(Some(dictionary)),
