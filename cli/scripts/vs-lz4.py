@@ -36,6 +36,13 @@ cases = {
     "-1": lambda tool, name: [tool, "-q", "-f", "-1", source, f"{work}/{name}-c1.lz4"],
     "-9": lambda tool, name: [tool, "-q", "-f", "-9", source, f"{work}/{name}-c9.lz4"],
     "-d": lambda tool, name: [tool, "-q", "-f", "-d", f"{work}/{name}.lz4", f"{work}/{name}.out"],
+    # The same, with lz4's output made durable too (`sync FILE` after it): what lz4-simd's
+    # output is when it exits (written, fsync'd, renamed, directory fsync'd).
+    "-d, durable": lambda tool, name: (
+        [tool, "-q", "-f", "-d", f"{work}/{name}.lz4", f"{work}/{name}.out"]
+        if tool != "lz4"
+        else ["sh", "-c", f'lz4 -q -f -d "{work}/{name}.lz4" "{work}/{name}.out" && sync "{work}/{name}.out"']
+    ),
     # The same without a file to make durable: lz4-simd fsyncs its outputs, lz4 does not.
     "-d >/dev/null": lambda tool, name: [tool, "-q", "-f", "-d", f"{work}/{name}.lz4", "/dev/null"],
     "-1 -T1": lambda tool, name: [tool, "-q", "-f", "-1"] + (["-T1"] if tool != "lz4" else [])
