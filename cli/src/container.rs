@@ -163,8 +163,31 @@ pub fn compress(
     writer.write_all(&out)
 }
 
-/// `-d --container`: decompresses the input; `max_out` caps each block of the containers of
-/// blocks (streamed) and the whole content of the others. Returns the content's length.
+/// A reader failing once `inner` gives more than `left` bytes: the cap on a Kafka frame's
+/// content (its streaming decoder takes none; its memory is bounded by the frame's block size).
+struct Capped<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        match self.left.checked_sub(n as u64) {
+            Some(left) => {
+                self.left = left;
+                Ok(n)
+            }
+            None => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the Kafka frame's content is larger than --max-out",
+            )),
+        }
+    }
+}
+
+/// `-d --container`: decompresses the input; `max_out` caps each block of the block streams
+/// (hadoop, lz4-java, clickhouse) and the whole content of the others (a Kafka frame included). Returns the content's length.
 pub fn decompress(
     container: Container,
     reader: &mut impl Read,
@@ -175,7 +198,11 @@ pub fn decompress(
         Container::Hadoop => return io::copy(&mut hadoop::Decoder::new(reader, max_out), writer),
         Container::Kafka | Container::KafkaV0 => {
             let accept = kafka::AcceptHeaderChecksum::Either;
-            return io::copy(&mut kafka::Decoder::new(reader, accept), writer);
+            let mut capped = Capped {
+                inner: kafka::Decoder::new(reader, accept),
+                left: max_out as u64,
+            };
+            return io::copy(&mut capped, writer);
         }
         Container::Java => return io::copy(&mut java::Decoder::new(reader, max_out), writer),
         Container::ClickHouse => {

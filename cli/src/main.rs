@@ -136,7 +136,8 @@ lz4-simd extras :\n\
  compress / decompress : the same as -z / -d\n\
 --block : one size-prepended block (4-byte size + block) instead of frames\n\
 --max-out N : with --block or --container -d, the most content to decode (each\n\
-          block's, for the containers that stream: hadoop, kafka, lz4-java, clickhouse)\n\
+          block's for the block streams hadoop, lz4-java, clickhouse; the whole content\n\
+          of a kafka frame)\n\
 --container NAME : read/write LZ4 inside another system's format instead of frames:\n\
           hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,\n\
           prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read\n\

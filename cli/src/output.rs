@@ -301,33 +301,44 @@ struct Sparse {
 struct Writeback {
     written: u64,
     next: u64,
+    /// The thread could not be started: no early writeback for this output.
+    unavailable: bool,
     thread: Option<(mpsc::SyncSender<()>, JoinHandle<io::Result<()>>)>,
 }
 
 impl Writeback {
     /// Counts `bytes` more written to `file`; at the end of a window, asks the thread (started
     /// on the first) for an `fdatasync` of what `file` holds. A request made while one is
-    /// pending is dropped: that one covers it.
-    fn wrote(&mut self, bytes: usize, file: &File) -> io::Result<()> {
+    /// pending is dropped: that one covers it. If the thread cannot be started (no descriptor
+    /// or thread to spare), the output goes on without early writeback: the commit's `fsync`
+    /// does it all, as it would for a small output. (So this never fails a write whose bytes
+    /// were taken.)
+    fn wrote(&mut self, bytes: usize, file: &File) {
         self.written += bytes as u64;
-        if self.written < self.next.max(WRITEBACK_WINDOW) {
-            return Ok(());
+        if self.unavailable || self.written < self.next.max(WRITEBACK_WINDOW) {
+            return;
         }
         self.next = self.written + WRITEBACK_WINDOW;
         if self.thread.is_none() {
-            let duplicate = file.try_clone()?;
             let (requests, received) = mpsc::sync_channel::<()>(1);
-            let thread = std::thread::Builder::new()
-                .name("writeback".into())
-                .spawn(move || received.iter().try_for_each(|()| duplicate.sync_data()))?;
-            self.thread = Some((requests, thread));
+            let started = file.try_clone().and_then(|duplicate| {
+                std::thread::Builder::new()
+                    .name("writeback".into())
+                    .spawn(move || received.iter().try_for_each(|()| duplicate.sync_data()))
+            });
+            match started {
+                Ok(thread) => self.thread = Some((requests, thread)),
+                Err(_) => {
+                    self.unavailable = true;
+                    return;
+                }
+            }
         }
         if let Some((requests, _)) = &self.thread {
             // Full: a request is pending. Disconnected: the thread stopped on an error, which
             // `finish` reports.
             let _ = requests.try_send(());
         }
-        Ok(())
     }
 
     /// Stops the thread after its pending request, with the first error it met.
@@ -357,7 +368,7 @@ impl Temporary {
             (true, Some(_)) => self.write_sparse(buf).map(|()| buf.len())?,
             (false, Some(file)) => file.write(buf)?,
         };
-        self.wrote(written)?;
+        self.wrote(written);
         Ok(written)
     }
 
@@ -368,13 +379,13 @@ impl Temporary {
             (true, Some(_)) => self.write_sparse(buf)?,
             (false, Some(file)) => file.write_all(buf)?,
         }
-        self.wrote(buf.len())
+        self.wrote(buf.len());
+        Ok(())
     }
 
-    fn wrote(&mut self, bytes: usize) -> io::Result<()> {
-        match self.file.as_ref() {
-            Some(file) => self.writeback.wrote(bytes, file.get_ref().as_file()),
-            None => Ok(()),
+    fn wrote(&mut self, bytes: usize) {
+        if let Some(file) = self.file.as_ref() {
+            self.writeback.wrote(bytes, file.get_ref().as_file());
         }
     }
 

@@ -288,3 +288,42 @@ fn hostile_input_through_the_stream_is_an_error_and_leaves_no_output() {
         }
     }
 }
+
+/// `--max-out` caps a Kafka frame's whole content when it is decoded as a stream: just above the
+/// content it decodes, just below it fails and leaves no output.
+#[test]
+fn max_out_caps_kafka_content() {
+    let dir = scratch("kafka-max-out");
+    let data = sample(5000);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    for name in ["kafka", "kafka-v0"] {
+        let out = run_in(
+            bin().args(["-f", "-z", "--container", name, "data", "data.k"]),
+            &dir,
+        );
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        for (cap, ok) in [("5000", true), ("4999", false)] {
+            let _ = std::fs::remove_file(dir.join("out"));
+            let out = run_in(
+                bin().args([
+                    "-f",
+                    "-d",
+                    "--container",
+                    name,
+                    "--max-out",
+                    cap,
+                    "data.k",
+                    "out",
+                ]),
+                &dir,
+            );
+            assert_eq!(out.status.success(), ok, "{name} {cap}: {}", stderr(&out));
+            if ok {
+                assert_eq!(std::fs::read(dir.join("out")).unwrap(), data);
+            } else {
+                assert!(stderr(&out).contains("--max-out"), "{}", stderr(&out));
+                assert!(!dir.join("out").exists());
+            }
+        }
+    }
+}
