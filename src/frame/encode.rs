@@ -195,10 +195,17 @@ impl BlockWriter {
             },
             BlockCompressor::Hc(compressor, level) => {
                 let skip = history_len.saturating_sub(MAX_HISTORY);
-                compressor
+                let compressed = compressor
                     .compress_window(&window[skip..], history_len - skip, body, *level)
                     .ok()
-                    .filter(|&len| len < input.len())
+                    .filter(|&len| len < input.len());
+                if compressed.is_none() {
+                    // liblz4 gave up on the block (LZ4F stores it raw) and marked its stream
+                    // dirty: LZ4F's next `LZ4_resetStreamHC_fast` re-initialises it whole, and
+                    // favour-decompression-speed (set once per frame) is off from then on.
+                    compressor.set_favor_dec_speed(false);
+                }
+                compressed
             }
         };
         let len = match compressed {

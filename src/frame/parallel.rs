@@ -113,9 +113,9 @@ pub fn compress_parallel(src: &[u8], options: &FrameOptions, threads: usize) -> 
 
 /// [`compress_with_dict`](super::compress_with_dict) on `threads` worker threads.
 ///
-/// HC with a dictionary and favour-decompression-speed is compressed on the caller's thread:
-/// there liblz4's blocks depend on the blocks before them even when independent (a block's
-/// options depend on whether an earlier one failed), and the bytes stay LZ4F's.
+/// HC with favour-decompression-speed is compressed on the caller's thread: there liblz4's
+/// blocks depend on the blocks before them even when independent (a block's options depend on
+/// whether an earlier one failed), and the bytes stay LZ4F's.
 pub fn compress_parallel_with_dict(
     src: &[u8],
     dict: &[u8],
@@ -124,7 +124,7 @@ pub fn compress_parallel_with_dict(
 ) -> Vec<u8> {
     if src.len() <= options.block_size.bytes()
         || options.block_mode == BlockMode::Linked
-        || blocks_depend_on_earlier(options, dict)
+        || blocks_depend_on_earlier(options)
     {
         return super::compress_with_dict(src, dict, options);
     }
@@ -132,14 +132,15 @@ pub fn compress_parallel_with_dict(
 }
 
 /// Whether a frame's independent blocks still depend on the blocks before them, so that they
-/// must be compressed in order: HC with a dictionary and favour-decompression-speed. LZ4F's
-/// working stream (which the single-threaded encoder reproduces) loses that option for the rest
-/// of the frame once a block has copied the dictionary's state (above 4 KiB, levels 3-12) or
-/// failed (stored raw), and a later block of 4 KiB or less at levels 10-12 is compressed with or
-/// without it accordingly; whether an earlier block failed is known only once it is compressed.
-/// A rare combination: it is compressed by the single-threaded encoder, as linked blocks are.
-pub(crate) fn blocks_depend_on_earlier(options: &FrameOptions, dict: &[u8]) -> bool {
-    options.hc_level.is_some() && options.favor_dec_speed && !dict.is_empty()
+/// must be compressed in order: HC with favour-decompression-speed. LZ4F's working stream
+/// (which the single-threaded encoder reproduces) loses that option for the rest of the frame
+/// once a block has failed (stored raw: the stream is re-initialised at the next block) or, with
+/// a dictionary, copied the dictionary's state (above 4 KiB, levels 3-12); later blocks at
+/// levels 10-12 are compressed with or without it accordingly, and whether an earlier block
+/// failed is known only once it is compressed. A rare combination: it is compressed by the
+/// single-threaded encoder, as linked blocks are.
+pub(crate) fn blocks_depend_on_earlier(options: &FrameOptions) -> bool {
+    options.hc_level.is_some() && options.favor_dec_speed
 }
 
 /// [`decompress`](super::decompress) on `threads` worker threads (0: one per core): the same

@@ -28,7 +28,7 @@ use crate::Error;
 /// are in flight: when that many wait, `write` first waits for the oldest and writes it, so a
 /// slow writer slows the encoder down and memory stays bounded by the block size, not the
 /// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them (and
-/// so do HC blocks with a dictionary and favour-decompression-speed, see
+/// so do HC blocks with favour-decompression-speed, see
 /// [`compress_parallel_with_dict`](crate::frame::compress_parallel_with_dict)): they are
 /// compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
 /// while the caller's thread gathers and hashes the next block and writes the last (see the
@@ -160,7 +160,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
         // encoder on a worker: linked blocks, and the rare independent ones of
         // `blocks_depend_on_earlier`.
         let in_order =
-            options.block_mode == BlockMode::Linked || blocks_depend_on_earlier(&options, dict);
+            options.block_mode == BlockMode::Linked || blocks_depend_on_earlier(&options);
         let (blocks, limit, prefix) = if in_order {
             let collected = Collected(RefCell::new(Vec::new()));
             let unhashed = options.clone().content_checksum(false);
