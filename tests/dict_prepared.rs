@@ -7,10 +7,12 @@
 //!
 //! liblz4 is called through `testkit::liblz4`.
 
-use lz4_simd::block::{self, Compressor, Dictionary};
+use lz4_simd::block::{self, Compressor, Dictionary, StreamCompressor};
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameOptions};
 use lz4_simd::Error;
 use testkit::corpus;
-use testkit::liblz4::{self, Stream, Working};
+use testkit::liblz4::{self, SavingStream, Stream, Working};
+use testkit::liblz4_hc;
 use testkit::samples::XorShift as Rng;
 
 /// liblz4's `LZ4_attach_dictionary` path, as LZ4F uses it: a working stream reset with
@@ -136,13 +138,11 @@ fn identical_to_load_dict_and_continue() {
     for (d, &dict_len) in DICT_LENS.iter().enumerate() {
         let dict_bytes = text(dict_len, d as u64 + 1);
         let dict = Dictionary::new(&dict_bytes);
+        // Every byte is kept, a dictionary under 8 bytes too (the fast compressor ignores it,
+        // as `LZ4_loadDict`, which the comparison below checks; HC uses it).
         assert_eq!(
             dict.as_bytes(),
-            if dict_len < 8 {
-                &[][..]
-            } else {
-                &dict_bytes[dict_len.saturating_sub(64 * KIB)..]
-            }
+            &dict_bytes[dict_len.saturating_sub(64 * KIB)..]
         );
         for (i, len) in input_lens().into_iter().enumerate() {
             let src = related(&dict_bytes, len, (d * 100 + i) as u64);
@@ -351,4 +351,84 @@ fn forms_and_edges() {
         block::decompress_with_dict(&block, &text(5000, 1), 3000).unwrap(),
         src
     );
+}
+
+/// Dictionaries under 8 bytes (`Dictionary::MIN_LEN`), as liblz4 treats them: the fast
+/// compressor ignores them (`LZ4_loadDict` keeps none: blocks, streams and fast LZ4F frames are
+/// those of no dictionary), HC uses every byte (`LZ4_loadDictHC`: LZ4F frames at the HC levels
+/// made with the prepared `Dictionary` are LZ4F's with a CDict of those bytes, which an empty
+/// `as_bytes()` made them not be).
+#[test]
+fn tiny_dictionaries_as_liblz4_and_lz4f() {
+    let body = text(3000, 77);
+    for dict_len in [0usize, 1, 3, 4, 5, 7, 8, 9, 12] {
+        // The dictionary is the input's own start, so that HC finds matches in it (each in its
+        // own buffer: liblz4 behaves differently when they overlap).
+        let (dict_bytes, src) = (body[..dict_len].to_vec(), body[..1500].to_vec());
+        let (dict_bytes, src) = (&dict_bytes[..], &src[..]);
+        for slow in [false, true] {
+            let (dict, dict_stream) = if slow {
+                let stream = Stream::with_dict_slow(dict_bytes);
+                (Dictionary::new_slow(dict_bytes), stream)
+            } else {
+                (Dictionary::new(dict_bytes), Stream::with_dict(dict_bytes))
+            };
+            assert_eq!(dict.as_bytes(), dict_bytes);
+            // Fast blocks: `LZ4_loadDict[Slow]` + `LZ4_attach_dictionary` + `_continue`.
+            let want = liblz4_attach(src, &dict_stream, &mut Working::new(), 1);
+            assert_eq!(ours(src, &dict, 1), want, "dict {dict_len}: block");
+            if dict_len < 8 {
+                assert_eq!(want, liblz4::compress_with_dict(src, &[]));
+            }
+            // A stream with the dictionary attached.
+            let theirs_stream = if slow {
+                Stream::with_dict_slow(dict_bytes)
+            } else {
+                Stream::with_dict(dict_bytes)
+            };
+            let mut theirs = SavingStream::new(theirs_stream);
+            let mut stream = StreamCompressor::with_dictionary(&dict);
+            for piece in src.chunks(600) {
+                let mut a = vec![0u8; block::compress_bound(piece.len())];
+                let mut b = a.clone();
+                let n = stream.compress_into(piece, &mut a, 1).unwrap();
+                let m = theirs.compress(piece, &mut b, 1);
+                assert_eq!(a[..n], b[..m], "dict {dict_len}: stream");
+            }
+            for linked in [false, true] {
+                let mode = if linked {
+                    BlockMode::Linked
+                } else {
+                    BlockMode::Independent
+                };
+                let options = FrameOptions::new()
+                    .block_size(BlockSize::Max64KB)
+                    .block_mode(mode);
+                // HC frames: LZ4F with a CDict of the bytes (the `lz4` tool's `-# -D`).
+                for level in [3u8, 9, 12] {
+                    let theirs =
+                        liblz4_hc::lz4_tool_frame_with_dict(src, dict_bytes, level, linked, false);
+                    let options = options.clone().hc_level(Some(level));
+                    let ours = frame::compress_with_dictionary(src, &dict, &options);
+                    assert!(
+                        ours == theirs,
+                        "dict {dict_len}, level {level}, linked {linked}: HC frame"
+                    );
+                    assert_eq!(ours, frame::compress_with_dict(src, dict_bytes, &options));
+                    let back = frame::decompress_with_dict(&ours, dict.as_bytes(), 0, 2000);
+                    assert_eq!(back.unwrap(), src);
+                }
+                // Fast frames: LZ4F 1.10 with a CDict (`LZ4_loadDictSlow`, which ignores the
+                // bytes too).
+                let preferences = liblz4::fast_frame_preferences(4, linked, 1);
+                let theirs = liblz4_hc::compress_frame_cdict(src, dict_bytes, &preferences);
+                let ours = frame::compress_with_dictionary(src, &dict, &options);
+                if slow {
+                    assert!(ours == theirs, "dict {dict_len}, linked {linked}: fast frame");
+                }
+                let back = frame::decompress_with_dict(&ours, dict.as_bytes(), 0, 2000);
+                assert_eq!(back.unwrap(), src);
+            }
+        }
+    }
 }

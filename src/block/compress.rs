@@ -424,7 +424,7 @@ impl Compressor {
         working.next_base = base + src.len();
         let table = &mut working.table;
         if copy {
-            let history = ExtDict::new(dict.as_bytes(), base);
+            let history = ExtDict::new(dict.history(), base);
             compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
         } else {
             let history = DictCtx::new(dict, base);
@@ -986,7 +986,7 @@ impl<'a> DictCtx<'a> {
     pub(super) fn new(dict: &'a Dictionary, base: usize) -> Self {
         debug_assert!(base >= Dictionary::BASE);
         Self {
-            ext: ExtDict::new(dict.as_bytes(), base),
+            ext: ExtDict::new(dict.history(), base),
             prepared: dict.table(),
         }
     }

@@ -3,8 +3,9 @@
 //! Preparing a dictionary means what liblz4's `LZ4_loadDict` does: keep its last 64 KiB (the
 //! most a block can reference) and enter every third position of them in a fast-compressor hash
 //! table (the `u32` layout's hash of 5 bytes), positions counted so that the dictionary ends just
-//! below index 65,536, where the input starts. A dictionary under 8 bytes is ignored, as liblz4
-//! ignores it. Each [`Compressor::compress_with_dictionary_into`] call then reads or copies that
+//! below index 65,536, where the input starts. A dictionary under 8 bytes is ignored by the fast
+//! compressor, as `LZ4_loadDict` ignores it (its bytes are still kept: HC compression, which
+//! LZ4F gives the same bytes, uses them). Each [`Compressor::compress_with_dictionary_into`] call then reads or copies that
 //! table instead of hashing the dictionary again, and reads the dictionary bytes in place.
 //!
 //! The table's indices are all below 65,536, so its slots are 16 bits (8 KiB, where liblz4's are
@@ -42,8 +43,8 @@ use super::MAX_HISTORY;
 /// ```
 #[derive(Clone)]
 pub struct Dictionary {
-    /// The bytes blocks may reference: the last [`MAX_HISTORY`] of the dictionary (none if it
-    /// had fewer than [`Dictionary::MIN_LEN`]).
+    /// The last [`MAX_HISTORY`] of the dictionary's bytes (all of them, even under
+    /// [`Dictionary::MIN_LEN`]: HC compression uses them, see [`Dictionary::as_bytes`]).
     bytes: Box<[u8]>,
     table: Box<PreparedTable>,
 }
@@ -57,8 +58,11 @@ impl core::fmt::Debug for Dictionary {
 }
 
 impl Dictionary {
-    /// Dictionaries shorter than this are ignored (liblz4's `HASH_UNIT`, the 8 bytes its table
-    /// hashes read): compressing with one is compressing with an empty dictionary.
+    /// The fast compressor ignores dictionaries shorter than this (liblz4's `HASH_UNIT`, the 8
+    /// bytes its table hashes read; `LZ4_loadDict` keeps none of them): compressing with one is
+    /// compressing with an empty dictionary. Their bytes are kept all the same
+    /// ([`Dictionary::as_bytes`]), since liblz4's HC dictionaries (`LZ4_loadDictHC`, and so LZ4F
+    /// frames at the HC levels) use them.
     pub const MIN_LEN: usize = 8;
 
     /// The index the first input byte gets: the dictionary's bytes are the indices just below it
@@ -68,23 +72,21 @@ impl Dictionary {
     /// Prepares `bytes` (only the last 64 KiB matter) as a dictionary. Costs one pass over those
     /// 64 KiB and an 8 KiB table; do it once per dictionary, not per message.
     pub fn new(bytes: &[u8]) -> Self {
-        let kept: &[u8] = if bytes.len() < Self::MIN_LEN {
-            &[]
-        } else {
-            &bytes[bytes.len().saturating_sub(MAX_HISTORY)..]
-        };
-        let mut table = Box::new(PreparedTable::new());
-        let first = Self::BASE - kept.len();
-        // Every position whose 8 hashed bytes lie inside, at liblz4's stride; later positions
-        // overwrite earlier ones in their slot.
-        let hashable = (kept.len() + 1).saturating_sub(U32Table::HASH_READ);
-        for pos in (0..hashable).step_by(HISTORY_STRIDE) {
-            table.put(U32Table::hash(kept, pos), first + pos);
-        }
-        Self {
+        let kept = &bytes[bytes.len().saturating_sub(MAX_HISTORY)..];
+        let mut dict = Self {
             bytes: kept.into(),
-            table,
+            table: Box::new(PreparedTable::new()),
+        };
+        let history = dict.history();
+        let first = Self::BASE - history.len();
+        // Every position whose 8 hashed bytes lie inside, at liblz4's stride; later positions
+        // overwrite earlier ones in their slot. (A dictionary under `MIN_LEN` has no history:
+        // its table stays empty.)
+        let hashable = (history.len() + 1).saturating_sub(U32Table::HASH_READ);
+        for pos in (0..hashable).step_by(HISTORY_STRIDE) {
+            dict.table.put(U32Table::hash(&dict.bytes, pos), first + pos);
         }
+        dict
     }
 
     /// Prepares `bytes` as liblz4 1.10's `LZ4_loadDictSlow` does: [`Dictionary::new`]'s table,
@@ -95,8 +97,9 @@ impl Dictionary {
     /// more pass. Decoding needs only the bytes, as for any dictionary.
     pub fn new_slow(bytes: &[u8]) -> Self {
         let mut dict = Self::new(bytes);
-        let first = Self::BASE - dict.bytes.len();
-        let hashable = (dict.bytes.len() + 1).saturating_sub(U32Table::HASH_READ);
+        let history_len = dict.history().len();
+        let first = Self::BASE - history_len;
+        let hashable = (history_len + 1).saturating_sub(U32Table::HASH_READ);
         for pos in 0..hashable {
             let hash = U32Table::hash(&dict.bytes, pos);
             // Empty is 0 here: every index is below 64 KiB (liblz4: at most `currentOffset -
@@ -109,10 +112,32 @@ impl Dictionary {
     }
 
     /// The dictionary bytes blocks compressed with it may reference: the last 64 KiB of the bytes
-    /// given to [`Dictionary::new`] (empty if they were fewer than [`Dictionary::MIN_LEN`]).
-    /// Decoding with these or with the original bytes gives the same output.
+    /// given to [`Dictionary::new`]. Decoding with these or with the original bytes gives the
+    /// same output.
+    ///
+    /// A dictionary under [`Dictionary::MIN_LEN`] bytes keeps them too, although the fast
+    /// compressor ignores it (as `LZ4_loadDict` does): HC compression with these bytes is what
+    /// liblz4 does with such a dictionary (`LZ4_loadDictHC` keeps every byte, and LZ4F's
+    /// `LZ4F_createCDict` gives it all of them), so frames made at the HC levels with this
+    /// `Dictionary` are LZ4F's.
+    ///
+    /// ```
+    /// use lz4_simd::block::Dictionary;
+    /// assert_eq!(Dictionary::new(b"tiny").as_bytes(), b"tiny");
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// The history the fast compressor uses: [`Dictionary::as_bytes`], or none for a dictionary
+    /// under [`Dictionary::MIN_LEN`] (what `LZ4_loadDict` keeps of it: its `dictSize` stays 0).
+    #[inline(always)]
+    pub(super) fn history(&self) -> &[u8] {
+        if self.bytes.len() < Self::MIN_LEN {
+            &[]
+        } else {
+            &self.bytes
+        }
     }
 
     /// The prepared table.

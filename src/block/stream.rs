@@ -128,7 +128,7 @@ impl StreamState {
             if self.current_offset == 0 {
                 self.current_offset = Dictionary::BASE;
             }
-            self.attached = !dict.as_bytes().is_empty();
+            self.attached = !dict.history().is_empty();
         }
     }
 
@@ -139,7 +139,7 @@ impl StreamState {
     /// (empty slots are 64 KiB back as well). Without one, a fresh stream's empty slots are
     /// candidates (position 0), so the table is cleared.
     pub(crate) fn reset(&mut self, dict: Option<&Dictionary>) {
-        let attachable = dict.is_some_and(|dict| !dict.as_bytes().is_empty());
+        let attachable = dict.is_some_and(|dict| !dict.history().is_empty());
         if attachable && self.current_offset + MAX_HISTORY <= RESET_INDEX_LIMIT {
             self.current_offset += MAX_HISTORY;
         } else {
@@ -266,7 +266,7 @@ impl StreamState {
                     self.attached = false;
                     compress_stream_block(
                         &mut self.table,
-                        StreamHistory::External(dict.as_bytes()),
+                        StreamHistory::External(dict.history()),
                         Dictionary::BASE,
                         src,
                         dst,
