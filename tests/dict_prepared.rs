@@ -424,7 +424,10 @@ fn tiny_dictionaries_as_liblz4_and_lz4f() {
                 let theirs = liblz4_hc::compress_frame_cdict(src, dict_bytes, &preferences);
                 let ours = frame::compress_with_dictionary(src, &dict, &options);
                 if slow {
-                    assert!(ours == theirs, "dict {dict_len}, linked {linked}: fast frame");
+                    assert!(
+                        ours == theirs,
+                        "dict {dict_len}, linked {linked}: fast frame"
+                    );
                 }
                 let back = frame::decompress_with_dict(&ours, dict.as_bytes(), 0, 2000);
                 assert_eq!(back.unwrap(), src);

@@ -532,3 +532,83 @@ fn slow_dictionary_matches_load_dict_slow() {
         }
     }
 }
+
+/// The decoder's bounded buffer (a block is first decoded with the room recent blocks needed,
+/// at least 64 KiB, and again with all the room `dst` allows only if that fails): blocks larger
+/// than 64 KiB among small ones, into destinations far larger than the blocks, decode as
+/// `LZ4_decompress_safe_continue` decodes them into consecutive places of one buffer; and bad
+/// blocks (truncated, corrupt, one byte too little room, or large ones that need the second
+/// attempt) get liblz4's verdict.
+#[test]
+fn decoder_bounded_buffer_against_liblz4() {
+    let data = pool(21);
+    let lens = [
+        1000usize, 200_000, 10, 4096, 300_000, 65_536, 65_537, 70_000, 5, 150_000, 4096,
+    ];
+    let mut compressor = StreamCompressor::new();
+    let mut inputs = Vec::new();
+    let mut blocks = Vec::new();
+    let mut at = 0;
+    for &len in &lens {
+        let src = data[at..at + len].to_vec();
+        at = (at + len / 2) % (data.len() - 300_000);
+        let mut dst = vec![0u8; block::compress_bound(len)];
+        let n = compressor.compress_into(&src, &mut dst, 1).unwrap();
+        blocks.push(dst[..n].to_vec());
+        inputs.push(src);
+    }
+    let total: usize = lens.iter().sum();
+    // Each bad variant replaces block `at` (liblz4's state after an error is not specified, so
+    // each variant replays the stream from the start).
+    let variants: Vec<(usize, Vec<u8>, usize)> = (0..blocks.len())
+        .flat_map(|i| {
+            let good = blocks[i].clone();
+            let mut corrupt = good.clone();
+            let mid = corrupt.len() / 2;
+            corrupt[mid] ^= 0x5A;
+            let truncated = good[..good.len().saturating_sub(3)].to_vec();
+            [
+                (i, good.clone(), usize::MAX),
+                (i, good, lens[i].saturating_sub(1)),
+                (i, corrupt, usize::MAX),
+                (i, truncated, usize::MAX),
+            ]
+        })
+        .collect();
+    for (bad_at, bad, cap) in variants {
+        let mut ours = StreamDecoder::new();
+        let mut theirs_out = vec![0u8; total + 1_000_000];
+        let mut theirs = StreamDecode::new(&[]);
+        let mut place = 0;
+        for (i, good) in blocks.iter().enumerate().take(bad_at + 1) {
+            let block = if i == bad_at { &bad[..] } else { &good[..] };
+            let cap = if i == bad_at { cap } else { usize::MAX };
+            // Ours into a fresh, oversized destination; liblz4 into the rest of one buffer.
+            let room = cap.min(theirs_out.len() - place);
+            let mut dst = vec![0xA5u8; room + 16];
+            let got = ours.decompress_into(block, &mut dst[..room]);
+            let want = theirs.decompress(block, &mut theirs_out[place..place + room]);
+            match (got, want) {
+                (Ok(n), Some(m)) => {
+                    assert_eq!(n, m, "block {i} (variant at {bad_at})");
+                    assert!(dst[..n] == theirs_out[place..place + m], "block {i}");
+                    assert!(dst[room..].iter().all(|&b| b == 0xA5), "canary");
+                    if i < bad_at {
+                        assert!(dst[..n] == inputs[i][..]);
+                    }
+                    place += m;
+                }
+                (Err(_), None) => {
+                    assert!(
+                        dst.iter().all(|&b| b == 0xA5),
+                        "dst touched by a failed block"
+                    );
+                    break;
+                }
+                (got, want) => {
+                    panic!("block {i} (variant at {bad_at}): ours {got:?}, liblz4 {want:?}")
+                }
+            }
+        }
+    }
+}

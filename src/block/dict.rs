@@ -84,7 +84,8 @@ impl Dictionary {
         // its table stays empty.)
         let hashable = (history.len() + 1).saturating_sub(U32Table::HASH_READ);
         for pos in (0..hashable).step_by(HISTORY_STRIDE) {
-            dict.table.put(U32Table::hash(&dict.bytes, pos), first + pos);
+            dict.table
+                .put(U32Table::hash(&dict.bytes, pos), first + pos);
         }
         dict
     }

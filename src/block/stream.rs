@@ -511,16 +511,26 @@ pub struct StreamDecoder {
     /// The output so far (at least its last 64 KiB, or the dictionary), `buf[..len]`, followed
     /// by room for the next block: each block is decoded here, behind its history (the fast
     /// loop reads matches in the history as in any block; no external-dictionary steps), then
-    /// copied to the caller's buffer. Kept at its largest length (no zero-fill per block).
+    /// copied to the caller's buffer. Its length is kept from call to call (no zero-fill per
+    /// block), within the bound of [`StreamDecoder::trim`].
     buf: Vec<u8>,
     len: usize,
     /// The dictionary the stream starts from (its last 64 KiB).
     dictionary: Box<[u8]>,
+    /// The output length of recent blocks: the largest, halving per call. A
+    /// block is first decoded with this much room (at least 64 KiB), see
+    /// [`StreamDecoder::decompress_into`].
+    recent_out: usize,
 }
 
 /// The history slides its last 64 KiB to the front of the buffer once it is longer than this
 /// (amortised: one 64 KiB move per 64 KiB decoded at most).
 const DECODE_HISTORY_ROOM: usize = 2 * MAX_HISTORY;
+/// Room past the history a block is first decoded with, whatever the recent blocks: the
+/// common stream's 64 KiB blocks never need a second attempt.
+const DECODE_FIRST_ROOM: usize = MAX_HISTORY;
+/// Slack the buffer may keep past what [`StreamDecoder::trim`] aims at before it is shrunk.
+const DECODE_SLACK: usize = MAX_HISTORY;
 
 impl Default for StreamDecoder {
     fn default() -> Self {
@@ -554,6 +564,7 @@ impl StreamDecoder {
             len: buf.len(),
             buf,
             dictionary,
+            recent_out: 0,
         }
     }
 
@@ -564,28 +575,38 @@ impl StreamDecoder {
         Ok(self)
     }
 
-    /// Back to the state of a new decoder (with the same dictionary).
+    /// Back to the state of a new decoder (with the same dictionary); the buffer goes back to
+    /// its smallest bound (256 KiB) if it had grown past it.
     pub fn reset(&mut self) {
         self.buf[..self.dictionary.len()].copy_from_slice(&self.dictionary);
         self.len = self.dictionary.len();
+        self.recent_out = 0;
+        self.trim();
     }
 
-    /// Decodes the next block of the stream into `dst` (its length is the output cap) and
-    /// returns the number of bytes written, as `LZ4_decompress_safe_continue(stream, src, dst,
-    /// src.len(), dst.len())`. The block may reference the last 64 KiB of everything decoded
-    /// before (or of the dictionary). Bytes of `dst` past the returned length are left as they
-    /// were; after an error `dst` is untouched and the decoder's history is unchanged.
-    ///
-    /// The block is decoded behind the decoder's copy of the history, then copied into `dst`:
-    /// one copy of the output, no matter where `dst` is (a ring buffer, a new buffer each
-    /// time), and no external-dictionary steps in the decoder.
-    pub fn decompress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-        // No block decodes to more than 255 bytes per input byte (plus its last literals).
-        let room = dst.len().min(
-            src.len()
-                .saturating_mul(super::MAX_EXPANSION)
-                .saturating_add(16),
-        );
+    /// The memory bound: between calls the buffer keeps at most 128 KiB (the history and its
+    /// slide room) + the room a block is first decoded with (64 KiB, or the decayed output
+    /// length of recent blocks) + 64 KiB of slack. A stream of large blocks keeps its buffer
+    /// (no allocation per block); after a large block among small ones the buffer shrinks
+    /// back as the recent output length decays (it halves per call). Only the last 64 KiB of
+    /// the history are kept, which is all a block can reference.
+    fn trim(&mut self) {
+        let keep = DECODE_HISTORY_ROOM + self.recent_out.max(DECODE_FIRST_ROOM);
+        if self.buf.capacity() <= keep + DECODE_SLACK {
+            return;
+        }
+        let keep_from = self.len.saturating_sub(MAX_HISTORY);
+        self.buf.copy_within(keep_from..self.len, 0);
+        self.len -= keep_from;
+        debug_assert!(self.len <= MAX_HISTORY && self.len <= keep);
+        self.buf.truncate(keep);
+        self.buf.shrink_to(keep);
+    }
+
+    /// Decodes `src` behind the history in the buffer with `room` bytes of output room (the
+    /// buffer grown to fit), returning the output length; the history is unchanged (it may
+    /// slide to the front of the buffer).
+    fn decode_behind_history(&mut self, src: &[u8], room: usize) -> Result<usize, Error> {
         if self.len > DECODE_HISTORY_ROOM - room.min(DECODE_HISTORY_ROOM) {
             // Slide the last 64 KiB to the front.
             let keep_from = self.len.saturating_sub(MAX_HISTORY);
@@ -600,12 +621,49 @@ impl StreamDecoder {
                 .map_err(|_| Error::AllocationFailed { bytes: needed })?;
             self.buf.resize(needed, 0);
         }
-        let written =
-            self.decoder
-                .decompress_into_with_history(src, &mut self.buf[..needed], self.len)?;
-        dst[..written].copy_from_slice(&self.buf[self.len..self.len + written]);
-        self.len += written;
-        Ok(written)
+        self.decoder
+            .decompress_into_with_history(src, &mut self.buf[..needed], self.len)
+    }
+
+    /// Decodes the next block of the stream into `dst` (its length is the output cap) and
+    /// returns the number of bytes written, as `LZ4_decompress_safe_continue(stream, src, dst,
+    /// src.len(), dst.len())`. The block may reference the last 64 KiB of everything decoded
+    /// before (or of the dictionary). Bytes of `dst` past the returned length are left as they
+    /// were; after an error `dst` is untouched and the decoder's history is unchanged.
+    ///
+    /// The block is decoded behind the decoder's copy of the history, then copied into `dst`:
+    /// one copy of the output, no matter where `dst` is (a ring buffer, a new buffer each
+    /// time), and no external-dictionary steps in the decoder.
+    ///
+    /// Memory: the decoder's buffer holds the last 64 KiB of history and room for the block.
+    /// The room is first what recent blocks needed (at least 64 KiB); only a block that does not
+    /// decode in it (a larger one, or a bad one) is decoded again with all the room `dst` and
+    /// `src` allow, which gives the verdict (a block that decodes with a smaller output cap
+    /// decodes to the same bytes with a larger one). Between calls the buffer keeps at most
+    /// 256 KiB, or 192 KiB plus the recent blocks' output length: a stream of large blocks reuses
+    /// its buffer, and one large block does not make the decoder keep its size for good (it
+    /// shrinks back within a few calls, and at [`reset`](Self::reset)).
+    pub fn decompress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        // No block decodes to more than 255 bytes per input byte (plus its last literals).
+        let room = dst.len().min(
+            src.len()
+                .saturating_mul(super::MAX_EXPANSION)
+                .saturating_add(16),
+        );
+        let first = room.min(self.recent_out.max(DECODE_FIRST_ROOM));
+        let mut result = self.decode_behind_history(src, first);
+        if result.is_err() && first < room {
+            result = self.decode_behind_history(src, room);
+        }
+        let result = result.map(|written| {
+            dst[..written].copy_from_slice(&self.buf[self.len..self.len + written]);
+            self.len += written;
+            written
+        });
+        let written = *result.as_ref().unwrap_or(&0);
+        self.recent_out = written.max(self.recent_out / 2);
+        self.trim();
+        result
     }
 }
 
@@ -683,5 +741,65 @@ mod tests {
                 "never renormalised"
             );
         }
+    }
+
+    /// The decoder's memory is bounded: one large block among small ones does not make it keep
+    /// a large buffer (it shrinks back within a few calls, and at `reset`), while a stream of
+    /// large blocks reuses one buffer; the output is the same either way.
+    #[test]
+    fn stream_decoder_memory_is_bounded() {
+        let data = text(3 << 20, 11);
+        let large = 1 << 20;
+        let lens = [
+            1000usize, 4096, large, 10, 4096, 4096, 4096, 4096, 4096, 4096, 300,
+        ];
+        let mut compressor = StreamCompressor::new();
+        let mut decoder = StreamDecoder::new();
+        let mut at = 0;
+        let mut dst = vec![0u8; large];
+        let mut peak = 0;
+        for (i, &len) in lens.iter().enumerate() {
+            let src = &data[at..at + len];
+            at += len;
+            let mut block = vec![0u8; compress_bound(len)];
+            let n = compressor.compress_into(src, &mut block, 1).unwrap();
+            // The whole of `dst` offered, as a ring buffer's caller does.
+            let written = decoder.decompress_into(&block[..n], &mut dst).unwrap();
+            assert_eq!(&dst[..written], src, "block {i}");
+            peak = peak.max(decoder.buf.capacity());
+            let bound = DECODE_HISTORY_ROOM + decoder.recent_out.max(DECODE_FIRST_ROOM);
+            assert!(decoder.buf.capacity() <= bound + DECODE_SLACK, "block {i}");
+        }
+        assert!(peak > large, "the large block needed a large buffer");
+        assert!(
+            decoder.buf.capacity() <= 256 << 10,
+            "kept {} bytes after small blocks",
+            decoder.buf.capacity()
+        );
+        // A stream of large blocks keeps its buffer: no allocation per block.
+        let mut compressor = StreamCompressor::new();
+        let mut decoder = StreamDecoder::new();
+        let mut pointers = Vec::new();
+        for (i, src) in data.chunks(large / 2).enumerate() {
+            let mut block = vec![0u8; compress_bound(src.len())];
+            let n = compressor.compress_into(src, &mut block, 1).unwrap();
+            let written = decoder.decompress_into(&block[..n], &mut dst).unwrap();
+            assert_eq!(&dst[..written], src, "large block {i}");
+            pointers.push(decoder.buf.as_ptr());
+        }
+        assert!(
+            pointers[1..].windows(2).all(|w| w[0] == w[1]),
+            "reallocated"
+        );
+        decoder.reset();
+        assert!(decoder.buf.capacity() <= 256 << 10);
+        // It still decodes after the reset.
+        let src = &data[..5000];
+        let mut block = vec![0u8; compress_bound(src.len())];
+        let n = StreamCompressor::new()
+            .compress_into(src, &mut block, 1)
+            .unwrap();
+        let written = decoder.decompress_into(&block[..n], &mut dst).unwrap();
+        assert_eq!(&dst[..written], src);
     }
 }
