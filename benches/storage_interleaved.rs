@@ -5,6 +5,9 @@
 //!   (`Compressor::compress_with_dictionary_into`) against liblz4's `LZ4_attach_dictionary` +
 //!   `LZ4_compress_fast_continue` (`LZ4_resetStream_fast` per message), and ours without the
 //!   dictionary (`Compressor::compress_into`). Targets: ≥ liblz4, and within 1.5× of no dictionary.
+//!   The same cost ratio for liblz4 puts the second figure in context: its attach path against
+//!   `LZ4_compress_fast_extState` on the same messages (one state, reinitialised per call, as
+//!   liblz4's own one-shot compression does).
 //! - `dict-decode/<size>`: the same messages decoded with the dictionary, ours
 //!   (`block::decompress_into_with_dict`, the detected kernel, no dictionary copy) against
 //!   `LZ4_decompress_safe_usingDict`. Target: ≥ liblz4.
@@ -16,7 +19,9 @@
 //!
 //! Ratios: the reference's time / ours (above 1: ours is faster). Data: Silesia `dickens` (the
 //! dictionary is its first 64 KiB, the messages the text after it), generated text without the
-//! corpus. `LZ4_SIMD_BENCH_ROUNDS` (default 31) sets the rounds.
+//! corpus. `LZ4_SIMD_BENCH_ROUNDS` (default 31) sets the rounds. `LZ4_SIMD_BENCH_CLOCK=cpu` times
+//! each run by the thread's CPU time instead of wall time (see `testkit::clock`), which leaves
+//! out the time other processes run on a shared machine.
 //!
 //! Run: `cargo bench --bench storage_interleaved`.
 //!
@@ -38,11 +43,57 @@ mod common;
 
 use common::{env_usize, median};
 
+use std::ffi::{c_char, c_int, c_void};
 use std::hint::black_box;
-use std::time::Instant;
 
 use lz4_simd::block::{self, Compressor, Dictionary, StreamCompressor, StreamDecoder};
+use testkit::clock;
 use testkit::liblz4::{self, SavingStream, Stream, StreamDecode, Working};
+
+// liblz4's one-shot compression into a caller's state (in lz4-sys's static library, which the
+// test kit links; declared here as the tests declare what they need).
+extern "C" {
+    fn LZ4_sizeofState() -> c_int;
+    fn LZ4_compress_fast_extState(
+        state: *mut c_void,
+        src: *const c_char,
+        dst: *mut c_char,
+        src_size: c_int,
+        dst_capacity: c_int,
+        acceleration: c_int,
+    ) -> c_int;
+}
+
+/// A state for `LZ4_compress_fast_extState` (which initialises it on every call, as
+/// `LZ4_compress_fast` does with one on its stack).
+struct ExtState(Vec<u64>);
+
+impl ExtState {
+    fn new() -> Self {
+        // SAFETY: a pure query.
+        let size = unsafe { LZ4_sizeofState() } as usize;
+        // `u64`s: liblz4 needs the state 8-byte aligned.
+        ExtState(vec![0u64; size.div_ceil(8)])
+    }
+
+    /// `LZ4_compress_fast_extState(state, src, dst, ...)`: the compressed length (0: no room).
+    fn compress(&mut self, src: &[u8], dst: &mut [u8], acceleration: i32) -> usize {
+        // SAFETY: a live, aligned state of `LZ4_sizeofState()` bytes; `src` and `dst` are live
+        // slices passed with their lengths (both far below `c_int::MAX` here); liblz4 writes at
+        // most `dst.len()` bytes.
+        let n = unsafe {
+            LZ4_compress_fast_extState(
+                self.0.as_mut_ptr().cast(),
+                src.as_ptr().cast(),
+                dst.as_mut_ptr().cast(),
+                src.len() as c_int,
+                dst.len() as c_int,
+                acceleration,
+            )
+        };
+        n.max(0) as usize
+    }
+}
 
 const DICT_LEN: usize = 64 * 1024;
 
@@ -54,9 +105,9 @@ fn interleaved(rounds: usize, runs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
     let mut times = vec![Vec::with_capacity(rounds); runs.len()];
     for _ in 0..rounds {
         for (run, times) in runs.iter_mut().zip(times.iter_mut()) {
-            let started = Instant::now();
+            let started = clock::Stamp::now();
             run();
-            times.push(started.elapsed().as_secs_f64());
+            times.push(started.elapsed_secs());
         }
     }
     times.iter_mut().map(|t| median(t)).collect()
@@ -80,7 +131,10 @@ fn main() {
         count(dict_bytes, body);
         return;
     }
-    println!("ratio = the reference's time / ours (medians of {rounds} interleaved rounds)");
+    println!(
+        "ratio = the reference's time / ours (medians of {rounds} interleaved rounds; clock: {})",
+        clock::name()
+    );
 
     // Messages with a prepared dictionary.
     let dict = Dictionary::new(dict_bytes);
@@ -91,6 +145,7 @@ fn main() {
         let mut ours = Compressor::new();
         let mut plain = Compressor::new();
         let mut working = Working::new();
+        let mut ext_state = ExtState::new();
         let mut compressed_ours = Vec::new();
         for message in &messages {
             let n = ours
@@ -100,6 +155,13 @@ fn main() {
             let m = working.compress_attached(&dict_stream, message, &mut theirs, 1);
             assert!(theirs[..m] == out[..n], "not liblz4's bytes");
             compressed_ours.push(out[..n].to_vec());
+            // The no-dictionary contenders make the same bytes too.
+            let n = plain.compress_into(message, &mut out, 1).unwrap();
+            let m = ext_state.compress(message, &mut theirs, 1);
+            assert!(
+                theirs[..m] == out[..n],
+                "not liblz4's bytes without a dictionary"
+            );
         }
         let times = interleaved(
             rounds,
@@ -124,13 +186,26 @@ fn main() {
                         black_box(plain.compress_into(message, &mut dst, 1).unwrap());
                     }
                 },
+                &mut || {
+                    let mut dst = vec![0u8; block::compress_bound(size)];
+                    for message in &messages {
+                        black_box(ext_state.compress(message, &mut dst, 1));
+                    }
+                },
             ],
         );
+        let per_message = |t: f64| t / messages.len() as f64 * 1e6;
         println!(
-            "dict-compress/{size}: vs liblz4 attach {:.2}, cost vs no dictionary {:.2}x ({:.2} us/message)",
+            "dict-compress/{size}: vs liblz4 attach {:.2}, cost vs no dictionary {:.2}x \
+             (liblz4: attach vs extState {:.2}x); us/message: ours {:.3} (no dict {:.3}), \
+             liblz4 {:.3} (extState {:.3})",
             times[1] / times[0],
             times[0] / times[2],
-            times[0] / messages.len() as f64 * 1e6
+            times[1] / times[3],
+            per_message(times[0]),
+            per_message(times[2]),
+            per_message(times[1]),
+            per_message(times[3]),
         );
         let mut back = vec![0u8; size];
         let times = interleaved(
@@ -278,6 +353,13 @@ fn dict_liblz4(working: &mut Working, messages: &[&[u8]], dict: &Stream<'_>, dst
     }
 }
 
+/// The same messages without a dictionary, liblz4's one-shot path.
+fn dict_liblz4_plain(state: &mut ExtState, messages: &[&[u8]], dst: &mut [u8]) {
+    for message in messages {
+        black_box(state.compress(message, dst, 1));
+    }
+}
+
 /// The same messages without a dictionary (ours).
 fn dict_plain(compressor: &mut Compressor, messages: &[&[u8]], dst: &mut [u8]) {
     for message in messages {
@@ -330,6 +412,16 @@ fn count_dict_plain_4k(c: &mut Compressor, m: &[&[u8]], dst: &mut [u8]) {
     dict_plain(c, m, dst)
 }
 #[inline(never)]
+fn count_dict_liblz4plain_1k(s: &mut ExtState, m: &[&[u8]], dst: &mut [u8]) {
+    black_box(11);
+    dict_liblz4_plain(s, m, dst)
+}
+#[inline(never)]
+fn count_dict_liblz4plain_4k(s: &mut ExtState, m: &[&[u8]], dst: &mut [u8]) {
+    black_box(12);
+    dict_liblz4_plain(s, m, dst)
+}
+#[inline(never)]
 fn count_stream_ours_4k(b: &[&[u8]], dst: &mut [u8]) {
     black_box(7);
     stream_ours(b, dst)
@@ -359,19 +451,23 @@ fn count(dict_bytes: &[u8], body: &[u8]) {
     let mut ours = Compressor::new();
     let mut plain = Compressor::new();
     let mut working = Working::new();
+    let mut ext_state = ExtState::new();
     for size in [1024usize, 4096] {
         let messages: Vec<&[u8]> = body.chunks(size).take(256).collect();
         dict_ours(&mut ours, &messages, &dict, &mut dst);
         dict_liblz4(&mut working, &messages, &dict_stream, &mut dst);
         dict_plain(&mut plain, &messages, &mut dst);
+        dict_liblz4_plain(&mut ext_state, &messages, &mut dst);
         if size == 1024 {
             count_dict_ours_1k(&mut ours, &messages, &dict, &mut dst);
             count_dict_liblz4_1k(&mut working, &messages, &dict_stream, &mut dst);
             count_dict_plain_1k(&mut plain, &messages, &mut dst);
+            count_dict_liblz4plain_1k(&mut ext_state, &messages, &mut dst);
         } else {
             count_dict_ours_4k(&mut ours, &messages, &dict, &mut dst);
             count_dict_liblz4_4k(&mut working, &messages, &dict_stream, &mut dst);
             count_dict_plain_4k(&mut plain, &messages, &mut dst);
+            count_dict_liblz4plain_4k(&mut ext_state, &messages, &mut dst);
         }
     }
     let stream_text = &body[..1 << 20];
