@@ -390,6 +390,25 @@ impl<'d> StreamCompressor<'d> {
     /// dictionary in its own buffer, or `LZ4_attach_dictionary`, before the first call). The
     /// dictionary is borrowed, not copied: its prepared table is read in place by inputs up to
     /// 4 KiB and copied (widened into the 16 KiB working table) for larger ones, as liblz4 does.
+    ///
+    /// ```
+    /// use lz4_simd::block::{self, Dictionary, StreamCompressor, StreamDecoder};
+    /// let dict_bytes = b"level=info service=billing msg=".repeat(4);
+    /// let dict = Dictionary::new(&dict_bytes);
+    /// let mut stream = StreamCompressor::with_dictionary(&dict);
+    /// let mut decoder = StreamDecoder::with_dictionary(&dict_bytes);
+    /// for _ in 0..2 {
+    ///     let entry = b"level=info service=billing msg=charged";
+    ///     let mut block = [0u8; 64];
+    ///     let n = stream.compress_into(entry, &mut block, 1).unwrap();
+    ///     let mut out = [0u8; 64];
+    ///     let len = decoder.decompress_into(&block[..n], &mut out).unwrap();
+    ///     assert_eq!(&out[..len], entry);
+    ///     // Start again from the dictionary (both sides).
+    ///     stream.reset();
+    ///     decoder.reset();
+    /// }
+    /// ```
     pub fn with_dictionary(dictionary: &'d Dictionary) -> Self {
         Self {
             state: StreamState::new(Some(dictionary)),
@@ -553,7 +572,8 @@ impl StreamDecoder {
     }
 
     /// A decoder for a stream that started from `dictionary` (its last 64 KiB are copied):
-    /// `LZ4_setStreamDecode(stream, dictionary, len)`.
+    /// `LZ4_setStreamDecode(stream, dictionary, len)`. See
+    /// [`StreamCompressor::with_dictionary`] for an example.
     pub fn with_dictionary(dictionary: &[u8]) -> Self {
         let dictionary: Box<[u8]> =
             dictionary[dictionary.len().saturating_sub(MAX_HISTORY)..].into();
