@@ -48,7 +48,8 @@
 //!   window parse with the dictionary copied in front).
 //! - **DictCtx** (dictCtx mode): inputs up to 4 KiB read a prepared [`Dictionary`]'s table
 //!   beside the working table instead of copying it in; which table a candidate came from says
-//!   which slice it is in.
+//!   which slice it is in. A message's working table is 8 KiB of `u16` slots cleared per call
+//!   ([`ConsultTable`]; a stream's, which persists, is the `u32` table).
 //! - **Streams.** A stream block (`compress_stream_block`) runs this parse with the stream's
 //!   persistent table and indices, in the mode its layout gives. Below the bound it gives up
 //!   where liblz4's `limitedOutput` checks do (`give_up_like_liblz4`), leaving the table as
@@ -141,6 +142,42 @@ impl PreparedTable {
     pub(super) fn put(&mut self, hash: usize, index: usize) {
         debug_assert!(index < Dictionary::BASE);
         self.0[hash & (U32_TABLE_SLOTS - 1)] = index as u16;
+    }
+}
+
+/// The working table of a dictionary message consulted in place (inputs up to [`CONSULT_MAX`],
+/// indexed from [`Dictionary::BASE`], cleared per call): the hash of [`U32Table`] in 4096 `u16`
+/// slots (8 KiB, half the cache footprint). A slot holds `index - (BASE - 1)`, so 0, an empty
+/// slot, reads as `BASE - 1`: below the input, where [`DictCtx`] consults the dictionary's slot,
+/// as for an empty `u32` slot.
+pub(super) struct ConsultTable([u16; U32_TABLE_SLOTS]);
+
+impl PositionTable for ConsultTable {
+    const HASH_READ: usize = U32Table::HASH_READ;
+    const CHECK_DISTANCE: bool = true;
+
+    fn new() -> Self {
+        Self([0; U32_TABLE_SLOTS])
+    }
+    #[inline(always)]
+    fn hash_word(word: u64) -> usize {
+        U32Table::hash_word(word)
+    }
+    #[inline(always)]
+    fn hash(src: &[u8], pos: usize) -> usize {
+        U32Table::hash(src, pos)
+    }
+    #[inline(always)]
+    fn get(&self, hash: usize) -> usize {
+        usize::from(self.0[hash & (U32_TABLE_SLOTS - 1)]) + (Dictionary::BASE - 1)
+    }
+    #[inline(always)]
+    fn put(&mut self, hash: usize, pos: usize) {
+        debug_assert!(pos >= Dictionary::BASE && pos - (Dictionary::BASE - 1) <= CONSULT_MAX + 1);
+        self.0[hash & (U32_TABLE_SLOTS - 1)] = (pos - (Dictionary::BASE - 1)) as u16;
+    }
+    fn reset(&mut self) {
+        self.0.fill(0);
     }
 }
 
@@ -290,20 +327,19 @@ pub struct Compressor {
     with_dict: Option<Box<DictTable>>,
 }
 
-/// The working table of dictionary compression, and the index the next input starts at: every
-/// slot holds an index below it (or 0), so slots left by earlier calls read as empty and need no
-/// clearing (liblz4's `currentOffset`).
+/// The working tables of dictionary compression: each input's indices start at
+/// [`Dictionary::BASE`] in a table cleared (or copied from the dictionary's) for it.
 struct DictTable {
-    table: U32Table,
-    next_base: usize,
+    /// Inputs up to [`CONSULT_MAX`]: cleared per call, the dictionary's table read beside it.
+    consult: ConsultTable,
+    /// Larger inputs: a copy of the dictionary's table.
+    copied: U32Table,
 }
 
 /// Inputs up to this many bytes consult the dictionary's table in place (liblz4's dictCtx mode,
 /// which it uses up to 4 KiB); larger ones copy it into the working table first. Both give the
 /// same output.
 const CONSULT_MAX: usize = 4096;
-/// The working table restarts (from a copy of the dictionary's) before its indices pass this.
-const RESTART_BASE: usize = 1 << 30;
 
 impl Default for Compressor {
     fn default() -> Self {
@@ -379,10 +415,9 @@ impl Compressor {
     /// `LZ4_compress_fast_continue(stream, src, dst, src.len(), dst.len(), acceleration)` on a
     /// fresh stream with the dictionary in its own buffer, and so to `LZ4_attach_dictionary` +
     /// `LZ4_compress_fast_continue`. The dictionary is never hashed again, and its bytes are read
-    /// in place: inputs up to 4 KiB consult its prepared table beside this compressor's own (whose
-    /// slots from earlier calls count as empty, so nothing is cleared), larger inputs start from a
-    /// copy of it (widened into the 16 KiB working table, the size of the table the dictionary-less
-    /// path clears), as liblz4 does.
+    /// in place: inputs up to 4 KiB consult its prepared table beside this compressor's own (8 KiB,
+    /// cleared per call: half the table the dictionary-less path clears), larger inputs start from
+    /// a copy of it (widened into a 16 KiB working table), as liblz4 does.
     ///
     /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
     /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)); with a smaller `dst` it writes the same bytes or
@@ -409,25 +444,19 @@ impl Compressor {
         let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
         let working = self.with_dict.get_or_insert_with(|| {
             Box::new(DictTable {
-                table: U32Table::new(),
-                next_base: 0,
+                consult: ConsultTable::new(),
+                copied: U32Table::new(),
             })
         });
-        let copy = src.len() > CONSULT_MAX || working.next_base + src.len() > RESTART_BASE;
-        let base = if copy {
-            working.table.copy_from(dict.table());
-            Dictionary::BASE
-        } else {
-            working.next_base.max(Dictionary::BASE)
-        };
-        // Whatever happens below, the slots written are indices under this.
-        working.next_base = base + src.len();
-        let table = &mut working.table;
-        if copy {
-            let history = ExtDict::new(dict.history(), base);
+        if src.len() <= CONSULT_MAX {
+            let table = &mut working.consult;
+            table.reset();
+            let history = DictCtx::new(dict, Dictionary::BASE);
             compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
         } else {
-            let history = DictCtx::new(dict, base);
+            let table = &mut working.copied;
+            table.copy_from(dict.table());
+            let history = ExtDict::new(dict.history(), Dictionary::BASE);
             compress_block::<_, _, false>(table, history, src, 0, dst, acceleration)
         }
     }
@@ -992,7 +1021,7 @@ impl<'a> DictCtx<'a> {
     }
 }
 
-impl History<U32Table> for DictCtx<'_> {
+impl<T: PositionTable> History<T> for DictCtx<'_> {
     #[inline(always)]
     fn origin(&self) -> usize {
         self.ext.base
@@ -1382,35 +1411,27 @@ mod tests {
         dst
     }
 
-    /// The dictionary path's working table at the edges of its index range: consulting at a high
-    /// base, and restarting from a copy when the next input would pass [`RESTART_BASE`], give the
-    /// bytes of a fresh compressor.
+    /// A compressor reused for dictionary inputs of mixed sizes (the consulted path's table
+    /// cleared per call, the copied path's copied per call) gives the bytes of a fresh one.
     #[test]
-    fn dictionary_indices_at_the_restart_edge() {
-        let text = binary(80_000, 3);
+    fn dictionary_reuse_gives_fresh_bytes() {
+        let text = binary(100_000, 3);
         let dict = Dictionary::new(&text[..70_000]);
-        let src = &text[70_000..71_000];
-        let mut dst = vec![0u8; compress_bound(5000)];
-        let n = Compressor::new()
-            .compress_with_dictionary_into(src, &mut dst, &dict, 1)
-            .unwrap();
-        let want = dst[..n].to_vec();
         let mut reused = Compressor::new();
-        for next_base in [
-            RESTART_BASE - 2 * src.len(),
-            RESTART_BASE - src.len(),
-            RESTART_BASE - 1,
-        ] {
-            reused
-                .compress_with_dictionary_into(&text[..5000], &mut dst, &dict, 1)
+        let mut dst = vec![0u8; compress_bound(20_000)];
+        for (i, len) in [5000usize, 1000, 4096, 4097, 13, 20_000, 1000, 0, 4096]
+            .into_iter()
+            .enumerate()
+        {
+            let src = &text[70_000 + i * 37..][..len];
+            let n = Compressor::new()
+                .compress_with_dictionary_into(src, &mut dst, &dict, 1)
                 .unwrap();
-            reused.with_dict.as_mut().unwrap().next_base = next_base;
-            for _ in 0..2 {
-                let n = reused
-                    .compress_with_dictionary_into(src, &mut dst, &dict, 1)
-                    .unwrap();
-                assert_eq!(&dst[..n], &want[..], "next base {next_base}");
-            }
+            let want = dst[..n].to_vec();
+            let n = reused
+                .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+                .unwrap();
+            assert_eq!(&dst[..n], &want[..], "input {i} ({len} bytes)");
         }
     }
 
