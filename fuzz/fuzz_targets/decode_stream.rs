@@ -17,11 +17,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::block::{self, Dictionary, StreamCompressor, StreamDecoder};
-use lz4_simd::{Error, Kernel};
+use lz4_simd::Error;
 use lz4_simd_fuzz::Bytes;
-use testkit::liblz4::{SavingStream, Stream, StreamDecode};
-
-const GUARD: usize = 32;
+use testkit::liblz4::{SavingStream, Stream};
 const DICT_SIZES: [usize; 8] = [0, 1, 7, 8, 1000, 65535, 65536, 100_000];
 
 fuzz_target!(|data: &[u8]| {
@@ -40,51 +38,8 @@ fuzz_target!(|data: &[u8]| {
         blocks.push((block, cap));
     }
 
-    // Decode: liblz4 into one contiguous buffer.
-    let total: usize = blocks.iter().map(|&(_, cap)| cap).sum();
-    let mut contiguous = vec![0u8; total + 1];
-    let mut theirs = StreamDecode::new(&dict);
-    let mut decoders: Vec<StreamDecoder> = Kernel::available()
-        .into_iter()
-        .map(|kernel| {
-            StreamDecoder::with_dictionary(&dict)
-                .with_kernel(kernel)
-                .unwrap()
-        })
-        .collect();
-    let mut at = 0;
-    for &(block, cap) in &blocks {
-        let want = theirs
-            .decompress(block, &mut contiguous[at..at + cap])
-            .map(|n| contiguous[at..at + n].to_vec());
-        let mut first: Option<Result<Vec<u8>, Error>> = None;
-        for (index, decoder) in decoders.iter_mut().enumerate() {
-            let fill = 0xA5 ^ index as u8;
-            let mut buf = vec![fill; cap + GUARD];
-            let got = decoder
-                .decompress_into(block, &mut buf[..cap])
-                .map(|n| buf[..n].to_vec());
-            assert!(buf[cap..].iter().all(|&b| b == fill), "wrote past dst");
-            match &first {
-                None => first = Some(got),
-                Some(first) => assert_eq!(
-                    got.as_ref().map_err(|_| ()),
-                    first.as_ref().map_err(|_| ()),
-                    "kernels differ"
-                ),
-            }
-        }
-        let ours = first.expect("the scalar kernel is always available");
-        match (&ours, &want) {
-            (Ok(ours), Some(want)) => {
-                assert!(ours == want, "output differs from liblz4");
-                at += want.len();
-            }
-            (Err(_), None) => {}
-            (Err(Error::OffsetZero { .. }), Some(_)) | (Ok(_), None) => break,
-            (Err(error), Some(_)) => panic!("liblz4 accepts a block we reject: {error}"),
-        }
-    }
+    // Decode: liblz4 into one contiguous buffer, every kernel into fresh buffers.
+    lz4_simd_fuzz::stream_decode::check_against_liblz4(&dict, &blocks);
 
     // Compress: the fuzz bytes cut at the block lengths, after the dictionary.
     let prepared = Dictionary::new(&dict);

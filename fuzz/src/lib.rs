@@ -4,6 +4,8 @@
 
 use std::os::raw::c_int;
 
+pub mod stream_decode;
+
 /// Largest output capacity the decode target asks for.
 pub const MAX_CAP: usize = 1 << 20;
 
