@@ -675,13 +675,11 @@ impl StreamDecoder {
         if result.is_err() && first < room {
             result = self.decode_behind_history(src, room);
         }
-        let result = result.map(|written| {
+        if let Ok(written) = result {
             dst[..written].copy_from_slice(&self.buf[self.len..self.len + written]);
             self.len += written;
-            written
-        });
-        let written = *result.as_ref().unwrap_or(&0);
-        self.recent_out = written.max(self.recent_out / 2);
+        }
+        self.recent_out = (*result.as_ref().unwrap_or(&0)).max(self.recent_out / 2);
         self.trim();
         result
     }
