@@ -20,14 +20,12 @@ use lz4_simd::block::{self, Dictionary, StreamCompressor, StreamDecoder};
 use lz4_simd::Error;
 use lz4_simd_fuzz::Bytes;
 use testkit::liblz4::{SavingStream, Stream};
+
 const DICT_SIZES: [usize; 8] = [0, 1, 7, 8, 1000, 65535, 65536, 100_000];
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
-    let dict_len = DICT_SIZES[usize::from(bytes.u8()) % DICT_SIZES.len()];
-    let dict: Vec<u8> = (0..dict_len)
-        .map(|i| (i * 7 / 5) as u8 ^ (i >> 9) as u8)
-        .collect();
+    let dict = lz4_simd_fuzz::stream_decode::dictionary(&mut bytes, &DICT_SIZES);
     let mut blocks = Vec::new();
     while !bytes.0.is_empty() && blocks.len() < 64 {
         let len = usize::from(bytes.u16() % 4096);

@@ -23,15 +23,13 @@ use libfuzzer_sys::fuzz_target;
 use lz4_simd::block;
 use lz4_simd_fuzz::Bytes;
 use testkit::liblz4::{SavingStream, Stream};
+
 const DICT_SIZES: [usize; 4] = [0, 8, 65536, 100_000];
 const MAX_BLOCKS: usize = 12;
 
 fuzz_target!(|data: &[u8]| {
     let mut bytes = Bytes(data);
-    let dict_len = DICT_SIZES[usize::from(bytes.u8()) % DICT_SIZES.len()];
-    let dict: Vec<u8> = (0..dict_len)
-        .map(|i| (i * 7 / 5) as u8 ^ (i >> 9) as u8)
-        .collect();
+    let dict = lz4_simd_fuzz::stream_decode::dictionary(&mut bytes, &DICT_SIZES);
     // (block, content length, capacity)
     let mut blocks = Vec::new();
     let mut compressor = SavingStream::new(Stream::with_dict(&dict));

@@ -8,6 +8,14 @@ use testkit::liblz4::StreamDecode;
 
 const GUARD: usize = 32;
 
+/// A dictionary of one of `sizes` bytes (chosen by the next fuzz byte), of a fixed pattern.
+pub fn dictionary(bytes: &mut crate::Bytes<'_>, sizes: &[usize]) -> Vec<u8> {
+    let len = sizes[usize::from(bytes.u8()) % sizes.len()];
+    (0..len)
+        .map(|i| (i * 7 / 5) as u8 ^ (i >> 9) as u8)
+        .collect()
+}
+
 /// Decodes `blocks` (each with its output capacity) after `dict` with liblz4 and with every
 /// kernel's `StreamDecoder` (each into a buffer pre-filled with its own byte, guard bytes
 /// after). All kernels must agree and write nothing past `dst`, and nothing at all for a
