@@ -352,8 +352,8 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Ve
 /// the fast levels it is attached as prepared (no per-frame hashing), so a dictionary from
 /// [`Dictionary::new`] gives the bytes of [`compress_with_dict`] (`lz4 -D`, 1.9.4) and one from
 /// [`Dictionary::new_slow`] those of liblz4 1.10's LZ4F with that dictionary
-/// (`LZ4F_createCDict`). HC levels use its bytes ([`Dictionary::as_bytes`]: none for a
-/// dictionary under 8 bytes).
+/// (`LZ4F_createCDict`). HC levels use its bytes ([`Dictionary::as_bytes`], every byte of a
+/// dictionary under 8 bytes too, as LZ4F).
 ///
 /// ```
 /// use lz4_simd::block::Dictionary;
