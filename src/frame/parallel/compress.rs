@@ -5,7 +5,7 @@
 //! blocks in order, working on blocks itself while the next one is not ready.
 //!
 //! Each block is compressed by a [`BlockWriter`] as [`compress_with_dict`] compresses it (the
-//! same writer options, the same window), so the frame's bytes are the single-threaded
+//! same writer options, nothing in front of the block), so the frame's bytes are the single-threaded
 //! encoder's.
 //!
 //! [`compress_with_dict`]: crate::frame::compress_with_dict
@@ -16,17 +16,18 @@ use std::vec::Vec;
 use xxhash_rust::xxh32::Xxh32;
 
 use super::pipeline::ordered;
-use crate::block::MAX_HISTORY;
 use crate::frame::encode::{BlockWriter, END_MARK};
 use crate::frame::header::{write_header, MAX_HEADER_LEN};
 use crate::frame::{BlockMode, FrameOptions};
 
-/// A thread's block writer (made on its first block) and window (the HC compressor's: the
-/// dictionary in front of the block).
+/// A thread's block writer, made on its first block. Every block is compressed on its own, with
+/// nothing in front of it: the only writer that reads history in front of the block
+/// ([`BlockWriter::needs_history`], plain HC) is made for frames without a dictionary (HC with
+/// a dictionary holds it itself, attached, as LZ4F does), and an independent block of such a
+/// frame references nothing before it.
 #[derive(Default)]
 struct Context {
     writer: Option<BlockWriter>,
-    window: Vec<u8>,
 }
 
 /// [`compress_with_dict`](crate::frame::compress_with_dict) of an input longer than one block
@@ -48,7 +49,6 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
     );
     // The writers hash nothing: the caller's thread hashes the content in order.
     let unhashed = options.clone().content_checksum(false);
-    let tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
     // Block buffers the caller's thread has copied out, for the next blocks.
     let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     let work = |index: usize, context: &mut Context| {
@@ -66,15 +66,8 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         let writer = context.writer.get_or_insert_with(|| {
             BlockWriter::with_dictionary(&unhashed, BlockMode::Independent, dict, None)
         });
-        let len = if writer.needs_history() && !tail.is_empty() {
-            // As the single-threaded encoder: the dictionary, then the block.
-            context.window.clear();
-            context.window.extend_from_slice(tail);
-            context.window.extend_from_slice(block);
-            writer.write_block_at(&context.window, tail.len(), &mut out, 0)
-        } else {
-            writer.write_block_at(block, 0, &mut out, 0)
-        };
+        debug_assert!(!writer.needs_history() || dict.is_empty());
+        let len = writer.write_block_at(block, 0, &mut out, 0);
         (out, len)
     };
     let mut next = 0;
