@@ -65,8 +65,11 @@
 //! adapter (whose work spans many calls) would need threads of its own, started for every frame;
 //! a pool that outlives the frame is what makes the threads reusable, and rayon is the
 //! well-kept one. The streaming adapters' jobs never block inside the pool (each runs one block
-//! and returns; the caller's thread does all the waiting), so a job cannot hold a worker that
-//! another job needs. The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
+//! and returns, or, for the decoder, claims blocks from the decoder's queue until it is empty;
+//! the caller's thread does all the waiting), so a job cannot hold a worker that another job
+//! needs. The decoder and the one-shot functions count the caller's thread among their
+//! `threads` (it decodes or compresses blocks itself instead of waiting), so they keep no more
+//! threads runnable than they were given; the streaming encoder's `threads` are workers. The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
 //! their frame's window is full, which that frame's caller thread empties on its own (it never
 //! waits for a helper to start): they may delay other frames' jobs, never stop them. The private
 //! pools share no thread with the caller's own rayon work.
