@@ -90,18 +90,12 @@ impl Workers {
         &self,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Pending<T> {
-        let (sender, receiver) = mpsc::sync_channel(1);
-        let run = move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-            // The receiver is gone when the encoder or decoder was dropped: the result goes
-            // with it.
-            let _ = sender.send(result);
-        };
+        let (run, pending) = with_result(job);
         match &self.pool {
             Some(pool) => pool.spawn(run),
             None => run(),
         }
-        Pending(receiver)
+        pending
     }
 }
 
@@ -128,6 +122,20 @@ impl Workers {
             _ => caller(),
         }
     }
+}
+
+/// `job` as a closure that sends its result (or its panic) to the returned [`Pending`].
+fn with_result<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> (impl FnOnce() + Send + 'static, Pending<T>) {
+    let (sender, receiver) = mpsc::sync_channel(1);
+    let run = move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+        // The receiver is gone when the encoder or decoder was dropped: the result goes with
+        // it.
+        let _ = sender.send(result);
+    };
+    (run, Pending(receiver))
 }
 
 /// A job of a [`Queue`]: it runs the work and sends the result.
@@ -192,12 +200,7 @@ impl Queue {
         &self,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Pending<T> {
-        let (sender, receiver) = mpsc::sync_channel(1);
-        let run = move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-            // The receiver is gone when the decoder was dropped: the result goes with it.
-            let _ = sender.send(result);
-        };
+        let (run, pending) = with_result(job);
         let mut queued = lock(&self.queued);
         queued.jobs.push_back(Box::new(run));
         let start = queued.helpers < self.max_helpers;
@@ -209,7 +212,7 @@ impl Queue {
             let queued = Arc::clone(&self.queued);
             pool.spawn(move || help(&queued));
         }
-        Pending(receiver)
+        pending
     }
 
     /// Runs the oldest job no thread has claimed on this thread. `false` if there is none.
