@@ -19,7 +19,12 @@
 //!
 //! Run: `cargo bench --features parallel --bench parallel` (the workspace's `cargo bench`
 //! enables the feature through the CLI). Never a timed test: the ratio against `single` is the
-//! figure to read, and only on an otherwise idle machine.
+//! figure to read, and only on an otherwise idle machine. On a shared one, run the binary under
+//! `chrt -f 50` (real-time priority) and repeat it: figures still swing between runs, because
+//! the other processes share caches, memory bandwidth and the page-fault path.
+//!
+//! `<threads>` counts the caller's thread for the one-shot functions and the streaming decoder
+//! (`1`: the caller's thread alone), and counts workers for the streaming encoder.
 
 #[cfg(feature = "parallel")]
 mod bench {

@@ -852,3 +852,52 @@ fn hc_dictionary_with_favour_is_byte_identical() {
         }
     }
 }
+
+/// A dropped decoder leaves its block buffers to the next one (which starts them with the
+/// dictionary of the decoder that filled them): decoders one after the other with another
+/// dictionary, none, and a dictionary again, some dropped mid-stream, hand out exactly the
+/// content. Blocks reference their dictionary from the first byte, so a stale one would show.
+#[test]
+fn decoders_one_after_another_reuse_buffers_with_their_own_dictionary() {
+    let content = samples::text(40 * 64 * KIB, &mut Rng::new(31));
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .dict_id(Some(0xD1C7));
+    let mut dicts: Vec<Vec<u8>> = Vec::new();
+    for seed in 0..3u64 {
+        // Each dictionary's last 64 KiB hold a different part of the content, so the blocks'
+        // first matches reach into it.
+        let mut dict = samples::text(16 * KIB, &mut Rng::new(200 + seed));
+        let from = seed as usize * 100 * KIB;
+        dict.extend_from_slice(&content[from..from + 60 * KIB]);
+        dicts.push(dict);
+    }
+    let plain = frame::compress(
+        &content,
+        &FrameOptions::new().block_size(BlockSize::Max64KB),
+    );
+    for round in 0..12 {
+        for threads in [1, 2, 3] {
+            let which = round % 4;
+            let (framed, dict) = match dicts.get(which) {
+                Some(dict) => (frame::compress_with_dict(&content, dict, &options), dict),
+                None => (plain.clone(), &dicts[0]),
+            };
+            let mut decoder = if which < dicts.len() {
+                ParallelFrameDecoder::with_dictionary(&framed[..], dict, 0xD1C7, threads)
+            } else {
+                ParallelFrameDecoder::new(&framed[..], threads)
+            };
+            if round % 3 == 2 {
+                // Dropped with blocks in flight.
+                let mut some = vec![0u8; 100 * KIB];
+                decoder.read_exact(&mut some).unwrap();
+                assert!(some == content[..some.len()]);
+                continue;
+            }
+            let mut decoded = Vec::new();
+            decoder.read_to_end(&mut decoded).unwrap();
+            assert!(decoded == content, "round {round}, {threads} threads");
+        }
+    }
+}

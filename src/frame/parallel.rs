@@ -24,12 +24,15 @@
 //! The one-shot functions know the whole input, so they go further: their blocks are compressed
 //! from their place in the input, or decoded straight into their place in the output (a walk
 //! over the block size words plans a region for each), by whichever thread claims them next, the
-//! caller's thread among `threads` in all; the caller's thread hashes the content in order and
-//! runs the parser, a few blocks behind, working on blocks itself whenever the next one is not
-//! ready (an ordered pipeline, `pipeline.rs`). No block is copied in or out on the caller's
-//! thread, and the output's fresh pages are first touched by the threads that decode there.
-//! On the 2-core CI machine (Silesia, 64 MiB, default options) this took decompression from
-//! 1.1-1.3× the sequential decoder to 1.7-1.9×, and compression from 1.6-1.7× to 1.8-1.95×.
+//! caller's thread among `threads` in all; the caller's thread runs the parser (decoding) or
+//! appends the compressed blocks (compressing), a few blocks behind, working on blocks itself
+//! whenever the next one is not ready (an ordered pipeline, `pipeline.rs`). The decoder's
+//! parser hashes the content in order; the encoder's content checksum is hashed in order by
+//! whichever thread has no block left to work on (`compress.rs`). No block is copied in or
+//! out on the caller's thread, and the output's fresh pages are first touched by the threads
+//! that decode there. On the 2-core CI machine (Silesia, 64 MiB, default options) this took
+//! decompression from 1.1-1.3× the sequential decoder to 1.9×, and compression from 1.6-1.7×
+//! to 1.85-1.95×.
 //!
 //! Memory is bounded: at most `2 × threads` blocks are in flight (being compressed or decoded,
 //! or done and waiting for their turn). When that many are, the encoder waits for the oldest and
@@ -65,8 +68,11 @@
 //! adapter (whose work spans many calls) would need threads of its own, started for every frame;
 //! a pool that outlives the frame is what makes the threads reusable, and rayon is the
 //! well-kept one. The streaming adapters' jobs never block inside the pool (each runs one block
-//! and returns; the caller's thread does all the waiting), so a job cannot hold a worker that
-//! another job needs. The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
+//! and returns, or, for the decoder, claims blocks from the decoder's queue until it is empty;
+//! the caller's thread does all the waiting), so a job cannot hold a worker that another job
+//! needs. The decoder and the one-shot functions count the caller's thread among their
+//! `threads` (it decodes or compresses blocks itself instead of waiting), so they keep no more
+//! threads runnable than they were given; the streaming encoder's `threads` are workers. The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
 //! their frame's window is full, which that frame's caller thread empties on its own (it never
 //! waits for a helper to start): they may delay other frames' jobs, never stop them. The private
 //! pools share no thread with the caller's own rayon work.

@@ -91,22 +91,28 @@ pub(super) fn decompress(
         Some(Claim { planned, region })
     };
     let work = |claim, scratch: &mut Vec<u8>| place(claim, src, dict, scratch);
-    let moves = ordered(threads, source, work, |next| {
-        let mut sink = PlacedSink {
-            next,
-            src,
-            history,
-            current: &mut [],
-            produced: 0,
-            taken: 0,
-            max_out,
-            moves: Vec::new(),
-        };
-        let parsed = parse(src, rule, &mut sink);
-        // Every planned block went through the parser (as it must, the walk and the parser
-        // seeing the same structure).
-        (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))
-    });
+    let moves = ordered(
+        threads,
+        source,
+        work,
+        || false,
+        |next| {
+            let mut sink = PlacedSink {
+                next,
+                src,
+                history,
+                current: &mut [],
+                produced: 0,
+                taken: 0,
+                max_out,
+                moves: Vec::new(),
+            };
+            let parsed = parse(src, rule, &mut sink);
+            // Every planned block went through the parser (as it must, the walk and the parser
+            // seeing the same structure).
+            (parsed.is_ok() && sink.taken == blocks).then_some((sink.produced, sink.moves))
+        },
+    );
     let Some((produced, moves)) = moves else {
         return Outcome::Failed;
     };

@@ -127,30 +127,49 @@ where
         self.changed(state);
     }
 
-    /// A helper: works on jobs until none is left or the pipeline stops.
-    pub(crate) fn help<C: Default>(&self, work: &impl Fn(J, &mut C) -> T) {
+    /// A helper: works on jobs until none is left or the pipeline stops, and on `idle` work
+    /// whenever it has no job (see [`ordered`]).
+    pub(crate) fn help<C: Default>(
+        &self,
+        work: &impl Fn(J, &mut C) -> T,
+        idle: &impl Fn() -> bool,
+    ) {
         let mut context = C::default();
         loop {
             let mut state = self.lock();
+            let mut idle_tried = false;
             let claimed = loop {
                 if let Some(claimed) = self.claim(&mut state) {
                     break claimed;
+                }
+                if !idle_tried {
+                    drop(state);
+                    idle_tried = !idle();
+                    state = self.lock();
+                    continue;
                 }
                 if state.stop {
                     return;
                 }
                 // The window is full: the caller's thread empties it.
                 state = self.wait(state);
+                idle_tried = false;
             };
             drop(state);
             self.run(claimed, work, &mut context);
         }
     }
 
-    /// The next result, in order (the caller's thread): waits for it, working on jobs
-    /// meanwhile. `None` when no job is left.
-    pub(crate) fn take<C>(&self, work: &impl Fn(J, &mut C) -> T, context: &mut C) -> Option<T> {
+    /// The next result, in order (the caller's thread): waits for it, working on jobs (or on
+    /// `idle` work) meanwhile. `None` when no job is left.
+    pub(crate) fn take<C>(
+        &self,
+        work: &impl Fn(J, &mut C) -> T,
+        idle: &impl Fn() -> bool,
+        context: &mut C,
+    ) -> Option<T> {
         let mut state = self.lock();
+        let mut idle_tried = false;
         loop {
             if let Some(payload) = state.panic.take() {
                 drop(state);
@@ -171,7 +190,14 @@ where
             if state.slots.is_empty() {
                 return None;
             }
+            if !idle_tried {
+                drop(state);
+                idle_tried = !idle();
+                state = self.lock();
+                continue;
+            }
             state = self.wait(state);
+            idle_tried = false;
         }
     }
 
@@ -201,10 +227,16 @@ impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
 /// them, at most `2 × threads` ahead: `caller` runs on this thread and gets `next`, which
 /// returns the results in order (`None` once all are taken), working on jobs meanwhile. Each
 /// thread works with a context of its own (`C::default()` first).
+///
+/// A thread that has no job to work on (none left to claim, or the window full) calls `idle`
+/// before it waits or ends: work that is not a job (the content checksum, which must run in
+/// order), done a piece at a time; `idle` returns whether it did some (it is called again
+/// then). The last jobs otherwise leave threads with nothing to do while the others end theirs.
 pub(crate) fn ordered<S, J, T, C, R>(
     threads: usize,
     source: S,
     work: impl Fn(J, &mut C) -> T + Sync,
+    idle: impl Fn() -> bool + Sync,
     caller: impl FnOnce(&mut dyn FnMut() -> Option<T>) -> R,
 ) -> R
 where
@@ -216,12 +248,12 @@ where
     let pipeline = Pipeline::new(source, 2 * workers.threads());
     workers.scope(
         workers.threads() - 1,
-        || pipeline.help(&work),
+        || pipeline.help(&work, &idle),
         || {
             // The helpers end (after their job) however the caller's thread leaves.
             let _stop = pipeline.stop_on_drop();
             let mut context = C::default();
-            caller(&mut || pipeline.take(&work, &mut context))
+            caller(&mut || pipeline.take(&work, &idle, &mut context))
         },
     )
 }
@@ -231,6 +263,44 @@ mod tests {
     use std::vec::Vec;
 
     use super::ordered;
+
+    /// Idle work is done in pieces by threads without a job, beside the jobs, and never
+    /// stops the results from coming in order.
+    #[test]
+    fn idle_work_fills_the_gaps() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for threads in [1, 2, 3, 7] {
+            let pieces = AtomicUsize::new(0);
+            let idle = || {
+                pieces
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |done| {
+                        (done < 1000).then_some(done + 1)
+                    })
+                    .is_ok()
+            };
+            let mut next = 0;
+            let source = move || {
+                next += 1;
+                (next <= 100).then_some(next - 1)
+            };
+            let taken = ordered(
+                threads,
+                source,
+                |job: usize, _: &mut ()| job * 3,
+                idle,
+                |next| {
+                    let mut taken = Vec::new();
+                    while let Some(result) = next() {
+                        taken.push(result);
+                    }
+                    taken
+                },
+            );
+            assert_eq!(taken, (0..100).map(|job| job * 3).collect::<Vec<_>>());
+            // Whatever is left is the caller's to finish (the checksum's `finish`).
+            assert!(pieces.load(Ordering::Relaxed) <= 1000);
+        }
+    }
 
     /// Runs 100 jobs (squares) on `threads` threads; `bad` panics. Returns the results taken.
     fn run(threads: usize, bad: Option<usize>) -> Vec<usize> {
@@ -243,13 +313,19 @@ mod tests {
             assert!(Some(job) != bad, "job {job} fails");
             job * job
         };
-        ordered(threads, source, work, |next| {
-            let mut taken = Vec::new();
-            while let Some(result) = next() {
-                taken.push(result);
-            }
-            taken
-        })
+        ordered(
+            threads,
+            source,
+            work,
+            || false,
+            |next| {
+                let mut taken = Vec::new();
+                while let Some(result) = next() {
+                    taken.push(result);
+                }
+                taken
+            },
+        )
     }
 
     #[test]

@@ -1,6 +1,13 @@
 //! The worker threads: one rayon pool per thread count, built on first use and kept for the
 //! life of the process, and jobs whose results come back through a channel of their own.
+//!
+//! Two ways to hand out jobs: [`Workers::spawn`] gives each job to the pool at once, and a
+//! [`Queue`] keeps its jobs until one of at most `threads - 1` workers or the caller's own thread
+//! claims it, so that `threads` counts the caller's thread as the one-shot functions' pipeline
+//! does.
 
+use std::boxed::Box;
+use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -83,18 +90,12 @@ impl Workers {
         &self,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Pending<T> {
-        let (sender, receiver) = mpsc::sync_channel(1);
-        let run = move || {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-            // The receiver is gone when the encoder or decoder was dropped: the result goes
-            // with it.
-            let _ = sender.send(result);
-        };
+        let (run, pending) = with_result(job);
         match &self.pool {
             Some(pool) => pool.spawn(run),
             None => run(),
         }
-        Pending(receiver)
+        pending
     }
 }
 
@@ -120,6 +121,147 @@ impl Workers {
             }),
             _ => caller(),
         }
+    }
+}
+
+/// `job` as a closure that sends its result (or its panic) to the returned [`Pending`].
+fn with_result<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> (impl FnOnce() + Send + 'static, Pending<T>) {
+    let (sender, receiver) = mpsc::sync_channel(1);
+    let run = move || {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+        // The receiver is gone when the encoder or decoder was dropped: the result goes with
+        // it.
+        let _ = sender.send(result);
+    };
+    (run, Pending(receiver))
+}
+
+/// A job of a [`Queue`]: it runs the work and sends the result.
+type QueuedJob = Box<dyn FnOnce() + Send>;
+
+/// The jobs of a [`Queue`] no thread has claimed yet, and how many workers are claiming them.
+#[derive(Default)]
+struct Queued {
+    jobs: VecDeque<QueuedJob>,
+    helpers: usize,
+}
+
+/// Jobs run in the order they were pushed by at most `threads - 1` workers of the pool at once
+/// and by the caller's thread, which claims the oldest unclaimed job (with
+/// [`run_one`](Queue::run_one)) instead of waiting for a result. So `threads` threads in all
+/// work on the jobs, the caller's among them, never more runnable threads than that: a worker
+/// per core beside a caller that also has work to do (the content checksum, handing out the
+/// content) would leave the caller waiting for a core, or (at equal real-time priority) not
+/// scheduled until the workers run out of jobs, while a core sits idle once they have.
+///
+/// A worker claims jobs until none is left, then ends its pool job (it never waits inside the
+/// pool); the next push starts another. Dropping the queue drops the jobs nobody claimed (their
+/// results are not wanted) and waits for nothing.
+pub(crate) struct Queue {
+    workers: Workers,
+    /// The most workers that claim jobs at once.
+    max_helpers: usize,
+    queued: Arc<Mutex<Queued>>,
+}
+
+impl Queue {
+    /// A queue worked on by `threads` threads in all (0: one per core), the caller's among them.
+    pub(crate) fn new(threads: usize) -> Self {
+        let threads = thread_count(threads);
+        let workers = if threads > 1 {
+            Workers::new(threads)
+        } else {
+            Workers {
+                pool: None,
+                threads,
+            }
+        };
+        Self {
+            max_helpers: if workers.pool.is_some() {
+                threads - 1
+            } else {
+                0
+            },
+            workers,
+            queued: Arc::default(),
+        }
+    }
+
+    /// How many threads work on the jobs, the caller's among them.
+    pub(crate) fn threads(&self) -> usize {
+        self.workers.threads
+    }
+
+    /// Queues `job`. A panic in it is raised again by [`Pending::wait`] /
+    /// [`Pending::try_take`], on the caller's thread.
+    pub(crate) fn push<T: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Pending<T> {
+        let (run, pending) = with_result(job);
+        let mut queued = lock(&self.queued);
+        queued.jobs.push_back(Box::new(run));
+        let start = queued.helpers < self.max_helpers;
+        if start {
+            queued.helpers += 1;
+        }
+        drop(queued);
+        if let (true, Some(pool)) = (start, &self.workers.pool) {
+            let queued = Arc::clone(&self.queued);
+            pool.spawn(move || help(&queued));
+        }
+        pending
+    }
+
+    /// Runs the oldest job no thread has claimed on this thread. `false` if there is none.
+    pub(crate) fn run_one(&self) -> bool {
+        let job = lock(&self.queued).jobs.pop_front();
+        job.map(|job| job()).is_some()
+    }
+
+    /// The result of `pending` (a job of this queue): the caller's thread runs unclaimed jobs
+    /// (the oldest first, so `pending`'s own if nobody has claimed it) until it is there, and
+    /// waits only while every job left is being run by a worker.
+    pub(crate) fn wait<T>(&self, pending: Pending<T>) -> T {
+        loop {
+            if let Some(result) = pending.try_take() {
+                return result;
+            }
+            if !self.run_one() {
+                return pending.wait();
+            }
+        }
+    }
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        // Taken out of the lock before they are dropped (a job's captures may be large).
+        let jobs = core::mem::take(&mut lock(&self.queued).jobs);
+        drop(jobs);
+    }
+}
+
+fn lock(queued: &Mutex<Queued>) -> std::sync::MutexGuard<'_, Queued> {
+    queued.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A worker of a [`Queue`]: runs its jobs until none is left.
+fn help(queued: &Mutex<Queued>) {
+    loop {
+        let job = {
+            let mut queued = lock(queued);
+            match queued.jobs.pop_front() {
+                Some(job) => job,
+                None => {
+                    queued.helpers -= 1;
+                    return;
+                }
+            }
+        };
+        job();
     }
 }
 
