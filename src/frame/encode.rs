@@ -395,37 +395,16 @@ fn compress_frame(
     out[..header.len()].copy_from_slice(&header);
     let mut pos = header.len();
     let mut writer = BlockWriter::with_dictionary(options, block_mode, dict, prepared);
-    let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
-    let mut window = Vec::new();
-    for (index, start) in (0..src.len()).step_by(block_len).enumerate() {
+    // Every block is compressed from the input where it lies, with no history in front: the
+    // fast compressors keep their history (dictionary, linked blocks) themselves, and the one
+    // writer that reads history in front of the block (plain HC, `needs_history`) is only made
+    // for independent blocks without a dictionary, so it has none to read.
+    debug_assert!(
+        !writer.needs_history() || (dict.is_empty() && block_mode == BlockMode::Independent)
+    );
+    for start in (0..src.len()).step_by(block_len) {
         let end = (start + block_len).min(src.len());
-        if !writer.needs_history() {
-            pos = writer.write_block_at(&src[start..end], 0, &mut out, pos);
-            continue;
-        }
-        let linked_history = start.min(MAX_HISTORY);
-        if dict.is_empty() || (block_mode == BlockMode::Linked && start >= MAX_HISTORY) {
-            // The history (if any) is the input itself.
-            let history_len = if block_mode == BlockMode::Linked {
-                linked_history
-            } else {
-                0
-            };
-            pos = writer.write_block_at(&src[start - history_len..end], history_len, &mut out, pos);
-        } else {
-            // The dictionary, then (linked) the input so far, as history.
-            window.clear();
-            if block_mode == BlockMode::Linked && index > 0 {
-                let from_dict = MAX_HISTORY - linked_history;
-                window.extend_from_slice(&dict[dict.len().saturating_sub(from_dict)..]);
-                window.extend_from_slice(&src[start - linked_history..start]);
-            } else {
-                window.extend_from_slice(dict);
-            }
-            let history_len = window.len();
-            window.extend_from_slice(&src[start..end]);
-            pos = writer.write_block_at(&window, history_len, &mut out, pos);
-        }
+        pos = writer.write_block_at(&src[start..end], 0, &mut out, pos);
     }
     out.truncate(pos);
     writer.finish(&mut out);
