@@ -176,8 +176,13 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
         }
         // Room for the wild literal copy and the offset (which also means more input follows:
         // this is not the last sequence), and for the wild literal write.
-        if rest.len() - cursor < literal_len.saturating_add(FAST_INPUT_TAIL)
-            || dst.len() - op < literal_len.saturating_add(WILD_SLACK)
+        // (Plain comparisons, not saturating sums: those keep a constant -1 for `cmov` in a
+        // register the short path needs.)
+        let (src_room, dst_room) = (rest.len() - cursor, dst.len() - op);
+        if src_room < literal_len
+            || src_room - literal_len < FAST_INPUT_TAIL
+            || dst_room < literal_len
+            || dst_room - literal_len < WILD_SLACK
         {
             return (ip, op);
         }
@@ -198,7 +203,8 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
             }
         }
         // MINMATCH + WILD_SLACK: room for the wild match write past the match's end.
-        if dst.len() - literal_end < match_len.saturating_add(MINMATCH + WILD_SLACK) {
+        let match_room = dst.len() - literal_end;
+        if match_room < match_len || match_room - match_len < MINMATCH + WILD_SLACK {
             return (ip, op);
         }
         let match_len = match_len + MINMATCH;
@@ -260,14 +266,17 @@ fn copy_earlier(dst: &mut [u8], at: usize, offset: usize, match_len: usize) {
     } else if match_len <= 64 {
         dst.copy_within(from..from + 64, at);
     } else {
-        let (history, future) = dst.split_at_mut(at);
-        copy_long(&mut future[..match_len], &history[from..from + match_len]);
+        // One `memmove` of the exact length. (Through `copy_long`'s 32-byte chunks, a `memcpy`
+        // of the whole chunks and a last overlapping 32-byte copy, matches of 65-600 bytes
+        // decoded 26% slower: `asm-notes/scalar.md`, 2026-12-05.)
+        dst.copy_within(from..from + match_len, at);
     }
 }
 
 /// Copies `src` to `dst` (equal lengths, more than 32) in 32-byte chunks and one last chunk
-/// ending at the end. (The compiler turns the chunk loop into a `memcpy` call; this form is the
-/// one measured in `asm-notes/scalar.md`, not compared alone with a plain `copy_from_slice`.)
+/// ending at the end: the literal runs of more than 32 bytes. (The compiler turns the chunk loop
+/// into a `memcpy` call; this form is the one measured in `asm-notes/scalar.md`, not compared
+/// alone with a plain `copy_from_slice`.)
 #[inline(always)]
 fn copy_long(dst: &mut [u8], src: &[u8]) {
     for (to, from) in dst.chunks_exact_mut(32).zip(src.chunks_exact(32)) {
