@@ -25,6 +25,15 @@
 //! `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time instead of wall time, which
 //! leaves out the time other processes run on a shared machine (see `testkit::clock`).
 //!
+//! `LZ4_SIMD_BENCH_BLOCK` sets the block size of the corpus files (default 64 KiB; e.g. 4194304
+//! for the 4 MiB case). `LZ4_SIMD_BENCH_SETS` picks what is measured, a comma-separated list of
+//! `corpus`, `stress` and `classes` (default all three). `classes` are synthetic blocks built
+//! sequence by sequence (not by a compressor), one decode cost each, so a kernel's cost can be
+//! measured class by class: `off1-7`, `off8-15` and `off16-64` (short matches at those offsets,
+//! the last reading output written a few sequences earlier), `lit-long` (literal runs of 32-400
+//! bytes), `match-long` (matches of 65-600 bytes) and `short-seq` (runs of short sequences, 0-4
+//! literals and 4-7-byte matches from 64 B to 16 KiB back). Each is 4 MiB in 64 KiB blocks.
+//!
 //! Run: `cargo bench --bench interleaved`.
 
 use std::hint::black_box;
@@ -33,9 +42,64 @@ mod common;
 
 use common::{env_usize, median, Sample};
 use lz4_simd::{block, Kernel};
-use testkit::{clock, corpus, liblz4, samples};
+use testkit::{clock, corpus, liblz4, samples, BlockBuilder, Rng};
 
+/// The default block size of the corpus files, and the block size of the classes.
 const CHUNK: usize = 64 * 1024;
+
+/// One synthetic class: its name and how it draws one sequence (literal length, offset, match
+/// length) with at least `history` bytes already decoded.
+type Class = (&'static str, fn(&mut Rng, usize) -> (usize, usize, usize));
+
+/// The classes of `LZ4_SIMD_BENCH_SETS=classes` (see the module docs).
+const CLASSES: [Class; 6] = [
+    ("off1-7", |rng, _| draw(rng, (0, 3), (1, 7), (4, 18))),
+    ("off8-15", |rng, _| draw(rng, (0, 3), (8, 15), (4, 18))),
+    ("off16-64", |rng, _| draw(rng, (0, 7), (16, 64), (4, 18))),
+    ("lit-long", |rng, history| {
+        draw(rng, (32, 400), (16, history.min(65_535)), (4, 18))
+    }),
+    ("match-long", |rng, history| {
+        draw(rng, (0, 7), (600, history.min(65_535)), (65, 600))
+    }),
+    ("short-seq", |rng, history| {
+        draw(rng, (0, 4), (64, history.min(16_384)), (4, 7))
+    }),
+];
+
+/// A (literal length, offset, match length) triple, each uniform in its inclusive range.
+fn draw(
+    rng: &mut Rng,
+    literals: (usize, usize),
+    offset: (usize, usize),
+    match_len: (usize, usize),
+) -> (usize, usize, usize) {
+    let mut pick = |(low, high): (usize, usize)| low + rng.below((high - low + 1) as u64) as usize;
+    (pick(literals), pick(offset), pick(match_len))
+}
+
+/// 4 MiB of one class in blocks of about [`CHUNK`] bytes, each opening with 1 KiB of literals
+/// (so every drawn offset has history) and closing with 16 literals (the format's end margins).
+fn class_sample(name: &str, sequence: fn(&mut Rng, usize) -> (usize, usize, usize)) -> Sample {
+    let mut rng = Rng::new(name.len() as u64 * 7919 + u64::from(name.as_bytes()[3]));
+    let (mut chunks, mut compressed) = (Vec::new(), Vec::new());
+    while chunks.len() * CHUNK < 4 << 20 {
+        let mut builder = BlockBuilder::default();
+        builder.sequence(&rng.bytes(1024), 1024, 4);
+        while builder.decoded.len() < CHUNK - 1100 {
+            let (literal_len, offset, match_len) = sequence(&mut rng, builder.decoded.len());
+            builder.sequence(&rng.bytes(literal_len), offset, match_len);
+        }
+        let (block, decoded) = builder.finish(&rng.bytes(16));
+        compressed.push(block);
+        chunks.push(decoded);
+    }
+    Sample {
+        name: name.to_string(),
+        chunks,
+        compressed,
+    }
+}
 
 /// One decoder of the comparison.
 #[derive(Clone, Copy)]
@@ -103,14 +167,38 @@ fn main() {
         0 => usize::MAX,
         bytes => bytes,
     };
-    let mut corpus = corpus::load(cap);
-    let generated = corpus.is_empty();
-    if generated {
-        eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
-        corpus = samples::builtin(4 << 20);
-        corpus.retain(|(name, _)| name == "text" || name == "logs");
+    let block_size = env_usize("LZ4_SIMD_BENCH_BLOCK", CHUNK).max(1);
+    let sets = std::env::var("LZ4_SIMD_BENCH_SETS").unwrap_or("corpus,stress,classes".into());
+    let wanted = |set: &str| sets.split(',').any(|s| s.trim() == set);
+    let mut corpus = Vec::new();
+    let mut generated = false;
+    if wanted("corpus") {
+        corpus = corpus::load(cap);
+        generated = corpus.is_empty();
+        if generated {
+            eprintln!("NOTICE: no Silesia corpus found; measuring generated text and logs instead");
+            corpus = samples::builtin(4 << 20);
+            corpus.retain(|(name, _)| name == "text" || name == "logs");
+        }
     }
-    let stress = samples::stress(4 << 20);
+    // The corpus in `block_size` blocks, then the stress samples and classes in 64 KiB blocks.
+    let mut files: Vec<Sample> = corpus
+        .iter()
+        .map(|(name, data)| Sample::new(name.clone(), data, block_size))
+        .collect();
+    let counted_files = files.len();
+    if wanted("stress") {
+        for (name, data) in samples::stress(4 << 20) {
+            files.push(Sample::new(name, &data, CHUNK));
+        }
+    }
+    if wanted("classes") {
+        files.extend(
+            CLASSES
+                .iter()
+                .map(|&(name, sequence)| class_sample(name, sequence)),
+        );
+    }
 
     let mut decoders: Vec<Decoder> = Kernel::available().into_iter().map(Decoder::Ours).collect();
     decoders.extend([Decoder::Liblz4, Decoder::Lz4Flex, Decoder::Memcpy]);
@@ -121,20 +209,21 @@ fn main() {
     let flex = liblz4 + 1;
 
     println!(
-        "ratio = liblz4's time / the decoder's (medians of {rounds} interleaved rounds; 64 KiB blocks by liblz4 -1; clock: {})",
-        clock::name()
+        "ratio = liblz4's time / the decoder's (medians of {rounds} interleaved rounds; corpus in {} KiB blocks by liblz4 -1; clock: {}; CPU: {})",
+        block_size / 1024,
+        clock::name(),
+        cpu_model()
     );
     let mut log_sums = vec![0.0f64; decoders.len()];
     let mut counted = 0usize;
-    for (index, (name, data)) in corpus.iter().chain(&stress).enumerate() {
-        let file = Sample::new(name.clone(), data, CHUNK);
+    for (index, file) in files.iter().enumerate() {
         let mut out: Vec<Vec<u8>> = file.chunks.iter().map(|c| vec![0u8; c.len()]).collect();
         // Every decoder must reproduce the input (this pass also warms the caches and the clock).
         for decoder in &decoders {
             for dst in out.iter_mut() {
                 dst.fill(0);
             }
-            decoder.run(&file, &mut out);
+            decoder.run(file, &mut out);
             assert!(
                 out.iter().zip(&file.chunks).all(|(o, c)| o == c),
                 "{} decoded {} wrongly",
@@ -146,7 +235,7 @@ fn main() {
         for _ in 0..rounds {
             for (decoder, times) in decoders.iter().zip(times.iter_mut()) {
                 let started = clock::Stamp::now();
-                decoder.run(&file, &mut out);
+                decoder.run(file, &mut out);
                 times.push(started.elapsed_secs());
             }
         }
@@ -160,7 +249,7 @@ fn main() {
                 file.len() as f64 / t / 1e6
             );
         }
-        if index >= corpus.len() {
+        if index >= counted_files {
             line += &format!(
                 "  | vs lz4_flex:{}",
                 decoders
@@ -178,10 +267,35 @@ fn main() {
         }
         println!("{line}");
     }
+    if counted == 0 {
+        return;
+    }
     let label = if generated { "generated" } else { "Silesia" };
     let mut line = format!("geomean ({label}, {counted} files):");
     for (decoder, sum) in decoders.iter().zip(&log_sums) {
         line += &format!(" {}={:.3}", decoder.name(), (sum / counted as f64).exp());
     }
     println!("{line}");
+}
+
+/// The CPU model as `/proc/cpuinfo` names it (model name, family, model), recorded with every
+/// figure; "unknown" where there is no such file.
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let field = |key: &str| {
+        info.lines()
+            .find(|line| line.split(':').next().is_some_and(|k| k.trim() == key))
+            .and_then(|line| line.split(':').nth(1))
+            .map_or("?", str::trim)
+            .to_string()
+    };
+    if info.is_empty() {
+        return "unknown".into();
+    }
+    format!(
+        "{} (family {}, model {})",
+        field("model name"),
+        field("cpu family"),
+        field("model")
+    )
 }

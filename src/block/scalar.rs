@@ -77,7 +77,13 @@ const SHORT_OUTPUT: usize = 14 + 24;
 /// Wild copies may scribble over `dst` past the final output length (never past `dst.len()`);
 /// every byte before the returned position is final.
 #[inline]
-fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (usize, usize) {
+fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usize, usize) {
+    // The input still to decode, from the next token: a slice rather than a position, so the
+    // short path's input test is one comparison (`rest.len() >= SHORT_INPUT`) and advancing
+    // within its window needs none.
+    let Some(mut rest) = src.get(ip..) else {
+        return (ip, op);
+    };
     loop {
         // The common short sequence: literal nibble < 15, match nibble < 15, and an offset of at
         // least 8 or at least the match length (so offsets 4-7 of short matches stay here too).
@@ -86,14 +92,13 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (
         // a fixed-size array, so within it the compiler needs no further checks. The offset is
         // read before the match tests (for a literal nibble of 15 it reads window bytes 16 and
         // 17, still inside the window, and the value is not used). No limits are kept in
-        // registers: the room tests are these two `get`s. (Small changes of form move the
+        // registers: the room tests are `rest.first_chunk` and `checked_sub`. (Small changes of form move the
         // register allocation of the whole loop: a variant testing `dst.len() - op` inside the
         // condition, with plain `memcpy`/`memmove` in the general path, measured 8% slower with
         // the input pointer spilled.)
-        if let (Some(window), Some(future_len)) = (
-            src.get(ip..).and_then(<[u8]>::first_chunk::<SHORT_INPUT>),
-            dst.len().checked_sub(op),
-        ) {
+        if let (Some(window), Some(future_len)) =
+            (rest.first_chunk::<SHORT_INPUT>(), dst.len().checked_sub(op))
+        {
             let token = window[0];
             let literal_len = usize::from(token >> 4);
             let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
@@ -104,7 +109,9 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (
             let match_pos = op + literal_len;
             if literal_len < RUN_MASK
                 && match_len < ML_MASK + MINMATCH
-                && (offset >= match_len || offset >= 8)
+                // offset >= match_len || offset >= 8, as one comparison with a `cmov` (the
+                // two `setcc`s and an `or` measured 1-3% slower: `asm-notes/scalar.md`).
+                && offset >= match_len.min(8)
                 && offset <= match_pos
                 && future_len >= SHORT_OUTPUT
             {
@@ -119,7 +126,7 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (
                 } else {
                     copy_short_match(dst, match_pos, offset);
                 }
-                ip += 1 + literal_len + 2;
+                rest = &rest[1 + literal_len + 2..];
                 op = match_pos + match_len;
                 continue;
             }
@@ -129,13 +136,13 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (
         // hint the register allocator spills the short path's output position to the stack
         // (one store and reload per sequence on the loop-carried chain) to serve this path.
         cold_path();
+        let ip = src.len() - rest.len();
         // A short literal run and a match of 19..=64 bytes (match nibble 15, one extension byte),
         // not overlapping: the commonest sequence the short path leaves (about a fifth of osdb's
         // and xml's), copied as 16 literal bytes and one fixed 32- or 64-byte memmove.
-        if let (Some(window), Some(room)) = (
-            src.get(ip..).and_then(<[u8]>::first_chunk::<SHORT_INPUT>),
-            dst.len().checked_sub(op),
-        ) {
+        if let (Some(window), Some(room)) =
+            (rest.first_chunk::<SHORT_INPUT>(), dst.len().checked_sub(op))
+        {
             let token = window[0];
             let literal_len = usize::from(token >> 4);
             if literal_len < RUN_MASK && usize::from(token) & ML_MASK == ML_MASK {
@@ -149,61 +156,68 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (
                 {
                     dst[op..op + 16].copy_from_slice(&window[1..17]);
                     copy_earlier(dst, match_pos, offset, match_len);
-                    ip += 1 + literal_len + 3;
+                    rest = &rest[1 + literal_len + 3..];
                     op = match_pos + match_len;
                     continue;
                 }
             }
         }
-        let token_pos = ip;
-        let Some(&token) = src.get(ip) else {
-            return (token_pos, op);
+        // The general path works on `rest` (the token at `rest[0]`), so `src` is not needed
+        // in the loop; `ip` is the position returned if it stops.
+        let Some(&token) = rest.first() else {
+            return (ip, op);
         };
-        let mut cursor = ip + 1;
+        let mut cursor = 1;
 
         let mut literal_len = usize::from(token >> 4);
         if literal_len == RUN_MASK {
-            match read_length_extension(src, &mut cursor, literal_len, token_pos) {
+            match read_length_extension(rest, &mut cursor, literal_len, 0) {
                 Ok(len) => literal_len = len,
-                Err(_) => return (token_pos, op),
+                Err(_) => return (ip, op),
             }
         }
         // Room for the wild literal copy and the offset (which also means more input follows:
         // this is not the last sequence), and for the wild literal write.
-        if src.len() - cursor < literal_len.saturating_add(FAST_INPUT_TAIL)
-            || dst.len() - op < literal_len.saturating_add(WILD_SLACK)
+        // (Plain comparisons, not saturating sums: those keep a constant -1 for `cmov` in a
+        // register the short path needs.)
+        let (src_room, dst_room) = (rest.len() - cursor, dst.len() - op);
+        if src_room < literal_len
+            || src_room - literal_len < FAST_INPUT_TAIL
+            || dst_room < literal_len
+            || dst_room - literal_len < WILD_SLACK
         {
-            return (token_pos, op);
+            return (ip, op);
         }
         let literal_end = op + literal_len;
         let offset = usize::from(u16::from_le_bytes([
-            src[cursor + literal_len],
-            src[cursor + literal_len + 1],
+            rest[cursor + literal_len],
+            rest[cursor + literal_len + 1],
         ]));
         if offset == 0 || offset > literal_end {
-            return (token_pos, op);
+            return (ip, op);
         }
         let mut match_cursor = cursor + literal_len + 2;
         let mut match_len = usize::from(token & ML_MASK as u8);
         if match_len == ML_MASK {
-            match read_length_extension(src, &mut match_cursor, match_len, token_pos) {
+            match read_length_extension(rest, &mut match_cursor, match_len, 0) {
                 Ok(len) => match_len = len,
-                Err(_) => return (token_pos, op),
+                Err(_) => return (ip, op),
             }
         }
         // MINMATCH + WILD_SLACK: room for the wild match write past the match's end.
-        if dst.len() - literal_end < match_len.saturating_add(MINMATCH + WILD_SLACK) {
-            return (token_pos, op);
+        let match_room = dst.len() - literal_end;
+        if match_room < match_len || match_room - match_len < MINMATCH + WILD_SLACK {
+            return (ip, op);
         }
         let match_len = match_len + MINMATCH;
 
         // Everything is validated: copy.
         if literal_len <= WILD_SLACK {
-            dst[op..op + WILD_SLACK].copy_from_slice(&src[cursor..cursor + WILD_SLACK]);
+            dst[op..op + WILD_SLACK].copy_from_slice(&rest[cursor..cursor + WILD_SLACK]);
         } else {
             copy_long(
                 &mut dst[op..literal_end],
-                &src[cursor..cursor + literal_len],
+                &rest[cursor..cursor + literal_len],
             );
         }
         if offset >= match_len {
@@ -211,7 +225,7 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], mut ip: usize, mut op: usize) -> (
         } else {
             wild_copy_match(dst, literal_end, offset, match_len);
         }
-        ip = match_cursor;
+        rest = &rest[match_cursor..];
         op = literal_end + match_len;
     }
 }
@@ -254,14 +268,17 @@ fn copy_earlier(dst: &mut [u8], at: usize, offset: usize, match_len: usize) {
     } else if match_len <= 64 {
         dst.copy_within(from..from + 64, at);
     } else {
-        let (history, future) = dst.split_at_mut(at);
-        copy_long(&mut future[..match_len], &history[from..from + match_len]);
+        // One `memmove` of the exact length. (Through `copy_long`'s 32-byte chunks, a `memcpy`
+        // of the whole chunks and a last overlapping 32-byte copy, matches of 65-600 bytes
+        // decoded 26% slower: `asm-notes/scalar.md`, 2026-12-05.)
+        dst.copy_within(from..from + match_len, at);
     }
 }
 
 /// Copies `src` to `dst` (equal lengths, more than 32) in 32-byte chunks and one last chunk
-/// ending at the end. (The compiler turns the chunk loop into a `memcpy` call; this form is the
-/// one measured in `asm-notes/scalar.md`, not compared alone with a plain `copy_from_slice`.)
+/// ending at the end: the literal runs of more than 32 bytes. (The compiler turns the chunk loop
+/// into a `memcpy` call; this form is the one measured in `asm-notes/scalar.md`, not compared
+/// alone with a plain `copy_from_slice`.)
 #[inline(always)]
 fn copy_long(dst: &mut [u8], src: &[u8]) {
     for (to, from) in dst.chunks_exact_mut(32).zip(src.chunks_exact(32)) {
