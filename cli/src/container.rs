@@ -3,10 +3,10 @@
 //!
 //! The containers that are streams of blocks (Hadoop, Kafka, lz4-java, ClickHouse) stream
 //! through the library's `Decoder` / `Encoder` adapters: memory is one block, whatever the size
-//! of the input, and `--max-out` caps each block. The others are one-shot (one block behind a
-//! size, a kernel image with its trailer): the input is read whole (compressing: up to the block
-//! format's largest input; decompressing: up to twice the `--max-out` cap plus 1 MiB, more than
-//! any container of content within the cap takes), and `--max-out` caps the content.
+//! of the input. The others are one-shot (one block behind a size, a kernel image with its
+//! trailer): the input is read whole (compressing: up to the block format's largest input;
+//! decompressing: up to twice the `--max-out` cap plus 1 MiB, more than any container of
+//! content within the cap takes). `--max-out` caps the whole content of every container.
 
 use std::io::{self, Read, Write};
 
@@ -163,63 +163,95 @@ pub fn compress(
     writer.write_all(&out)
 }
 
-/// A reader failing once `inner` gives more than `left` bytes: the cap on a Kafka frame's
-/// content (its streaming decoder takes none; its memory is bounded by the frame's block size).
-struct Capped<R> {
-    inner: R,
-    left: u64,
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        match self.left.checked_sub(n as u64) {
-            Some(left) => {
-                self.left = left;
-                Ok(n)
-            }
-            None => Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "the Kafka frame's content is larger than --max-out",
-            )),
-        }
-    }
-}
-
-/// `-d --container`: decompresses the input; `max_out` caps each block of the block streams
-/// (hadoop, lz4-java, clickhouse) and the whole content of the others (a Kafka frame included). Returns the content's length.
+/// `-d --container`: decompresses the input, at most `max_out` bytes of content (`--max-out`)
+/// whatever the container: a size field or block that would go past it is an error before its
+/// content is written. Without `--max-out`, the streamed containers' content is not capped (each
+/// block is held in memory: at most the block format's largest input), and the one-shot ones'
+/// is the block format's largest input. Returns the content's length.
 pub fn decompress(
     container: Container,
     reader: &mut impl Read,
     writer: &mut impl Write,
-    max_out: usize,
+    max_out: Option<usize>,
 ) -> io::Result<u64> {
-    match container {
-        Container::Hadoop => return io::copy(&mut hadoop::Decoder::new(reader, max_out), writer),
-        Container::Kafka | Container::KafkaV0 => {
-            let accept = kafka::AcceptHeaderChecksum::Either;
-            let mut capped = Capped {
-                inner: kafka::Decoder::new(reader, accept),
-                left: max_out as u64,
-            };
-            return io::copy(&mut capped, writer);
-        }
-        Container::Java => return io::copy(&mut java::Decoder::new(reader, max_out), writer),
-        Container::ClickHouse => {
-            return io::copy(&mut clickhouse::Decoder::new(reader, max_out), writer)
-        }
-        _ => {}
+    let max_block = max_out.unwrap_or(block::MAX_INPUT_SIZE);
+    let total = max_out.map_or(u64::MAX, |max_out| max_out as u64);
+    let streamed = match container {
+        Container::Hadoop => Some(io::copy(
+            &mut hadoop::Decoder::new(&mut *reader, max_block).max_out(total),
+            writer,
+        )),
+        Container::Kafka | Container::KafkaV0 => Some(io::copy(
+            &mut kafka::Decoder::new(&mut *reader, kafka::AcceptHeaderChecksum::Either)
+                .max_out(total),
+            writer,
+        )),
+        Container::Java => Some(io::copy(
+            &mut java::Decoder::new(&mut *reader, max_block).max_out(total),
+            writer,
+        )),
+        Container::ClickHouse => Some(io::copy(
+            &mut clickhouse::Decoder::new(&mut *reader, max_block).max_out(total),
+            writer,
+        )),
+        _ => None,
+    };
+    if let Some(copied) = streamed {
+        return copied.map_err(|error| name_the_cap(error, max_out));
     }
-    let data = read_at_most(reader, max_out.saturating_mul(2).saturating_add(1 << 20))?;
+    let data = read_at_most(reader, max_block.saturating_mul(2).saturating_add(1 << 20))?;
     let content = match container {
-        Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_out),
-        Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_out),
-        Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_out),
-        _ => linux::decompress(&data, max_out),
+        Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_block),
+        Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_block),
+        Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_block),
+        _ => linux::decompress(&data, max_block),
     }
-    .map_err(io::Error::other)?;
+    .map_err(|error| name_the_cap(io::Error::other(error), max_out))?;
     writer.write_all(&content)?;
     Ok(content.len() as u64)
+}
+
+/// A container's content went past `--max-out`: the decoder's error, named as the command's cap
+/// (reported as an error in the input, as decoders' errors are).
+#[derive(Debug)]
+pub struct OverMaxOut {
+    max_out: usize,
+    error: lz4_simd::Error,
+}
+
+impl std::fmt::Display for OverMaxOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the content is larger than --max-out {}: {}",
+            self.max_out, self.error
+        )
+    }
+}
+
+impl std::error::Error for OverMaxOut {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// A decoder's error as the command reports it: when the content went past `--max-out`, an
+/// [`OverMaxOut`] that says so.
+fn name_the_cap(error: io::Error, max_out: Option<usize>) -> io::Error {
+    let limit = error
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
+        .filter(|inner| inner.kind() == lz4_simd::ErrorKind::LimitExceeded);
+    match (max_out, limit) {
+        (Some(max_out), Some(limit)) => io::Error::new(
+            io::ErrorKind::InvalidData,
+            OverMaxOut {
+                max_out,
+                error: limit.clone(),
+            },
+        ),
+        _ => error,
+    }
 }
 
 /// What `--list` can tell from a file's first bytes besides LZ4 frames: an lz4-java stream (its
@@ -252,7 +284,7 @@ mod tests {
             let mut packed = Vec::new();
             compress(container, &mut &data[..], &mut packed, &settings).unwrap();
             let mut back = Vec::new();
-            decompress(container, &mut &packed[..], &mut back, data.len()).unwrap();
+            decompress(container, &mut &packed[..], &mut back, Some(data.len())).unwrap();
             assert!(back == data, "{name}");
             let expect_identified = matches!(container, Container::Java | Container::ClickHouse);
             assert_eq!(identify(&packed).is_some(), expect_identified, "{name}");

@@ -237,7 +237,7 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
 fn container_of(
     path: &Path,
     named: Option<Container>,
-    max_out: usize,
+    max_out: Option<usize>,
 ) -> Result<Option<(Container, u64, u64)>, Failure> {
     let name = path.display().to_string();
     let io_failure = |e| Failure::Io(name.clone(), e);
@@ -269,7 +269,7 @@ pub fn run(
     paths: &[std::path::PathBuf],
     verbose: bool,
     named: Option<Container>,
-    max_out: usize,
+    max_out: Option<usize>,
 ) -> Result<(), Failure> {
     if paths.is_empty() {
         return Err(Failure::Usage(
