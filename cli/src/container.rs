@@ -254,9 +254,14 @@ fn name_the_cap(error: io::Error, max_out: Option<usize>) -> io::Error {
     }
 }
 
-/// What `--list` can tell from a file's first bytes besides LZ4 frames: an lz4-java stream (its
-/// magic) or ClickHouse blocks (the first block's CityHash128 checks out).
+/// What `--list` can tell from a file's first bytes besides LZ4 frames: a Kafka v0 frame (an
+/// LZ4 frame whose header checksum covers the magic number too, which the frame format refuses),
+/// an lz4-java stream (its magic) or ClickHouse blocks (the first block's CityHash128 checks
+/// out).
 pub fn identify(head: &[u8]) -> Option<Container> {
+    if kafka::header_checksum_of(head) == Some(kafka::HeaderChecksum::OverMagic) {
+        return Some(Container::KafkaV0);
+    }
     if head.starts_with(java::MAGIC) {
         return Some(Container::Java);
     }
@@ -286,7 +291,10 @@ mod tests {
             let mut back = Vec::new();
             decompress(container, &mut &packed[..], &mut back, Some(data.len())).unwrap();
             assert!(back == data, "{name}");
-            let expect_identified = matches!(container, Container::Java | Container::ClickHouse);
+            let expect_identified = matches!(
+                container,
+                Container::Java | Container::ClickHouse | Container::KafkaV0
+            );
             assert_eq!(identify(&packed).is_some(), expect_identified, "{name}");
         }
         assert_eq!(Container::parse("zip"), None);

@@ -356,3 +356,36 @@ fn max_out_caps_the_whole_content_of_every_container() {
         }
     }
 }
+
+/// `-z --container NAME` through a pipe writes the bytes it writes to a file, for every
+/// container (the one-shot ones read the pipe whole), and `-d` reads them back from a pipe.
+#[test]
+fn every_container_compresses_through_pipes_as_to_files() {
+    let dir = scratch("container-pipes");
+    let data = sample(700_000);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    for name in [
+        "hadoop",
+        "kafka",
+        "kafka-v0",
+        "lz4-java",
+        "clickhouse",
+        "prefixed-le32",
+        "prefixed-be32",
+        "prefixed-varint",
+        "linux",
+    ] {
+        let out = run_in(
+            bin().args(["-f", "-z", "--container", name, "data", "packed"]),
+            &dir,
+        );
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let from_file = std::fs::read(dir.join("packed")).unwrap();
+        let from_pipe = ours(&["-zc", "--container", name], &data);
+        assert!(from_pipe == from_file, "{name}: the pipe's bytes differ");
+        assert!(
+            ours(&["-dc", "--container", name], &from_pipe) == data,
+            "{name}"
+        );
+    }
+}

@@ -136,6 +136,33 @@ fn header_len(head: &[u8]) -> Result<usize, Error> {
     })
 }
 
+/// Which header checksum the Kafka frame at the start of `src` carries: [`HeaderChecksum::Spec`]
+/// when it is the frame format's (message format v1 / v2; also when both forms happen to give
+/// the same byte), [`HeaderChecksum::OverMagic`] when it is only the pre-KIP-57 one (v0), `None`
+/// when `src` does not start with a whole frame header that Kafka accepts or neither checksum
+/// matches. Only the header is read.
+///
+/// ```
+/// use lz4_simd::container::kafka::{self, HeaderChecksum};
+/// let v0 = kafka::compress(b"records", HeaderChecksum::OverMagic);
+/// assert_eq!(kafka::header_checksum_of(&v0), Some(HeaderChecksum::OverMagic));
+/// let v1 = kafka::compress(b"records", HeaderChecksum::Spec);
+/// assert_eq!(kafka::header_checksum_of(&v1), Some(HeaderChecksum::Spec));
+/// assert_eq!(kafka::header_checksum_of(&v1[..6]), None);
+/// ```
+pub fn header_checksum_of(src: &[u8]) -> Option<HeaderChecksum> {
+    let len = header_len(src.get(..SHORT_HEADER_LEN)?).ok()?;
+    let header = src.get(..len)?;
+    let found = header[len - 1];
+    if found == header_checksum(&header[4..len - 1]) {
+        Some(HeaderChecksum::Spec)
+    } else if found == header_checksum(&header[..len - 1]) {
+        Some(HeaderChecksum::OverMagic)
+    } else {
+        None
+    }
+}
+
 /// Checks the whole header's checksum byte (its last) against what `accept` allows, and returns
 /// the frame format's checksum, which the frame decoder is given in its place.
 fn spec_checksum(header: &[u8], accept: AcceptHeaderChecksum) -> Result<u8, Error> {
