@@ -1,5 +1,5 @@
 //! The containers against their real implementations, both directions where the peer can read:
-//! python-lz4 (size-prefixed blocks), kafka-python (Kafka frames, v0 and v1 checksums),
+//! python-lz4 and the Cassandra driver (size-prefixed blocks), kafka-python (Kafka frames, v0 and v1 checksums),
 //! clickhouse-cityhash with python-lz4 (ClickHouse blocks, as clickhouse-driver writes them),
 //! lz4-java from Debian's liblz4-java (LZ4Block streams) and the `lz4` tool (legacy frames for
 //! kernel images). See tests/peers/mod.rs for what happens when a peer is missing.
@@ -23,11 +23,15 @@ const CAP: usize = 64 << 20;
 fn prefixed_blocks_with_python_lz4() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     for (name, data) in inputs() {
-        for (prefix, arg) in [(SizePrefix::Le32, "le32"), (SizePrefix::Be32, "be32")] {
+        for (prefix, arg) in [
+            (SizePrefix::Le32, "le32"),
+            (SizePrefix::Be32, "be32"),
+            (SizePrefix::Be32, "cassandra"),
+        ] {
             let theirs = python(&["prefixed-compress", arg], &data).unwrap();
             let decoded = prefixed::decompress(&theirs, prefix, CAP)
                 .unwrap_or_else(|e| panic!("{name} {arg}: ours rejects python-lz4's: {e}"));
@@ -49,7 +53,7 @@ fn prefixed_blocks_with_python_lz4() {
 fn kafka_frames_with_kafka_python() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     for (name, data) in inputs() {
@@ -108,7 +112,7 @@ fn other_write(checksum: HeaderChecksum) -> HeaderChecksum {
 fn clickhouse_blocks_with_clickhouse_cityhash() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     for (name, data) in inputs() {

@@ -6,6 +6,8 @@ output to stdout, using the third-party implementation of a container.
   prefixed-compress le32|be32             python-lz4 lz4.block.compress (store_size), the BE form by
                                           moving python-lz4's size to big-endian
   prefixed-decompress le32|be32           python-lz4 lz4.block.decompress
+  prefixed-compress|decompress cassandra  the Cassandra driver's own LZ4 frame body compression
+                                          (cassandra-driver, protocol <= v4: BE u32 size + block)
   kafka-compress v0|v1                    kafka-python's kafka.codec.lz4_encode_old_kafka / lz4_encode
   kafka-decompress v0|v1                  kafka-python's kafka.codec.lz4_decode_old_kafka / lz4_decode
   clickhouse-compress BLOCK_SIZE          ClickHouse blocks: python-lz4 raw blocks, clickhouse-cityhash
@@ -31,8 +33,17 @@ def write_stdout(data):
     sys.stdout.buffer.flush()
 
 
+def cassandra_lz4():
+    from cassandra.connection import locally_supported_compressions
+
+    return locally_supported_compressions["lz4"]
+
+
 def prefixed_compress(kind, data):
     import lz4.block
+
+    if kind == "cassandra":
+        return cassandra_lz4()[0](data)
 
     out = lz4.block.compress(data, store_size=True)
     if kind == "be32":
@@ -42,6 +53,9 @@ def prefixed_compress(kind, data):
 
 def prefixed_decompress(kind, data):
     import lz4.block
+
+    if kind == "cassandra":
+        return cassandra_lz4()[1](data)
 
     if kind == "be32":
         data = struct.pack("<I", struct.unpack(">I", data[:4])[0]) + data[4:]
@@ -140,6 +154,7 @@ def parquet_read(path):
 def main(argv):
     cmd = argv[1]
     if cmd == "check":
+        import cassandra.connection  # noqa: F401
         import clickhouse_cityhash.cityhash  # noqa: F401
         import kafka.codec  # noqa: F401
         import lz4.block  # noqa: F401
