@@ -267,3 +267,50 @@ fn java_headers(mut stream: &[u8]) -> Vec<(u8, u32, u32)> {
     }
     headers
 }
+
+/// Published samples: the LZ4 frames inside sarama's (the Go Kafka client's) message fixtures
+/// (`message_test.go`: `emptyLZ4Message` and `emptyBulkLZ4Message`, message format v1 written by
+/// sarama with pierrec/lz4): 4 MiB independent blocks, a content checksum, the frame format's
+/// header checksum; the bulk one holds a stored block with a message set of two empty messages.
+/// Both decode, one-shot and streamed, as v1 frames and as frames of unknown format, and are
+/// refused as v0 frames.
+#[test]
+fn kafka_frames_published_by_sarama() {
+    use std::io::Read;
+    let empty: &[u8] = &[
+        0x04, 0x22, 0x4D, 0x18, 100, 112, 185, 0, 0, 0, 0, 5, 93, 204, 2,
+    ];
+    let bulk: &[u8] = &[
+        0x04, 0x22, 0x4D, 0x18, 100, 112, 185, 52, 0, 0, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14,
+        121, 87, 72, 224, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+        14, 121, 87, 72, 224, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 71, 129, 23, 111,
+    ];
+    // The message set: two messages at offsets 0 and 1, each 14 bytes (CRC 0x795748E0, magic 0,
+    // attributes 0, null key, empty value).
+    let message = |offset: u8| {
+        let mut bytes = vec![
+            0, 0, 0, 0, 0, 0, 0, offset, 0, 0, 0, 14, 121, 87, 72, 224, 0, 0,
+        ];
+        bytes.extend_from_slice(&[255, 255, 255, 255, 0, 0, 0, 0]);
+        bytes
+    };
+    let set = [message(0), message(1)].concat();
+    assert_eq!(bulk.len(), 0x47, "the fixture's length field");
+    for (frame, content) in [(empty, &[][..]), (bulk, &set[..])] {
+        assert_eq!(kafka::header_checksum_of(frame), Some(HeaderChecksum::Spec));
+        for accept in [AcceptHeaderChecksum::Spec, AcceptHeaderChecksum::Either] {
+            assert_eq!(kafka::decompress(frame, accept, CAP).unwrap(), content);
+            let mut streamed = Vec::new();
+            kafka::Decoder::new(frame, accept)
+                .max_out(content.len() as u64)
+                .read_to_end(&mut streamed)
+                .unwrap();
+            assert_eq!(streamed, content);
+        }
+        assert!(kafka::decompress(frame, AcceptHeaderChecksum::OverMagic, CAP).is_err());
+        // The content checksum is checked: one bit off in it is refused.
+        let mut bad = frame.to_vec();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(kafka::decompress(&bad, AcceptHeaderChecksum::Either, CAP).is_err());
+    }
+}
