@@ -11,7 +11,8 @@
 use std::io::{self, Read, Write};
 
 use lz4_simd::block;
-use lz4_simd::container::{clickhouse, hadoop, java, kafka, linux, prefixed};
+use lz4_simd::container::{clickhouse, hadoop, java, kafka, linux, parquet, prefixed};
+use lz4_simd::frame;
 
 use crate::args::Settings;
 use crate::codec::{compress_legacy, read_at_most};
@@ -37,6 +38,11 @@ pub enum Container {
     ClickHouse,
     /// A legacy frame followed by the little-endian u32 content size (Linux kernel images).
     Linux,
+    /// A Parquet page of the `LZ4` codec (5): Hadoop framing written; Hadoop framing, a frame or
+    /// a raw block read.
+    ParquetLz4,
+    /// A Parquet page of the `LZ4_RAW` codec (7): one raw block.
+    ParquetLz4Raw,
 }
 
 /// The names `--container` takes, with what each is.
@@ -85,6 +91,16 @@ pub const NAMES: &[(&str, Container, &str)] = &[
         "linux",
         Container::Linux,
         "legacy frame + u32 size trailer (Linux kernel images)",
+    ),
+    (
+        "parquet-lz4",
+        Container::ParquetLz4,
+        "a Parquet LZ4 (codec 5) page: Hadoop framing; reads frames and raw blocks too",
+    ),
+    (
+        "parquet-lz4-raw",
+        Container::ParquetLz4Raw,
+        "a Parquet LZ4_RAW (codec 7) page: one raw block",
     ),
 ];
 
@@ -150,6 +166,8 @@ pub fn compress(
         Container::Le32 => prefixed::compress(&data, prefixed::SizePrefix::Le32),
         Container::Be32 => prefixed::compress(&data, prefixed::SizePrefix::Be32),
         Container::Varint => prefixed::compress(&data, prefixed::SizePrefix::Varint32),
+        Container::ParquetLz4 => parquet::compress_lz4(&data),
+        Container::ParquetLz4Raw => parquet::compress_lz4_raw(&data),
         _ => {
             // Linux, as the kernel build writes it: `lz4 -l` (at the chosen level), then the size.
             let mut out = Vec::new();
@@ -204,11 +222,41 @@ pub fn decompress(
         Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_block),
         Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_block),
         Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_block),
+        Container::ParquetLz4 => page_size(&data, max_block, true)
+            .and_then(|size| parquet::decompress_lz4(&data, size, max_block)),
+        Container::ParquetLz4Raw => page_size(&data, max_block, false)
+            .and_then(|size| parquet::decompress_lz4_raw(&data, size, max_block)),
         _ => linux::decompress(&data, max_block),
     }
     .map_err(|error| name_the_cap(io::Error::other(error), max_out))?;
     writer.write_all(&content)?;
     Ok(content.len() as u64)
+}
+
+/// The uncompressed size of a Parquet page, which its page header holds outside the page's
+/// bytes: what the bytes decode to, within `max_out`, in the first form of the `LZ4` codec's
+/// rule that they are (Hadoop framing, an LZ4 frame, a raw block), or as a raw block (`LZ4_RAW`,
+/// `hadoop_or_frame` false). The page is then decoded by the library's function for its codec,
+/// which checks it against that size. When no form decodes, a form that failed only for the cap
+/// is the error (the page is too large), else the raw block's.
+fn page_size(data: &[u8], max_out: usize, hadoop_or_frame: bool) -> Result<usize, lz4_simd::Error> {
+    let forms = [
+        hadoop_or_frame.then(|| hadoop::decompress(data, max_out)),
+        (hadoop_or_frame && data.starts_with(&frame::MAGIC.to_le_bytes()))
+            .then(|| frame::decompress(data, max_out)),
+        Some(block::decompress(data, max_out)),
+    ];
+    let mut errors = Vec::new();
+    for decoded in forms.into_iter().flatten() {
+        match decoded {
+            Ok(content) => return Ok(content.len()),
+            Err(error) => errors.push(error),
+        }
+    }
+    let limit = errors
+        .iter()
+        .position(|error| error.kind() == lz4_simd::ErrorKind::LimitExceeded);
+    Err(errors.swap_remove(limit.unwrap_or(errors.len() - 1)))
 }
 
 /// A container's content went past `--max-out`: the decoder's error, named as the command's cap

@@ -141,7 +141,7 @@ lz4-simd extras :\n\
 --container NAME : read/write LZ4 inside another system's format instead of frames:\n\
           hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,\n\
           prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read\n\
-          by plain -d); --list recognises kafka-v0, lz4-java, clickhouse and linux\n\
+          by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises kafka-v0, lz4-java, clickhouse and linux\n\
           files by themselves, the others when named\n",
         env!("CARGO_PKG_VERSION")
     );

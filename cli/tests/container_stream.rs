@@ -309,6 +309,8 @@ fn max_out_caps_the_whole_content_of_every_container() {
         "prefixed-be32",
         "prefixed-varint",
         "linux",
+        "parquet-lz4",
+        "parquet-lz4-raw",
     ];
     for name in names {
         let packed = format!("data.{name}");
@@ -374,6 +376,8 @@ fn every_container_compresses_through_pipes_as_to_files() {
         "prefixed-be32",
         "prefixed-varint",
         "linux",
+        "parquet-lz4",
+        "parquet-lz4-raw",
     ] {
         let out = run_in(
             bin().args(["-f", "-z", "--container", name, "data", "packed"]),
