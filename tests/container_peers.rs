@@ -1,5 +1,5 @@
 //! The containers against their real implementations, both directions where the peer can read:
-//! python-lz4 and the Cassandra driver (size-prefixed blocks), kafka-python (Kafka frames, v0 and v1 checksums),
+//! python-lz4, the Cassandra driver and RocksDB (size-prefixed blocks), kafka-python (Kafka frames, v0 and v1 checksums),
 //! clickhouse-cityhash with python-lz4 (ClickHouse blocks, as clickhouse-driver writes them),
 //! lz4-java from Debian's liblz4-java (LZ4Block streams) and the `lz4` tool (legacy frames for
 //! kernel images). See tests/peers/mod.rs for what happens when a peer is missing.
@@ -313,4 +313,64 @@ fn kafka_frames_published_by_sarama() {
         *bad.last_mut().unwrap() ^= 1;
         assert!(kafka::decompress(&bad, AcceptHeaderChecksum::Either, CAP).is_err());
     }
+}
+
+/// RocksDB (rocksdict's bundled RocksDB, LZ4 compression, its default `format_version` ≥ 2)
+/// writes an SST file whose data blocks are LZ4 blocks behind a varint32 size, each followed by
+/// the block trailer (compression type 0x04 = LZ4, masked CRC32C). Ours decodes every data block
+/// at the head of the file: the block ends where the trailer's type byte is and the size
+/// prefix is exact, and the blocks hold the entries' values in order. (RocksDB reads blocks only from
+/// SST files it wrote, so this direction only.)
+#[test]
+fn rocksdb_varint_blocks_with_rocksdict() {
+    if !python_peers() {
+        return peer_missing(
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver, rocksdict",
+        );
+    }
+    const LZ4_TYPE: u8 = 0x04;
+    const TRAILER: usize = 5;
+    let dir = scratch_dir("rocksdb");
+    let path = dir.join("lz4.sst");
+    let entries = 400;
+    python(
+        &[
+            "rocksdb-sst",
+            &path.display().to_string(),
+            &entries.to_string(),
+        ],
+        &[],
+    )
+    .unwrap();
+    let sst = std::fs::read(&path).unwrap();
+    let mut pos = 0;
+    let mut next_key = 0;
+    let mut blocks = 0;
+    // Data blocks until the entries are all seen: each the shortest prefix of the rest that
+    // decodes exactly and is followed by an LZ4 trailer.
+    while next_key < entries {
+        let rest = &sst[pos..];
+        let (len, block) = (1..rest.len())
+            .filter(|&len| rest[len] == LZ4_TYPE)
+            .find_map(|len| {
+                prefixed::decompress(&rest[..len], SizePrefix::Varint32, CAP)
+                    .ok()
+                    .map(|block| (len, block))
+            })
+            .unwrap_or_else(|| panic!("no varint32 LZ4 block at SST offset {pos}"));
+        let before = next_key;
+        while next_key < entries {
+            // (Keys are prefix-compressed inside a block; values are whole.)
+            let value = format!("value {next_key:05} ").repeat(8);
+            if !block.windows(value.len()).any(|w| w == value.as_bytes()) {
+                break;
+            }
+            next_key += 1;
+        }
+        assert!(next_key > before, "the block at {pos} holds no next entry");
+        pos += len + TRAILER;
+        blocks += 1;
+    }
+    // 400 entries of 100-byte values in RocksDB's 4 KiB blocks.
+    assert!(blocks >= 8, "{blocks} blocks");
 }

@@ -16,6 +16,8 @@ output to stdout, using the third-party implementation of a container.
   parquet-write PATH CODEC ROWS SEED [PAGE_SIZE]
                                           pyarrow writes a file (no dictionary, one page size)
   parquet-read PATH                       pyarrow reads PATH and prints the table's hash
+  rocksdb-sst PATH ENTRIES                RocksDB (rocksdict) writes an SST file of LZ4 blocks:
+                                          keys key00000.., values "value NNNNN " repeated
 """
 
 import hashlib
@@ -151,6 +153,18 @@ def parquet_read(path):
     return (digest.hexdigest() + "\n").encode()
 
 
+def rocksdb_sst(path, entries):
+    from rocksdict import DBCompressionType, Options, SstFileWriter
+
+    options = Options()
+    options.set_compression_type(DBCompressionType.lz4())
+    writer = SstFileWriter(options=options)
+    writer.open(path)
+    for i in range(entries):
+        writer[b"key%05d" % i] = b"value %05d " % i * 8
+    writer.finish()
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "check":
@@ -159,6 +173,7 @@ def main(argv):
         import kafka.codec  # noqa: F401
         import lz4.block  # noqa: F401
         import pyarrow.parquet  # noqa: F401
+        import rocksdict  # noqa: F401
         import xxhash  # noqa: F401
     elif cmd == "prefixed-compress":
         write_stdout(prefixed_compress(argv[2], read_stdin()))
@@ -175,6 +190,8 @@ def main(argv):
         parquet_write(argv[2], argv[3], int(argv[4]), int(argv[5]), page_size)
     elif cmd == "parquet-read":
         write_stdout(parquet_read(argv[2]))
+    elif cmd == "rocksdb-sst":
+        rocksdb_sst(argv[2], int(argv[3]))
     else:
         sys.exit("unknown command " + cmd)
 
