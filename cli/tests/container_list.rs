@@ -1,7 +1,8 @@
 //! `--list` on containers it identifies from their bytes alone: a Kafka v0 frame (its header
 //! checksum covers the magic number, so it is not a valid LZ4 frame) and a Linux kernel image
 //! (legacy frames, then the size trailer and zero padding, which `-d` accepts); what it must not
-//! take for them (a Kafka v1 frame is an LZ4 frame, a truncated legacy frame is an error).
+//! take for them (a Kafka v1 frame is an LZ4 frame, a truncated legacy frame is an error); a
+//! Parquet page when `--container` names it.
 
 mod common;
 
@@ -60,6 +61,19 @@ fn kafka_v0_frames_and_kernel_images_are_recognised() {
             assert_eq!(row(&text, " kafka")[1], "LZ4Frame", "{text}");
         }
     }
+    // A Parquet page is listed when named (nothing in its bytes says what it is).
+    let out = run_in(
+        bin().args(["-f", "-z", "--container", "parquet-lz4", "data", "page"]),
+        &dir,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = list(&dir, &["--container", "parquet-lz4", "page"]);
+    let columns = row(&text, " page");
+    assert_eq!(
+        (columns[1].as_str(), columns[5].as_str()),
+        ("parquet-lz4", "292.97K"),
+        "{text}"
+    );
     // A legacy stream cut short is still an error, not a kernel image.
     std::fs::write(dir.join("cut"), &image[..image.len() / 2]).unwrap();
     let out = run_in(bin().args(["--list", "cut"]), &dir);
