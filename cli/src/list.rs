@@ -276,12 +276,14 @@ fn container_line(found: Container, size: u64, content: u64, path: &Path) -> Str
     )
 }
 
-/// Whether the file at `path` starts with a legacy frame's magic number.
+/// Whether `path` is a regular file starting with a legacy frame's magic number (anything else
+/// is not opened: opening a FIFO would wait for a writer).
 fn starts_legacy(path: &Path) -> bool {
     let mut magic = [0; 4];
-    File::open(path)
-        .and_then(|mut file| file.read_exact(&mut magic))
-        .is_ok()
+    fs::metadata(path).is_ok_and(|meta| meta.is_file())
+        && File::open(path)
+            .and_then(|mut file| file.read_exact(&mut magic))
+            .is_ok()
         && u32::from_le_bytes(magic) == frame::LEGACY_MAGIC
 }
 

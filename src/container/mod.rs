@@ -75,7 +75,7 @@ mod sealed {
         /// A cap on the whole output (which also bounds each block).
         pub fn total(max_out: usize) -> Self {
             Self {
-                max_block: max_out,
+                max_block: usize::MAX,
                 max_out: max_out as u64,
                 produced: 0,
             }
@@ -106,14 +106,7 @@ mod sealed {
             input_pos: u64,
             declared: u64,
         ) -> Result<usize, Error> {
-            if declared > self.max_block as u64 {
-                return Err(Error::ContainerOutputLimit {
-                    container,
-                    input_pos,
-                    declared,
-                    max_out: self.max_block as u64,
-                });
-            }
+            // The total first: with both caps equal, the error is the one-shot function's.
             let total = self.produced.saturating_add(declared);
             if total > self.max_out {
                 return Err(Error::ContainerOutputLimit {
@@ -123,7 +116,15 @@ mod sealed {
                     max_out: self.max_out,
                 });
             }
-            // `declared <= max_block`, so it fits a `usize`.
+            if declared > self.max_block as u64 {
+                return Err(Error::ContainerOutputLimit {
+                    container,
+                    input_pos,
+                    declared,
+                    max_out: self.max_block as u64,
+                });
+            }
+            // `declared` is within both caps, and one of them is a `usize`.
             Ok(declared as usize)
         }
 
