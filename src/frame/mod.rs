@@ -88,7 +88,7 @@ pub use parallel::{
     decompress_parallel_with_dict, ParallelFrameDecoder, ParallelFrameEncoder,
 };
 /// Shared with the containers' `std::io` adapters.
-#[cfg(feature = "std")]
+#[cfg(all(feature = "std", feature = "containers"))]
 pub(crate) use read::read_buffered;
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
