@@ -52,6 +52,21 @@ fn ours(args: &[&str], input: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
+/// Every name `--container` takes.
+const ALL: [&str; 11] = [
+    "hadoop",
+    "kafka",
+    "kafka-v0",
+    "lz4-java",
+    "clickhouse",
+    "prefixed-le32",
+    "prefixed-be32",
+    "prefixed-varint",
+    "linux",
+    "parquet-lz4",
+    "parquet-lz4-raw",
+];
+
 fn inputs() -> Vec<Vec<u8>> {
     vec![Vec::new(), b"x".to_vec(), sample(70_000), sample(3 << 20)]
 }
@@ -299,20 +314,7 @@ fn max_out_caps_the_whole_content_of_every_container() {
     let data = sample((5 << 20) / 2);
     std::fs::write(dir.join("data"), &data).unwrap();
     let len = data.len();
-    let names = [
-        "hadoop",
-        "kafka",
-        "kafka-v0",
-        "lz4-java",
-        "clickhouse",
-        "prefixed-le32",
-        "prefixed-be32",
-        "prefixed-varint",
-        "linux",
-        "parquet-lz4",
-        "parquet-lz4-raw",
-    ];
-    for name in names {
+    for name in ALL {
         let packed = format!("data.{name}");
         let out = run_in(
             bin().args(["-f", "-z", "--container", name, "data", &packed]),
@@ -366,19 +368,7 @@ fn every_container_compresses_through_pipes_as_to_files() {
     let dir = scratch("container-pipes");
     let data = sample(700_000);
     std::fs::write(dir.join("data"), &data).unwrap();
-    for name in [
-        "hadoop",
-        "kafka",
-        "kafka-v0",
-        "lz4-java",
-        "clickhouse",
-        "prefixed-le32",
-        "prefixed-be32",
-        "prefixed-varint",
-        "linux",
-        "parquet-lz4",
-        "parquet-lz4-raw",
-    ] {
+    for name in ALL {
         let out = run_in(
             bin().args(["-f", "-z", "--container", name, "data", "packed"]),
             &dir,
