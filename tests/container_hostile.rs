@@ -761,3 +761,117 @@ fn kernel_image_trailers() {
     let error = linux::decompress(&image, data.len() - 1).fails();
     assert_eq!(error.kind(), ErrorKind::LimitExceeded, "{error}");
 }
+
+// ---- checksums --------------------------------------------------------------------------------
+
+/// Every checksum a container carries is verified, and a bad one is named as such at its
+/// offset, by the one-shot decoders and the streaming ones alike: lz4-java's block checksums,
+/// ClickHouse's CityHash128 (every byte of it), Kafka's header checksum in both forms and the
+/// block and content checksums of frames that carry them. (Hadoop, the size-prefixed blocks and
+/// Parquet pages carry none: their sizes are their checks.)
+#[test]
+#[cfg(feature = "std")]
+fn every_checksum_is_verified_and_named() {
+    use std::io::Read;
+    let data = generated("log-lines", 5000, 9);
+    let stream_error = |mut decoder: Box<dyn Read + '_>| -> Error {
+        let error = decoder.read_to_end(&mut Vec::new()).unwrap_err();
+        error
+            .into_inner()
+            .unwrap()
+            .downcast::<Error>()
+            .map(|e| *e)
+            .unwrap()
+    };
+
+    // lz4-java: 1000-byte blocks, LZ4 method; the checksum field of each block.
+    let stream = java::compress(&data, 1000).unwrap();
+    let mut pos = 0;
+    let mut blocks = 0;
+    while pos + java::HEADER_LEN <= stream.len() {
+        let compressed = u32::from_le_bytes(stream[pos + 9..pos + 13].try_into().unwrap());
+        if compressed == 0 {
+            break;
+        }
+        let mut bad = stream.clone();
+        bad[pos + 17] ^= 0x01;
+        let error = java::decompress(&bad, usize::MAX).fails();
+        let at = (pos + 17) as u64;
+        assert!(
+            matches!(error, Error::ContainerChecksum { input_pos, .. } if input_pos == at),
+            "lz4-java block at {pos}: {error}"
+        );
+        let streamed = stream_error(Box::new(java::Decoder::new(&bad[..], usize::MAX)));
+        assert_eq!(streamed, error);
+        pos += java::HEADER_LEN + compressed as usize;
+        blocks += 1;
+    }
+    assert_eq!(blocks, 5);
+
+    // ClickHouse: every byte of every block's checksum.
+    let stream = clickhouse::compress(&data, 2000).unwrap();
+    let mut pos = 0;
+    while pos < stream.len() {
+        let size = u32::from_le_bytes(stream[pos + 17..pos + 21].try_into().unwrap()) as usize;
+        for byte in pos..pos + clickhouse::CHECKSUM_LEN {
+            let mut bad = stream.clone();
+            bad[byte] ^= 0x80;
+            let error = clickhouse::decompress(&bad, usize::MAX).fails();
+            assert!(
+                matches!(error, Error::ContainerChecksum { input_pos, .. } if input_pos == pos as u64),
+                "clickhouse checksum byte {byte}: {error}"
+            );
+            let streamed = stream_error(Box::new(clickhouse::Decoder::new(&bad[..], usize::MAX)));
+            assert_eq!(streamed, error);
+        }
+        pos += clickhouse::CHECKSUM_LEN + size;
+    }
+
+    // Kafka: the header checksum in either form (each refused where only the other is
+    // accepted, both refused when neither matches), then a frame with block and content
+    // checksums (Kafka's reader accepts them).
+    for (checksum, accept) in [
+        (HeaderChecksum::Spec, AcceptHeaderChecksum::OverMagic),
+        (HeaderChecksum::OverMagic, AcceptHeaderChecksum::Spec),
+    ] {
+        let frame = kafka::compress(&data, checksum);
+        for (frame, accept) in [
+            (frame.clone(), accept),
+            (
+                [&frame[..6], &[frame[6] ^ 0x55], &frame[7..]].concat(),
+                AcceptHeaderChecksum::Either,
+            ),
+        ] {
+            let error = kafka::decompress(&frame, accept, usize::MAX).fails();
+            assert!(
+                matches!(error, Error::ContainerChecksum { input_pos: 6, .. }),
+                "{checksum:?}: {error}"
+            );
+            let streamed = stream_error(Box::new(kafka::Decoder::new(&frame[..], accept)));
+            assert_eq!(streamed, error);
+        }
+    }
+    let options = frame::FrameOptions::new()
+        .block_size(frame::BlockSize::Max64KB)
+        .content_checksum(true)
+        .block_checksum(true);
+    let framed = frame::compress(&data, &options);
+    let block_len = u32::from_le_bytes(framed[7..11].try_into().unwrap()) as usize & 0x7FFF_FFFF;
+    let block_checksum = 7 + 4 + block_len;
+    let content_checksum = framed.len() - 4;
+    for (at, what) in [(block_checksum, "block"), (content_checksum, "content")] {
+        let mut bad = framed.clone();
+        bad[at] ^= 0x01;
+        let error = kafka::decompress(&bad, AcceptHeaderChecksum::Spec, usize::MAX).fails();
+        let named = match what {
+            "block" => matches!(error, Error::FrameBlockChecksum { .. }),
+            _ => matches!(error, Error::FrameContentChecksum { .. }),
+        };
+        assert!(named, "kafka {what} checksum: {error}");
+        let streamed = stream_error(Box::new(kafka::Decoder::new(
+            &bad[..],
+            AcceptHeaderChecksum::Spec,
+        )));
+        assert_eq!(streamed.kind(), error.kind(), "kafka {what}: {streamed}");
+    }
+}

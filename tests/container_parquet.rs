@@ -397,7 +397,7 @@ fn write_table(
 fn pyarrow_pages_decode_with_ours() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     let dir = scratch_dir("parquet-read");
@@ -450,7 +450,7 @@ fn pyarrow_pages_decode_with_ours() {
 fn our_pages_read_with_pyarrow() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     let dir = scratch_dir("parquet-write");

@@ -1,6 +1,6 @@
 //! The containers against their real implementations, both directions where the peer can read:
-//! python-lz4 (size-prefixed blocks), kafka-python (Kafka frames, v0 and v1 checksums),
-//! clickhouse-cityhash with python-lz4 (ClickHouse blocks, as clickhouse-driver writes them),
+//! python-lz4, the Cassandra driver and RocksDB (size-prefixed blocks), kafka-python (Kafka
+//! frames, v0 and v1 checksums), sarama's published fixtures (Kafka), clickhouse-cityhash with python-lz4 (ClickHouse blocks, as clickhouse-driver writes them),
 //! lz4-java from Debian's liblz4-java (LZ4Block streams) and the `lz4` tool (legacy frames for
 //! kernel images). See tests/peers/mod.rs for what happens when a peer is missing.
 #![cfg(feature = "containers")]
@@ -23,11 +23,15 @@ const CAP: usize = 64 << 20;
 fn prefixed_blocks_with_python_lz4() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     for (name, data) in inputs() {
-        for (prefix, arg) in [(SizePrefix::Le32, "le32"), (SizePrefix::Be32, "be32")] {
+        for (prefix, arg) in [
+            (SizePrefix::Le32, "le32"),
+            (SizePrefix::Be32, "be32"),
+            (SizePrefix::Be32, "cassandra"),
+        ] {
             let theirs = python(&["prefixed-compress", arg], &data).unwrap();
             let decoded = prefixed::decompress(&theirs, prefix, CAP)
                 .unwrap_or_else(|e| panic!("{name} {arg}: ours rejects python-lz4's: {e}"));
@@ -49,7 +53,7 @@ fn prefixed_blocks_with_python_lz4() {
 fn kafka_frames_with_kafka_python() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     for (name, data) in inputs() {
@@ -108,7 +112,7 @@ fn other_write(checksum: HeaderChecksum) -> HeaderChecksum {
 fn clickhouse_blocks_with_clickhouse_cityhash() {
     if !python_peers() {
         return peer_missing(
-            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow",
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver",
         );
     }
     for (name, data) in inputs() {
@@ -262,4 +266,111 @@ fn java_headers(mut stream: &[u8]) -> Vec<(u8, u32, u32)> {
         stream = &stream[java::HEADER_LEN + compressed as usize..];
     }
     headers
+}
+
+/// Published samples: the LZ4 frames inside sarama's (the Go Kafka client's) message fixtures
+/// (`message_test.go`: `emptyLZ4Message` and `emptyBulkLZ4Message`, message format v1 written by
+/// sarama with pierrec/lz4): 4 MiB independent blocks, a content checksum, the frame format's
+/// header checksum; the bulk one holds a stored block with a message set of two empty messages.
+/// Both decode, one-shot and streamed, as v1 frames and as frames of unknown format, and are
+/// refused as v0 frames.
+#[test]
+fn kafka_frames_published_by_sarama() {
+    use std::io::Read;
+    let empty: &[u8] = &[
+        0x04, 0x22, 0x4D, 0x18, 100, 112, 185, 0, 0, 0, 0, 5, 93, 204, 2,
+    ];
+    let bulk: &[u8] = &[
+        0x04, 0x22, 0x4D, 0x18, 100, 112, 185, 52, 0, 0, 128, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14,
+        121, 87, 72, 224, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+        14, 121, 87, 72, 224, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 0, 0, 0, 0, 71, 129, 23, 111,
+    ];
+    // The message set: two messages at offsets 0 and 1, each 14 bytes (CRC 0x795748E0, magic 0,
+    // attributes 0, null key, empty value).
+    let message = |offset: u8| {
+        let mut bytes = vec![
+            0, 0, 0, 0, 0, 0, 0, offset, 0, 0, 0, 14, 121, 87, 72, 224, 0, 0,
+        ];
+        bytes.extend_from_slice(&[255, 255, 255, 255, 0, 0, 0, 0]);
+        bytes
+    };
+    let set = [message(0), message(1)].concat();
+    assert_eq!(bulk.len(), 0x47, "the fixture's length field");
+    for (frame, content) in [(empty, &[][..]), (bulk, &set[..])] {
+        assert_eq!(kafka::header_checksum_of(frame), Some(HeaderChecksum::Spec));
+        for accept in [AcceptHeaderChecksum::Spec, AcceptHeaderChecksum::Either] {
+            assert_eq!(kafka::decompress(frame, accept, CAP).unwrap(), content);
+            let mut streamed = Vec::new();
+            kafka::Decoder::new(frame, accept)
+                .max_out(content.len() as u64)
+                .read_to_end(&mut streamed)
+                .unwrap();
+            assert_eq!(streamed, content);
+        }
+        assert!(kafka::decompress(frame, AcceptHeaderChecksum::OverMagic, CAP).is_err());
+        // The content checksum is checked: one bit off in it is refused.
+        let mut bad = frame.to_vec();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(kafka::decompress(&bad, AcceptHeaderChecksum::Either, CAP).is_err());
+    }
+}
+
+/// RocksDB (rocksdict's bundled RocksDB, LZ4 compression, its default `format_version` ≥ 2)
+/// writes an SST file whose data blocks are LZ4 blocks behind a varint32 size, each followed by
+/// the block trailer (compression type 0x04 = LZ4, masked CRC32C). Ours decodes every data block
+/// at the head of the file: the block ends where the trailer's type byte is and the size
+/// prefix is exact, and the blocks hold the entries' values in order. (RocksDB reads blocks only from
+/// SST files it wrote, so this direction only.)
+#[test]
+fn rocksdb_varint_blocks_with_rocksdict() {
+    if !python_peers() {
+        return peer_missing(
+            "python3 with lz4, kafka-python, clickhouse-cityhash, xxhash, pyarrow, cassandra-driver, rocksdict",
+        );
+    }
+    const LZ4_TYPE: u8 = 0x04;
+    const TRAILER: usize = 5;
+    let dir = scratch_dir("rocksdb");
+    let path = dir.join("lz4.sst");
+    let entries = 400;
+    python(
+        &[
+            "rocksdb-sst",
+            &path.display().to_string(),
+            &entries.to_string(),
+        ],
+        &[],
+    )
+    .unwrap();
+    let sst = std::fs::read(&path).unwrap();
+    let mut pos = 0;
+    let mut next_key = 0;
+    let mut blocks = 0;
+    // Data blocks until the entries are all seen: each the shortest prefix of the rest that
+    // decodes exactly and is followed by an LZ4 trailer.
+    while next_key < entries {
+        let rest = &sst[pos..];
+        let (len, block) = (1..rest.len())
+            .filter(|&len| rest[len] == LZ4_TYPE)
+            .find_map(|len| {
+                prefixed::decompress(&rest[..len], SizePrefix::Varint32, CAP)
+                    .ok()
+                    .map(|block| (len, block))
+            })
+            .unwrap_or_else(|| panic!("no varint32 LZ4 block at SST offset {pos}"));
+        let before = next_key;
+        while next_key < entries {
+            // (Keys are prefix-compressed inside a block; values are whole.)
+            let value = format!("value {next_key:05} ").repeat(8);
+            if !block.windows(value.len()).any(|w| w == value.as_bytes()) {
+                break;
+            }
+            next_key += 1;
+        }
+        assert!(next_key > before, "the block at {pos} holds no next entry");
+        pos += len + TRAILER;
+        blocks += 1;
+    }
+    // 400 entries of 100-byte values in RocksDB's 4 KiB blocks.
+    assert!(blocks >= 8, "{blocks} blocks");
 }

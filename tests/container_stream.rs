@@ -19,6 +19,7 @@ static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 type OneShotDecode = fn(&[u8], usize) -> Result<Vec<u8>, Error>;
 type StreamDecode = for<'a> fn(Box<dyn Read + 'a>, usize) -> Box<dyn BufRead + 'a>;
+type TotalCapped = for<'a> fn(Box<dyn Read + 'a>, u64) -> Box<dyn BufRead + 'a>;
 type StreamEncode = for<'a> fn(Box<dyn Write + 'a>) -> Box<dyn Finish + 'a>;
 
 /// An encoder behind a box: `Write` plus `try_finish`.
@@ -52,6 +53,8 @@ struct Case {
     compress: fn(&[u8]) -> Vec<u8>,
     decompress: OneShotDecode,
     decoder: StreamDecode,
+    /// The stream decoder with no cap on each block and `max_out` on the whole content.
+    total_capped: TotalCapped,
     encoder: StreamEncode,
     /// The errors are the one-shot decoder's (same state machine); Kafka's stream decoder is the
     /// frame module's, whose errors name the frame.
@@ -69,6 +72,7 @@ fn cases() -> Vec<Case> {
             compress: |d| hadoop::compress(d).unwrap(),
             decompress: hadoop::decompress,
             decoder: |r, cap| Box::new(hadoop::Decoder::new(r, cap)),
+            total_capped: |r, cap| Box::new(hadoop::Decoder::new(r, usize::MAX).max_out(cap)),
             encoder: |w| Box::new(hadoop::Encoder::new(w)),
             same_errors: true,
         },
@@ -77,6 +81,7 @@ fn cases() -> Vec<Case> {
             compress: |d| java::compress(d, JAVA_BLOCK).unwrap(),
             decompress: java::decompress,
             decoder: |r, cap| Box::new(java::Decoder::new(r, cap)),
+            total_capped: |r, cap| Box::new(java::Decoder::new(r, usize::MAX).max_out(cap)),
             encoder: |w| Box::new(java::Encoder::new(w, JAVA_BLOCK).unwrap()),
             same_errors: true,
         },
@@ -85,6 +90,7 @@ fn cases() -> Vec<Case> {
             compress: |d| clickhouse::compress(d, CLICKHOUSE_BLOCK).unwrap(),
             decompress: clickhouse::decompress,
             decoder: |r, cap| Box::new(clickhouse::Decoder::new(r, cap)),
+            total_capped: |r, cap| Box::new(clickhouse::Decoder::new(r, usize::MAX).max_out(cap)),
             encoder: |w| Box::new(clickhouse::Encoder::new(w, CLICKHOUSE_BLOCK).unwrap()),
             same_errors: true,
         },
@@ -93,6 +99,9 @@ fn cases() -> Vec<Case> {
             compress: |d| kafka::compress(d, HeaderChecksum::OverMagic),
             decompress: |s, cap| kafka::decompress(s, AcceptHeaderChecksum::Either, cap),
             decoder: |r, _| Box::new(kafka::Decoder::new(r, AcceptHeaderChecksum::Either)),
+            total_capped: |r, cap| {
+                Box::new(kafka::Decoder::new(r, AcceptHeaderChecksum::Either).max_out(cap))
+            },
             encoder: |w| Box::new(kafka::Encoder::new(w, HeaderChecksum::OverMagic)),
             same_errors: false,
         },
@@ -101,6 +110,9 @@ fn cases() -> Vec<Case> {
             compress: |d| kafka::compress(d, HeaderChecksum::Spec),
             decompress: |s, cap| kafka::decompress(s, AcceptHeaderChecksum::Spec, cap),
             decoder: |r, _| Box::new(kafka::Decoder::new(r, AcceptHeaderChecksum::Spec)),
+            total_capped: |r, cap| {
+                Box::new(kafka::Decoder::new(r, AcceptHeaderChecksum::Spec).max_out(cap))
+            },
             encoder: |w| Box::new(kafka::Encoder::new(w, HeaderChecksum::Spec)),
             same_errors: false,
         },
@@ -414,6 +426,63 @@ fn the_cap_applies_to_each_block() {
         .read_to_end(&mut Vec::new())
         .unwrap_err();
     assert_eq!(inner(&error).kind(), Kind::LimitExceeded, "{error}");
+}
+
+/// `max_out` caps the whole content as the one-shot functions' cap does: the same verdict at
+/// every cap around the content's length and the block boundaries, in particular when every
+/// block is under the cap but their total is not; what is delivered before the error is a
+/// prefix of the content within the cap.
+#[test]
+fn max_out_caps_the_whole_content() {
+    let data = generated("log-lines", 300_000, 21);
+    for case in cases() {
+        let src = (case.compress)(&data);
+        let mut caps = vec![0, 1, data.len() - 1, data.len(), data.len() + 1];
+        // Every block boundary of the content, and one byte on either side of it.
+        for block in [
+            JAVA_BLOCK,
+            CLICKHOUSE_BLOCK,
+            64 << 10,
+            hadoop::MAX_CHUNK_INPUT,
+        ] {
+            for end in (block..data.len()).step_by(block).take(4) {
+                caps.extend([end - 1, end, end + 1]);
+            }
+        }
+        for cap in caps {
+            let one_shot = (case.decompress)(&src, cap);
+            let mut decoder = (case.total_capped)(Box::new(&src[..]), cap as u64);
+            let mut delivered = Vec::new();
+            let streamed = loop {
+                match decoder.fill_buf() {
+                    Ok([]) => break Ok(()),
+                    Ok(available) => {
+                        let n = available.len().min(777);
+                        delivered.extend_from_slice(&available[..n]);
+                        decoder.consume(n);
+                    }
+                    Err(error) => break Err(inner(&error).clone()),
+                }
+            };
+            let what = format!("{} cap {cap}", case.name);
+            assert!(delivered.len() <= cap, "{what}: delivered past the cap");
+            assert!(delivered == data[..delivered.len()], "{what}: not a prefix");
+            match (one_shot, streamed) {
+                (Ok(out), Ok(())) => assert!(out == delivered && out == data, "{what}"),
+                (Err(expected), Err(error)) => {
+                    assert_eq!(error.kind(), Kind::LimitExceeded, "{what}: {error}");
+                    assert!(!case.same_errors || error == expected, "{what}: {error}");
+                    assert!(cap < data.len(), "{what}");
+                    // Latched.
+                    let again = decoder.read(&mut [0; 10]).unwrap_err();
+                    assert_eq!(inner(&again), &error, "{what}");
+                }
+                (one_shot, streamed) => {
+                    panic!("{what}: one-shot {one_shot:?}, stream {streamed:?}")
+                }
+            }
+        }
+    }
 }
 
 #[test]

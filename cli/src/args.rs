@@ -59,8 +59,10 @@ pub struct Settings {
     pub prepended_block: bool,
     /// `--container NAME`: one of the library's containers instead of LZ4 frames.
     pub container: Option<crate::container::Container>,
-    /// With `--block` when decompressing: the largest size prefix accepted.
-    pub max_out: usize,
+    /// `--max-out N`, decompressing `--block` or `--container`: the most content to decode
+    /// (without it, the block format's largest input for what is decoded in memory, and no cap
+    /// for the streamed containers).
+    pub max_out: Option<usize>,
     pub force: bool,
     pub force_stdout: bool,
     pub remove_source: bool,
@@ -101,7 +103,7 @@ impl Default for Settings {
             dictionary: None,
             prepended_block: false,
             container: None,
-            max_out: lz4_simd::block::MAX_INPUT_SIZE,
+            max_out: None,
             force: false,
             force_stdout: false,
             remove_source: false,
@@ -321,7 +323,7 @@ fn parse_long(
                     return Err(usage("--hc takes a level from 2 to 12"))
                 }
                 b"hc" => settings.level = n as i32,
-                _ => settings.max_out = n as usize,
+                _ => settings.max_out = Some(n as usize),
             }
         }
         _ => return Err(usage(format!("unknown option --{name_str}"))),
@@ -539,7 +541,7 @@ mod tests {
         let s = run(&["decompress", "--block", "--max-out", "10"]);
         assert_eq!(
             (s.mode, s.prepended_block, s.max_out),
-            (Mode::Decompress, true, 10)
+            (Mode::Decompress, true, Some(10))
         );
     }
 

@@ -3,15 +3,16 @@
 //!
 //! The containers that are streams of blocks (Hadoop, Kafka, lz4-java, ClickHouse) stream
 //! through the library's `Decoder` / `Encoder` adapters: memory is one block, whatever the size
-//! of the input, and `--max-out` caps each block. The others are one-shot (one block behind a
-//! size, a kernel image with its trailer): the input is read whole (compressing: up to the block
-//! format's largest input; decompressing: up to twice the `--max-out` cap plus 1 MiB, more than
-//! any container of content within the cap takes), and `--max-out` caps the content.
+//! of the input. The others are one-shot (one block behind a size, a kernel image with its
+//! trailer): the input is read whole (compressing: up to the block format's largest input;
+//! decompressing: up to twice the `--max-out` cap plus 1 MiB, more than any container of
+//! content within the cap takes). `--max-out` caps the whole content of every container.
 
 use std::io::{self, Read, Write};
 
 use lz4_simd::block;
-use lz4_simd::container::{clickhouse, hadoop, java, kafka, linux, prefixed};
+use lz4_simd::container::{clickhouse, hadoop, java, kafka, linux, parquet, prefixed};
+use lz4_simd::frame;
 
 use crate::args::Settings;
 use crate::codec::{compress_legacy, read_at_most};
@@ -37,6 +38,11 @@ pub enum Container {
     ClickHouse,
     /// A legacy frame followed by the little-endian u32 content size (Linux kernel images).
     Linux,
+    /// A Parquet page of the `LZ4` codec (5): Hadoop framing written; Hadoop framing, a frame or
+    /// a raw block read.
+    ParquetLz4,
+    /// A Parquet page of the `LZ4_RAW` codec (7): one raw block.
+    ParquetLz4Raw,
 }
 
 /// The names `--container` takes, with what each is.
@@ -85,6 +91,16 @@ pub const NAMES: &[(&str, Container, &str)] = &[
         "linux",
         Container::Linux,
         "legacy frame + u32 size trailer (Linux kernel images)",
+    ),
+    (
+        "parquet-lz4",
+        Container::ParquetLz4,
+        "a Parquet LZ4 (codec 5) page: Hadoop framing; reads frames and raw blocks too",
+    ),
+    (
+        "parquet-lz4-raw",
+        Container::ParquetLz4Raw,
+        "a Parquet LZ4_RAW (codec 7) page: one raw block",
     ),
 ];
 
@@ -150,6 +166,8 @@ pub fn compress(
         Container::Le32 => prefixed::compress(&data, prefixed::SizePrefix::Le32),
         Container::Be32 => prefixed::compress(&data, prefixed::SizePrefix::Be32),
         Container::Varint => prefixed::compress(&data, prefixed::SizePrefix::Varint32),
+        Container::ParquetLz4 => parquet::compress_lz4(&data),
+        Container::ParquetLz4Raw => parquet::compress_lz4_raw(&data),
         _ => {
             // Linux, as the kernel build writes it: `lz4 -l` (at the chosen level), then the size.
             let mut out = Vec::new();
@@ -163,68 +181,135 @@ pub fn compress(
     writer.write_all(&out)
 }
 
-/// A reader failing once `inner` gives more than `left` bytes: the cap on a Kafka frame's
-/// content (its streaming decoder takes none; its memory is bounded by the frame's block size).
-struct Capped<R> {
-    inner: R,
-    left: u64,
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        match self.left.checked_sub(n as u64) {
-            Some(left) => {
-                self.left = left;
-                Ok(n)
-            }
-            None => Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "the Kafka frame's content is larger than --max-out",
-            )),
-        }
-    }
-}
-
-/// `-d --container`: decompresses the input; `max_out` caps each block of the block streams
-/// (hadoop, lz4-java, clickhouse) and the whole content of the others (a Kafka frame included). Returns the content's length.
+/// `-d --container`: decompresses the input, at most `max_out` bytes of content (`--max-out`)
+/// whatever the container: a size field or block that would go past it is an error before its
+/// content is written. Without `--max-out`, the streamed containers' content is not capped (each
+/// block is held in memory: at most the block format's largest input), and the one-shot ones'
+/// is the block format's largest input. Returns the content's length.
 pub fn decompress(
     container: Container,
     reader: &mut impl Read,
     writer: &mut impl Write,
-    max_out: usize,
+    max_out: Option<usize>,
 ) -> io::Result<u64> {
-    match container {
-        Container::Hadoop => return io::copy(&mut hadoop::Decoder::new(reader, max_out), writer),
-        Container::Kafka | Container::KafkaV0 => {
-            let accept = kafka::AcceptHeaderChecksum::Either;
-            let mut capped = Capped {
-                inner: kafka::Decoder::new(reader, accept),
-                left: max_out as u64,
-            };
-            return io::copy(&mut capped, writer);
-        }
-        Container::Java => return io::copy(&mut java::Decoder::new(reader, max_out), writer),
-        Container::ClickHouse => {
-            return io::copy(&mut clickhouse::Decoder::new(reader, max_out), writer)
-        }
-        _ => {}
+    let max_block = max_out.unwrap_or(block::MAX_INPUT_SIZE);
+    let total = max_out.map_or(u64::MAX, |max_out| max_out as u64);
+    let streamed = match container {
+        Container::Hadoop => Some(io::copy(
+            &mut hadoop::Decoder::new(&mut *reader, max_block).max_out(total),
+            writer,
+        )),
+        Container::Kafka | Container::KafkaV0 => Some(io::copy(
+            &mut kafka::Decoder::new(&mut *reader, kafka::AcceptHeaderChecksum::Either)
+                .max_out(total),
+            writer,
+        )),
+        Container::Java => Some(io::copy(
+            &mut java::Decoder::new(&mut *reader, max_block).max_out(total),
+            writer,
+        )),
+        Container::ClickHouse => Some(io::copy(
+            &mut clickhouse::Decoder::new(&mut *reader, max_block).max_out(total),
+            writer,
+        )),
+        _ => None,
+    };
+    if let Some(copied) = streamed {
+        return copied.map_err(|error| name_the_cap(error, max_out));
     }
-    let data = read_at_most(reader, max_out.saturating_mul(2).saturating_add(1 << 20))?;
+    let data = read_at_most(reader, max_block.saturating_mul(2).saturating_add(1 << 20))?;
     let content = match container {
-        Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_out),
-        Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_out),
-        Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_out),
-        _ => linux::decompress(&data, max_out),
+        Container::Le32 => prefixed::decompress(&data, prefixed::SizePrefix::Le32, max_block),
+        Container::Be32 => prefixed::decompress(&data, prefixed::SizePrefix::Be32, max_block),
+        Container::Varint => prefixed::decompress(&data, prefixed::SizePrefix::Varint32, max_block),
+        Container::ParquetLz4 => page_size(&data, max_block, true)
+            .and_then(|size| parquet::decompress_lz4(&data, size, max_block)),
+        Container::ParquetLz4Raw => page_size(&data, max_block, false)
+            .and_then(|size| parquet::decompress_lz4_raw(&data, size, max_block)),
+        _ => linux::decompress(&data, max_block),
     }
-    .map_err(io::Error::other)?;
+    .map_err(|error| name_the_cap(io::Error::other(error), max_out))?;
     writer.write_all(&content)?;
     Ok(content.len() as u64)
 }
 
-/// What `--list` can tell from a file's first bytes besides LZ4 frames: an lz4-java stream (its
-/// magic) or ClickHouse blocks (the first block's CityHash128 checks out).
+/// The uncompressed size of a Parquet page, which its page header holds outside the page's
+/// bytes: what the bytes decode to, within `max_out`, in the first form of the `LZ4` codec's
+/// rule that they are (Hadoop framing, an LZ4 frame, a raw block), or as a raw block (`LZ4_RAW`,
+/// `hadoop_or_frame` false). The page is then decoded by the library's function for its codec,
+/// which checks it against that size. When no form decodes, a form that failed only for the cap
+/// is the error (the page is too large), else the raw block's.
+fn page_size(data: &[u8], max_out: usize, hadoop_or_frame: bool) -> Result<usize, lz4_simd::Error> {
+    let forms = [
+        hadoop_or_frame.then(|| hadoop::decompress(data, max_out)),
+        (hadoop_or_frame && data.starts_with(&frame::MAGIC.to_le_bytes()))
+            .then(|| frame::decompress(data, max_out)),
+        Some(block::decompress(data, max_out)),
+    ];
+    let mut errors = Vec::new();
+    for decoded in forms.into_iter().flatten() {
+        match decoded {
+            Ok(content) => return Ok(content.len()),
+            Err(error) => errors.push(error),
+        }
+    }
+    let limit = errors
+        .iter()
+        .position(|error| error.kind() == lz4_simd::ErrorKind::LimitExceeded);
+    Err(errors.swap_remove(limit.unwrap_or(errors.len() - 1)))
+}
+
+/// A container's content went past `--max-out`: the decoder's error, named as the command's cap
+/// (reported as an error in the input, as decoders' errors are).
+#[derive(Debug)]
+pub struct OverMaxOut {
+    max_out: usize,
+    error: lz4_simd::Error,
+}
+
+impl std::fmt::Display for OverMaxOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the content is larger than --max-out {}: {}",
+            self.max_out, self.error
+        )
+    }
+}
+
+impl std::error::Error for OverMaxOut {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// A decoder's error as the command reports it: when the content went past `--max-out`, an
+/// [`OverMaxOut`] that says so.
+fn name_the_cap(error: io::Error, max_out: Option<usize>) -> io::Error {
+    let limit = error
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
+        .filter(|inner| inner.kind() == lz4_simd::ErrorKind::LimitExceeded);
+    match (max_out, limit) {
+        (Some(max_out), Some(limit)) => io::Error::new(
+            io::ErrorKind::InvalidData,
+            OverMaxOut {
+                max_out,
+                error: limit.clone(),
+            },
+        ),
+        _ => error,
+    }
+}
+
+/// What `--list` can tell from a file's first bytes besides LZ4 frames: a Kafka v0 frame (an
+/// LZ4 frame whose header checksum covers the magic number too, which the frame format refuses),
+/// an lz4-java stream (its magic) or ClickHouse blocks (the first block's CityHash128 checks
+/// out).
 pub fn identify(head: &[u8]) -> Option<Container> {
+    if kafka::header_checksum_of(head) == Some(kafka::HeaderChecksum::OverMagic) {
+        return Some(Container::KafkaV0);
+    }
     if head.starts_with(java::MAGIC) {
         return Some(Container::Java);
     }
@@ -252,9 +337,12 @@ mod tests {
             let mut packed = Vec::new();
             compress(container, &mut &data[..], &mut packed, &settings).unwrap();
             let mut back = Vec::new();
-            decompress(container, &mut &packed[..], &mut back, data.len()).unwrap();
+            decompress(container, &mut &packed[..], &mut back, Some(data.len())).unwrap();
             assert!(back == data, "{name}");
-            let expect_identified = matches!(container, Container::Java | Container::ClickHouse);
+            let expect_identified = matches!(
+                container,
+                Container::Java | Container::ClickHouse | Container::KafkaV0
+            );
             assert_eq!(identify(&packed).is_some(), expect_identified, "{name}");
         }
         assert_eq!(Container::parse("zip"), None);

@@ -366,6 +366,13 @@ fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -
     {
         return Failure::Codec(codec.clone());
     }
+    if let Some(over) = err
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<container::OverMaxOut>())
+    {
+        let message = Failure::Message(over.to_string());
+        return Failure::InFile(input.name().to_string(), Box::new(message));
+    }
     if input.failed() {
         Failure::Io(format!("reading {}", input.name()), err)
     } else {
@@ -419,9 +426,12 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         _ if settings.container.is_some() => settings.container.map_or(Ok(()), |c| {
             container::decompress(c, &mut reader, &mut sink, settings.max_out).map(drop)
         }),
-        _ if settings.prepended_block => {
-            codec::decompress_prepended(&mut reader, &mut sink, settings.max_out).map(drop)
-        }
+        _ if settings.prepended_block => codec::decompress_prepended(
+            &mut reader,
+            &mut sink,
+            settings.max_out.unwrap_or(lz4_simd::block::MAX_INPUT_SIZE),
+        )
+        .map(drop),
         // `lz4 -dcf` copies an input that is not LZ4 as it is (as `zcat -f` does).
         _ => {
             let pass_through = job.mode == Mode::Decompress

@@ -232,12 +232,13 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
 }
 
 /// The container a file holds when it is not LZ4 frames: the one named by `--container`, or
-/// one recognised from its first bytes (lz4-java's magic, a ClickHouse block's checksum).
+/// one recognised from its first bytes (a Kafka v0 frame's header checksum, lz4-java's magic, a
+/// ClickHouse block's checksum).
 /// Returns it with the file's size and its content's size (decoded, within `max_out`).
 fn container_of(
     path: &Path,
     named: Option<Container>,
-    max_out: usize,
+    max_out: Option<usize>,
 ) -> Result<Option<(Container, u64, u64)>, Failure> {
     let name = path.display().to_string();
     let io_failure = |e| Failure::Io(name.clone(), e);
@@ -250,10 +251,7 @@ fn container_of(
         .take(1 << 20)
         .read_to_end(&mut head)
         .map_err(io_failure)?;
-    let starts_frame = head
-        .first_chunk()
-        .is_some_and(|word| is_magic(u32::from_le_bytes(*word)));
-    let Some(found) = named.or_else(|| (!starts_frame).then(|| container::identify(&head))?) else {
+    let Some(found) = named.or_else(|| container::identify(&head)) else {
         return Ok(None);
     };
     let mut file = File::open(path).map_err(io_failure)?;
@@ -263,13 +261,39 @@ fn container_of(
     Ok(Some((found, size, content)))
 }
 
+/// The line of a file holding `found`: `size` bytes, `content` bytes decoded.
+fn container_line(found: Container, size: u64, content: u64, path: &Path) -> String {
+    format!(
+        "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   {}\n",
+        "-",
+        found.name(),
+        "-",
+        "-",
+        human(size),
+        human(content),
+        ratio(size, Some(content)),
+        path.display()
+    )
+}
+
+/// Whether `path` is a regular file starting with a legacy frame's magic number (anything else
+/// is not opened: opening a FIFO would wait for a writer).
+fn starts_legacy(path: &Path) -> bool {
+    let mut magic = [0; 4];
+    fs::metadata(path).is_ok_and(|meta| meta.is_file())
+        && File::open(path)
+            .and_then(|mut file| file.read_exact(&mut magic))
+            .is_ok()
+        && u32::from_le_bytes(magic) == frame::LEGACY_MAGIC
+}
+
 /// Lists `paths`; `verbose` adds the frame table. Output goes to stdout, as `lz4`'s does.
 /// Files that hold a container (named by `--container`, or recognised) get one line naming it.
 pub fn run(
     paths: &[std::path::PathBuf],
     verbose: bool,
     named: Option<Container>,
-    max_out: usize,
+    max_out: Option<usize>,
 ) -> Result<(), Failure> {
     if paths.is_empty() {
         return Err(Failure::Usage(
@@ -287,17 +311,7 @@ pub fn run(
     for (index, path) in paths.iter().enumerate() {
         match container_of(path, named, max_out) {
             Ok(Some((found, size, content))) => {
-                out.push_str(&format!(
-                    "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   {}\n",
-                    "-",
-                    found.name(),
-                    "-",
-                    "-",
-                    human(size),
-                    human(content),
-                    ratio(size, Some(content)),
-                    path.display()
-                ));
+                out.push_str(&container_line(found, size, content, path));
                 continue;
             }
             Ok(None) => {}
@@ -309,6 +323,20 @@ pub fn run(
         }
         let frames = match frames_of(path) {
             Ok(frames) => frames,
+            // Legacy input that is not a whole stream of frames may be a kernel image (legacy
+            // frames and a size trailer), as `-d` reads it.
+            Err(failure) if named.is_none() && starts_legacy(path) => {
+                match container_of(path, Some(Container::Linux), max_out) {
+                    Ok(Some((found, size, content))) => {
+                        out.push_str(&container_line(found, size, content, path));
+                    }
+                    _ => {
+                        eprintln!("lz4-simd: {failure}");
+                        failed = Some(Failure::Reported);
+                    }
+                }
+                continue;
+            }
             Err(failure) => {
                 eprintln!("lz4-simd: {failure}");
                 failed = Some(Failure::Reported);

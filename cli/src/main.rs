@@ -135,13 +135,14 @@ lz4-simd extras :\n\
  bench [--help] : benchmark the codec on built-in samples and files\n\
  compress / decompress : the same as -z / -d\n\
 --block : one size-prepended block (4-byte size + block) instead of frames\n\
---max-out N : with --block or --container -d, the most content to decode (each\n\
-          block's for the block streams hadoop, lz4-java, clickhouse; the whole content\n\
-          of a kafka frame)\n\
+--max-out N : with --block or --container -d, the most content to decode (the whole\n\
+          output, every container; default: the block format's largest input, none for\n\
+          the streamed hadoop, kafka, lz4-java, clickhouse)\n\
 --container NAME : read/write LZ4 inside another system's format instead of frames:\n\
           hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,\n\
           prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read\n\
-          by plain -d); --list recognises lz4-java and clickhouse files by themselves\n",
+          by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises kafka-v0, lz4-java, clickhouse and linux\n\
+          files by themselves, the others when named\n",
         env!("CARGO_PKG_VERSION")
     );
     if long {

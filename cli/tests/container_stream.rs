@@ -52,6 +52,21 @@ fn ours(args: &[&str], input: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
+/// Every name `--container` takes.
+const ALL: [&str; 11] = [
+    "hadoop",
+    "kafka",
+    "kafka-v0",
+    "lz4-java",
+    "clickhouse",
+    "prefixed-le32",
+    "prefixed-be32",
+    "prefixed-varint",
+    "linux",
+    "parquet-lz4",
+    "parquet-lz4-raw",
+];
+
 fn inputs() -> Vec<Vec<u8>> {
     vec![Vec::new(), b"x".to_vec(), sample(70_000), sample(3 << 20)]
 }
@@ -289,41 +304,82 @@ fn hostile_input_through_the_stream_is_an_error_and_leaves_no_output() {
     }
 }
 
-/// `--max-out` caps a Kafka frame's whole content when it is decoded as a stream: just above the
-/// content it decodes, just below it fails and leaves no output.
+/// `--max-out` caps the whole content of every container, streamed or not: with the content's
+/// length it decodes; below it (above each block of the streamed containers: 1 MiB ClickHouse
+/// blocks, 261 100-byte Hadoop blocks, 64 KiB lz4-java and Kafka blocks) it fails naming
+/// `--max-out`, writes nothing past the cap to a pipe, and leaves no output file.
 #[test]
-fn max_out_caps_kafka_content() {
-    let dir = scratch("kafka-max-out");
-    let data = sample(5000);
+fn max_out_caps_the_whole_content_of_every_container() {
+    let dir = scratch("container-max-out");
+    let data = sample((5 << 20) / 2);
     std::fs::write(dir.join("data"), &data).unwrap();
-    for name in ["kafka", "kafka-v0"] {
+    let len = data.len();
+    for name in ALL {
+        let packed = format!("data.{name}");
         let out = run_in(
-            bin().args(["-f", "-z", "--container", name, "data", "data.k"]),
+            bin().args(["-f", "-z", "--container", name, "data", &packed]),
             &dir,
         );
         assert!(out.status.success(), "{name}: {}", stderr(&out));
-        for (cap, ok) in [("5000", true), ("4999", false)] {
+        let packed_bytes = std::fs::read(dir.join(&packed)).unwrap();
+        for cap in [len, len - 1, (1 << 20) + 1, 1000] {
+            let ok = cap >= len;
+            let cap_text = cap.to_string();
             let _ = std::fs::remove_file(dir.join("out"));
-            let out = run_in(
-                bin().args([
-                    "-f",
-                    "-d",
-                    "--container",
-                    name,
-                    "--max-out",
-                    cap,
-                    "data.k",
-                    "out",
-                ]),
-                &dir,
-            );
-            assert_eq!(out.status.success(), ok, "{name} {cap}: {}", stderr(&out));
+            let args = ["-f", "-d", "--container", name, "--max-out", &cap_text];
+            let out = run_in(bin().args(args).args([&packed, "out"]), &dir);
+            let what = format!("{name} --max-out {cap}");
+            assert_eq!(out.status.success(), ok, "{what}: {}", stderr(&out));
             if ok {
-                assert_eq!(std::fs::read(dir.join("out")).unwrap(), data);
-            } else {
-                assert!(stderr(&out).contains("--max-out"), "{}", stderr(&out));
-                assert!(!dir.join("out").exists());
+                assert!(std::fs::read(dir.join("out")).unwrap() == data, "{what}");
+                continue;
             }
+            // The error names the cap and the input it was found in.
+            assert!(
+                stderr(&out).contains("--max-out"),
+                "{what}: {}",
+                stderr(&out)
+            );
+            assert!(stderr(&out).contains(&packed), "{what}: {}", stderr(&out));
+            assert!(!dir.join("out").exists(), "{what}: output left behind");
+            // Through a pipe: the content written before the error is within the cap.
+            let out = piped(
+                &["-dc", "--container", name, "--max-out", &cap_text],
+                &packed_bytes,
+            );
+            assert!(!out.status.success(), "{what}: accepted through a pipe");
+            assert!(
+                out.stdout.len() <= cap,
+                "{what}: {} bytes written",
+                out.stdout.len()
+            );
+            assert!(
+                out.stdout == data[..out.stdout.len()],
+                "{what}: not the content"
+            );
         }
+    }
+}
+
+/// `-z --container NAME` through a pipe writes the bytes it writes to a file, for every
+/// container (the one-shot ones read the pipe whole), and `-d` reads them back from a pipe.
+#[test]
+fn every_container_compresses_through_pipes_as_to_files() {
+    let dir = scratch("container-pipes");
+    let data = sample(700_000);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    for name in ALL {
+        let out = run_in(
+            bin().args(["-f", "-z", "--container", name, "data", "packed"]),
+            &dir,
+        );
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let from_file = std::fs::read(dir.join("packed")).unwrap();
+        let from_pipe = ours(&["-zc", "--container", name], &data);
+        assert!(from_pipe == from_file, "{name}: the pipe's bytes differ");
+        assert!(
+            ours(&["-dc", "--container", name], &from_pipe) == data,
+            "{name}"
+        );
     }
 }

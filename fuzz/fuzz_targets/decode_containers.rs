@@ -7,7 +7,8 @@
 //! - the streaming decoders (`hadoop`, `java`, `clickhouse`, `kafka` `Decoder`), reading the
 //!   input in slices of a size taken from the selector byte, reach the one-shot decoder's
 //!   verdict: the same content, or an error (the same error, except Kafka's), never a silent
-//!   end, and the error stays latched.
+//!   end, and the error stays latched; with the one-shot's cap as their cap on the whole content
+//!   (`max_out`), the same verdict at that cap.
 //!
 //! Input layout: a container selector byte, a cap selector byte, two bytes of declared size
 //! (Parquet pages carry their size outside the data), then the container's bytes.
@@ -97,16 +98,25 @@ impl Read for Slices<'_> {
 }
 
 /// The streaming decoder of codec `index` (if it streams) over `src` read `step` bytes at a
-/// time, with each block capped at `cap`: its content or its error, which must be latched.
-fn stream(index: usize, src: &[u8], step: usize, cap: usize) -> Option<Result<Vec<u8>, Error>> {
+/// time, with each block capped at `cap` and the whole content at `max_out`: its content or its
+/// error, which must be latched.
+fn stream(
+    index: usize,
+    src: &[u8],
+    step: usize,
+    cap: usize,
+    max_out: u64,
+) -> Option<Result<Vec<u8>, Error>> {
     let reader = Slices { data: src, step };
     let mut decoder: Box<dyn Read + '_> = match index {
-        0 => Box::new(hadoop::Decoder::new(reader, cap)),
-        3 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::Either)),
-        4 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::Spec)),
-        5 => Box::new(java::Decoder::new(reader, cap)),
-        9 => Box::new(clickhouse::Decoder::new(reader, cap)),
-        11 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::OverMagic)),
+        0 => Box::new(hadoop::Decoder::new(reader, cap).max_out(max_out)),
+        3 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::Either).max_out(max_out)),
+        4 => Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::Spec).max_out(max_out)),
+        5 => Box::new(java::Decoder::new(reader, cap).max_out(max_out)),
+        9 => Box::new(clickhouse::Decoder::new(reader, cap).max_out(max_out)),
+        11 => {
+            Box::new(kafka::Decoder::new(reader, AcceptHeaderChecksum::OverMagic).max_out(max_out))
+        }
         _ => return None,
     };
     let mut content = Vec::new();
@@ -150,7 +160,8 @@ fuzz_target!(|data: &[u8]| {
 
     // The one-shot cap is on the whole output, the stream's on each block: compare both
     // uncapped (within the fuzz cap on each block).
-    if let Some(streamed) = stream(index, src, 1 + selector / CODECS.len(), MAX_CAP) {
+    let step = 1 + selector / CODECS.len();
+    if let Some(streamed) = stream(index, src, step, MAX_CAP, u64::MAX) {
         match (decode(src, declared, usize::MAX), streamed) {
             (Ok(expected), Ok(content)) => assert!(content == expected, "stream content differs"),
             (Err(expected), Err(error)) => {
@@ -167,6 +178,24 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(error.kind(), lz4_simd::ErrorKind::LimitExceeded, "{error}");
             }
             (Err(error), Ok(_)) => panic!("the stream accepted what the one-shot refused: {error}"),
+        }
+    }
+
+    // With the one-shot's cap on the whole content and on each block, the same verdict: the
+    // same content, or an error (the same error, except Kafka's).
+    if let Some(streamed) = stream(index, src, step, cap, cap as u64) {
+        match (decode(src, declared, cap), streamed) {
+            (Ok(expected), Ok(content)) => assert!(content == expected, "capped content differs"),
+            (Err(expected), Err(error)) => {
+                let kafka = matches!(index, 3 | 4 | 11);
+                assert!(kafka || error == expected, "{error} / {expected}");
+            }
+            (Ok(_), Err(error)) => {
+                panic!("the capped stream refused what the one-shot accepted: {error}")
+            }
+            (Err(error), Ok(_)) => {
+                panic!("the capped stream accepted what the one-shot refused: {error}")
+            }
         }
     }
 });

@@ -119,9 +119,7 @@ impl Blocks for EncodeState {
 /// [module docs](self)), its checksum is verified before its data is decoded, and each must
 /// decode to exactly its uncompressed size.
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    super::decode_units(&mut DecodeState::new(Cap::total(max_out)), src, &mut out)?;
-    Ok(out)
+    super::decode_units::<DecodeState>(src, max_out)
 }
 
 /// The decoder's side of the container (see [`Decoder`]).
@@ -134,10 +132,6 @@ pub struct DecodeState {
 }
 
 impl DecodeState {
-    pub(crate) fn new(cap: Cap) -> Self {
-        Self { cap, block: None }
-    }
-
     /// Checks a block's 25-byte header at `pos`: its whole length and uncompressed size.
     fn header(&self, unit: &[u8], pos: u64) -> Result<(usize, usize), Error> {
         let method_pos = pos + CHECKSUM_LEN as u64;
@@ -181,6 +175,15 @@ impl DecodeState {
 }
 
 impl Units for DecodeState {
+    fn with_cap(cap: Cap) -> Self {
+        Self { cap, block: None }
+    }
+
+    #[cfg(feature = "std")]
+    fn cap_mut(&mut self) -> &mut Cap {
+        &mut self.cap
+    }
+
     fn need(&self) -> usize {
         self.block.map_or(CHECKSUM_LEN + HEADER_LEN, |(len, _)| len)
     }
@@ -246,15 +249,6 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// [`stream::Encoder`](super::stream::Encoder)); call `finish`.
 #[cfg(feature = "std")]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
-
-#[cfg(feature = "std")]
-impl<R: std::io::Read> Decoder<R> {
-    /// A decoder reading ClickHouse blocks from `reader`, refusing blocks of more than
-    /// `max_block` uncompressed bytes.
-    pub fn new(reader: R, max_block: usize) -> Self {
-        Self::with_units(reader, DecodeState::new(Cap::per_block(max_block)))
-    }
-}
 
 #[cfg(feature = "std")]
 impl<W: std::io::Write> Encoder<W> {

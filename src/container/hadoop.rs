@@ -96,9 +96,7 @@ impl Blocks for EncodeState {
 /// may be followed by one chunk that decodes to nothing if that chunk ends the input (Arrow's
 /// form of an empty stream).
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    super::decode_units(&mut DecodeState::new(Cap::total(max_out)), src, &mut out)?;
-    Ok(out)
+    super::decode_units::<DecodeState>(src, max_out)
 }
 
 /// The decoder's side of the container (see [`Decoder`]).
@@ -122,17 +120,20 @@ enum At {
     },
 }
 
-impl DecodeState {
-    pub(crate) fn new(cap: Cap) -> Self {
+impl Units for DecodeState {
+    fn with_cap(cap: Cap) -> Self {
         Self {
             cap,
             at: At::BlockLength,
             block_left: 0,
         }
     }
-}
 
-impl Units for DecodeState {
+    #[cfg(feature = "std")]
+    fn cap_mut(&mut self) -> &mut Cap {
+        &mut self.cap
+    }
+
     fn need(&self) -> usize {
         match self.at {
             At::BlockLength | At::ChunkLength => 4,
@@ -231,7 +232,8 @@ fn is_empty_chunk(rest: &[u8]) -> bool {
 
 /// Reads a Hadoop `Lz4Codec` stream as its content, one chunk at a time (`std::io::Read`, see
 /// [`stream::Decoder`](super::stream::Decoder)); each block's length is checked against the
-/// cap given to [`new`](super::stream::Decoder::new).
+/// caps given to [`new`](super::stream::Decoder::new) (each block) and
+/// [`max_out`](super::stream::Decoder::max_out) (the whole content).
 ///
 /// ```
 /// use std::io::Read;
@@ -241,6 +243,9 @@ fn is_empty_chunk(rest: &[u8]) -> bool {
 /// let mut decoded = Vec::new();
 /// hadoop::Decoder::new(&stream[..], 1 << 20).read_to_end(&mut decoded).unwrap();
 /// assert_eq!(decoded, data);
+/// // The whole content capped one byte short of it: an error, not a short output.
+/// let mut capped = hadoop::Decoder::new(&stream[..], 1 << 20).max_out(data.len() as u64 - 1);
+/// assert!(capped.read_to_end(&mut Vec::new()).is_err());
 /// ```
 #[cfg(feature = "std")]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
@@ -258,15 +263,6 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// ```
 #[cfg(feature = "std")]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
-
-#[cfg(feature = "std")]
-impl<R: std::io::Read> Decoder<R> {
-    /// A decoder reading a Hadoop stream from `reader`, refusing blocks longer than
-    /// `max_block` bytes.
-    pub fn new(reader: R, max_block: usize) -> Self {
-        Self::with_units(reader, DecodeState::new(Cap::per_block(max_block)))
-    }
-}
 
 #[cfg(feature = "std")]
 impl<W: std::io::Write> Encoder<W> {

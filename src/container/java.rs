@@ -136,9 +136,7 @@ impl Blocks for EncodeState {
 /// length), its checksum, and that every stream ends with its empty block. Empty input holds no
 /// stream and decodes to nothing.
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    super::decode_units(&mut DecodeState::new(Cap::total(max_out)), src, &mut out)?;
-    Ok(out)
+    super::decode_units::<DecodeState>(src, max_out)
 }
 
 /// The decoder's side of the container (see [`Decoder`]).
@@ -161,14 +159,6 @@ struct Header {
 }
 
 impl DecodeState {
-    pub(crate) fn new(cap: Cap) -> Self {
-        Self {
-            cap,
-            in_stream: false,
-            body: None,
-        }
-    }
-
     /// Checks a block's header; `None` for the end block.
     fn header(&self, unit: &[u8], pos: u64) -> Result<Option<Header>, Error> {
         let field =
@@ -219,6 +209,19 @@ impl DecodeState {
 }
 
 impl Units for DecodeState {
+    fn with_cap(cap: Cap) -> Self {
+        Self {
+            cap,
+            in_stream: false,
+            body: None,
+        }
+    }
+
+    #[cfg(feature = "std")]
+    fn cap_mut(&mut self) -> &mut Cap {
+        &mut self.cap
+    }
+
     fn need(&self) -> usize {
         self.body
             .map_or(HEADER_LEN, |header| header.compressed_len as usize)
@@ -291,15 +294,6 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// ```
 #[cfg(feature = "std")]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
-
-#[cfg(feature = "std")]
-impl<R: std::io::Read> Decoder<R> {
-    /// A decoder reading lz4-java streams from `reader`, refusing blocks of more than
-    /// `max_block` decompressed bytes (lz4-java's own limit is [`MAX_BLOCK_SIZE`]).
-    pub fn new(reader: R, max_block: usize) -> Self {
-        Self::with_units(reader, DecodeState::new(Cap::per_block(max_block)))
-    }
-}
 
 #[cfg(feature = "std")]
 impl<W: std::io::Write> Encoder<W> {

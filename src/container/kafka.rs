@@ -136,6 +136,33 @@ fn header_len(head: &[u8]) -> Result<usize, Error> {
     })
 }
 
+/// Which header checksum the Kafka frame at the start of `src` carries: [`HeaderChecksum::Spec`]
+/// when it is the frame format's (message format v1 / v2; also when both forms happen to give
+/// the same byte), [`HeaderChecksum::OverMagic`] when it is only the pre-KIP-57 one (v0), `None`
+/// when `src` does not start with a whole frame header that Kafka accepts or neither checksum
+/// matches. Only the header is read.
+///
+/// ```
+/// use lz4_simd::container::kafka::{self, HeaderChecksum};
+/// let v0 = kafka::compress(b"records", HeaderChecksum::OverMagic);
+/// assert_eq!(kafka::header_checksum_of(&v0), Some(HeaderChecksum::OverMagic));
+/// let v1 = kafka::compress(b"records", HeaderChecksum::Spec);
+/// assert_eq!(kafka::header_checksum_of(&v1), Some(HeaderChecksum::Spec));
+/// assert_eq!(kafka::header_checksum_of(&v1[..6]), None);
+/// ```
+pub fn header_checksum_of(src: &[u8]) -> Option<HeaderChecksum> {
+    let len = header_len(src.get(..SHORT_HEADER_LEN)?).ok()?;
+    let header = src.get(..len)?;
+    let found = header[len - 1];
+    if found == header_checksum(&header[4..len - 1]) {
+        Some(HeaderChecksum::Spec)
+    } else if found == header_checksum(&header[..len - 1]) {
+        Some(HeaderChecksum::OverMagic)
+    } else {
+        None
+    }
+}
+
 /// Checks the whole header's checksum byte (its last) against what `accept` allows, and returns
 /// the frame format's checksum, which the frame decoder is given in its place.
 fn spec_checksum(header: &[u8], accept: AcceptHeaderChecksum) -> Result<u8, Error> {
@@ -218,7 +245,8 @@ mod stream {
         header_checksum, header_len, kafka_options, spec_checksum, AcceptHeaderChecksum,
         HeaderChecksum, HEADER_INCOMPLETE, LONG_HEADER_LEN, NAME, SHORT_HEADER_LEN,
     };
-    use crate::container::stream::{io_error, read_buffered};
+    use crate::container::stream::io_error;
+    use crate::frame::read_buffered;
     use crate::frame::{FrameDecoder, FrameDecompressor, FrameEncoder};
     use crate::Error;
 
@@ -243,6 +271,11 @@ mod stream {
     /// ```
     pub struct Decoder<R: Read> {
         frame: FrameDecoder<Header<R>>,
+        /// The cap on the whole content ([`max_out`](Self::max_out)).
+        max_out: u64,
+        /// Content consumed so far, and content the last `fill_buf` offered.
+        delivered: u64,
+        available: usize,
         /// The frame ended and nothing follows it.
         ended: bool,
         failure: Option<Error>,
@@ -265,9 +298,22 @@ mod stream {
             let single = FrameDecompressor::new().single_frame(true);
             Self {
                 frame: FrameDecoder::with_decompressor(header, single),
+                max_out: u64::MAX,
+                delivered: 0,
+                available: 0,
                 ended: false,
                 failure: None,
             }
+        }
+
+        /// Caps the frame's content at `max_out` bytes, as [`decompress`](super::decompress)
+        /// caps it: a declared content size above it, or content beyond it, is
+        /// [`Error::FrameOutputLimit`] (kind `LimitExceeded`), and the block that would go past
+        /// the cap is not delivered. Without it, the content is not capped (memory is one
+        /// block whatever the frame's length).
+        pub fn max_out(mut self, max_out: u64) -> Self {
+            self.max_out = max_out;
+            self
         }
 
         /// The inner reader.
@@ -325,14 +371,28 @@ mod stream {
             }
             // Content first; at the frame's end (an empty buffer), the check that nothing
             // follows.
-            if self.frame.fill_buf()?.is_empty() {
+            self.available = self.frame.fill_buf()?.len();
+            if self.available == 0 {
                 self.check_end()?;
                 return Ok(&[]);
+            }
+            let declared = self.frame.frame_info().and_then(|info| info.content_size);
+            let total = self.delivered.saturating_add(self.available as u64);
+            if total > self.max_out || declared.is_some_and(|size| size > self.max_out) {
+                let error = Error::FrameOutputLimit {
+                    max_out: self.max_out,
+                    declared: declared.filter(|&size| size > self.max_out),
+                };
+                self.failure = Some(error.clone());
+                return Err(io_error(error));
             }
             self.frame.fill_buf()
         }
 
         fn consume(&mut self, amount: usize) {
+            let amount = amount.min(self.available);
+            self.available -= amount;
+            self.delivered += amount as u64;
             self.frame.consume(amount);
         }
     }

@@ -28,7 +28,8 @@
 //! generic [`stream::Decoder`] and [`stream::Encoder`], which run the one-shot functions' own
 //! state machines), and [`kafka`] has its own on the frame module's adapters. They write the
 //! one-shot functions' bytes and reach their verdicts, with memory bounded by one block whatever
-//! the stream's length: the cap applies to each block instead of the whole output. [`prefixed`],
+//! the stream's length. They take a cap on each block (`Decoder::new`) and one on the whole
+//! output (`max_out`, as the one-shot functions' cap). [`prefixed`],
 //! [`parquet`] and [`linux`] hold one block, one page or one image, and stay one-shot.
 
 #![forbid(unsafe_code)]
@@ -46,7 +47,7 @@ pub mod stream;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-pub(crate) use sealed::{Blocks, Step, Units};
+pub(crate) use sealed::{Blocks, Cap, Step, Units};
 
 use crate::block::{self, MAX_INPUT_SIZE};
 use crate::Error;
@@ -58,6 +59,80 @@ mod sealed {
     use alloc::vec::Vec;
 
     use crate::Error;
+
+    /// The caller's caps on a decoder's output: on the whole output (`max_out`: the one-shot
+    /// functions' cap, and the streaming decoders' with `max_out`) and on each block
+    /// (`max_block`: what a streaming decoder holds in memory). Every size field is checked
+    /// against both before anything is allocated for it.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Cap {
+        max_block: usize,
+        max_out: u64,
+        produced: u64,
+    }
+
+    impl Cap {
+        /// A cap on the whole output (which also bounds each block).
+        pub fn total(max_out: usize) -> Self {
+            Self {
+                max_block: usize::MAX,
+                max_out: max_out as u64,
+                produced: 0,
+            }
+        }
+
+        /// A cap on each block, none on the whole output.
+        #[cfg(feature = "std")]
+        pub fn per_block(max_block: usize) -> Self {
+            Self {
+                max_block,
+                max_out: u64::MAX,
+                produced: 0,
+            }
+        }
+
+        /// Caps the whole output at `max_out` bytes too.
+        #[cfg(feature = "std")]
+        pub fn set_max_out(&mut self, max_out: u64) {
+            self.max_out = max_out;
+        }
+
+        /// Checks a size field at `input_pos` declaring `declared` more bytes of output against
+        /// the block cap and, with what was produced before, against the total cap; returns
+        /// the size as a `usize`.
+        pub fn check(
+            &self,
+            container: &'static str,
+            input_pos: u64,
+            declared: u64,
+        ) -> Result<usize, Error> {
+            // The total first: with both caps equal, the error is the one-shot function's.
+            let total = self.produced.saturating_add(declared);
+            if total > self.max_out {
+                return Err(Error::ContainerOutputLimit {
+                    container,
+                    input_pos,
+                    declared: total,
+                    max_out: self.max_out,
+                });
+            }
+            if declared > self.max_block as u64 {
+                return Err(Error::ContainerOutputLimit {
+                    container,
+                    input_pos,
+                    declared,
+                    max_out: self.max_block as u64,
+                });
+            }
+            // `declared` is within both caps, and one of them is a `usize`.
+            Ok(declared as usize)
+        }
+
+        /// Counts `len` bytes of output.
+        pub fn add(&mut self, len: usize) {
+            self.produced += len as u64;
+        }
+    }
 
     /// What [`Units::unit`] did with the bytes it was given.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +147,13 @@ mod sealed {
     /// A container decoder as a series of *units* (a header, a block's body), each of a size
     /// known before it is read.
     pub trait Units {
+        /// The decoder, with its caps.
+        fn with_cap(cap: Cap) -> Self;
+
+        /// Its caps (for the streaming decoders' `max_out`).
+        #[cfg(feature = "std")]
+        fn cap_mut(&mut self) -> &mut Cap;
+
         /// Bytes the next unit takes. A unit may be a look-ahead that uses fewer bytes than it
         /// asks for ([`Step::Used`]).
         fn need(&self) -> usize;
@@ -103,12 +185,11 @@ mod sealed {
     }
 }
 
-/// Runs `units` over the whole of `src` (the one-shot decoders).
-pub(crate) fn decode_units(
-    units: &mut impl Units,
-    src: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<(), Error> {
+/// Runs a `U` decoder over the whole of `src`, its output capped at `max_out` (the one-shot
+/// decoders).
+pub(crate) fn decode_units<U: Units>(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+    let mut units = U::with_cap(Cap::total(max_out));
+    let mut out = Vec::new();
     let mut pos = 0;
     loop {
         let need = units.need();
@@ -117,9 +198,9 @@ pub(crate) fn decode_units(
             Some(unit) => (unit, false),
             None => (rest, true),
         };
-        match units.unit(unit, end, pos as u64, out)? {
+        match units.unit(unit, end, pos as u64, &mut out)? {
             Step::Used(used) => pos += used,
-            Step::End => return Ok(()),
+            Step::End => return Ok(out),
         }
     }
 }
@@ -134,60 +215,6 @@ pub(crate) fn encode_blocks(blocks: &mut impl Blocks, src: &[u8]) -> Result<Vec<
     }
     blocks.end(count, &mut out)?;
     Ok(out)
-}
-
-/// The caller's output cap as the decoders apply it: to the whole output (one-shot), or to each
-/// block (streaming, where memory is bounded by one block whatever the total).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Cap {
-    max_out: usize,
-    per_block: bool,
-    produced: u64,
-}
-
-impl Cap {
-    pub(crate) fn total(max_out: usize) -> Self {
-        Self {
-            max_out,
-            per_block: false,
-            produced: 0,
-        }
-    }
-
-    #[cfg(feature = "std")]
-    pub(crate) fn per_block(max_out: usize) -> Self {
-        Self {
-            max_out,
-            per_block: true,
-            produced: 0,
-        }
-    }
-
-    /// [`check_cap`] for a size field at `input_pos` declaring `declared` more bytes.
-    pub(crate) fn check(
-        &self,
-        container: &'static str,
-        input_pos: u64,
-        declared: u64,
-    ) -> Result<usize, Error> {
-        let produced = if self.per_block { 0 } else { self.produced };
-        let total = produced.saturating_add(declared);
-        if total > self.max_out as u64 {
-            return Err(Error::ContainerOutputLimit {
-                container,
-                input_pos,
-                declared: total,
-                max_out: self.max_out as u64,
-            });
-        }
-        // `declared <= max_out`, so it fits a `usize`.
-        Ok(declared as usize)
-    }
-
-    /// Counts `len` bytes of output.
-    pub(crate) fn add(&mut self, len: usize) {
-        self.produced += len as u64;
-    }
 }
 
 /// [`Error::ContainerTruncated`]: the input ended at `input_pos`, inside `what`.

@@ -4,8 +4,10 @@
 //! [`clickhouse`](super::clickhouse); [`kafka`](super::kafka) has its own on the frame adapters).
 //!
 //! They run the state machines the one-shot functions run, so they read and write the same
-//! bytes with the same checks and errors; only the output cap differs: it applies to each block
-//! (the memory a block takes) rather than to the whole output. Memory is one block's input and
+//! bytes with the same checks and errors. A decoder takes two caps: one on each block
+//! ([`Decoder::new`]: a block is what it holds in memory) and, optionally, one on the whole
+//! content ([`Decoder::max_out`]: the one-shot functions' `max_out`); with both set to the
+//! one-shot function's cap, it reaches that function's verdict. Memory is one block's input and
 //! one block's content, whatever the stream's length.
 //!
 //! # Errors and failing readers and writers
@@ -25,7 +27,8 @@
 use std::io::{self, BufRead, Read, Write};
 use std::vec::Vec;
 
-use super::{Blocks, Step, Units};
+use super::{Blocks, Cap, Step, Units};
+use crate::frame::read_buffered;
 use crate::Error;
 
 /// The most input the decoder asks its reader for beyond what it holds: a unit larger than this
@@ -65,10 +68,13 @@ pub struct Decoder<R, U> {
 }
 
 impl<R: Read, U: Units> Decoder<R, U> {
-    pub(crate) fn with_units(reader: R, units: U) -> Self {
+    /// A decoder reading the container from `reader`, refusing any block that declares more
+    /// than `max_block` bytes of content (a block is what the decoder holds in memory). The
+    /// whole content is not capped unless [`max_out`](Self::max_out) caps it.
+    pub fn new(reader: R, max_block: usize) -> Self {
         Self {
             reader,
-            units,
+            units: U::with_cap(Cap::per_block(max_block)),
             input: Vec::new(),
             input_len: 0,
             input_pos: 0,
@@ -78,6 +84,15 @@ impl<R: Read, U: Units> Decoder<R, U> {
             ended: false,
             failure: None,
         }
+    }
+
+    /// Caps the whole content at `max_out` bytes, as the one-shot `decompress` caps it: a size
+    /// field that would bring the content above it is an error
+    /// ([`Error::ContainerOutputLimit`], kind `LimitExceeded`) before its block is read, so no
+    /// byte beyond the cap is ever delivered.
+    pub fn max_out(mut self, max_out: u64) -> Self {
+        self.units.cap_mut().set_max_out(max_out);
+        self
     }
 
     /// The inner reader.
@@ -176,18 +191,6 @@ impl<R: Read, U: Units> Read for Decoder<R, U> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         read_buffered(self, out)
     }
-}
-
-/// `Read::read` for a `BufRead`: a copy of what `fill_buf` holds.
-pub(crate) fn read_buffered(reader: &mut impl BufRead, out: &mut [u8]) -> io::Result<usize> {
-    if out.is_empty() {
-        return Ok(0);
-    }
-    let available = reader.fill_buf()?;
-    let n = available.len().min(out.len());
-    out[..n].copy_from_slice(&available[..n]);
-    reader.consume(n);
-    Ok(n)
 }
 
 impl<R: Read, U: Units> BufRead for Decoder<R, U> {

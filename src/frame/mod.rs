@@ -87,6 +87,9 @@ pub use parallel::{
     compress_parallel, compress_parallel_with_dict, decompress_parallel,
     decompress_parallel_with_dict, ParallelFrameDecoder, ParallelFrameEncoder,
 };
+/// Shared with the containers' `std::io` adapters.
+#[cfg(all(feature = "std", feature = "containers"))]
+pub(crate) use read::read_buffered;
 #[cfg(feature = "std")]
 pub use read::FrameDecoder;
 #[cfg(feature = "std")]

@@ -6,6 +6,8 @@ output to stdout, using the third-party implementation of a container.
   prefixed-compress le32|be32             python-lz4 lz4.block.compress (store_size), the BE form by
                                           moving python-lz4's size to big-endian
   prefixed-decompress le32|be32           python-lz4 lz4.block.decompress
+  prefixed-compress|decompress cassandra  the Cassandra driver's own LZ4 frame body compression
+                                          (cassandra-driver, protocol <= v4: BE u32 size + block)
   kafka-compress v0|v1                    kafka-python's kafka.codec.lz4_encode_old_kafka / lz4_encode
   kafka-decompress v0|v1                  kafka-python's kafka.codec.lz4_decode_old_kafka / lz4_decode
   clickhouse-compress BLOCK_SIZE          ClickHouse blocks: python-lz4 raw blocks, clickhouse-cityhash
@@ -14,6 +16,8 @@ output to stdout, using the third-party implementation of a container.
   parquet-write PATH CODEC ROWS SEED [PAGE_SIZE]
                                           pyarrow writes a file (no dictionary, one page size)
   parquet-read PATH                       pyarrow reads PATH and prints the table's hash
+  rocksdb-sst PATH ENTRIES                RocksDB (rocksdict) writes an SST file of LZ4 blocks:
+                                          keys key00000.., values "value NNNNN " repeated
 """
 
 import hashlib
@@ -31,8 +35,17 @@ def write_stdout(data):
     sys.stdout.buffer.flush()
 
 
+def cassandra_lz4():
+    from cassandra.connection import locally_supported_compressions
+
+    return locally_supported_compressions["lz4"]
+
+
 def prefixed_compress(kind, data):
     import lz4.block
+
+    if kind == "cassandra":
+        return cassandra_lz4()[0](data)
 
     out = lz4.block.compress(data, store_size=True)
     if kind == "be32":
@@ -42,6 +55,9 @@ def prefixed_compress(kind, data):
 
 def prefixed_decompress(kind, data):
     import lz4.block
+
+    if kind == "cassandra":
+        return cassandra_lz4()[1](data)
 
     if kind == "be32":
         data = struct.pack("<I", struct.unpack(">I", data[:4])[0]) + data[4:]
@@ -137,13 +153,27 @@ def parquet_read(path):
     return (digest.hexdigest() + "\n").encode()
 
 
+def rocksdb_sst(path, entries):
+    from rocksdict import DBCompressionType, Options, SstFileWriter
+
+    options = Options()
+    options.set_compression_type(DBCompressionType.lz4())
+    writer = SstFileWriter(options=options)
+    writer.open(path)
+    for i in range(entries):
+        writer[b"key%05d" % i] = b"value %05d " % i * 8
+    writer.finish()
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "check":
+        import cassandra.connection  # noqa: F401
         import clickhouse_cityhash.cityhash  # noqa: F401
         import kafka.codec  # noqa: F401
         import lz4.block  # noqa: F401
         import pyarrow.parquet  # noqa: F401
+        import rocksdict  # noqa: F401
         import xxhash  # noqa: F401
     elif cmd == "prefixed-compress":
         write_stdout(prefixed_compress(argv[2], read_stdin()))
@@ -160,6 +190,8 @@ def main(argv):
         parquet_write(argv[2], argv[3], int(argv[4]), int(argv[5]), page_size)
     elif cmd == "parquet-read":
         write_stdout(parquet_read(argv[2]))
+    elif cmd == "rocksdb-sst":
+        rocksdb_sst(argv[2], int(argv[3]))
     else:
         sys.exit("unknown command " + cmd)
 
