@@ -1,10 +1,16 @@
-//! The buffers a dropped `ParallelFrameDecoder` leaves to the next decoder in the process:
-//! whatever the earlier decoder was (another dictionary or none, dropped mid-stream or at the
-//! end, a corrupt block), the next decoder's content and errors are the sequential decoder's, and
-//! its inner reader is never handed an earlier stream's input.
+//! Parallel frames at the seams a review found worth probing:
 //!
-//! The tests here run one at a time (the stash is process-wide): `cargo test --features parallel
-//! --test parallel_stash`.
+//! - the buffers a dropped `ParallelFrameDecoder` leaves to the next decoder in the process:
+//!   whatever the earlier decoder was (another dictionary or none, dropped mid-stream or at the
+//!   end, a corrupt block), the next decoder's content and errors are the sequential decoder's,
+//!   and its inner reader is never handed an earlier stream's input;
+//! - the one-shot encoder's content checksum, hashed in pieces by whichever thread is idle and by
+//!   the caller's thread when it falls `CHECKSUM_LAG` (16) blocks behind: frames of 1-40 blocks
+//!   (either side of the lag, inputs a byte either side of a block multiple) are the sequential
+//!   encoder's, and liblz4 accepts them.
+//!
+//! The decoder tests run one at a time (the stash is process-wide): `cargo test --features
+//! parallel --test parallel_review`.
 #![cfg(feature = "parallel")]
 
 use std::collections::HashSet;
@@ -191,4 +197,76 @@ fn the_next_decoders_reader_is_not_handed_an_earlier_streams_input() {
             "{threads} threads: the reader was handed words of the earlier stream"
         );
     }
+}
+
+#[test]
+fn one_shot_content_checksum_either_side_of_the_lag() {
+    let data = samples::text(40 * 64 * KIB + 1, &mut Rng::new(8));
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .content_checksum(true)
+        .block_checksum(true);
+    for blocks in [1usize, 2, 15, 16, 17, 18, 33, 40] {
+        for delta in [-1isize, 0, 1] {
+            let len = (blocks * 64 * KIB).saturating_add_signed(delta);
+            let src = &data[..len];
+            let want = frame::compress(src, &options);
+            for threads in [1, 2, 3, 5] {
+                let got = frame::compress_parallel(src, &options, threads);
+                assert!(got == want, "{len} bytes, {threads} threads");
+            }
+            assert_eq!(
+                testkit::liblz4::decompress_frame(&want, None).as_deref(),
+                Some(src),
+                "{len} bytes: liblz4"
+            );
+        }
+    }
+}
+
+/// Decoders on several threads at once, each made after others were dropped (the stash passes
+/// between threads, the pool's workers serve every decoder's queue): each gives the sequential
+/// decoder's content and error.
+#[test]
+fn concurrent_decoders_share_the_stash_and_the_pool() {
+    let _serial = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let long = samples::text(80 * KIB, &mut Rng::new(12));
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .block_checksum(true)
+        .content_checksum(true);
+    std::thread::scope(|scope| {
+        for t in 0..4u64 {
+            let long = &long;
+            let options = &options;
+            scope.spawn(move || {
+                let mut rng = Rng::new(100 + t);
+                for round in 0..6 {
+                    let dict_len = [0, 9, 1000, 80 * KIB][rng.below(4) as usize];
+                    let dict = (dict_len > 0).then(|| &long[long.len() - dict_len..]);
+                    let mut data = Vec::new();
+                    while data.len() < 6 * 64 * KIB {
+                        let from = rng.below(long.len() as u64 - 600) as usize;
+                        data.extend_from_slice(&long[from..from + rng.below(500) as usize + 8]);
+                        data.push(rng.below(256) as u8);
+                    }
+                    let mut framed = framed(&data, dict, options);
+                    if rng.below(3) == 0 {
+                        let at = 20 + rng.below(framed.len() as u64 - 40) as usize;
+                        framed[at] ^= 0x21;
+                    }
+                    let stop_after = if rng.below(3) == 0 {
+                        rng.below(data.len() as u64) as usize
+                    } else {
+                        usize::MAX
+                    };
+                    let threads = 2 + rng.below(2) as usize;
+                    let want = sequential(&framed, dict, stop_after);
+                    let got = parallel(&framed, dict, threads, stop_after);
+                    assert_eq!(got.1, want.1, "thread {t}, round {round}: the error");
+                    assert!(got.0 == want.0, "thread {t}, round {round}: the content");
+                }
+            });
+        }
+    });
 }
