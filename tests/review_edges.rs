@@ -296,3 +296,75 @@ fn edge_blocks_with_every_kernel_near_the_end_of_the_output() {
     }
     assert!(available.contains(&Kernel::Scalar));
 }
+
+/// Random dictionary messages (dictionaries of 0-70,000 bytes, inputs of 0-9,000 bytes with
+/// runs, repeats and pieces of the dictionary, any acceleration, destinations of any size up to
+/// the bound) through one reused compressor: liblz4's bytes, or an error exactly when liblz4
+/// does not fit.
+#[test]
+fn random_dictionary_messages_through_one_compressor() {
+    let mut rng = Rng::new(2024);
+    let base = samples::text(70 * KIB, &mut rng);
+    let mut reused = Compressor::new();
+    for i in 0..3000 {
+        let dict_len = match rng.below(4) {
+            0 => rng.below(20) as usize,
+            1 => rng.below(5000) as usize,
+            2 => 64 * KIB,
+            _ => rng.below(70_000) as usize,
+        };
+        let dict_bytes = &base[base.len() - dict_len..];
+        let dict = Dictionary::new(dict_bytes);
+        let len = match rng.below(3) {
+            0 => rng.below(30) as usize,
+            1 => 4080 + rng.below(30) as usize,
+            _ => rng.below(9000) as usize,
+        };
+        let mut src = Vec::new();
+        while src.len() < len {
+            match rng.below(4) {
+                0 if dict_len > 20 => {
+                    let from = rng.below(dict_len as u64 - 10) as usize;
+                    let take = (rng.below(100) as usize + 4).min(dict_len - from);
+                    src.extend_from_slice(&dict_bytes[from..from + take]);
+                }
+                1 => {
+                    let byte = rng.below(256) as u8;
+                    let run = rng.below(50) as usize;
+                    src.extend(std::iter::repeat_n(byte, run));
+                }
+                2 if !src.is_empty() => {
+                    let from = rng.below(src.len() as u64) as usize;
+                    let take = (rng.below(60) as usize + 1).min(src.len() - from);
+                    src.extend_from_within(from..from + take);
+                }
+                _ => {
+                    let count = rng.below(20) as usize;
+                    src.extend(rng.bytes(count));
+                }
+            }
+        }
+        src.truncate(len);
+        let acceleration = *rng.pick(&[1, 1, 2, 5, 17, 65_537]);
+        let bound = block::compress_bound(len);
+        let cap = if rng.below(3) == 0 {
+            rng.below(bound as u64 + 1) as usize
+        } else {
+            bound
+        };
+        let want = liblz4::compress_with_dict_cap(&src, dict_bytes, acceleration, cap);
+        let mut out = vec![0u8; cap];
+        let got = reused.compress_with_dictionary_into(&src, &mut out, &dict, acceleration as u32);
+        let what = format!(
+            "message {i}: dict {dict_len}, input {len}, acceleration {acceleration}, cap {cap}"
+        );
+        match (want, got) {
+            (Some(want), Ok(n)) => assert_eq!(&out[..n], &want[..], "{what}"),
+            (None, Err(_)) => {}
+            (want, got) => panic!(
+                "{what}: liblz4 {:?} bytes, ours {got:?}",
+                want.map(|w| w.len())
+            ),
+        }
+    }
+}
