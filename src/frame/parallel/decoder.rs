@@ -591,9 +591,14 @@ impl<R: Read> Drop for ParallelFrameDecoder<R> {
             block.clear();
         }
         Stash::give(&STASHED_BLOCKS, blocks);
-        // Input buffers are only read where the reader wrote.
+        // Input buffers hold this stream's compressed bytes, and `read_unit` hands a buffer's
+        // initialised part to the inner reader to fill: cleared, so the next decoder's reader is
+        // given zeroes (`read_unit` writes them over warm memory), never this stream's input.
         let mut units = core::mem::take(&mut self.spare_data);
         units.push(core::mem::take(&mut self.unit));
+        for unit in &mut units {
+            unit.clear();
+        }
         Stash::give(&STASHED_UNITS, units);
     }
 }

@@ -307,7 +307,46 @@ impl<T> core::fmt::Debug for Pending<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::{pool, PoisonError, MAX_POOLS, POOLS};
+    use super::{pool, PoisonError, Queue, MAX_POOLS, POOLS};
+
+    /// A queue's results come back in the order they are waited for, whichever thread ran the
+    /// job (a worker, or the caller's thread claiming the oldest); a job's panic is raised when
+    /// its own result is waited for, not when the caller's thread happened to run it for a later
+    /// one; dropping the queue with jobs unclaimed and running neither hangs nor runs them.
+    #[test]
+    fn queue_results_in_order_and_panics_at_their_job() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        for threads in [1, 2, 3] {
+            let queue = Queue::new(threads);
+            let ran = Arc::new(AtomicUsize::new(0));
+            let pending: Vec<_> = (0..40usize)
+                .map(|job| {
+                    let ran = Arc::clone(&ran);
+                    queue.push(move || {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                        assert!(job != 17, "job {job} fails");
+                        job * 7
+                    })
+                })
+                .collect();
+            let mut pending = pending.into_iter();
+            for (job, pending) in pending.by_ref().take(17).enumerate() {
+                assert_eq!(queue.wait(pending), job * 7, "{threads} threads");
+            }
+            let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                queue.wait(pending.next().unwrap())
+            }));
+            assert!(failed.is_err(), "{threads} threads: job 17's panic");
+            assert_eq!(queue.wait(pending.next().unwrap()), 18 * 7);
+            // The rest are dropped unwaited, with the queue: nothing waits for them.
+            let more: Vec<_> = (0..100).map(|job| queue.push(move || job)).collect();
+            drop(queue);
+            drop(more);
+            drop(pending);
+            assert!(ran.load(Ordering::Relaxed) >= 19);
+        }
+    }
 
     #[test]
     fn pools_are_reused_and_bounded() {
