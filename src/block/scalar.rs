@@ -17,7 +17,7 @@ use core::ops::ControlFlow;
 
 use super::reference::{self, read_length_extension, FULL, PARTIAL};
 use super::{cold_path, MINMATCH, ML_MASK, RUN_MASK};
-use crate::kernel::tables::REPEAT;
+use crate::kernel::tables::{REPEAT, STEP_8};
 use crate::Error;
 
 /// Decodes the block `src` into `dst[out_start..]`, where `dst[..out_start]` is history that
@@ -64,9 +64,9 @@ const FAST_INPUT_TAIL: usize = 2 + WILD_SLACK;
 /// Input the short-sequence path needs from its token: the token, a wild 16-byte literal read
 /// (literal length <= 14) and the offset after it, plus one byte so more input follows.
 const SHORT_INPUT: usize = 1 + 16 + 2 + 1;
-/// Output the short-sequence path needs: up to 14 literals plus three 8-byte match chunks (the
-/// larger of that and the 18-byte window of a non-overlapping match).
-const SHORT_OUTPUT: usize = 14 + 24;
+/// Output the short-sequence path needs: up to 14 literals plus the largest match window, the 32
+/// bytes of [`copy_short_pattern`] (three 8-byte chunks take 24, a non-overlapping match 18).
+const SHORT_OUTPUT: usize = 14 + 32;
 
 /// The wild-copy loop: decodes sequences while both slices have room for fixed-size ("wild")
 /// copies that may run up to [`WILD_SLACK`] bytes past a sequence's end, and stops, *before*
@@ -84,14 +84,24 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
     let Some(mut rest) = src.get(ip..) else {
         return (ip, op);
     };
+    // The token to decode next, as the top byte of a `u32` (the low bytes are unspecified). The
+    // short path takes it from its own input window (the 4 bytes ending at the next token also
+    // hold the offset), so the next sequence's token load depends only on this one's literal
+    // length, not on `rest` advancing: the loop-carried chain is load, `shr`, load. Every other
+    // path reloads it from `rest`. (Silesia +6-8% over reading `rest[0]` each turn: Zen 5, two
+    // builds, `asm-notes/scalar.md`.)
+    let mut word = token_word(rest);
     loop {
-        // The common short sequence: literal nibble < 15, match nibble < 15, and an offset of at
-        // least 8 or at least the match length (so offsets 4-7 of short matches stay here too).
-        // A fixed window of input holds the token, up to 14 literals and the offset; the output
-        // takes a fixed 16 literal bytes and an 18- or 24-byte match window. The input window is
-        // a fixed-size array, so within it the compiler needs no further checks. The offset is
-        // read before the match tests (for a literal nibble of 15 it reads window bytes 16 and
-        // 17, still inside the window, and the value is not used). No limits are kept in
+        debug_assert!(word >> 24 == u32::from(rest.first().copied().unwrap_or(0)));
+        // The common short sequence: literal nibble < 15, match nibble < 15, any offset from 1 to
+        // the match position, and at least 8 bytes of output before the match (false only in a
+        // block's first bytes without history). A fixed window of input holds the token, up to
+        // 14 literals, the offset and the next token; the output takes a fixed 16 literal bytes
+        // and a match window of 18 bytes (offset >= match length), 24 (8 <= offset < match
+        // length) or 32 (offsets 1-7: the pattern). The input window is a fixed-size array, so
+        // within it the compiler needs no further checks. The offset is read before the match
+        // tests (for a literal nibble of 15 it reads window bytes 16 and 17, still inside the
+        // window, and the value is not used). No limits are kept in
         // registers: the room tests are `rest.first_chunk` and `checked_sub`. (Small changes of form move the
         // register allocation of the whole loop: a variant testing `dst.len() - op` inside the
         // condition, with plain `memcpy`/`memmove` in the general path, measured 8% slower with
@@ -99,20 +109,23 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
         if let (Some(window), Some(future_len)) =
             (rest.first_chunk::<SHORT_INPUT>(), dst.len().checked_sub(op))
         {
-            let token = window[0];
-            let literal_len = usize::from(token >> 4);
-            let match_len = usize::from(token & ML_MASK as u8) + MINMATCH;
-            let offset = usize::from(u16::from_le_bytes([
-                window[1 + literal_len],
-                window[2 + literal_len],
-            ]));
+            let literal_len = (word >> 28) as usize;
+            let match_len = ((word >> 24) as usize & ML_MASK) + MINMATCH;
+            // The offset and the next token (if this sequence is short): window[literal_len + 1
+            // ..= literal_len + 3], with literal_len <= 15.
+            let next = u32::from_le_bytes([
+                window[literal_len],
+                window[literal_len + 1],
+                window[literal_len + 2],
+                window[literal_len + 3],
+            ]);
+            let offset = ((next >> 8) & 0xffff) as usize;
             let match_pos = op + literal_len;
             if literal_len < RUN_MASK
                 && match_len < ML_MASK + MINMATCH
-                // offset >= match_len || offset >= 8, as one comparison with a `cmov` (the
-                // two `setcc`s and an `or` measured 1-3% slower: `asm-notes/scalar.md`).
-                && offset >= match_len.min(8)
-                && offset <= match_pos
+                // 1 <= offset <= match_pos, as one comparison.
+                && offset.wrapping_sub(1) < match_pos
+                && match_pos >= 8
                 && future_len >= SHORT_OUTPUT
             {
                 dst[op..op + 16].copy_from_slice(&window[1..17]);
@@ -123,11 +136,14 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
                     // harmless.
                     let from = match_pos - offset;
                     dst.copy_within(from..from + 18, match_pos);
-                } else {
+                } else if offset >= 8 {
                     copy_short_match(dst, match_pos, offset);
+                } else {
+                    copy_short_pattern(dst, match_pos, offset);
                 }
                 rest = &rest[1 + literal_len + 2..];
                 op = match_pos + match_len;
+                word = next;
                 continue;
             }
         }
@@ -158,6 +174,7 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
                     copy_earlier(dst, match_pos, offset, match_len);
                     rest = &rest[1 + literal_len + 3..];
                     op = match_pos + match_len;
+                    word = token_word(rest);
                     continue;
                 }
             }
@@ -227,7 +244,15 @@ fn wild_sequences(src: &[u8], dst: &mut [u8], ip: usize, mut op: usize) -> (usiz
         }
         rest = &rest[match_cursor..];
         op = literal_end + match_len;
+        word = token_word(rest);
     }
+}
+
+/// The token at `rest[0]` as the top byte of a `u32` (0 when `rest` is empty: the loop then
+/// stops in the general path, which reads `rest` itself).
+#[inline(always)]
+fn token_word(rest: &[u8]) -> u32 {
+    u32::from(rest.first().copied().unwrap_or(0)) << 24
 }
 
 /// Writes a match of at most 18 bytes at `dst[match_pos..]` from `offset >= 8` bytes back, as
@@ -245,6 +270,25 @@ fn copy_short_match(dst: &mut [u8], match_pos: usize, offset: usize) {
     for at in [0, 8, 16] {
         let bytes: [u8; 8] = region[at..at + 8].try_into().unwrap_or_default();
         region[offset + at..offset + at + 8].copy_from_slice(&bytes);
+    }
+}
+
+/// Writes a match of at most 18 bytes at `dst[match_pos..]` from `1 <= offset < 8` bytes back:
+/// the `offset` bytes before it repeated to 8 by one multiply (see [`wild_copy_match`]), stored
+/// four times, [`STEP_8`]`[offset]` bytes apart (up to 29 bytes). The caller guarantees
+/// `8 <= match_pos` and 32 bytes of room.
+#[inline(always)]
+fn copy_short_pattern(dst: &mut [u8], match_pos: usize, offset: usize) {
+    debug_assert!((1..8).contains(&offset) && match_pos >= 8 && dst.len() - match_pos >= 32);
+    let Some(region) = dst.get_mut(match_pos - 8..match_pos + 32) else {
+        return;
+    };
+    let history = u64::from_le_bytes(region[..8].try_into().unwrap_or([0; 8]));
+    let pattern = (history >> (8 * (8 - offset))).wrapping_mul(REPEAT[offset] as u64);
+    let pattern = pattern.to_le_bytes();
+    let step = usize::from(STEP_8[offset]);
+    for at in [0, step, 2 * step, 3 * step] {
+        region[8 + at..16 + at].copy_from_slice(&pattern);
     }
 }
 

@@ -50,7 +50,6 @@ const fn pattern_rows<const LANES: usize>() -> [[u8; LANES]; 16] {
 }
 
 /// For offsets 1..16 (row 0 is unused): the largest multiple of `offset` that is at most `span`.
-#[cfg(simd_kernels)]
 const fn steps(span: usize) -> [u8; 16] {
     let mut table = [0u8; 16];
     let mut offset = 1;
@@ -69,6 +68,10 @@ pub(crate) static PATTERN: [[u8; 16]; 16] = pattern_rows::<16>();
 /// `STEP[offset]`: the largest multiple of `offset` that is at most 16 (row 0 is unused).
 #[cfg(simd_kernels)]
 pub(crate) static STEP: [u8; 16] = steps(16);
+
+/// `STEP_8[offset]`: the largest multiple of `offset` that is at most 8 (row 0 and rows 8.. are
+/// unused): where the scalar decoder's 8-byte pattern of an offset below 8 is stored next.
+pub(crate) static STEP_8: [u8; 16] = steps(8);
 
 /// [`PATTERN`] over 64 lanes, for `vpermb` (AVX-512 VBMI) over a register whose low 16 bytes are
 /// the 16 bytes ending where the match starts.
