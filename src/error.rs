@@ -608,6 +608,15 @@ impl Error {
             | Error::InvalidArgument { .. } => ErrorKind::InvalidArgument,
         }
     }
+
+    /// Whether a block decoder's error says only that the block needs more output room than it
+    /// was given (a larger cap may decode it; every other verdict is the same with any cap).
+    pub(crate) fn is_output_overflow(&self) -> bool {
+        matches!(
+            self,
+            Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
+        )
+    }
 }
 
 #[cfg(feature = "std")]

@@ -236,9 +236,7 @@ impl Decoder {
         let mut room = first_room(src.len(), max_out);
         loop {
             match self.append_within(src, out, history_len, room, dict) {
-                Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
-                    if room < cap =>
-                {
+                Err(error) if error.is_output_overflow() && room < cap => {
                     room = cap.min(room.saturating_mul(ROOM_GROWTH));
                 }
                 result => return result,
@@ -399,9 +397,7 @@ fn decode_into_uninit(
     let cap = dst.len();
     let mut scratch = zeroed(output_cap(src.len(), cap))?;
     let result = match dispatch::decode(kernel, src, &mut scratch, 0) {
-        Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. })
-            if scratch.len() < cap =>
-        {
+        Err(error) if error.is_output_overflow() && scratch.len() < cap => {
             scratch = zeroed(cap)?;
             dispatch::decode(kernel, src, &mut scratch, 0)
         }

@@ -656,10 +656,11 @@ impl StreamDecoder {
     /// time), and no external-dictionary steps in the decoder.
     ///
     /// Memory: the decoder's buffer holds the last 64 KiB of history and room for the block.
-    /// The room is first what recent blocks needed (at least 64 KiB); only a block that does not
-    /// decode in it (a larger one, or a bad one) is decoded again with all the room `dst` and
-    /// `src` allow, which gives the verdict (a block that decodes with a smaller output cap
-    /// decodes to the same bytes with a larger one). Between calls the buffer keeps at most
+    /// The room is first what recent blocks needed (at least 64 KiB); only a block that runs out of
+    /// it (a larger one, or a bad one that claims more output) is decoded again with all the room
+    /// `dst` and `src` allow, which gives the verdict (a block that decodes with a smaller output
+    /// cap decodes to the same bytes with a larger one); any other error is the verdict at once,
+    /// as every other check is the same under any cap. Between calls the buffer keeps at most
     /// 256 KiB, or 192 KiB plus the recent blocks' output length: a stream of large blocks reuses
     /// its buffer, and one large block does not make the decoder keep its size for good (it
     /// shrinks back within a few calls, and at [`reset`](Self::reset)).
@@ -672,7 +673,7 @@ impl StreamDecoder {
         );
         let first = room.min(self.recent_out.max(DECODE_FIRST_ROOM));
         let mut result = self.decode_behind_history(src, first);
-        if result.is_err() && first < room {
+        if first < room && result.as_ref().is_err_and(Error::is_output_overflow) {
             result = self.decode_behind_history(src, room);
         }
         if let Ok(written) = result {
@@ -819,5 +820,40 @@ mod tests {
             .unwrap();
         let written = decoder.decompress_into(&block[..n], &mut dst).unwrap();
         assert_eq!(&dst[..written], src);
+    }
+
+    /// Only running out of output room makes the decoder try a block again with all of `dst`'s
+    /// room: a corrupt block gets its verdict from the first attempt, in the first room (the
+    /// buffer never grows to `dst`'s size for it), and the history is unchanged.
+    #[test]
+    fn corrupt_block_is_not_decoded_again_with_all_the_room() {
+        let mut decoder = StreamDecoder::new();
+        let message = text(1000, 3);
+        let mut block = vec![0u8; compress_bound(message.len())];
+        let n = super::super::compress_into(&message, &mut block, 1).unwrap();
+        let mut dst = vec![0u8; 1 << 20];
+        assert_eq!(
+            decoder.decompress_into(&block[..n], &mut dst).unwrap(),
+            1000
+        );
+        // 3 literals, then a match 65535 back: before the start of everything decoded.
+        let mut bad = vec![0x30, b'a', b'b', b'c', 0xff, 0xff];
+        bad.resize(1000, 0x00);
+        let error = decoder.decompress_into(&bad, &mut dst).unwrap_err();
+        assert!(
+            matches!(error, Error::OffsetBeforeStart { input_pos: 4, .. }),
+            "{error:?}"
+        );
+        assert!(
+            decoder.buf.len() <= 1000 + DECODE_FIRST_ROOM,
+            "{}",
+            decoder.buf.len()
+        );
+        // A block that needs more than the first room still decodes.
+        let long = text(300_000, 5);
+        let mut block = vec![0u8; compress_bound(long.len())];
+        let n = super::super::compress_into(&long, &mut block, 1).unwrap();
+        let written = decoder.decompress_into(&block[..n], &mut dst).unwrap();
+        assert_eq!(&dst[..written], &long[..]);
     }
 }

@@ -197,7 +197,7 @@ impl DataBlock<'_> {
     pub(crate) fn error(&self, error: Error, target: &BlockTarget, room: usize) -> Error {
         let limited_by_cap = (target.cap_left as u128) < target.block_max as u128
             && room as u128 == u128::from(target.cap_left);
-        if is_overflow(&error) && limited_by_cap {
+        if error.is_output_overflow() && limited_by_cap {
             Error::FrameOutputLimit {
                 max_out: target.max_out,
                 declared: None,
@@ -210,14 +210,6 @@ impl DataBlock<'_> {
             }
         }
     }
-}
-
-/// Whether a block decoder's error says the block needs more room than it was given.
-pub(crate) fn is_overflow(error: &Error) -> bool {
-    matches!(
-        error,
-        Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }
-    )
 }
 
 /// Checks a frame's content size and content checksum once its blocks are decoded.

@@ -4,8 +4,8 @@
 use alloc::vec::Vec;
 
 use super::codec::{
-    block_content_bound, block_word, is_magic, is_overflow, reserve_exact, BlockJob, BlockTarget,
-    DictRule, FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
+    block_content_bound, block_word, is_magic, reserve_exact, BlockJob, BlockTarget, DictRule,
+    FrameParser, History, Sink, Step, LEGACY_MAX_COMPRESSED,
 };
 use super::header::{le32, parse_header, FrameHeader, FrameInfo};
 use super::LEGACY_BLOCK_SIZE;
@@ -244,7 +244,7 @@ impl Sink for VecSink<'_> {
             usize::try_from(left).unwrap_or(usize::MAX)
         });
         let result = match self.decode_compressed(job, room.min(declared_left)) {
-            Err(error) if declared_left < room && is_overflow(&error) => {
+            Err(error) if declared_left < room && error.is_output_overflow() => {
                 self.decode_compressed(job, room)
             }
             result => result,

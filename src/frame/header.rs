@@ -272,9 +272,7 @@ fn looks_like_block(src: &[u8], cap: usize) -> bool {
     let mut out = alloc::vec![0u8; cap];
     match crate::block::decompress_into(src, &mut out) {
         Ok(_) => true,
-        Err(Error::LiteralsOverflowOutput { .. } | Error::MatchOverflowsOutput { .. }) => {
-            cap == GUESS_CAP
-        }
+        Err(error) if error.is_output_overflow() => cap == GUESS_CAP,
         Err(_) => false,
     }
 }
