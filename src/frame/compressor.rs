@@ -3,7 +3,7 @@
 //! the async ones are this state machine plus a writer.
 //!
 //! The caller pushes content and pulls compressed bytes, in slices of any size. Memory is bounded
-//! by one block of input (plus 64 KiB of history for the HC compressor's linked blocks and
+//! by one block of input (plus the block compressors' own history of linked blocks and
 //! dictionaries) and one block of output, whatever the content size. A whole block handed in at
 //! once, with nothing gathered before it, is compressed where it is (no copy).
 
@@ -13,7 +13,7 @@ use super::decompressor::{Progress, Status};
 use super::encode::{frame_layout, BlockWriter};
 use super::header::{write_header, MAX_HEADER_LEN};
 use super::{BlockMode, BlockSize, FrameOptions};
-use crate::block::{Dictionary, MAX_HISTORY};
+use crate::block::Dictionary;
 use crate::Error;
 
 /// The end mark and the content checksum.
@@ -54,11 +54,9 @@ const END_LEN: usize = 8;
 pub struct FrameCompressor {
     options: FrameOptions,
     blocks: BlockWriter,
-    /// History (for the HC compressor: linked blocks, dictionary) followed by the pending input.
-    window: Vec<u8>,
-    history_len: usize,
-    /// The dictionary's length at the front of `window` (independent blocks keep it there).
-    dict_len: usize,
+    /// The input gathered for the next block (the block compressors keep any history they
+    /// need themselves, so nothing is kept in front of it).
+    gathered: Vec<u8>,
     block_len: usize,
     /// Compressed output not taken yet (the header, blocks, the end mark).
     staging: Stager,
@@ -105,21 +103,11 @@ impl FrameCompressor {
         prepared: Option<&Dictionary>,
     ) -> Self {
         let blocks = BlockWriter::with_dictionary(&options, options.block_mode, dict, prepared);
-        // Only the HC compressor takes its history in front of the block.
-        let dict = if blocks.needs_history() {
-            &dict[dict.len().saturating_sub(MAX_HISTORY)..]
-        } else {
-            &[]
-        };
         let block_len = options.block_size.bytes();
-        let mut window = Vec::with_capacity(dict.len() + block_len);
-        window.extend_from_slice(dict);
         Self {
             blocks,
             options,
-            history_len: dict.len(),
-            dict_len: dict.len(),
-            window,
+            gathered: Vec::with_capacity(block_len),
             block_len,
             staging: Stager::default(),
             finished: false,
@@ -176,18 +164,15 @@ impl FrameCompressor {
         if input.is_empty() || !self.pending_output().is_empty() {
             return Ok(0);
         }
-        let taken = if self.window.is_empty()
-            && (self.options.block_mode == BlockMode::Independent || !self.blocks.needs_history())
-            && input.len() >= self.block_len
-        {
-            // Nothing pending and no history to put in front (the fast compressors keep theirs):
-            // a whole block is compressed where it is, without gathering it into `window` first.
-            self.stage_block(Some(&input[..self.block_len]), 0);
+        let taken = if self.gathered.is_empty() && input.len() >= self.block_len {
+            // Nothing gathered: a whole block is compressed where it is, without gathering it
+            // first.
+            self.stage_block(&input[..self.block_len]);
             self.block_len
         } else {
-            let pending = self.window.len() - self.history_len;
+            let pending = self.gathered.len();
             let take = input.len().min(self.block_len - pending);
-            self.window.extend_from_slice(&input[..take]);
+            self.gathered.extend_from_slice(&input[..take]);
             if pending + take == self.block_len || self.auto_flush {
                 self.stage_pending();
             }
@@ -223,7 +208,7 @@ impl FrameCompressor {
         }
         if !self.staging.header_staged() {
             // All the content is pending, less than a block: the `lz4` tool's one-block frame.
-            let pending = self.window.len() - self.history_len;
+            let pending = self.gathered.len();
             let (block_size, block_mode) = frame_layout(&self.options, pending);
             if block_mode != self.options.block_mode {
                 self.blocks.make_independent();
@@ -302,38 +287,30 @@ impl FrameCompressor {
         n
     }
 
-    /// Compresses `window[history_len..]` as one block into `staging` (with the header before
-    /// the first block); `window` is `input`, or the compressor's own window when `None`.
-    fn stage_block(&mut self, input: Option<&[u8]>, history_len: usize) {
+    /// Compresses `input` as one block into `staging` (with the header before the first block).
+    fn stage_block(&mut self, input: &[u8]) {
         self.staging.stage_header(
             &self.options,
             self.options.block_size,
             self.options.block_mode,
         );
-        let len = input.map_or(self.window.len(), <[u8]>::len) - history_len;
         // Room for the end mark and content checksum too, so finishing never regrows it.
-        let (buf, at) = self.staging.room(BlockWriter::block_room(len) + END_LEN);
-        let window = input.unwrap_or(&self.window);
-        let end = self.blocks.write_block_at(window, history_len, buf, at);
+        let (buf, at) = self
+            .staging
+            .room(BlockWriter::block_room(input.len()) + END_LEN);
+        let end = self.blocks.write_block_at(input, buf, at);
         self.staging.staged_to(end);
     }
 
-    /// Compresses the pending input (if any) as one block into `staging`, keeping the history
-    /// the next block may use.
+    /// Compresses the gathered input (if any) as one block into `staging`.
     fn stage_pending(&mut self) {
-        if self.window.len() == self.history_len {
+        if self.gathered.is_empty() {
             return;
         }
-        self.stage_block(None, self.history_len);
-        match self.options.block_mode {
-            BlockMode::Independent => self.window.truncate(self.dict_len),
-            BlockMode::Linked if !self.blocks.needs_history() => self.window.clear(),
-            BlockMode::Linked => {
-                let excess = self.window.len().saturating_sub(MAX_HISTORY);
-                self.window.drain(..excess);
-            }
-        }
-        self.history_len = self.window.len();
+        let gathered = core::mem::take(&mut self.gathered);
+        self.stage_block(&gathered);
+        self.gathered = gathered;
+        self.gathered.clear();
     }
 }
 

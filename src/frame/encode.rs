@@ -13,7 +13,6 @@ use super::{
 };
 use crate::block::{
     self, Compressor, Dictionary, HcCompressor, HcDictionary, HcStreamCompressor, StreamState,
-    MAX_HISTORY,
 };
 use crate::Error;
 
@@ -130,32 +129,20 @@ impl BlockWriter {
         };
     }
 
-    /// Whether [`write_block_at`](Self::write_block_at) needs the history in front of the block
-    /// (the HC compressor; the fast ones keep what they need themselves).
-    pub(crate) fn needs_history(&self) -> bool {
-        matches!(self.compressor, BlockCompressor::Hc(..))
-    }
-
     /// Output room one data block of `input_len` bytes may take: the size word, the compressed
     /// bound (which a stored block never exceeds) and the block checksum.
     pub(crate) fn block_room(input_len: usize) -> usize {
         4 + block::compress_bound(input_len) + 4
     }
 
-    /// Compresses `window[history_len..]` (at most the frame's block size) as one data block,
-    /// letting it reference `window[..history_len]` (read by the HC compressor only: the fast
-    /// ones hold their history themselves, see [`needs_history`](Self::needs_history)), and writes the block (size word, data,
-    /// checksum) at `dst[pos..]`, which must hold [`block_room`](Self::block_room) bytes. A
+    /// Compresses `input` (at most the frame's block size) as one data block and writes the block
+    /// (size word, data, checksum) at `dst[pos..]`, which must hold [`block_room`](Self::block_room) bytes. A
     /// block that would not shrink is stored raw. The block is compressed in place (no scratch
     /// buffer, no copy). Returns the position after the block.
-    pub(crate) fn write_block_at(
-        &mut self,
-        window: &[u8],
-        history_len: usize,
-        dst: &mut [u8],
-        pos: usize,
-    ) -> usize {
-        let input = &window[history_len..];
+    ///
+    /// The block needs no history in front of it: the compressors of linked blocks and of
+    /// dictionaries hold theirs themselves, and the plain ones compress independent blocks.
+    pub(crate) fn write_block_at(&mut self, input: &[u8], dst: &mut [u8], pos: usize) -> usize {
         debug_assert!(!input.is_empty() && input.len() <= BlockSize::Max4MB.bytes());
         debug_assert!(dst.len() - pos >= Self::block_room(input.len()));
         if let Some(hasher) = self.hasher.as_mut() {
@@ -169,7 +156,7 @@ impl BlockWriter {
         let limit = input.len() - 1;
         let compressed = match &mut self.compressor {
             BlockCompressor::Fast(compressor) => compressor
-                .compress_with_history_into(window, history_len, body, self.acceleration)
+                .compress_into(input, body, self.acceleration)
                 .ok()
                 .filter(|&len| fits_like_liblz4(&body[..len], limit)),
             BlockCompressor::FastWithDict(compressor, dictionary) => compressor
@@ -194,9 +181,8 @@ impl BlockWriter {
                 None => stream.compress_linked_block(input, &mut body[..limit]),
             },
             BlockCompressor::Hc(compressor, level) => {
-                let skip = history_len.saturating_sub(MAX_HISTORY);
                 let compressed = compressor
-                    .compress_window(&window[skip..], history_len - skip, body, *level)
+                    .compress_into(input, body, *level)
                     .ok()
                     .filter(|&len| len < input.len());
                 if compressed.is_none() {
@@ -395,16 +381,10 @@ fn compress_frame(
     out[..header.len()].copy_from_slice(&header);
     let mut pos = header.len();
     let mut writer = BlockWriter::with_dictionary(options, block_mode, dict, prepared);
-    // Every block is compressed from the input where it lies, with no history in front: the
-    // fast compressors keep their history (dictionary, linked blocks) themselves, and the one
-    // writer that reads history in front of the block (plain HC, `needs_history`) is only made
-    // for independent blocks without a dictionary, so it has none to read.
-    debug_assert!(
-        !writer.needs_history() || (dict.is_empty() && block_mode == BlockMode::Independent)
-    );
+    // Every block is compressed from the input where it lies (see `write_block_at`).
     for start in (0..src.len()).step_by(block_len) {
         let end = (start + block_len).min(src.len());
-        pos = writer.write_block_at(&src[start..end], 0, &mut out, pos);
+        pos = writer.write_block_at(&src[start..end], &mut out, pos);
     }
     out.truncate(pos);
     writer.finish(&mut out);

@@ -29,10 +29,7 @@ use crate::frame::header::{write_header, MAX_HEADER_LEN};
 use crate::frame::{BlockMode, FrameOptions};
 
 /// A thread's block writer, made on its first block. Every block is compressed on its own, with
-/// nothing in front of it: the only writer that reads history in front of the block
-/// ([`BlockWriter::needs_history`], plain HC) is made for frames without a dictionary (HC with
-/// a dictionary holds it itself, attached, as LZ4F does), and an independent block of such a
-/// frame references nothing before it.
+/// nothing in front of it (a dictionary is held by the writer, attached, as LZ4F does).
 #[derive(Default)]
 struct Context {
     writer: Option<BlockWriter>,
@@ -76,8 +73,7 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         let writer = context.writer.get_or_insert_with(|| {
             BlockWriter::with_dictionary(&unhashed, BlockMode::Independent, dict, None)
         });
-        debug_assert!(!writer.needs_history() || dict.is_empty());
-        let len = writer.write_block_at(block, 0, &mut out, 0);
+        let len = writer.write_block_at(block, &mut out, 0);
         (out, len)
     };
     let mut next = 0;

@@ -323,7 +323,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                     if output.len() < room {
                         output.resize(room, 0);
                     }
-                    let len = writer.write_block_at(&input, history_len, &mut output, 0);
+                    let len = writer.write_block_at(&input[history_len..], &mut output, 0);
                     Done {
                         output,
                         len,
