@@ -314,7 +314,7 @@ impl FrameCompressor {
         let block_len = self.block_len;
         if self.finished
             || !self.window.is_empty()
-            || !(self.options.block_mode == BlockMode::Independent || !self.blocks.needs_history())
+            || self.options.block_mode != BlockMode::Independent && self.blocks.needs_history()
             || input.len() < block_len
             || !self.pending_output().is_empty()
         {
