@@ -5,7 +5,9 @@
 //! The caller pushes content and pulls compressed bytes, in slices of any size. Memory is bounded
 //! by one block of input (plus 64 KiB of history for the HC compressor's linked blocks and
 //! dictionaries) and one block of output, whatever the content size. A whole block handed in at
-//! once, with nothing gathered before it, is compressed where it is (no copy).
+//! once, with nothing gathered before it, is compressed where it is (no copy), and straight into
+//! the caller's output when that holds the block stored raw (the compress bound's room at the HC
+//! levels): no staging buffer, no copy out.
 
 use alloc::vec::Vec;
 
