@@ -12,6 +12,7 @@
 //! - HC: our `HcCompressor` (reused) and liblz4's `LZ4_compress_HC`, at each level of
 //!   `LZ4_SIMD_BENCH_HC_LEVELS` (default `3,9,12`; empty for none).
 //!
+//! - Fast blocks: `LZ4_SIMD_BENCH_FAST=0` skips them.
 //! - Frames (`LZ4_SIMD_BENCH_FRAMES=0` skips them): whole files (up to `LZ4_SIMD_BENCH_BYTES`)
 //!   as frames with the `lz4` tool's defaults (4 MiB independent blocks, content checksum, fast
 //!   level): our one-shot `frame::compress` (a new `Vec` each time, as the API returns), our
@@ -275,14 +276,16 @@ fn main() {
         files.retain(|(name, _)| name == "text" || name == "logs");
     }
     println!("blocks of {block_size} bytes; clock: {}", clock::name());
-    compare(
-        "fast, acceleration 1",
-        &[Codec::Ours, Codec::Liblz4, Codec::Lz4Flex],
-        1,
-        &files,
-        block_size,
-        rounds,
-    );
+    if env_usize("LZ4_SIMD_BENCH_FAST", 1) != 0 {
+        compare(
+            "fast, acceleration 1",
+            &[Codec::Ours, Codec::Liblz4, Codec::Lz4Flex],
+            1,
+            &files,
+            block_size,
+            rounds,
+        );
+    }
     if env_usize("LZ4_SIMD_BENCH_FRAMES", 1) != 0 {
         // One frame per file: the whole (capped) file is one chunk.
         compare(

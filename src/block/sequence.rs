@@ -306,16 +306,18 @@ impl<'a> SequenceWriter<'a> {
         /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
         /// `MINMATCH + match_code` bytes at `offset`.
         ///
-        /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first and the
-        /// literals are copied exactly. Without it the size is not computed, and the literals
-        /// are copied in whole 8-byte words, read and written up to 7 bytes past their end.
+        /// With `EXACT` (a `dst` smaller than the bound) the exact size is checked first; the
+        /// literals are then copied in whole words as below where that check shows the room for
+        /// it (in `dst`, and in `src` after `ip`), else exactly. Without it the size is not
+        /// computed, and the literals are copied in whole 8-byte words, read and written up to
+        /// 7 bytes past their end.
         ///
         /// # Safety
         ///
-        /// With `EXACT`, none: every access is checked. Without it: `anchor <= ip` and
-        /// `ip + 8 <= src.len()`, and `dst` has room, past the bytes written so far, for the
-        /// token, the literal length extension, the literals and 8 more bytes (the whole words
-        /// of the literal copy, and the offset).
+        /// With `EXACT`, none: every access is checked, or covered by the checks made here.
+        /// Without it: `anchor <= ip` and `ip + 8 <= src.len()`, and `dst` has room, past the
+        /// bytes written so far, for the token, the literal length extension, the literals and
+        /// 8 more bytes (the whole words of the literal copy, and the offset).
         ///
         /// A `dst` of [`compress_bound`](super::compress_bound)`(n)` bytes has that room at every
         /// sequence of a block of `n` bytes whose sequences are consecutive (each one's literals
@@ -332,46 +334,61 @@ impl<'a> SequenceWriter<'a> {
             match_code: usize,
         ) -> Result<(), Error> {
             debug_assert!(anchor <= ip && ip + WORD <= src.len());
-            let literal_len = ip - anchor;
-            if EXACT {
-                let total = 1
-                    + Self::extension_bytes(literal_len, RUN_MASK)
-                    + literal_len
-                    + 2
-                    + Self::extension_bytes(match_code, ML_MASK);
-                // Leave room for at least the final (possibly empty) literal run's token.
-                self.ensure(total + 1)?;
-            }
-            let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
-            if EXACT {
-                self.dst[self.pos] = token;
+            let literal_len = ip.wrapping_sub(anchor);
+            // Whether the literals are copied in whole words: always without `EXACT` (the
+            // caller's duty); with it, where the checks below show room for the words.
+            let wide = if EXACT {
+                // A cheap bound first: `total + 1 + WORD` (below) is at most this, as an
+                // extension of a length `l` takes at most `l / 255 + 1 <= (l >> 7) + 1` bytes;
+                // `literal_len <= ip` keeps it from wrapping.
+                let room = self.dst.len() - self.pos;
+                let ample = anchor <= ip
+                    && ip + WORD <= src.len()
+                    && literal_len + (literal_len >> 7) + (match_code >> 7) + 14 <= room;
+                if !ample {
+                    let total = 1
+                        + Self::extension_bytes(literal_len, RUN_MASK)
+                        + literal_len
+                        + 2
+                        + Self::extension_bytes(match_code, ML_MASK);
+                    // Leave room for at least the final (possibly empty) literal run's token.
+                    self.ensure(total + 1)?;
+                }
+                // With `ample`, the words end at most 7 bytes past the literals, which end 2
+                // bytes or more before `total`, inside `room`; they are read from
+                // `src[anchor..]`, ending before `ip + 8 <= src.len()`.
+                ample
             } else {
-                // In bounds: the room the caller vouches for.
+                true
+            };
+            let token = ((literal_len.min(RUN_MASK) << 4) | match_code.min(ML_MASK)) as u8;
+            if wide {
+                // In bounds: the room the caller vouches for (without `EXACT`) or checked above.
                 put_at!(self.dst, self.pos, [token]);
+            } else {
+                self.dst[self.pos] = token;
             }
             self.pos += 1;
             if literal_len >= RUN_MASK {
                 self.write_extension(literal_len - RUN_MASK);
             }
-            if EXACT {
-                self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
-            } else {
+            if wide {
                 let mut copied = 0;
                 while copied < literal_len {
-                    // In bounds (the caller's duty): the word ends before `ip + 8 <= src.len()`,
-                    // and is written at most 7 bytes past the literals, inside the room vouched
-                    // for.
+                    // In bounds (the caller's duty without `EXACT`, checked above with it): the
+                    // word ends before `ip + 8 <= src.len()`, and is written at most 7 bytes past
+                    // the literals, inside the room vouched for or checked.
                     let chunk = word_at!(u64, src, anchor + copied);
                     put_at!(self.dst, self.pos + copied, chunk.to_le_bytes());
                     copied += WORD;
                 }
-            }
-            self.pos += literal_len;
-            if EXACT {
-                self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
-            } else {
-                // In bounds: the room the caller vouches for.
+                self.pos += literal_len;
+                // In bounds: the room the caller vouches for, or checked above.
                 put_at!(self.dst, self.pos, (offset as u16).to_le_bytes());
+            } else {
+                self.dst[self.pos..self.pos + literal_len].copy_from_slice(&src[anchor..ip]);
+                self.pos += literal_len;
+                self.dst[self.pos..self.pos + 2].copy_from_slice(&(offset as u16).to_le_bytes());
             }
             self.pos += 2;
             if match_code >= ML_MASK {
@@ -480,7 +497,8 @@ pub(super) mod tests {
     /// Both modes at the edges of their duty: literal and match lengths around the nibble's 15
     /// and each extension byte's 255, `ip` exactly 8 bytes before the end of `src`, and the
     /// bound-sized mode in a `dst` with exactly the room it needs; the exact mode in `dst`s
-    /// exactly as large as the sequence (plus a token) and one byte smaller.
+    /// from one byte smaller than the sequence (plus a token) to past the room where it copies
+    /// the literals in whole words.
     #[test]
     fn sequence_at_every_edge() {
         let lengths = [0usize, 1, 7, 8, 9, 14, 15, 16, 269, 270, 271, 524, 525, 600];
@@ -512,8 +530,10 @@ pub(super) mod tests {
                     }
 
                     // Exact: the sequence and the final run's token fit, or an error and no
-                    // byte written.
-                    for capacity in [want.len() + 1, want.len()] {
+                    // byte written; from exactly that room to past where the whole-word copy
+                    // starts (`literal_len + (literal_len >> 7) + (match_code >> 7) + 14`).
+                    let ample = literal_len + (literal_len >> 7) + (match_code >> 7) + 14;
+                    for capacity in want.len()..=ample.max(want.len() + 1) + 1 {
                         let mut dst = vec![0xEEu8; capacity];
                         let mut out = SequenceWriter::new(&mut dst);
                         // SAFETY: no duty with `EXACT`.

@@ -5,7 +5,9 @@
 //! The caller pushes content and pulls compressed bytes, in slices of any size. Memory is bounded
 //! by one block of input (plus the block compressors' own history of linked blocks and
 //! dictionaries) and one block of output, whatever the content size. A whole block handed in at
-//! once, with nothing gathered before it, is compressed where it is (no copy).
+//! once, with nothing gathered before it, is compressed where it is (no copy), and straight into
+//! the caller's output when that holds the block stored raw (the compress bound's room at the HC
+//! levels): no staging buffer, no copy out.
 
 use alloc::vec::Vec;
 
@@ -240,6 +242,10 @@ impl FrameCompressor {
             if consumed == input.len() {
                 return Ok(progress(consumed, produced, Status::NeedInput));
             }
+            if let Some(taken) = self.compress_direct(&input[consumed..], output, &mut produced) {
+                consumed += taken;
+                continue;
+            }
             match self.take_input(&input[consumed..]) {
                 Ok(taken) => consumed += taken,
                 // Output this call wrote goes to the caller first; the next call fails.
@@ -276,6 +282,56 @@ impl FrameCompressor {
             Status::OutputFull
         };
         Ok(progress(0, produced, status))
+    }
+
+    /// The zero-copy path of [`compress`](Self::compress): with nothing pending, a whole block
+    /// of `input` (from its start) and room in `output[*produced..]` for the header (the first
+    /// time) and the block stored raw, the block is compressed straight into `output` (no staging
+    /// buffer, no copy) and `*produced` moves past it. Returns the input taken, or `None` (and
+    /// changes nothing) when the path does not apply.
+    ///
+    /// The bytes are those of the staged path: [`BlockWriter::write_block_at`] gives the same
+    /// block in any room that holds the block stored raw (see its docs).
+    fn compress_direct(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+        produced: &mut usize,
+    ) -> Option<usize> {
+        let block_len = self.block_len;
+        if self.finished
+            || !self.gathered.is_empty()
+            || input.len() < block_len
+            || !self.pending_output().is_empty()
+        {
+            return None;
+        }
+        let header_room = if self.staging.header_staged() {
+            0
+        } else {
+            MAX_HEADER_LEN
+        };
+        let room = output.len() - *produced;
+        if room < header_room + BlockWriter::stored_room(block_len, &self.options)
+            || !BlockWriter::takes_tight_room(&self.options)
+                && room < header_room + BlockWriter::block_room(block_len)
+        {
+            return None;
+        }
+        if header_room != 0 {
+            self.staging.stage_header(
+                &self.options,
+                self.options.block_size,
+                self.options.block_mode,
+            );
+            *produced += self.drain(&mut output[*produced..]);
+            debug_assert!(self.pending_output().is_empty());
+        }
+        *produced = self
+            .blocks
+            .write_block_at(&input[..block_len], output, *produced);
+        self.consumed += block_len as u64;
+        Some(block_len)
     }
 
     /// Copies pending output into `output`; returns how much.
@@ -381,8 +437,12 @@ impl Stager {
     pub(crate) fn room(&mut self, room: usize) -> (&mut Vec<u8>, usize) {
         let needed = self.staged + room;
         if self.buf.len() < needed {
-            self.buf.reserve_exact(needed - self.buf.len());
-            self.buf.resize(needed, 0);
+            // A new zeroed buffer rather than `resize`: a large one comes zeroed from the
+            // allocator (fresh pages, never written here), so its first block does not pay a
+            // pass of zeroes over the whole room and touches only the pages it fills.
+            let mut buf = alloc::vec![0u8; needed];
+            buf[..self.staged].copy_from_slice(&self.buf[..self.staged]);
+            self.buf = buf;
         }
         (&mut self.buf, self.staged)
     }

@@ -135,8 +135,26 @@ impl BlockWriter {
         4 + block::compress_bound(input_len) + 4
     }
 
+    /// Output room a data block of `input_len` bytes stored raw takes: the size word, the bytes
+    /// and the block checksum (if the options ask for it). [`write_block_at`](Self::write_block_at)
+    /// needs no more when [`takes_tight_room`](Self::takes_tight_room).
+    pub(crate) fn stored_room(input_len: usize, options: &FrameOptions) -> usize {
+        4 + input_len + if options.block_checksum { 4 } else { 0 }
+    }
+
+    /// Whether the blocks of `options` can be written in [`stored_room`](Self::stored_room)
+    /// with the bytes they get in [`block_room`](Self::block_room): the fast compressors, whose
+    /// output in a room below the bound is the same bytes or an error (and an error there means
+    /// liblz4 gives up too, its room checks being the more conservative), so the block is stored
+    /// raw either way. The HC compressors always get [`block_room`](Self::block_room).
+    pub(crate) fn takes_tight_room(options: &FrameOptions) -> bool {
+        options.hc_level.is_none()
+    }
+
     /// Compresses `input` (at most the frame's block size) as one data block and writes the block
-    /// (size word, data, checksum) at `dst[pos..]`, which must hold [`block_room`](Self::block_room) bytes. A
+    /// (size word, data, checksum) at `dst[pos..]`, which must hold [`block_room`](Self::block_room) bytes, or
+    /// only [`stored_room`](Self::stored_room) for the fast compressors
+    /// ([`takes_tight_room`](Self::takes_tight_room)): the bytes are the same in both. A
     /// block that would not shrink is stored raw. The block is compressed in place (no scratch
     /// buffer, no copy). Returns the position after the block.
     ///
@@ -144,7 +162,16 @@ impl BlockWriter {
     /// dictionaries hold theirs themselves, and the plain ones compress independent blocks.
     pub(crate) fn write_block_at(&mut self, input: &[u8], dst: &mut [u8], pos: usize) -> usize {
         debug_assert!(!input.is_empty() && input.len() <= BlockSize::Max4MB.bytes());
-        debug_assert!(dst.len() - pos >= Self::block_room(input.len()));
+        debug_assert!(
+            dst.len() - pos >= Self::block_room(input.len())
+                || matches!(
+                    self.compressor,
+                    BlockCompressor::Fast(_)
+                        | BlockCompressor::FastWithDict(..)
+                        | BlockCompressor::Linked(..)
+                ) && dst.len() - pos
+                    >= 4 + input.len() + if self.block_checksum { 4 } else { 0 }
+        );
         if let Some(hasher) = self.hasher.as_mut() {
             hasher.update(input);
         }
