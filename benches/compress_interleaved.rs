@@ -16,7 +16,8 @@
 //! - Frames (`LZ4_SIMD_BENCH_FRAMES=0` skips them): whole files (up to `LZ4_SIMD_BENCH_BYTES`)
 //!   as frames with the `lz4` tool's defaults (4 MiB independent blocks, content checksum, fast
 //!   level): our one-shot `frame::compress` (a new `Vec` each time, as the API returns), our
-//!   sans-IO `FrameCompressor` and our `FrameEncoder` (both into a reused buffer), against
+//!   `frame::compress_into` (`ours-into`), sans-IO `FrameCompressor` and `FrameEncoder` (into
+//!   reused buffers), against
 //!   liblz4's `LZ4F_compressFrame` into a reused buffer and the `lz4` tool's streaming LZ4F loop
 //!   (4 MiB updates, a new `Vec`).
 //!
@@ -54,6 +55,7 @@ enum Codec {
     OursHc(u8),
     Liblz4Hc(u8),
     OursFrame,
+    OursFrameInto,
     OursFrameSansIo,
     OursFrameEncoder,
     Lz4f,
@@ -69,6 +71,7 @@ impl Codec {
             Codec::OursHc(level) => format!("ours-hc{level}"),
             Codec::Liblz4Hc(level) => format!("liblz4-hc{level}"),
             Codec::OursFrame => "ours-frame".into(),
+            Codec::OursFrameInto => "ours-into".into(),
             Codec::OursFrameSansIo => "ours-sans-io".into(),
             Codec::OursFrameEncoder => "ours-encoder".into(),
             Codec::Lz4f => "LZ4F".into(),
@@ -133,6 +136,9 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
                 .expect("bound-sized buffer"),
             Codec::Liblz4Hc(level) => liblz4::compress_hc_into(chunk, dst, i32::from(level)),
             Codec::OursFrame => frame::compress(chunk, &frame_options()).len(),
+            Codec::OursFrameInto => {
+                frame::compress_into(chunk, dst, &frame_options()).expect("LZ4F's bound")
+            }
             Codec::OursFrameSansIo => sans_io_frame(chunk, dst),
             Codec::OursFrameEncoder => {
                 state.encoded.clear();
@@ -170,7 +176,10 @@ fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>],
                 block::decompress(ours, chunk.len()).ok().as_deref() == Some(*chunk),
                 "{file}: lz4_flex's block does not decode"
             ),
-            Codec::OursFrame | Codec::OursFrameSansIo | Codec::OursFrameEncoder => {
+            Codec::OursFrame
+            | Codec::OursFrameInto
+            | Codec::OursFrameSansIo
+            | Codec::OursFrameEncoder => {
                 let mut lz4f = vec![0; dst.len()];
                 let lz4f_len =
                     liblz4::compress_frame(chunk, &mut lz4f, &liblz4::frame_preferences());
@@ -292,12 +301,13 @@ fn main() {
             "frames (4 MiB independent blocks, content checksum), whole files",
             &[
                 Codec::OursFrame,
+                Codec::OursFrameInto,
                 Codec::OursFrameSansIo,
                 Codec::OursFrameEncoder,
                 Codec::Lz4f,
                 Codec::Lz4fStream,
             ],
-            3,
+            4,
             &files,
             usize::MAX,
             rounds,

@@ -380,12 +380,104 @@ pub fn compress_with_dictionary(src: &[u8], dict: &Dictionary, options: &FrameOp
     compress_frame(src, dict.as_bytes(), Some(dict), options)
 }
 
+/// The room [`compress_into`] asks for: the largest frame it writes for `len` bytes of content
+/// with `options`, as `LZ4F_compressFrameBound` (a block never takes more than its size stored
+/// raw), plus, at the HC levels, the room one block needs beyond that while it is compressed
+/// (so this is a little above LZ4F's bound there). `usize::MAX` if that does not fit a `usize`.
+pub fn compress_bound(len: usize, options: &FrameOptions) -> usize {
+    let (block_size, _) = frame_layout(options, len);
+    let block_len = block_size.bytes();
+    let blocks = len.div_ceil(block_len);
+    let stored = |len: usize| BlockWriter::stored_room(len, options);
+    let slack = if BlockWriter::takes_tight_room(options) || blocks == 0 {
+        0
+    } else {
+        BlockWriter::block_room(block_len.min(len)) - stored(block_len.min(len))
+    };
+    blocks
+        .checked_mul(stored(0))
+        .and_then(|framing| framing.checked_add(len))
+        .and_then(|bound| bound.checked_add(super::header::MAX_HEADER_LEN + END_MARK.len() + 4))
+        .and_then(|bound| bound.checked_add(slack))
+        .unwrap_or(usize::MAX)
+}
+
+/// [`compress`] into `dst` (as `LZ4F_compressFrame`), returning the frame's length: the same
+/// bytes, with no allocation for the output. `dst` must hold [`compress_bound`] bytes, or the
+/// call fails with [`Error::OutputTooSmall`] and writes nothing. Bytes of `dst` past the frame
+/// may have been written.
+///
+/// ```
+/// use lz4_simd::frame::{self, FrameOptions};
+/// let content = b"rows of a page, rows of a page, rows of a page".repeat(100);
+/// let options = FrameOptions::new();
+/// let mut page = vec![0u8; frame::compress_bound(content.len(), &options)];
+/// let len = frame::compress_into(&content, &mut page, &options).unwrap();
+/// assert_eq!(page[..len], frame::compress(&content, &options)[..]);
+/// ```
+pub fn compress_into(src: &[u8], dst: &mut [u8], options: &FrameOptions) -> Result<usize, Error> {
+    compress_frame_into(src, &[], None, dst, options)
+}
+
+/// [`compress_with_dictionary`] into `dst`, as [`compress_into`].
+pub fn compress_into_with_dictionary(
+    src: &[u8],
+    dict: &Dictionary,
+    dst: &mut [u8],
+    options: &FrameOptions,
+) -> Result<usize, Error> {
+    compress_frame_into(src, dict.as_bytes(), Some(dict), dst, options)
+}
+
+fn compress_frame_into(
+    src: &[u8],
+    dict: &[u8],
+    prepared: Option<&Dictionary>,
+    dst: &mut [u8],
+    options: &FrameOptions,
+) -> Result<usize, Error> {
+    let needed = compress_bound(src.len(), options);
+    if dst.len() < needed {
+        return Err(Error::OutputTooSmall {
+            capacity: dst.len(),
+            needed,
+        });
+    }
+    Ok(write_frame(src, dict, prepared, dst, options))
+}
+
 fn compress_frame(
     src: &[u8],
     dict: &[u8],
     prepared: Option<&Dictionary>,
     options: &FrameOptions,
 ) -> Vec<u8> {
+    let (block_size, _) = frame_layout(options, src.len());
+    let block_len = block_size.bytes();
+    let blocks = src.len().div_ceil(block_len);
+    // Every block is compressed in place into `out`, whose length is the room the worst case
+    // needs with each block given the whole compress bound, the one-block compressors' fastest
+    // path (`vec!` of zeros allocates zeroed memory, without writing it).
+    let room = super::header::MAX_HEADER_LEN
+        + blocks.saturating_sub(1) * BlockWriter::block_room(block_len)
+        + BlockWriter::block_room(src.len() - blocks.saturating_sub(1) * block_len)
+        + END_MARK.len()
+        + 4;
+    let mut out = vec![0u8; room];
+    let len = write_frame(src, dict, prepared, &mut out, options);
+    out.truncate(len);
+    out
+}
+
+/// Writes the frame of `src` at the front of `out`, which holds [`compress_bound`] bytes (or
+/// the whole compress bound per block): the frame's length.
+fn write_frame(
+    src: &[u8],
+    dict: &[u8],
+    prepared: Option<&Dictionary>,
+    out: &mut [u8],
+    options: &FrameOptions,
+) -> usize {
     let (block_size, block_mode) = frame_layout(options, src.len());
     let block_len = block_size.bytes();
     // liblz4 treats a content size of 0 as "absent", so an empty input gets no size field.
@@ -393,29 +485,20 @@ fn compress_frame(
         .content_size
         .filter(|_| !src.is_empty())
         .map(|_| src.len() as u64);
-    let blocks = src.len().div_ceil(block_len);
     let mut header = Vec::with_capacity(super::header::MAX_HEADER_LEN);
     write_header(&mut header, options, block_size, block_mode, content_size);
-    // Every block is compressed in place into `out`, whose length is the room the worst case
-    // needs (`vec!` of zeros allocates zeroed memory, without writing it); the end mark and the
-    // checksum are appended after the last block, within the capacity.
-    let room = header.len()
-        + blocks.saturating_sub(1) * BlockWriter::block_room(block_len)
-        + BlockWriter::block_room(src.len() - blocks.saturating_sub(1) * block_len)
-        + END_MARK.len()
-        + 4;
-    let mut out = vec![0u8; room];
     out[..header.len()].copy_from_slice(&header);
     let mut pos = header.len();
     let mut writer = BlockWriter::with_dictionary(options, block_mode, dict, prepared);
     // Every block is compressed from the input where it lies (see `write_block_at`).
     for start in (0..src.len()).step_by(block_len) {
         let end = (start + block_len).min(src.len());
-        pos = writer.write_block_at(&src[start..end], &mut out, pos);
+        pos = writer.write_block_at(&src[start..end], out, pos);
     }
-    out.truncate(pos);
-    writer.finish(&mut out);
-    out
+    let mut end = Vec::with_capacity(END_MARK.len() + 4);
+    writer.finish(&mut end);
+    out[pos..pos + end.len()].copy_from_slice(&end);
+    pos + end.len()
 }
 
 /// Compresses `src` as a legacy frame (the format of `lz4 -l`): the legacy magic, then each

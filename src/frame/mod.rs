@@ -79,7 +79,8 @@ pub use decode::{
 };
 pub use decompressor::{FrameDecompressor, Progress, Status};
 pub use encode::{
-    compress, compress_legacy, compress_with_dict, compress_with_dictionary, skippable_frame,
+    compress, compress_bound, compress_into, compress_into_with_dictionary, compress_legacy,
+    compress_with_dict, compress_with_dictionary, skippable_frame,
 };
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "parallel")]
