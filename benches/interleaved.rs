@@ -32,7 +32,9 @@
 //! measured class by class: `off1-7`, `off8-15` and `off16-64` (short matches at those offsets,
 //! the last reading output written a few sequences earlier), `lit-long` (literal runs of 32-400
 //! bytes), `match-long` (matches of 65-600 bytes) and `short-seq` (runs of short sequences, 0-4
-//! literals and 4-7-byte matches from 64 B to 16 KiB back). Each is 4 MiB in 64 KiB blocks.
+//! literals and 4-7-byte matches from 64 B to 16 KiB back). Each is 4 MiB in 64 KiB blocks. The set
+//! `probes` (not in the default) holds `off16-64`'s sequences at offsets 65-128, 129-512 and
+//! 1-16 KiB: what reading recently stored output costs.
 //!
 //! Run: `cargo bench --bench interleaved`.
 
@@ -64,6 +66,20 @@ const CLASSES: [Class; 6] = [
     }),
     ("short-seq", |rng, history| {
         draw(rng, (0, 4), (64, history.min(16_384)), (4, 7))
+    }),
+];
+
+/// The probes of `LZ4_SIMD_BENCH_SETS=probes`: `off16-64`'s literal and match lengths (0-7, 4-18)
+/// at offsets further back, so the cost of reading output stored a few sequences earlier (still
+/// in the store buffer) shows against the same sequences reading older output (see the module
+/// docs).
+const PROBES: [Class; 3] = [
+    ("off65-128", |rng, _| draw(rng, (0, 7), (65, 128), (4, 18))),
+    ("off129-512", |rng, _| {
+        draw(rng, (0, 7), (129, 512), (4, 18))
+    }),
+    ("off1k-16k", |rng, history| {
+        draw(rng, (0, 7), (1024, history.min(16_384)), (4, 18))
     }),
 ];
 
@@ -195,6 +211,13 @@ fn main() {
     if wanted("classes") {
         files.extend(
             CLASSES
+                .iter()
+                .map(|&(name, sequence)| class_sample(name, sequence)),
+        );
+    }
+    if wanted("probes") {
+        files.extend(
+            PROBES
                 .iter()
                 .map(|&(name, sequence)| class_sample(name, sequence)),
         );
