@@ -50,6 +50,7 @@ use crate::frame::io_error;
 use crate::frame::read::read_buffered;
 use crate::frame::BlockMode;
 use crate::Error;
+use xxhash_rust::xxh32::Xxh32;
 
 /// Decompresses a stream of concatenated frames, as [`FrameDecoder`](crate::frame::FrameDecoder)
 /// (same content, same errors, same resumable reader errors), decoding the blocks of
@@ -95,6 +96,14 @@ pub struct ParallelFrameDecoder<R: Read> {
     current: Current,
     /// The last 64 KiB of the dictionary, when the decoder has one.
     dict: Option<Arc<[u8]>>,
+    /// The content checksum of the blocks read ahead since reading ahead last started (`None`
+    /// when the frame has none), hashed in order by whichever thread decoded the next block.
+    chain: Option<Arc<Mutex<Chain>>>,
+    /// The index in `chain` of the next block read ahead.
+    chain_next: u64,
+    /// Whether the chain's states may be taken: false once the parser hashed a block read
+    /// ahead that it did not take from its job (never, unless a worker rejected the block).
+    chain_ok: bool,
     /// Buffers the jobs gave back, for the next jobs.
     spare_data: Vec<Vec<u8>>,
     spare_blocks: Vec<Vec<u8>>,
@@ -106,6 +115,9 @@ enum Unit {
     Word([u8; 4]),
     /// A block (and its checksum), being decoded by a worker.
     Block(Pending<Decoded>),
+    /// A block a worker has decoded (taken early, for the content checksum: see
+    /// [`catch_up`](ParallelFrameDecoder::catch_up)), or its job's panic.
+    Done(std::thread::Result<Decoded>),
     /// The bytes read of a unit before the input ended.
     Ended(Vec<u8>),
 }
@@ -124,6 +136,14 @@ enum Stashed {
     Overlong,
 }
 
+/// The content checksum of a run of blocks read ahead: `hasher` has taken blocks `..next` of
+/// the run (each state the parser's after the same blocks, by induction: the run starts from the
+/// parser's state, and the parser takes each block's content as the job hashed it).
+struct Chain {
+    hasher: Xxh32,
+    next: u64,
+}
+
 /// A block decoded by a worker: `block[start..start + len]` (`None` if the block decoder
 /// rejected it), with the unit it came from (`data[..unit_len]`).
 struct Decoded {
@@ -138,6 +158,10 @@ struct Decoded {
     block: Vec<u8>,
     start: usize,
     len: Option<usize>,
+    /// The block's index in the run of blocks read ahead, and the content checksum after it
+    /// when the job could hash it (the blocks before it were hashed).
+    index: u64,
+    hashed: Option<Xxh32>,
 }
 
 /// The content being handed out: `block[pos..end]`, or the sequential decoder's buffers.
@@ -189,6 +213,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 end: 0,
             },
             dict: tail.map(Arc::from),
+            chain: None,
+            chain_next: 0,
+            chain_ok: true,
             spare_data: Stash::take(&STASHED_UNITS),
             spare_blocks: Stash::take(&STASHED_BLOCKS),
         }
@@ -241,6 +268,14 @@ impl<R: Read> ParallelFrameDecoder<R> {
         if self.ahead.is_none() && self.queue.is_empty() {
             if let Some(info) = self.parser.at_block_word() {
                 if info.block_mode == BlockMode::Independent {
+                    self.chain = self.parser.content_hasher().map(|hasher| {
+                        Arc::new(Mutex::new(Chain {
+                            hasher: hasher.clone(),
+                            next: 0,
+                        }))
+                    });
+                    self.chain_next = 0;
+                    self.chain_ok = true;
                     self.ahead = Some(Ahead {
                         block_max: info.block_size.bytes(),
                         checksum_len: if info.block_checksum { 4 } else { 0 },
@@ -308,6 +343,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
         let block = self.spare_blocks.pop().unwrap_or_default();
         let dict = self.dict.clone();
         let with_dict = dict.is_some();
+        let chain = self.chain.clone();
+        let index = self.chain_next;
+        self.chain_next += 1;
         let pending = self.jobs.push(move || {
             let dict = dict.as_deref().unwrap_or_default();
             let mut decoded = Decoded {
@@ -320,8 +358,19 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 block,
                 start: dict.len(),
                 len: None,
+                index,
+                hashed: None,
             };
             decoded.len = decode_block(&mut decoded, dict);
+            if let (Some(chain), Some(len)) = (chain, decoded.len) {
+                let mut chain = chain.lock().unwrap_or_else(PoisonError::into_inner);
+                if chain.next == index {
+                    let start = decoded.start;
+                    chain.hasher.update(&decoded.block[start..start + len]);
+                    chain.next += 1;
+                    decoded.hashed = Some(chain.hasher.clone());
+                }
+            }
             decoded
         });
         self.queue.push_back(Unit::Block(pending));
@@ -335,6 +384,8 @@ impl<R: Read> ParallelFrameDecoder<R> {
             output: &mut self.output,
             current: &mut self.current,
             decoded,
+            chain: self.chain.as_deref(),
+            chain_ok: &mut self.chain_ok,
         };
         self.parser.process(unit, &mut sink).map_err(io_error)
     }
@@ -349,8 +400,13 @@ impl<R: Read> ParallelFrameDecoder<R> {
             let step = match self.queue.pop_front() {
                 Some(Unit::Word(word)) => self.process(&word, None)?,
                 Some(Unit::Ended(bytes)) => self.process(&bytes, None)?,
-                Some(Unit::Block(pending)) => {
-                    let mut decoded = self.jobs.wait(pending);
+                Some(unit @ (Unit::Block(_) | Unit::Done(_))) => {
+                    let mut decoded = match unit {
+                        Unit::Block(pending) => self.jobs.wait(pending),
+                        Unit::Done(Ok(decoded)) => decoded,
+                        Unit::Done(Err(panic)) => std::panic::resume_unwind(panic),
+                        _ => unreachable!(),
+                    };
                     self.in_flight -= 1;
                     // The next block goes to the workers before this one is checked and
                     // handed out, so they have work while the parser hashes this one.
@@ -361,7 +417,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
                     if decoded.block.capacity() > 0 {
                         self.spare_blocks.push(decoded.block);
                     }
-                    step?
+                    let step = step?;
+                    self.catch_up();
+                    step
                 }
                 None => self.read_here()?,
             };
@@ -370,6 +428,52 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 Step::End => return Ok(false),
                 _ => {}
             }
+        }
+    }
+
+    /// Hashes, on this thread, the blocks read ahead that are decoded and whose turn in the
+    /// content checksum has come (the parser hashed the block before them: its job could not,
+    /// having ended before that block was hashed). Without it, once a block misses its turn
+    /// (this thread decoded it while a worker was still on the one before), every later block
+    /// would too: the workers decode ahead of the parser, so each would end before the parser
+    /// hashes the one before it, and the parser would hash them all.
+    fn catch_up(&mut self) {
+        let Some(chain) = self.chain.as_deref() else {
+            return;
+        };
+        if !self.chain_ok {
+            return;
+        }
+        for unit in &mut self.queue {
+            let decoded = match unit {
+                Unit::Word(_) => continue,
+                Unit::Ended(_) | Unit::Done(Err(_)) => return,
+                Unit::Done(Ok(decoded)) => decoded,
+                Unit::Block(pending) => {
+                    let Some(result) = pending.try_result() else {
+                        return;
+                    };
+                    *unit = Unit::Done(result);
+                    let Unit::Done(Ok(decoded)) = unit else {
+                        return;
+                    };
+                    decoded
+                }
+            };
+            if decoded.hashed.is_some() {
+                continue;
+            }
+            let Some(len) = decoded.len else {
+                return;
+            };
+            let mut chain = chain.lock().unwrap_or_else(PoisonError::into_inner);
+            if chain.next != decoded.index {
+                return;
+            }
+            let start = decoded.start;
+            chain.hasher.update(&decoded.block[start..start + len]);
+            chain.next += 1;
+            decoded.hashed = Some(chain.hasher.clone());
         }
     }
 
@@ -430,15 +534,67 @@ fn decode_block(decoded: &mut Decoded, dict: &[u8]) -> Option<usize> {
     block.append_to(buf, start, room).ok()
 }
 
+impl ParallelSink<'_> {
+    /// What [`decode`](Sink::decode) returned.
+    fn content(&self) -> &[u8] {
+        if self.current.from_output {
+            self.output.unread()
+        } else {
+            &self.current.block[self.current.pos..self.current.end]
+        }
+    }
+}
+
 /// The parser's sink: a block a worker decoded is handed out from its buffer; any other goes to
 /// the sequential decoder's sink.
 struct ParallelSink<'a> {
     output: &'a mut Output,
     current: &'a mut Current,
     decoded: Option<&'a mut Decoded>,
+    chain: Option<&'a Mutex<Chain>>,
+    chain_ok: &'a mut bool,
 }
 
 impl Sink for ParallelSink<'_> {
+    /// A block a worker decoded and hashed: its state is the parser's (see [`Chain`]). Any
+    /// other: hashed here, and the chain goes on from it when it is the chain's next.
+    fn decode_hashed(
+        &mut self,
+        job: &BlockJob<'_>,
+        hasher: Option<&mut Xxh32>,
+    ) -> Result<&[u8], Error> {
+        let Some(hasher) = hasher else {
+            return self.decode(job);
+        };
+        let index = self.decoded.as_ref().map(|decoded| decoded.index);
+        let hashed = self
+            .decoded
+            .as_mut()
+            .and_then(|decoded| decoded.hashed.take());
+        let from_job = self.decoded.is_some();
+        self.decode(job)?;
+        // `decode` took the job's block (it did not fall back to the sequential sink).
+        let took = from_job && !self.current.from_output;
+        match hashed {
+            Some(state) if took && *self.chain_ok => *hasher = state,
+            _ => {
+                hasher.update(self.content());
+                if from_job && !took {
+                    // The worker's content (if it hashed any) is not what the parser takes.
+                    *self.chain_ok = false;
+                } else if let (Some(chain), Some(index), true) = (self.chain, index, *self.chain_ok)
+                {
+                    let mut chain = chain.lock().unwrap_or_else(PoisonError::into_inner);
+                    if chain.next == index {
+                        chain.hasher = hasher.clone();
+                        chain.next += 1;
+                    }
+                }
+            }
+        }
+        Ok(self.content())
+    }
+
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
         if let Some(decoded) = self.decoded.take() {
             let expected_history = if decoded.with_dict {

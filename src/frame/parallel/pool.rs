@@ -281,6 +281,17 @@ impl<T> Pending<T> {
         unpack(self.0.recv().map_err(|_| ()))
     }
 
+    /// The result, if the job has ended, or its panic (not raised).
+    pub(crate) fn try_result(&self) -> Option<thread::Result<T>> {
+        match self.0.try_recv() {
+            Err(TryRecvError::Empty) => None,
+            Ok(result) => Some(result),
+            Err(TryRecvError::Disconnected) => {
+                panic!("a frame worker ended without a result")
+            }
+        }
+    }
+
     /// The result, if the job has ended.
     pub(crate) fn try_take(&self) -> Option<T> {
         match self.0.try_recv() {
