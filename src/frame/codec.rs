@@ -311,22 +311,6 @@ pub(crate) trait Sink {
 
     /// Decodes the block and returns its content.
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error>;
-
-    /// Decodes the block, returns its content, and takes the content into the frame's content
-    /// checksum (`hasher`: `None` when the frame has none, or checksums are not verified). A
-    /// sink whose content was already hashed in order elsewhere (the parallel decoder's
-    /// workers) sets `hasher` to the state after it instead.
-    fn decode_hashed(
-        &mut self,
-        job: &BlockJob<'_>,
-        hasher: Option<&mut Xxh32>,
-    ) -> Result<&[u8], Error> {
-        let content = self.decode(job)?;
-        if let Some(hasher) = hasher {
-            hasher.update(content);
-        }
-        Ok(content)
-    }
 }
 
 /// What processing a unit did.
@@ -530,17 +514,6 @@ impl FrameParser {
     pub(crate) fn at_block_word(&self) -> Option<&FrameInfo> {
         match &self.state {
             State::BlockWord(frame) => Some(&frame.info),
-            _ => None,
-        }
-    }
-
-    #[cfg(feature = "parallel")]
-    /// The content checksum's state at a block size word (`None` when the frame has no
-    /// content checksum or checksums are not verified, or not at a block size word): where the
-    /// parallel decoder's workers start hashing the blocks they decode ahead.
-    pub(crate) fn content_hasher(&self) -> Option<&Xxh32> {
-        match &self.state {
-            State::BlockWord(frame) => frame.hasher.as_ref(),
             _ => None,
         }
     }
@@ -750,7 +723,11 @@ impl FrameParser {
                         .content_size
                         .map(|declared| declared.saturating_sub(frame.produced)),
                 };
-                let len = sink.decode_hashed(&job, frame.hasher.as_mut())?.len();
+                let content = sink.decode(&job)?;
+                if let Some(hasher) = frame.hasher.as_mut() {
+                    hasher.update(content);
+                }
+                let len = content.len();
                 frame.produced += len as u64;
                 frame.block_index += 1;
                 self.state = State::BlockWord(frame);
