@@ -72,9 +72,8 @@
 //! caller's thread does all the waiting), so a job cannot hold a worker that another job needs.
 //! Every function and adapter counts the caller's thread among its `threads`, so none keeps more
 //! threads runnable than it was given: the one-shot functions and the streaming encoder
-//! compress or decode blocks on the caller's thread instead of waiting, the streaming decoder
-//! (whose caller's thread has about as much serial work as its worker has decoding, on 2
-//! threads) only when no worker is there to. The streaming encoder counted workers only, before:
+//! compress or decode blocks on the caller's thread instead of waiting. The streaming encoder
+//! counted workers only, before:
 //! on 2 vCPUs at real-time priority its 3 runnable threads gave 1.73-1.77x the single-threaded
 //! encoder with 64 KiB blocks, 2 threads in all give 1.86-1.88x (4 MiB blocks: 1.62-1.70x and
 //! 1.68-1.69x). The one-shot functions' helpers (a rayon `in_place_scope`) wait only while

@@ -252,9 +252,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             self.deliver()?;
             let done = if self.in_flight.len() > keep {
                 let jobs = &self.jobs;
-                self.in_flight
-                    .pop_front()
-                    .map(|pending| jobs.wait_working(pending))
+                self.in_flight.pop_front().map(|pending| jobs.wait(pending))
             } else {
                 match self.in_flight.front().and_then(Pending::try_take) {
                     Some(done) => {

@@ -120,7 +120,7 @@ fn with_result<T: Send + 'static>(
         // it.
         let _ = sender.send(result);
     };
-    (run, Pending(receiver, 0))
+    (run, Pending(receiver))
 }
 
 /// A job of a [`Queue`]: it runs the work and sends the result.
@@ -131,10 +131,6 @@ type QueuedJob = Box<dyn FnOnce() + Send>;
 struct Queued {
     jobs: VecDeque<QueuedJob>,
     helpers: usize,
-    /// Jobs pushed so far, and claimed so far (by a worker or the caller's thread): the job
-    /// pushed `n`th is claimed once `claimed > n`.
-    pushed: u64,
-    claimed: u64,
 }
 
 /// Jobs run in the order they were pushed by at most `threads - 1` workers of the pool at once
@@ -189,11 +185,9 @@ impl Queue {
         &self,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> Pending<T> {
-        let (run, mut pending) = with_result(job);
+        let (run, pending) = with_result(job);
         let mut queued = lock(&self.queued);
         queued.jobs.push_back(Box::new(run));
-        pending.1 = queued.pushed;
-        queued.pushed += 1;
         let start = queued.helpers < self.max_helpers;
         if start {
             queued.helpers += 1;
@@ -208,48 +202,19 @@ impl Queue {
 
     /// Runs the oldest job no thread has claimed on this thread. `false` if there is none.
     pub(crate) fn run_one(&self) -> bool {
-        let job = claim(&self.queued);
+        let job = lock(&self.queued).jobs.pop_front();
         job.map(|job| job()).is_some()
     }
 
     /// The result of `pending` (a job of this queue): the caller's thread runs unclaimed jobs
     /// (the oldest first, so `pending`'s own if nobody has claimed it) until it is there, and
-    /// waits only while every job left is being run by a worker. For a caller whose own serial
-    /// work is small beside the jobs' (the streaming encoder: gathering and hashing the input,
-    /// writing the output), which then works on blocks as a worker does.
-    pub(crate) fn wait_working<T>(&self, pending: Pending<T>) -> T {
-        loop {
-            if let Some(result) = pending.try_take() {
-                return result;
-            }
-            if !self.run_one() {
-                return pending.wait();
-            }
-        }
-    }
-
-    /// The result of `pending` (a job of this queue). While no worker is there to run it (none
-    /// was started, or the pool could not be built), the caller's thread runs the oldest
-    /// unclaimed job (`pending`'s own, or one pushed before it); otherwise it waits for the
-    /// workers, which claim the jobs in order (a worker started for the queue runs on the
-    /// frames' private pool, whose jobs never block, so it starts once a pool thread ends the
-    /// job it is on).
-    ///
-    /// The caller's thread used to run unclaimed jobs whenever its result was not there: on 2
-    /// threads it then decoded a whole block (or batch) while its serial work (the parser, the
-    /// content checksum, handing the content out) waited, and the worker had nothing read ahead
-    /// left (64 KiB blocks in 256 KiB batches: 1.43x the sequential decoder, 1.48x without; 4
-    /// MiB blocks: 1.61-1.84x, 1.89x without).
+    /// waits only while every job left is being run by a worker.
     pub(crate) fn wait<T>(&self, pending: Pending<T>) -> T {
         loop {
             if let Some(result) = pending.try_take() {
                 return result;
             }
-            let unclaimed = {
-                let queued = lock(&self.queued);
-                queued.helpers == 0 && queued.claimed <= pending.1
-            };
-            if !unclaimed || !self.run_one() {
+            if !self.run_one() {
                 return pending.wait();
             }
         }
@@ -274,10 +239,7 @@ fn help(queued: &Mutex<Queued>) {
         let job = {
             let mut queued = lock(queued);
             match queued.jobs.pop_front() {
-                Some(job) => {
-                    queued.claimed += 1;
-                    job
-                }
+                Some(job) => job,
                 None => {
                     queued.helpers -= 1;
                     return;
@@ -288,24 +250,15 @@ fn help(queued: &Mutex<Queued>) {
     }
 }
 
-/// Claims the oldest job nobody has claimed, if any.
-fn claim(queued: &Mutex<Queued>) -> Option<QueuedJob> {
-    let mut queued = lock(queued);
-    let job = queued.jobs.pop_front()?;
-    queued.claimed += 1;
-    Some(job)
-}
-
 /// A job's result, to come.
-/// A job's result, to come (and, for a job of a [`Queue`], its place among the queue's jobs).
-pub(crate) struct Pending<T>(Receiver<thread::Result<T>>, u64);
+pub(crate) struct Pending<T>(Receiver<thread::Result<T>>);
 
 impl<T> Pending<T> {
     /// A result that is there already.
     pub(crate) fn ready(value: T) -> Self {
         let (sender, receiver) = mpsc::sync_channel(1);
         let _ = sender.send(Ok(value));
-        Pending(receiver, 0)
+        Pending(receiver)
     }
 
     /// Waits for the result.
