@@ -23,8 +23,8 @@
 //! `chrt -f 50` (real-time priority) and repeat it: figures still swing between runs, because
 //! the other processes share caches, memory bandwidth and the page-fault path.
 //!
-//! `<threads>` counts the caller's thread for the one-shot functions and the streaming decoder
-//! (`1`: the caller's thread alone), and counts workers for the streaming encoder.
+//! `<threads>` counts the caller's thread, for the one-shot functions and the streaming adapters
+//! alike (`1`: the caller's thread alone).
 
 #[cfg(feature = "parallel")]
 mod bench {

@@ -270,3 +270,136 @@ fn concurrent_decoders_share_the_stash_and_the_pool() {
         }
     });
 }
+
+/// A reader of `input` that gives at most 7,000 bytes a call and fails once, with
+/// `ErrorKind::Other`, at the call that would reach past `fail_at`.
+struct FailOnce<'a> {
+    input: &'a [u8],
+    pos: usize,
+    fail_at: usize,
+    failed: bool,
+}
+
+impl Read for FailOnce<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let len = buf.len().min(7000).min(self.input.len() - self.pos);
+        if !self.failed && self.pos + len > self.fail_at {
+            self.failed = true;
+            return Err(io::Error::other("the reader fails once"));
+        }
+        buf[..len].copy_from_slice(&self.input[self.pos..self.pos + len]);
+        self.pos += len;
+        Ok(len)
+    }
+}
+
+/// Everything `decoder` hands out, calling again after each error of the reader: the content
+/// before the first error, the rest, and the errors' kinds and messages.
+fn read_resuming(decoder: &mut impl Read) -> (Vec<u8>, Vec<u8>, Vec<(ErrorKind, String)>) {
+    let mut parts = [Vec::new(), Vec::new()];
+    let mut errors = Vec::new();
+    let mut buf = vec![0u8; 5000];
+    loop {
+        match decoder.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => parts[usize::from(!errors.is_empty())].extend_from_slice(&buf[..n]),
+            Err(error) => {
+                errors.push((error.kind(), error.to_string()));
+                if errors.len() > 3 {
+                    break;
+                }
+            }
+        }
+    }
+    let [before, after] = parts;
+    (before, after, errors)
+}
+
+/// The streaming decoder hands blocks under 256 KiB to its workers in batches (4 blocks of
+/// 64 KiB): frames whose block count is not a multiple of the batch (1-13 blocks, a byte either
+/// side of a block multiple, tiny and empty contents), a corrupt block at every place in a
+/// batch, and a reader failing once at every place in a batch give the sequential decoder's
+/// content, errors and content before the error, on 2 and 3 threads.
+#[test]
+fn batches_of_small_blocks_match_the_sequential_decoder() {
+    let _serial = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut rng = Rng::new(18);
+    let text = samples::text(14 * 64 * KIB, &mut rng);
+    for block_checksum in [false, true] {
+        let options = FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_checksum(block_checksum);
+        let mut lens = vec![0, 1, 100];
+        for blocks in 1..=13 {
+            lens.extend([
+                blocks * 64 * KIB - 1,
+                blocks * 64 * KIB,
+                blocks * 64 * KIB + 1,
+            ]);
+        }
+        for len in lens {
+            let framed = framed(&text[..len], None, &options);
+            let expected = sequential(&framed, None, usize::MAX);
+            assert_eq!(expected.0, &text[..len]);
+            for threads in [2, 3] {
+                assert!(
+                    parallel(&framed, None, threads, usize::MAX) == expected,
+                    "{len} bytes, {threads} threads, block checksum {block_checksum}"
+                );
+            }
+        }
+
+        // 11 blocks: batches of 4, 4 and 3. The size word of each block (header of 7 bytes:
+        // no content size, no dictionary).
+        let len = 11 * 64 * KIB - 3;
+        let framed = framed(&text[..len], None, &options);
+        let mut words = Vec::new();
+        let mut at = 7;
+        loop {
+            let word = u32::from_le_bytes(framed[at..at + 4].try_into().unwrap());
+            if word == 0 {
+                break;
+            }
+            words.push(at);
+            at += 4 + (word & 0x7FFF_FFFF) as usize + if block_checksum { 4 } else { 0 };
+        }
+        assert_eq!(words.len(), 11);
+        for (index, &word) in words.iter().enumerate() {
+            // A corrupt block: bytes of its middle changed (a block decoder error, a block
+            // checksum error, or content the content checksum rejects).
+            let mut corrupt = framed.clone();
+            let size = (u32::from_le_bytes(framed[word..word + 4].try_into().unwrap())
+                & 0x7FFF_FFFF) as usize;
+            for byte in &mut corrupt[word + 4 + size / 3..word + 4 + size / 3 + 16] {
+                *byte ^= 0xA5;
+            }
+            let expected = sequential(&corrupt, None, usize::MAX);
+            assert!(expected.1.is_some(), "block {index}");
+            for threads in [2, 3] {
+                assert!(
+                    parallel(&corrupt, None, threads, usize::MAX) == expected,
+                    "corrupt block {index}, {threads} threads, block checksum {block_checksum}"
+                );
+            }
+
+            // The reader fails once: at the block's size word, and inside its bytes.
+            for fail_at in [word, word + 4 + size / 2] {
+                let reader = || FailOnce {
+                    input: &framed,
+                    pos: 0,
+                    fail_at,
+                    failed: false,
+                };
+                let expected = read_resuming(&mut FrameDecoder::new(reader()));
+                assert_eq!(expected.2.len(), 1);
+                for threads in [2, 3] {
+                    let got = read_resuming(&mut ParallelFrameDecoder::new(reader(), threads));
+                    assert!(
+                        got == expected,
+                        "reader failing at {fail_at} (block {index}), {threads} threads"
+                    );
+                }
+            }
+        }
+    }
+}

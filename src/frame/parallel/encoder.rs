@@ -10,7 +10,7 @@ use std::vec::Vec;
 use xxhash_rust::xxh32::Xxh32;
 
 use super::blocks_depend_on_earlier;
-use super::pool::{Pending, Workers};
+use super::pool::{Pending, Queue};
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
 use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
@@ -23,8 +23,10 @@ use crate::Error;
 /// every thread count.
 ///
 /// Input is gathered into blocks of the frame's block size (and hashed, in order, for the
-/// content checksum) on the caller's thread; each full block goes to a worker; compressed blocks
-/// are written in order as they come back. At most twice as many blocks as there are threads
+/// content checksum) on the caller's thread; each full block goes to a queue that `threads - 1`
+/// workers and the caller's thread work on (the caller's thread compresses the oldest block
+/// nobody has claimed whenever it would otherwise wait); compressed blocks are written in order
+/// as they come back. At most twice as many blocks as there are threads
 /// are in flight: when that many wait, `write` first waits for the oldest and writes it, so a
 /// slow writer slows the encoder down and memory stays bounded by the block size, not the
 /// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them (and
@@ -60,7 +62,7 @@ use crate::Error;
 pub struct ParallelFrameEncoder<W: Write> {
     writer: W,
     options: FrameOptions,
-    workers: Workers,
+    jobs: Queue,
     /// The most jobs in flight.
     limit: usize,
     blocks: Blocks,
@@ -145,8 +147,8 @@ enum Returned {
 }
 
 impl<W: Write> ParallelFrameEncoder<W> {
-    /// An encoder writing one frame with `options` to `writer`, on `threads` worker threads
-    /// (0: one per core).
+    /// An encoder writing one frame with `options` to `writer`, on `threads` threads in all, the
+    /// caller's among them (0: one per core; 1: the caller's thread alone).
     pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
         Self::with_dictionary(writer, options, &[], threads)
     }
@@ -155,7 +157,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
     /// [`FrameEncoder::with_dictionary`].
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
         let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
-        let workers = Workers::new(threads);
+        let jobs = Queue::new(threads);
         // Blocks that depend on the ones before them go, in order, through the single-threaded
         // encoder on a worker: linked blocks, and the rare independent ones of
         // `blocks_depend_on_earlier`.
@@ -173,7 +175,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 dict: dict.to_vec(),
                 writers: Vec::new(),
             };
-            (blocks, 2 * workers.threads(), dict)
+            (blocks, 2 * jobs.threads(), dict)
         };
         let hasher = options.content_checksum.then(|| Xxh32::new(0));
         let skip_linked_header = in_order;
@@ -181,7 +183,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             writer,
             block_len: options.block_size.bytes(),
             options,
-            workers,
+            jobs,
             limit,
             blocks,
             pending: prefix.to_vec(),
@@ -249,7 +251,8 @@ impl<W: Write> ParallelFrameEncoder<W> {
         loop {
             self.deliver()?;
             let done = if self.in_flight.len() > keep {
-                self.in_flight.pop_front().map(Pending::wait)
+                let jobs = &self.jobs;
+                self.in_flight.pop_front().map(|pending| jobs.wait(pending))
             } else {
                 match self.in_flight.front().and_then(Pending::try_take) {
                     Some(done) => {
@@ -317,7 +320,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 let mut writer = writers.pop().unwrap_or_else(|| {
                     BlockWriter::with_dictionary(options, BlockMode::Independent, dict, None)
                 });
-                self.workers.spawn(move || {
+                self.jobs.push(move || {
                     let room = BlockWriter::block_room(input.len() - history_len);
                     // Kept at its largest length: a reused buffer is not cleared again.
                     if output.len() < room {
@@ -336,7 +339,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 let Some(mut encoder) = slot.take() else {
                     unreachable!("a linked block is submitted only once the last one is back")
                 };
-                self.workers.spawn(move || {
+                self.jobs.push(move || {
                     let mut result = encoder.write_all(&input);
                     if result.is_ok() {
                         result = match then {
@@ -472,7 +475,7 @@ impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ParallelFrameEncoder")
             .field("options", &self.options)
-            .field("threads", &self.workers.threads())
+            .field("threads", &self.jobs.threads())
             .field("in_flight", &self.in_flight.len())
             .field("consumed", &self.consumed)
             .field("finished", &self.finished)

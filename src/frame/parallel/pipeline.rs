@@ -40,6 +40,9 @@ struct State<S, T> {
     slots: VecDeque<Option<T>>,
     /// No more jobs are handed out.
     stop: bool,
+    /// The pipeline was stopped before its end (a job panicked, or the caller's thread left):
+    /// nothing is wanted of it any more, not even `idle` work.
+    halted: bool,
     /// Threads waiting on `changed` (no wake-up call when none is).
     waiting: usize,
     /// A job panicked: the panic, for the caller's thread to raise again.
@@ -60,6 +63,7 @@ where
                 taken: 0,
                 slots: VecDeque::new(),
                 stop: false,
+                halted: false,
                 waiting: 0,
                 panic: None,
             }),
@@ -121,6 +125,7 @@ where
             }
             Err(payload) => {
                 state.stop = true;
+                state.halted = true;
                 state.panic.get_or_insert(payload);
             }
         }
@@ -141,6 +146,9 @@ where
             let claimed = loop {
                 if let Some(claimed) = self.claim(&mut state) {
                     break claimed;
+                }
+                if state.halted {
+                    return;
                 }
                 if !idle_tried {
                     drop(state);
@@ -201,8 +209,9 @@ where
         }
     }
 
-    /// Hands out no more jobs: helpers end after the job they are working on. The caller's
-    /// thread holds this from the start, so that its own panic ends the helpers too.
+    /// Hands out no more jobs, and no more `idle` work: helpers end after the job (or the piece
+    /// of idle work) they are working on. The caller's thread holds this from the start, so that
+    /// its own panic ends the helpers too.
     pub(crate) fn stop_on_drop(&self) -> StopOnDrop<'_, S, J, T> {
         StopOnDrop(self)
     }
@@ -215,6 +224,7 @@ impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
     fn drop(&mut self) {
         let mut state = self.0.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.stop = true;
+        state.halted = true;
         let waiting = state.waiting > 0;
         drop(state);
         if waiting {
@@ -232,6 +242,9 @@ impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
 /// before it waits or ends: work that is not a job (the content checksum, which must run in
 /// order), done a piece at a time; `idle` returns whether it did some (it is called again
 /// then). The last jobs otherwise leave threads with nothing to do while the others end theirs.
+/// Once the pipeline is halted (a job panicked, or `caller` returned or panicked), `idle` is not
+/// called again: a helper ends after the piece it is doing, instead of doing all that is left
+/// (the rest of the content checksum) for a result nobody takes.
 pub(crate) fn ordered<S, J, T, C, R>(
     threads: usize,
     source: S,
@@ -299,6 +312,51 @@ mod tests {
             assert_eq!(taken, (0..100).map(|job| job * 3).collect::<Vec<_>>());
             // Whatever is left is the caller's to finish (the checksum's `finish`).
             assert!(pieces.load(Ordering::Relaxed) <= 1000);
+        }
+    }
+
+    /// Once a job has panicked, idle work stops: helpers end after the piece they are on,
+    /// instead of doing all that is left (the encoder's content checksum of the rest of the
+    /// input). The failing job waits until idle work has started (on a helper or on the caller's
+    /// thread), so the pipeline has halted while most of it is left; without the check, it
+    /// would all be done before the helpers end.
+    #[test]
+    fn idle_work_stops_when_the_pipeline_halts() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        const PIECES: usize = 1 << 24;
+        for threads in [2, 3, 7] {
+            let pieces = AtomicUsize::new(0);
+            let idle = || {
+                pieces
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |done| {
+                        (done < PIECES).then_some(done + 1)
+                    })
+                    .is_ok()
+            };
+            let mut next = 0;
+            let source = move || {
+                next += 1;
+                (next <= 1).then_some(())
+            };
+            let work = |(), _: &mut ()| {
+                while pieces.load(Ordering::Relaxed) == 0 {
+                    std::thread::yield_now();
+                }
+                panic!("the job fails");
+            };
+            let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                ordered(
+                    threads,
+                    source,
+                    work,
+                    idle,
+                    |next| while next().is_some() {},
+                )
+            }));
+            assert!(failed.is_err(), "{threads} threads");
+            // Far from all: each thread stops after the piece it was on when the job failed.
+            let done = pieces.load(Ordering::Relaxed);
+            assert!(done < PIECES / 2, "{threads} threads: {done} pieces");
         }
     }
 

@@ -1,10 +1,10 @@
 //! The worker threads: one rayon pool per thread count, built on first use and kept for the
 //! life of the process, and jobs whose results come back through a channel of their own.
 //!
-//! Two ways to hand out jobs: [`Workers::spawn`] gives each job to the pool at once, and a
-//! [`Queue`] keeps its jobs until one of at most `threads - 1` workers or the caller's own thread
-//! claims it, so that `threads` counts the caller's thread as the one-shot functions' pipeline
-//! does.
+//! Two ways to hand out jobs: [`Workers::scope`] runs helpers beside the caller for the one-shot
+//! functions' pipeline, and a [`Queue`] (the streaming encoder and decoder) keeps its jobs until
+//! one of at most `threads - 1` workers or the caller's own thread claims it, so that `threads`
+//! counts the caller's thread as the pipeline does.
 
 use std::boxed::Box;
 use std::collections::VecDeque;
@@ -81,21 +81,6 @@ impl Workers {
     /// How many workers run jobs.
     pub(crate) fn threads(&self) -> usize {
         self.threads
-    }
-
-    /// Runs `job` on a worker. Nothing waits for it: dropping the returned [`Pending`] drops
-    /// the result when the job ends. A panic in the job is raised again by
-    /// [`Pending::wait`] / [`Pending::try_take`], on the caller's thread.
-    pub(crate) fn spawn<T: Send + 'static>(
-        &self,
-        job: impl FnOnce() -> T + Send + 'static,
-    ) -> Pending<T> {
-        let (run, pending) = with_result(job);
-        match &self.pool {
-            Some(pool) => pool.spawn(run),
-            None => run(),
-        }
-        pending
     }
 }
 
