@@ -66,10 +66,8 @@ pub struct ParallelFrameEncoder<W: Write> {
     /// The most jobs in flight.
     limit: usize,
     blocks: Blocks,
-    /// The dictionary (independent blocks: in front of every block), then the input gathered
-    /// for the next block.
+    /// The input gathered for the next block (a dictionary is held by the block writers).
     pending: Vec<u8>,
-    prefix_len: usize,
     block_len: usize,
     /// Jobs in the order of their output.
     in_flight: VecDeque<Pending<Done>>,
@@ -163,11 +161,11 @@ impl<W: Write> ParallelFrameEncoder<W> {
         // `blocks_depend_on_earlier`.
         let in_order =
             options.block_mode == BlockMode::Linked || blocks_depend_on_earlier(&options);
-        let (blocks, limit, prefix) = if in_order {
+        let (blocks, limit) = if in_order {
             let collected = Collected(RefCell::new(Vec::new()));
             let unhashed = options.clone().content_checksum(false);
             let encoder = FrameEncoder::with_dictionary(collected, unhashed, dict);
-            (Blocks::Linked(Some(Box::new(encoder))), 1, &[][..])
+            (Blocks::Linked(Some(Box::new(encoder))), 1)
         } else {
             let options = options.clone().content_checksum(false);
             let blocks = Blocks::Independent {
@@ -175,7 +173,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
                 dict: dict.to_vec(),
                 writers: Vec::new(),
             };
-            (blocks, 2 * jobs.threads(), dict)
+            (blocks, 2 * jobs.threads())
         };
         let hasher = options.content_checksum.then(|| Xxh32::new(0));
         let skip_linked_header = in_order;
@@ -186,8 +184,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             jobs,
             limit,
             blocks,
-            pending: prefix.to_vec(),
-            prefix_len: prefix.len(),
+            pending: Vec::new(),
             in_flight: VecDeque::new(),
             staging: Stager::default(),
             spare_inputs: Vec::new(),
@@ -306,11 +303,9 @@ impl<W: Write> ParallelFrameEncoder<W> {
         self.stage_header();
         let mut next = self.spare_inputs.pop().unwrap_or_default();
         next.clear();
-        next.reserve_exact(self.prefix_len + self.block_len);
-        next.extend_from_slice(&self.pending[..self.prefix_len]);
+        next.reserve_exact(self.block_len);
         let input = core::mem::replace(&mut self.pending, next);
         let mut output = self.spare_outputs.pop().unwrap_or_default();
-        let history_len = self.prefix_len;
         let pending = match &mut self.blocks {
             Blocks::Independent {
                 options,
@@ -321,12 +316,12 @@ impl<W: Write> ParallelFrameEncoder<W> {
                     BlockWriter::with_dictionary(options, BlockMode::Independent, dict, None)
                 });
                 self.jobs.push(move || {
-                    let room = BlockWriter::block_room(input.len() - history_len);
+                    let room = BlockWriter::block_room(input.len());
                     // Kept at its largest length: a reused buffer is not cleared again.
                     if output.len() < room {
                         output.resize(room, 0);
                     }
-                    let len = writer.write_block_at(&input[history_len..], &mut output, 0);
+                    let len = writer.write_block_at(&input, &mut output, 0);
                     Done {
                         output,
                         len,
@@ -365,7 +360,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
 
     /// Whether input is gathered that no job has yet.
     fn has_pending(&self) -> bool {
-        self.pending.len() > self.prefix_len
+        !self.pending.is_empty()
     }
 
     /// Compresses the last block, writes the end mark and the content checksum, and flushes the
@@ -389,8 +384,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             self.pump(self.limit - 1)?;
             // All the content is pending, less than a block: the `lz4` tool's one-block frame,
             // as the single-threaded encoder writes it (the linked encoder does the same).
-            let (block_size, block_mode) =
-                frame_layout(&self.options, self.pending.len() - self.prefix_len);
+            let (block_size, block_mode) = frame_layout(&self.options, self.pending.len());
             self.stage_header_as(block_size, block_mode);
             if self.has_pending() || matches!(self.blocks, Blocks::Linked(_)) {
                 // The linked encoder finishes its frame: the last block and the end mark.
@@ -434,7 +428,7 @@ impl<W: Write> Write for ParallelFrameEncoder<W> {
         if buf.is_empty() {
             return Ok(0);
         }
-        let gathered = self.pending.len() - self.prefix_len;
+        let gathered = self.pending.len();
         let take = buf.len().min(self.block_len - gathered);
         let completes = gathered + take == self.block_len;
         // Earlier output goes first and, when this input completes a block, a place in the
