@@ -86,7 +86,10 @@ fn review_frames_at_the_give_up_edge() {
     let mut rng = Rng::new(0x5eed_0012);
     let mut failures = Vec::new();
     // Repeat densities that put 64 KiB noise blocks from "stored raw" to "16 bytes smaller".
-    for copies in (250usize..=420).step_by(3) {
+    // Every third density in release builds; a sample of them in debug builds (HC 12 there is
+    // slow), which still spans stored raw to 16 bytes under it.
+    let step = if cfg!(debug_assertions) { 17 } else { 3 };
+    for copies in (250usize..=420).step_by(step) {
         let content = nearly(2, 3000, copies, &mut rng);
         for (name, options) in option_sets() {
             let want = frame::compress(&content, &options);
