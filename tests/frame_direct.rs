@@ -6,32 +6,16 @@
 //! incompressible blocks.
 
 use lz4_simd::block;
-use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameOptions, Status};
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameOptions};
 use testkit::liblz4;
 use testkit::samples::{self, Rng};
+
+mod frame_common;
 
 /// The frame of `content`, handed in at once, with `room` bytes of output per call.
 fn sans_io(content: &[u8], options: &FrameOptions, room: usize) -> Vec<u8> {
     let mut compressor = FrameCompressor::new(options.clone());
-    let mut framed = Vec::new();
-    let mut out = vec![0u8; room];
-    let mut input = content;
-    loop {
-        let progress = compressor.compress(input, &mut out).unwrap();
-        framed.extend_from_slice(&out[..progress.produced]);
-        input = &input[progress.consumed..];
-        if progress.status == Status::NeedInput && input.is_empty() {
-            break;
-        }
-    }
-    loop {
-        let progress = compressor.finish(&mut out).unwrap();
-        framed.extend_from_slice(&out[..progress.produced]);
-        if progress.status == Status::FrameEnd {
-            break;
-        }
-    }
-    framed
+    frame_common::compress_in_pieces(&mut compressor, [content], room)
 }
 
 /// Blocks of 64 KiB: text, random bytes (stored raw), random bytes with short repeats (compressed

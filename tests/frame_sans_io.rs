@@ -5,6 +5,8 @@
 
 use std::io::Read;
 
+mod frame_common;
+
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameOptions,
     Status,
@@ -399,29 +401,7 @@ fn sans_io_compress(
     out_step: usize,
     mut compressor: FrameCompressor,
 ) -> Vec<u8> {
-    let mut framed = Vec::new();
-    let mut out = vec![0u8; out_step];
-    for piece in content.chunks(in_step.max(1)) {
-        let mut piece = piece;
-        loop {
-            let progress = compressor.compress(piece, &mut out).unwrap();
-            framed.extend_from_slice(&out[..progress.produced]);
-            piece = &piece[progress.consumed..];
-            if progress.status == Status::NeedInput {
-                assert!(piece.is_empty());
-                break;
-            }
-        }
-    }
-    loop {
-        let progress = compressor.finish(&mut out).unwrap();
-        framed.extend_from_slice(&out[..progress.produced]);
-        if progress.status == Status::FrameEnd {
-            break;
-        }
-    }
-    assert!(compressor.is_finished());
-    framed
+    frame_common::compress_in_pieces(&mut compressor, content.chunks(in_step.max(1)), out_step)
 }
 
 #[test]

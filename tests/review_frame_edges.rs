@@ -4,32 +4,16 @@
 //! write nothing.
 
 use lz4_simd::block::{self, Dictionary};
-use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameOptions, Status};
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameOptions};
 use testkit::samples::Rng;
 use testkit::{liblz4, liblz4_hc};
 
 const BLOCK: usize = 64 << 10;
 
+mod frame_common;
+
 fn sans_io(content: &[u8], compressor: &mut FrameCompressor, room: usize) -> Vec<u8> {
-    let mut framed = Vec::new();
-    let mut out = vec![0u8; room];
-    let mut input = content;
-    loop {
-        let progress = compressor.compress(input, &mut out).unwrap();
-        framed.extend_from_slice(&out[..progress.produced]);
-        input = &input[progress.consumed..];
-        if progress.status == Status::NeedInput && input.is_empty() {
-            break;
-        }
-    }
-    loop {
-        let progress = compressor.finish(&mut out).unwrap();
-        framed.extend_from_slice(&out[..progress.produced]);
-        if progress.status == Status::FrameEnd {
-            break;
-        }
-    }
-    framed
+    frame_common::compress_in_pieces(compressor, [content], room)
 }
 
 /// Random blocks, each with a run of `run` equal bytes (split in two runs in odd blocks):
@@ -273,26 +257,11 @@ fn auto_flush_chunks(levels: &[Option<u8>], modes: &[bool]) {
                         1 << 20,
                     ] {
                         let mut compressor = FrameCompressor::new(options.clone()).auto_flush(true);
-                        let mut framed = Vec::new();
-                        let mut out = vec![0u8; room];
-                        for piece in content.chunks(chunk) {
-                            let mut input = piece;
-                            loop {
-                                let progress = compressor.compress(input, &mut out).unwrap();
-                                framed.extend_from_slice(&out[..progress.produced]);
-                                input = &input[progress.consumed..];
-                                if progress.status == Status::NeedInput && input.is_empty() {
-                                    break;
-                                }
-                            }
-                        }
-                        loop {
-                            let progress = compressor.finish(&mut out).unwrap();
-                            framed.extend_from_slice(&out[..progress.produced]);
-                            if progress.status == Status::FrameEnd {
-                                break;
-                            }
-                        }
+                        let framed = frame_common::compress_in_pieces(
+                            &mut compressor,
+                            content.chunks(chunk),
+                            room,
+                        );
                         if framed != want {
                             failures.push(format!(
                                 "run {run} chunk {chunk} linked {linked} level {level:?} room {room}: ours {} LZ4F {}",
