@@ -15,11 +15,15 @@
 //! - Fast blocks: `LZ4_SIMD_BENCH_FAST=0` skips them.
 //! - Frames (`LZ4_SIMD_BENCH_FRAMES=0` skips them): whole files (up to `LZ4_SIMD_BENCH_BYTES`)
 //!   as frames with the `lz4` tool's defaults (4 MiB independent blocks, content checksum, fast
-//!   level): our one-shot `frame::compress` (a new `Vec` each time, as the API returns), our
-//!   `frame::compress_into` (`ours-into`), sans-IO `FrameCompressor` and `FrameEncoder` (into
-//!   reused buffers), against
-//!   liblz4's `LZ4F_compressFrame` into a reused buffer and the `lz4` tool's streaming LZ4F loop
-//!   (4 MiB updates, a new `Vec`).
+//!   level), each ours beside its like in liblz4:
+//!   - `ours-frame`, the one-shot `frame::compress` (a new `Vec` each time, as the API returns),
+//!     and `LZ4F-alloc`, `LZ4F_compressFrame` into a new zeroed buffer of its bound;
+//!   - `ours-into`, `frame::compress_into` into a reused buffer, and `LZ4F`,
+//!     `LZ4F_compressFrame` into a reused buffer (the column the ratios are taken against);
+//!   - `ours-sans-io`, a `FrameCompressor` reset for each frame, into a reused buffer;
+//!   - `ours-encoder`, a `FrameEncoder` reset for each frame onto a reused `Vec`, and
+//!     `LZ4F-stream`, a reused LZ4F context (one `LZ4F_compressUpdate` per 4 MiB) appending to a
+//!     reused `Vec`.
 //!
 //! Before timing, every block's output is checked: ours must be liblz4's bytes, lz4_flex's must
 //! decode to the input.
@@ -59,6 +63,7 @@ enum Codec {
     OursFrameSansIo,
     OursFrameEncoder,
     Lz4f,
+    Lz4fAlloc,
     Lz4fStream,
 }
 
@@ -75,6 +80,7 @@ impl Codec {
             Codec::OursFrameSansIo => "ours-sans-io".into(),
             Codec::OursFrameEncoder => "ours-encoder".into(),
             Codec::Lz4f => "LZ4F".into(),
+            Codec::Lz4fAlloc => "LZ4F-alloc".into(),
             Codec::Lz4fStream => "LZ4F-stream".into(),
         }
     }
@@ -84,8 +90,14 @@ impl Codec {
 struct State {
     fast: Compressor,
     hc: HcCompressor,
-    /// The reused output of the frame encoder.
-    encoded: Vec<u8>,
+    /// Our reused sans-IO compressor and streaming encoder (writing into a reused `Vec`;
+    /// `spare` is the other of the two `Vec`s it alternates between).
+    sans_io: FrameCompressor,
+    encoder: FrameEncoder<Vec<u8>>,
+    spare: Vec<u8>,
+    /// liblz4's reused LZ4F context.
+    lz4f_stream: liblz4::FrameStream,
+    lz4f_out: Vec<u8>,
 }
 
 /// The frame options of the frame rows: the `lz4` tool's defaults.
@@ -93,10 +105,10 @@ fn frame_options() -> FrameOptions {
     FrameOptions::new()
 }
 
-/// Our sans-IO frame compressor over `src` into `dst` (room for the whole frame): the frame's
-/// length.
-fn sans_io_frame(src: &[u8], dst: &mut [u8]) -> usize {
-    let mut compressor = FrameCompressor::new(frame_options());
+/// Our sans-IO frame compressor (reused: reset for each frame) over `src` into `dst` (room for
+/// the whole frame): the frame's length.
+fn sans_io_frame(compressor: &mut FrameCompressor, src: &[u8], dst: &mut [u8]) -> usize {
+    compressor.reset();
     let mut written = 0;
     let mut input = src;
     while !input.is_empty() {
@@ -139,17 +151,37 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
             Codec::OursFrameInto => {
                 frame::compress_into(chunk, dst, &frame_options()).expect("LZ4F's bound")
             }
-            Codec::OursFrameSansIo => sans_io_frame(chunk, dst),
+            Codec::OursFrameSansIo => sans_io_frame(&mut state.sans_io, chunk, dst),
             Codec::OursFrameEncoder => {
-                state.encoded.clear();
-                let mut encoder = FrameEncoder::new(&mut state.encoded, frame_options());
-                encoder.write_all(chunk).expect("a Vec takes everything");
-                encoder.finish().expect("a Vec takes everything").len()
+                let mut out = std::mem::take(&mut state.spare);
+                out.clear();
+                // Finishes the previous frame (already finished) and starts one into `out`.
+                state.spare = state.encoder.reset(out).expect("a Vec takes everything");
+                state
+                    .encoder
+                    .write_all(chunk)
+                    .expect("a Vec takes everything");
+                state.encoder.try_finish().expect("a Vec takes everything");
+                state.encoder.get_ref().len()
             }
             Codec::Lz4f => liblz4::compress_frame(chunk, dst, &liblz4::frame_preferences()),
+            Codec::Lz4fAlloc => {
+                // As `frame::compress`: a new zeroed buffer of the bound, cut to the frame.
+                let preferences = liblz4::frame_preferences();
+                let mut out = vec![0u8; liblz4::compress_frame_bound(chunk.len(), &preferences)];
+                let n = liblz4::compress_frame(chunk, &mut out, &preferences);
+                out.truncate(n);
+                black_box(out).len()
+            }
             Codec::Lz4fStream => {
-                liblz4::compress_frame_streaming(chunk, 4 << 20, None, &liblz4::frame_preferences())
-                    .len()
+                state.lz4f_out.clear();
+                state.lz4f_stream.compress(
+                    chunk,
+                    4 << 20,
+                    &liblz4::frame_preferences(),
+                    &mut state.lz4f_out,
+                );
+                state.lz4f_out.len()
             }
         };
         total += black_box(n);
@@ -185,7 +217,7 @@ fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>],
                     liblz4::compress_frame(chunk, &mut lz4f, &liblz4::frame_preferences());
                 let ours = match codec {
                     Codec::OursFrame => frame::compress(chunk, &frame_options()),
-                    Codec::OursFrameEncoder => state.encoded.clone(),
+                    Codec::OursFrameEncoder => state.encoder.get_ref().clone(),
                     _ => ours.to_vec(),
                 };
                 assert!(
@@ -193,7 +225,11 @@ fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>],
                     "{file}: our frame differs from LZ4F's"
                 );
             }
-            Codec::Liblz4 | Codec::Liblz4Hc(_) | Codec::Lz4f | Codec::Lz4fStream => {}
+            Codec::Liblz4
+            | Codec::Liblz4Hc(_)
+            | Codec::Lz4f
+            | Codec::Lz4fAlloc
+            | Codec::Lz4fStream => {}
         }
     }
 }
@@ -212,7 +248,11 @@ fn compare(
     let mut state = State {
         fast: Compressor::new(),
         hc: HcCompressor::new(),
-        encoded: Vec::new(),
+        sans_io: FrameCompressor::new(frame_options()),
+        encoder: FrameEncoder::new(Vec::new(), frame_options()),
+        spare: Vec::new(),
+        lz4f_stream: liblz4::FrameStream::new(),
+        lz4f_out: Vec::new(),
     };
     let mut log_sums = vec![0.0f64; codecs.len()];
     for (name, data) in files {
@@ -305,6 +345,7 @@ fn main() {
                 Codec::OursFrameSansIo,
                 Codec::OursFrameEncoder,
                 Codec::Lz4f,
+                Codec::Lz4fAlloc,
                 Codec::Lz4fStream,
             ],
             4,

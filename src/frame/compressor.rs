@@ -9,6 +9,7 @@
 //! the caller's output when that holds the block stored raw (the compress bound's room at the HC
 //! levels): no staging buffer, no copy out.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use super::decompressor::{Progress, Status};
@@ -67,6 +68,16 @@ pub struct FrameCompressor {
     consumed: u64,
     /// Every call that takes input ends a block (see [`auto_flush`](Self::auto_flush)).
     auto_flush: bool,
+    /// The dictionary, kept to build the linked blocks' stream again for the next frame
+    /// ([`reset`](Self::reset)); `None` without a dictionary or with independent blocks (whose
+    /// block writer keeps its own).
+    kept_dictionary: Option<Box<KeptDictionary>>,
+}
+
+/// A linked frame's dictionary, as it was given.
+struct KeptDictionary {
+    bytes: Vec<u8>,
+    prepared: Option<Dictionary>,
 }
 
 impl core::fmt::Debug for FrameCompressor {
@@ -106,6 +117,13 @@ impl FrameCompressor {
     ) -> Self {
         let blocks = BlockWriter::with_dictionary(&options, options.block_mode, dict, prepared);
         let block_len = options.block_size.bytes();
+        let kept_dictionary =
+            (options.block_mode == BlockMode::Linked && !dict.is_empty()).then(|| {
+                Box::new(KeptDictionary {
+                    bytes: dict.to_vec(),
+                    prepared: prepared.cloned(),
+                })
+            });
         Self {
             blocks,
             options,
@@ -115,7 +133,47 @@ impl FrameCompressor {
             finished: false,
             consumed: 0,
             auto_flush: false,
+            kept_dictionary,
         }
+    }
+
+    /// Starts a new frame with the same options, dictionary and auto-flush setting, keeping the
+    /// buffers and the block compressors' memory (for many frames, such as one per message or
+    /// per page, without allocating for each). A frame in progress is abandoned: its input and
+    /// any output not taken yet are dropped, so take [`pending_output`](Self::pending_output)
+    /// and call [`finish`](Self::finish) first to keep it.
+    ///
+    /// ```
+    /// use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};
+    /// let mut compressor = FrameCompressor::new(FrameOptions::new());
+    /// let mut out = vec![0u8; 1024];
+    /// for message in [&b"first message"[..], b"second message"] {
+    ///     compressor.reset();
+    ///     let taken = compressor.compress(message, &mut out).unwrap();
+    ///     let mut len = taken.produced;
+    ///     let end = compressor.finish(&mut out[len..]).unwrap();
+    ///     assert_eq!(end.status, Status::FrameEnd);
+    ///     len += end.produced;
+    ///     assert_eq!(out[..len], frame::compress(message, &FrameOptions::new())[..]);
+    /// }
+    /// ```
+    pub fn reset(&mut self) {
+        if !self.blocks.reset_independent(&self.options) {
+            let (dict, prepared) = match self.kept_dictionary.as_deref() {
+                Some(kept) => (&kept.bytes[..], kept.prepared.as_ref()),
+                None => (&[][..], None),
+            };
+            self.blocks = BlockWriter::with_dictionary(
+                &self.options,
+                self.options.block_mode,
+                dict,
+                prepared,
+            );
+        }
+        self.gathered.clear();
+        self.staging.clear();
+        self.finished = false;
+        self.consumed = 0;
     }
 
     /// Auto-flush (off by default): every call that takes input ends a block with it, so
@@ -382,6 +440,13 @@ pub(crate) struct Stager {
 }
 
 impl Stager {
+    /// Empties the staging for a new frame (nothing staged, no header), keeping the buffer.
+    pub(crate) fn clear(&mut self) {
+        self.staged = 0;
+        self.sent = 0;
+        self.header_staged = false;
+    }
+
     /// What was staged and not taken yet.
     pub(crate) fn pending(&self) -> &[u8] {
         &self.buf[self.sent..self.staged]

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 
-use super::header::write_header;
+use super::header::encode_header;
 use super::{
     BlockMode, BlockSize, FrameOptions, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, SKIPPABLE_MAGIC,
     STORED_FLAG,
@@ -101,6 +101,18 @@ impl BlockWriter {
             block_checksum: options.block_checksum,
             hasher: options.content_checksum.then(|| Xxh32::new(0)),
         }
+    }
+
+    /// Makes the writer ready for a new frame with the same options, keeping its compressors'
+    /// memory, when its blocks are independent (each block starts afresh or from the
+    /// dictionary, which these writers keep); returns `false`, changing nothing else, for
+    /// linked blocks, whose stream and taken dictionary the caller must build again.
+    pub(crate) fn reset_independent(&mut self, options: &FrameOptions) -> bool {
+        if options.block_mode != BlockMode::Independent {
+            return false;
+        }
+        self.hasher = options.content_checksum.then(|| Xxh32::new(0));
+        true
     }
 
     /// Switches a writer that has written no block yet to independent blocks (a frame that turns
@@ -243,9 +255,21 @@ impl BlockWriter {
 
     /// Appends the end mark and the content checksum.
     pub(crate) fn finish(&mut self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&END_MARK);
-        if let Some(hasher) = self.hasher.take() {
-            out.extend_from_slice(&hasher.digest().to_le_bytes());
+        let (end, len) = self.end_bytes();
+        out.extend_from_slice(&end[..len]);
+    }
+
+    /// The end mark and the content checksum (if the frame has one), in a fixed array: the
+    /// array and their length.
+    pub(crate) fn end_bytes(&mut self) -> ([u8; 8], usize) {
+        let mut end = [0u8; 8];
+        end[..4].copy_from_slice(&END_MARK);
+        match self.hasher.take() {
+            Some(hasher) => {
+                end[4..].copy_from_slice(&hasher.digest().to_le_bytes());
+                (end, 8)
+            }
+            None => (end, 4),
         }
     }
 }
@@ -485,20 +509,18 @@ fn write_frame(
         .content_size
         .filter(|_| !src.is_empty())
         .map(|_| src.len() as u64);
-    let mut header = Vec::with_capacity(super::header::MAX_HEADER_LEN);
-    write_header(&mut header, options, block_size, block_mode, content_size);
-    out[..header.len()].copy_from_slice(&header);
-    let mut pos = header.len();
+    let (header, header_len) = encode_header(options, block_size, block_mode, content_size);
+    out[..header_len].copy_from_slice(&header[..header_len]);
+    let mut pos = header_len;
     let mut writer = BlockWriter::with_dictionary(options, block_mode, dict, prepared);
     // Every block is compressed from the input where it lies (see `write_block_at`).
     for start in (0..src.len()).step_by(block_len) {
         let end = (start + block_len).min(src.len());
         pos = writer.write_block_at(&src[start..end], out, pos);
     }
-    let mut end = Vec::with_capacity(END_MARK.len() + 4);
-    writer.finish(&mut end);
-    out[pos..pos + end.len()].copy_from_slice(&end);
-    pos + end.len()
+    let (end, end_len) = writer.end_bytes();
+    out[pos..pos + end_len].copy_from_slice(&end[..end_len]);
+    pos + end_len
 }
 
 /// Compresses `src` as a legacy frame (the format of `lz4 -l`): the legacy magic, then each

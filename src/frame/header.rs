@@ -213,8 +213,19 @@ pub(crate) fn write_header(
     block_mode: BlockMode,
     content_size: Option<u64>,
 ) {
-    out.extend_from_slice(&MAGIC.to_le_bytes());
-    let start = out.len();
+    let (header, len) = encode_header(options, block_size, block_mode, content_size);
+    out.extend_from_slice(&header[..len]);
+}
+
+/// The header [`write_header`] writes, in a fixed array: the array and the header's length.
+pub(crate) fn encode_header(
+    options: &FrameOptions,
+    block_size: BlockSize,
+    block_mode: BlockMode,
+    content_size: Option<u64>,
+) -> ([u8; MAX_HEADER_LEN], usize) {
+    let mut out = [0u8; MAX_HEADER_LEN];
+    out[..4].copy_from_slice(&MAGIC.to_le_bytes());
     let mut flg = 1 << FLG_VERSION_SHIFT;
     if block_mode == BlockMode::Independent {
         flg |= FLG_BLOCK_INDEPENDENCE;
@@ -231,16 +242,19 @@ pub(crate) fn write_header(
     if options.dict_id.is_some() {
         flg |= FLG_DICT_ID;
     }
-    out.push(flg);
-    out.push(block_size.code() << BD_SIZE_SHIFT);
+    out[4] = flg;
+    out[5] = block_size.code() << BD_SIZE_SHIFT;
+    let mut len = 6;
     if let Some(size) = content_size {
-        out.extend_from_slice(&size.to_le_bytes());
+        out[len..len + 8].copy_from_slice(&size.to_le_bytes());
+        len += 8;
     }
     if let Some(id) = options.dict_id {
-        out.extend_from_slice(&id.to_le_bytes());
+        out[len..len + 4].copy_from_slice(&id.to_le_bytes());
+        len += 4;
     }
-    let checksum = header_checksum(&out[start..]);
-    out.push(checksum);
+    out[len] = header_checksum(&out[4..len]);
+    (out, len + 1)
 }
 
 /// What the bytes at the start of `src` (not a frame magic) look like, for error messages.

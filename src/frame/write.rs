@@ -142,6 +142,32 @@ impl<W: Write> FrameEncoder<W> {
         self.writer.flush()
     }
 
+    /// Finishes the frame on the current writer (as [`try_finish`](Self::try_finish)), then
+    /// starts a new frame with the same options and dictionary on `writer`, keeping the
+    /// encoder's buffers and compressor memory; returns the previous writer. For many frames
+    /// (one per message, per file, per page) without allocating for each.
+    ///
+    /// If finishing fails, the error is returned and nothing changes: the encoder keeps the
+    /// frame and the writer it had (calling `reset` or `try_finish` again resumes), and `writer`
+    /// is dropped.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use lz4_simd::frame::{self, FrameEncoder, FrameOptions};
+    /// let mut encoder = FrameEncoder::new(Vec::new(), FrameOptions::new());
+    /// encoder.write_all(b"first frame").unwrap();
+    /// let first = encoder.reset(Vec::new()).unwrap();
+    /// encoder.write_all(b"second frame").unwrap();
+    /// let second = encoder.finish().unwrap();
+    /// assert_eq!(frame::decompress(&first, 100).unwrap(), b"first frame");
+    /// assert_eq!(frame::decompress(&second, 100).unwrap(), b"second frame");
+    /// ```
+    pub fn reset(&mut self, writer: W) -> io::Result<W> {
+        self.try_finish()?;
+        self.inner.reset();
+        Ok(core::mem::replace(&mut self.writer, writer))
+    }
+
     /// [`try_finish`](FrameEncoder::try_finish), then returns the writer.
     pub fn finish(mut self) -> io::Result<W> {
         self.try_finish()?;

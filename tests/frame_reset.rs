@@ -1,0 +1,179 @@
+//! Reused frame encoders (`FrameCompressor::reset`, `FrameEncoder::reset`): every frame after a
+//! reset is byte for byte the frame a new encoder writes, for every option, dictionary and
+//! content size, and after frames abandoned half-way, finished, or left with output not taken.
+
+mod frame_common;
+
+use std::io::{self, Write};
+
+use lz4_simd::block::Dictionary;
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
+use testkit::samples::{self, Rng};
+
+const BLOCK: usize = 64 << 10;
+
+/// Contents of the sizes where frames change shape: empty, tiny, one block less one, one
+/// block, one more, several blocks.
+fn contents() -> Vec<Vec<u8>> {
+    let text = samples::text(5 * BLOCK + 123, &mut Rng::new(0x5e7));
+    [0usize, 1, 20, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 77]
+        .iter()
+        .map(|&len| text[text.len() - len..].to_vec())
+        .collect()
+}
+
+fn all_options() -> Vec<FrameOptions> {
+    let mut all = Vec::new();
+    for level in [None, Some(3), Some(9)] {
+        for mode in [BlockMode::Independent, BlockMode::Linked] {
+            for (block_checksum, content_checksum) in [(false, true), (true, false)] {
+                all.push(
+                    FrameOptions::new()
+                        .block_size(BlockSize::Max64KB)
+                        .block_mode(mode)
+                        .hc_level(level)
+                        .block_checksum(block_checksum)
+                        .content_checksum(content_checksum),
+                );
+            }
+        }
+    }
+    all
+}
+
+/// A new compressor per frame and one compressor reset between frames (with the dictionary
+/// as bytes, prepared, or none) give the same frames; between them the reused compressor
+/// also abandons a frame half-way.
+#[test]
+fn reset_compressor_writes_the_frames_of_new_ones() {
+    let dict_bytes = samples::text(40_000, &mut Rng::new(0xd1c7));
+    let prepared = Dictionary::new(&dict_bytes);
+    let contents = contents();
+    for options in all_options() {
+        for dict in [None, Some(false), Some(true)] {
+            let fresh = || match dict {
+                None => FrameCompressor::new(options.clone()),
+                Some(false) => FrameCompressor::with_dictionary(options.clone(), &dict_bytes),
+                Some(true) => FrameCompressor::with_prepared_dictionary(options.clone(), &prepared),
+            };
+            let mut reused = fresh();
+            for (i, content) in contents.iter().enumerate() {
+                let mut new = fresh();
+                let want = frame_common::compress_in_pieces(&mut new, content.chunks(10_000), 4096);
+                if i % 2 == 1 {
+                    // Abandon a frame half-way: some input taken, some output not taken.
+                    let mut out = [0u8; 100];
+                    reused
+                        .compress(&content[..content.len() / 2], &mut out)
+                        .unwrap();
+                    reused.reset();
+                }
+                let got =
+                    frame_common::compress_in_pieces(&mut reused, content.chunks(10_000), 4096);
+                assert!(
+                    got == want,
+                    "{options:?} dict {dict:?} content {} bytes: the reused compressor differs",
+                    content.len()
+                );
+                reused.reset();
+            }
+        }
+    }
+}
+
+/// A declared content size and auto-flush stay set across resets (every frame must have that
+/// size).
+#[test]
+fn reset_keeps_content_size_and_auto_flush() {
+    let content = samples::text(3 * BLOCK + 5, &mut Rng::new(1));
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .declared_content_size(Some(content.len() as u64));
+    let mut reused = FrameCompressor::new(options.clone()).auto_flush(true);
+    for _ in 0..3 {
+        let mut new = FrameCompressor::new(options.clone()).auto_flush(true);
+        let want = frame_common::compress_in_pieces(&mut new, content.chunks(30_000), 1 << 20);
+        let got = frame_common::compress_in_pieces(&mut reused, content.chunks(30_000), 1 << 20);
+        assert_eq!(got, want);
+        reused.reset();
+    }
+}
+
+/// `FrameEncoder::reset` finishes the frame on the old writer and writes the next on the new
+/// one: every frame equals the one-shot frame of its content (and `lz4`'s, by `frame::compress`'s
+/// own tests).
+#[test]
+fn reset_encoder_finishes_and_starts_over() {
+    let contents = contents();
+    for options in all_options() {
+        let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+        let mut previous: Option<&Vec<u8>> = None;
+        for content in &contents {
+            let finished = encoder.reset(Vec::new()).unwrap();
+            if let Some(previous) = previous {
+                assert!(
+                    finished == frame::compress(previous, &options),
+                    "{options:?}"
+                );
+            }
+            for piece in content.chunks(25_000) {
+                encoder.write_all(piece).unwrap();
+            }
+            previous = Some(content);
+        }
+        let last = encoder.finish().unwrap();
+        assert!(last == frame::compress(contents.last().unwrap(), &options));
+    }
+}
+
+/// A writer that fails once, then takes everything.
+struct FailsOnce {
+    failed: bool,
+    out: Vec<u8>,
+}
+
+impl Write for FailsOnce {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.failed {
+            self.failed = true;
+            return Err(io::Error::other("transient"));
+        }
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// When finishing fails, `reset` reports it and changes nothing: calling it again completes the
+/// frame on the old writer, and nothing of the next frame reaches it.
+#[test]
+fn reset_encoder_failing_writer_keeps_the_frame() {
+    let content = samples::text(2 * BLOCK + 9, &mut Rng::new(2));
+    let options = FrameOptions::new().block_size(BlockSize::Max64KB);
+    let mut encoder = FrameEncoder::new(
+        FailsOnce {
+            failed: true,
+            out: Vec::new(),
+        },
+        options.clone(),
+    );
+    encoder.write_all(&content).unwrap();
+    encoder.get_mut().failed = false;
+    let spare = FailsOnce {
+        failed: true,
+        out: Vec::new(),
+    };
+    assert!(encoder.reset(spare).is_err());
+    let spare = FailsOnce {
+        failed: true,
+        out: Vec::new(),
+    };
+    let old = encoder.reset(spare).unwrap();
+    assert_eq!(old.out, frame::compress(&content, &options));
+    encoder.write_all(b"next").unwrap();
+    let next = encoder.finish().unwrap();
+    assert_eq!(next.out, frame::compress(b"next", &options));
+}
