@@ -578,33 +578,6 @@ unchecked_fn! {
                 let mut attempts = (acceleration as usize) << SKIP_TRIGGER;
                 let mut candidate;
                 loop {
-                    // Four probes at once while the position after them is within the limit:
-                    // the same probes, table reads and stores as the single probe below, with
-                    // one branch for the four (see `probe_batch`).
-                    let p1 = forward_ip + step;
-                    let p2 = p1 + (attempts >> SKIP_TRIGGER);
-                    let p3 = p2 + ((attempts + 1) >> SKIP_TRIGGER);
-                    let p4 = p3 + ((attempts + 2) >> SKIP_TRIGGER);
-                    // Only in a literal run (after 8 failed probes), where the first probes of a
-                    // search, which usually find the match, stay single.
-                    if attempts >= (8 + ((acceleration as usize) << SKIP_TRIGGER))
-                        && p4 <= match_start_limit
-                    {
-                        let probes = [forward_ip, p1, p2, p3];
-                        let (found, found_candidate) =
-                            probe_batch::<T>(table, src, probes, forward_hash);
-                        if found < 4 {
-                            ip = probes[found];
-                            candidate = found_candidate;
-                            break;
-                        }
-                        forward_ip = p4;
-                        step = (attempts + 3) >> SKIP_TRIGGER;
-                        attempts += 4;
-                        // In bounds: p4 <= match_start_limit (see below).
-                        forward_hash = T::hash_word(word_at!(u64, src, p4));
-                        continue;
-                    }
                     let hash = forward_hash;
                     ip = forward_ip;
                     forward_ip += step;
@@ -691,86 +664,6 @@ unchecked_fn! {
         out.last_literals(&src[anchor..])?;
         Ok(out.written())
     }
-}
-
-/// Four consecutive probes of the search (positions `probes`, increasing, the first one's hash
-/// `hash0`), as four rounds of the single probe in `parse` would make them: returns the index of
-/// the first probe whose candidate matches (4 if none does) and that candidate, and leaves the
-/// table as those rounds would, up to and including that probe (a probe's slot is written
-/// before the next probe reads its own).
-///
-/// The four slots are read first, then each candidate is corrected for the probes before it in
-/// the batch that had the same hash (their store comes before its read), so the reads do not wait
-/// for the stores and one branch decides the batch. The stores then write the probe position for
-/// the probes up to the first match and write back the slot's value for the others.
-///
-/// In bounds: every probe is below `match_start_limit`, and the position after the last one
-/// (read by the caller) at most `match_start_limit`, so each probe's 8 bytes lie inside `src`;
-/// the candidates are table entries or earlier probes, below `match_start_limit` (see `parse`).
-#[inline(always)]
-fn probe_batch<T: PositionTable>(
-    table: &mut T,
-    src: &[u8],
-    probes: [usize; 4],
-    hash0: usize,
-) -> (usize, usize) {
-    let [p0, p1, p2, p3] = probes;
-    let w0 = word_at!(u32, src, p0);
-    let w1 = word_at!(u64, src, p1);
-    let w2 = word_at!(u64, src, p2);
-    let w3 = word_at!(u64, src, p3);
-    let (h0, h1, h2, h3) = (hash0, T::hash_word(w1), T::hash_word(w2), T::hash_word(w3));
-    let c0 = table.get(h0);
-    let c1 = table.get(h1);
-    let c2 = table.get(h2);
-    let c3 = table.get(h3);
-    // The latest earlier probe with the same hash stored its position before this read.
-    let c1 = if h1 == h0 { p0 } else { c1 };
-    let c2 = if h2 == h1 {
-        p1
-    } else if h2 == h0 {
-        p0
-    } else {
-        c2
-    };
-    let c3 = if h3 == h2 {
-        p2
-    } else if h3 == h1 {
-        p1
-    } else if h3 == h0 {
-        p0
-    } else {
-        c3
-    };
-    let hit = |candidate: usize, probe: usize, word: u32| -> u32 {
-        debug_assert!(candidate < probe);
-        let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= probe;
-        u32::from(in_range & (word_at!(u32, src, candidate) == word))
-    };
-    let mask = hit(c0, p0, w0)
-        | hit(c1, p1, w1 as u32) << 1
-        | hit(c2, p2, w2 as u32) << 2
-        | hit(c3, p3, w3 as u32) << 3;
-    // The last probe whose position is stored: the first match, or the last probe.
-    let last = (mask | 8).trailing_zeros() as usize;
-    table.put(h0, p0);
-    // Branch-free selects: all ones where the probe's position is stored.
-    let select = |stored: bool, position: usize, kept: usize| {
-        let all = usize::from(stored).wrapping_neg();
-        (position & all) | (kept & !all)
-    };
-    let kept = table.get(h1);
-    table.put(h1, select(last >= 1, p1, kept));
-    let kept = table.get(h2);
-    table.put(h2, select(last >= 2, p2, kept));
-    let kept = table.get(h3);
-    table.put(h3, select(last >= 3, p3, kept));
-    let found = last + usize::from(mask == 0);
-    let candidate = select(last == 0, c0, 0)
-        | select(last == 1, c1, 0)
-        | select(last == 2, c2, 0)
-        | select(last == 3, c3, 0);
-    (found, candidate)
 }
 
 /// liblz4's `LZ4_compress_destSize`: compresses as much of `src` as fits into `dst` at
