@@ -90,7 +90,8 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         .content_checksum
         .then(|| Checksum::new(src, block_len));
     let idle = || checksum.as_ref().is_some_and(Checksum::help);
-    ordered(threads, source, work, idle, |next| {
+    // At most 2 blocks per thread ahead: each holds a buffer of the block's room.
+    ordered(threads, 2, source, work, idle, |next| {
         // As much as the single-threaded encoder reserves.
         let room = header.len()
             + (blocks - 1) * BlockWriter::block_room(block_len)
