@@ -13,8 +13,8 @@
 //! the thread that runs out of blocks and the buffers allocated zeroed (mapped lazily, not
 //! cleared), 1.79x the single-threaded encoder became 1.85-1.9x. On the Xeon model 167, where
 //! xxh32 is slower against the compressor, leaving the checksum for the end left it to the
-//! caller's thread alone after the last block (1.70x); see [`CHECKSUM_LAG`] for the lag kept
-//! now (1.96x).
+//! caller's thread alone after the last block (1.65-1.71x); see [`CHECKSUM_LAG`] for the lag
+//! kept now (1.90-1.94x).
 //!
 //! Each block is compressed by a [`BlockWriter`] as [`compress_with_dict`] compresses it (the
 //! same writer options, nothing in front of the block), so the frame's bytes are the single-threaded
@@ -137,7 +137,9 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
 /// 2 threads: compression done at 79 ms, the frame at 112 ms; 1.70x the single-threaded
 /// encoder). Hashed as the blocks are taken, the caller's thread compresses fewer blocks and
 /// the helper more, and both end within 1-5 ms of each other (97-100 ms; lags of 0-6 blocks
-/// gave 97-99, 97-102, 100-104, 102-107, 100-104 ms): 1.96x (64 KiB blocks: 2.07x -> 2.18x).
+/// gave 97-99, 97-102, 100-104, 102-107, 100-104 ms). Interleaved with the previous build
+/// (3 rounds, 64 MiB of Silesia, 2 threads against the single-threaded encoder): 1.65-1.71x ->
+/// 1.90-1.94x; 64 KiB blocks unchanged (2.06-2.08x, 2.00-2.09x).
 const CHECKSUM_LAG: usize = 1;
 
 /// The content checksum of a one-shot frame: computed in order over `src`, a piece at a time,
