@@ -27,8 +27,10 @@
 //! caller's thread among `threads` in all; the caller's thread runs the parser (decoding) or
 //! appends the compressed blocks (compressing), a few blocks behind, working on blocks itself
 //! whenever the next one is not ready (an ordered pipeline, `pipeline.rs`). The decoder's
-//! parser hashes the content in order; the encoder's content checksum is hashed in order by
-//! whichever thread has no block left to work on (`compress.rs`). No block is copied in or
+//! content checksum is hashed in order by the threads that decode, each block mostly by the
+//! thread that decoded it (a chain handed between them, `oneshot.rs`); the encoder's is hashed
+//! in order by the caller's thread one block behind the blocks it takes, and by whichever
+//! thread has no block left to work on (`compress.rs`). No block is copied in or
 //! out on the caller's thread, and the output's fresh pages are first touched by the threads
 //! that decode there. On the 2-core CI machine (Silesia, 64 MiB, default options) this took
 //! decompression from 1.1-1.3× the sequential decoder to 1.9×, and compression from 1.6-1.7×
@@ -38,7 +40,9 @@
 //! or done and waiting for their turn). When that many are, the encoder waits for the oldest and
 //! writes it before it takes more input, so a slow writer slows it down, and a failing writer
 //! stops it with its error (resumable as with the single-threaded encoder: nothing is lost or
-//! written twice). Dropping an encoder or a decoder never waits: each job sends its result
+//! written twice). The one-shot decoder decodes up to `4 × threads` blocks ahead of its parser,
+//! each in its place in the output, which it allocates once: they hold no memory of their own.
+//! Dropping an encoder or a decoder never waits: each job sends its result
 //! through a channel of its own, and a job whose receiver is gone drops its result when it ends.
 //!
 //! # Linked blocks

@@ -3,14 +3,18 @@
 //! at most `2 × threads` blocks ahead), into a buffer of the block's room; the caller's thread
 //! appends the compressed blocks in order, working on blocks itself while the next one is not
 //! ready. The content checksum runs in order over the input, a piece at a time, on whichever
-//! thread has no block to work on ([`Checksum`]), up to [`CHECKSUM_LAG`] blocks behind.
+//! thread has no block to work on ([`Checksum`]), and by the caller's thread up to
+//! [`CHECKSUM_LAG`] blocks behind the blocks it has taken.
 //!
 //! Measured on the 2-vCPU CI machine (16 blocks of 4 MiB, 2 threads): the helper thread had
 //! nothing to do for the last 7-8 ms of a 68 ms frame, while the caller's thread compressed the
 //! last block (a block takes about 8 ms; the checksum, hashed as blocks were taken, was done by
 //! then), and every call cleared its fresh 4 MiB block buffers first. With the checksum left for
 //! the thread that runs out of blocks and the buffers allocated zeroed (mapped lazily, not
-//! cleared), 1.79x the single-threaded encoder became 1.85-1.9x.
+//! cleared), 1.79x the single-threaded encoder became 1.85-1.9x. On the Xeon model 167, where
+//! xxh32 is slower against the compressor, leaving the checksum for the end left it to the
+//! caller's thread alone after the last block (1.65-1.71x); see [`CHECKSUM_LAG`] for the lag
+//! kept now (1.90-1.94x).
 //!
 //! Each block is compressed by a [`BlockWriter`] as [`compress_with_dict`] compresses it (the
 //! same writer options, nothing in front of the block), so the frame's bytes are the single-threaded
@@ -86,7 +90,8 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         .content_checksum
         .then(|| Checksum::new(src, block_len));
     let idle = || checksum.as_ref().is_some_and(Checksum::help);
-    ordered(threads, source, work, idle, |next| {
+    // At most 2 blocks per thread ahead: each holds a buffer of the block's room.
+    ordered(threads, 2, source, work, idle, |next| {
         // As much as the single-threaded encoder reserves.
         let room = header.len()
             + (blocks - 1) * BlockWriter::block_room(block_len)
@@ -121,12 +126,21 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
 }
 
 /// How many blocks the content checksum may lag behind the blocks the caller's thread has
-/// taken. A frame's last block is compressed by one thread while the others have no block left
-/// (with 16 blocks of 4 MiB on 2 threads, about one block's time: 10% of the frame's); the
-/// checksum left over fills that time. xxh32 runs about 20 times as fast as the fast
-/// compressor, so 16 blocks of checksum take about as long as the last block, and the lag
-/// adds no time at the end when it is not absorbed.
-const CHECKSUM_LAG: usize = 16;
+/// taken: the caller's thread hashes up to there before it takes the next block, and the threads
+/// with no block left hash the rest (a piece at a time, [`Checksum::help`]).
+///
+/// The checksum is a large share of the work: xxh32 (scalar, one multiply port) ran at 2-4 GB/s
+/// on the Xeon model 167 (about 2 ms per 4 MiB block in the frame, against 5-11 ms to compress
+/// one), 20-30 ms of a 64 MiB frame's 180-190 ms. Left for the end (a lag of 16 blocks, which
+/// was meant to fill the time while the last block is compressed), it was hashed almost all by
+/// the caller's thread after the last block, alone (per-thread timeline, 16 blocks of 4 MiB on
+/// 2 threads: compression done at 79 ms, the frame at 112 ms; 1.70x the single-threaded
+/// encoder). Hashed as the blocks are taken, the caller's thread compresses fewer blocks and
+/// the helper more, and both end within 1-5 ms of each other (97-100 ms; lags of 0-6 blocks
+/// gave 97-99, 97-102, 100-104, 102-107, 100-104 ms). Interleaved with the previous build
+/// (3 rounds, 64 MiB of Silesia, 2 threads against the single-threaded encoder): 1.65-1.71x ->
+/// 1.90-1.94x; 64 KiB blocks unchanged (2.06-2.08x, 2.00-2.09x).
+const CHECKSUM_LAG: usize = 1;
 
 /// The content checksum of a one-shot frame: computed in order over `src`, a piece at a time,
 /// by whichever thread has nothing else to do (the pipeline's `idle` work) or by the caller's

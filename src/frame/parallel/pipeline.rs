@@ -234,7 +234,7 @@ impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
 }
 
 /// Runs the jobs `source` hands out on `threads` threads (0: one per core), the caller's among
-/// them, at most `2 × threads` ahead: `caller` runs on this thread and gets `next`, which
+/// them, at most `ahead × threads` ahead (jobs claimed and not taken): `caller` runs on this thread and gets `next`, which
 /// returns the results in order (`None` once all are taken), working on jobs meanwhile. Each
 /// thread works with a context of its own (`C::default()` first).
 ///
@@ -247,6 +247,7 @@ impl<S, J, T> Drop for StopOnDrop<'_, S, J, T> {
 /// (the rest of the content checksum) for a result nobody takes.
 pub(crate) fn ordered<S, J, T, C, R>(
     threads: usize,
+    ahead: usize,
     source: S,
     work: impl Fn(J, &mut C) -> T + Sync,
     idle: impl Fn() -> bool + Sync,
@@ -258,7 +259,7 @@ where
     C: Default,
 {
     let workers = Workers::new(threads);
-    let pipeline = Pipeline::new(source, 2 * workers.threads());
+    let pipeline = Pipeline::new(source, ahead * workers.threads());
     workers.scope(
         workers.threads() - 1,
         || pipeline.help(&work, &idle),
@@ -298,6 +299,7 @@ mod tests {
             };
             let taken = ordered(
                 threads,
+                2,
                 source,
                 |job: usize, _: &mut ()| job * 3,
                 idle,
@@ -347,6 +349,7 @@ mod tests {
             let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 ordered(
                     threads,
+                    2,
                     source,
                     work,
                     idle,
@@ -373,6 +376,7 @@ mod tests {
         };
         ordered(
             threads,
+            2,
             source,
             work,
             || false,
