@@ -589,8 +589,11 @@ fn compress_fused<T: PositionTable, const FUSE: bool>(
 ///
 /// The parse is latency-bound (dependent loads, mispredicted match decisions) and leaves the
 /// multiply port idle; XXH32 is bound by that port (8 multiplies per stripe). So the parse
-/// hashes one stripe per probe and one per sequence, while stripes remain, with a branch that
-/// is taken until the block's last whole stripe is hashed and never after (well predicted).
+/// hashes up to four stripes after each sequence it writes, while stripes remain, each behind a
+/// branch that is taken until the block's last whole stripe is hashed and never after (well
+/// predicted); what is left (literal-only tails, a partial stripe) is hashed after the parse.
+/// The probe loop is left alone: a stripe per probe gained more in two of three builds but cost
+/// the block compressor 1-2% there by moving its code (asm-notes/compress.md, session 13).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fused {
     pub(crate) lanes: Lanes,
@@ -702,7 +705,6 @@ unchecked_fn! {
                     // bytes end at least 3 bytes before the end of `src`.
                     forward_hash = T::hash_word(word_at!(u64, src, forward_ip));
                     table.put(hash, ip);
-                    fuse_stripe::<FUSE>(src, stripe_end, &mut lanes, &mut hashed);
                     if T::CHECK_DISTANCE && candidate + MAX_DISTANCE < ip {
                         continue;
                     }
@@ -749,7 +751,10 @@ unchecked_fn! {
                         ip - candidate,
                         match_code
                     ))?;
-                    fuse_stripe::<FUSE>(src, stripe_end, &mut lanes, &mut hashed);
+                    // With FUSE: the content checksum's next stripes (see `Fused`).
+                    for _ in 0..4 {
+                        fuse_stripe::<FUSE>(src, stripe_end, &mut lanes, &mut hashed);
+                    }
                     ip += MINMATCH + match_code;
                     anchor = ip;
                     if ip >= match_start_limit {

@@ -112,7 +112,7 @@ impl ContentHasher {
     /// Takes `lanes`, obtained from [`lanes`](Self::lanes) and advanced by the `len` bytes (a
     /// multiple of 16) that follow those already fed.
     pub(crate) fn absorbed(&mut self, lanes: Lanes, len: usize) {
-        debug_assert!(self.buffered() == 0 && len % STRIPE == 0);
+        debug_assert!(self.buffered() == 0 && len.is_multiple_of(STRIPE));
         self.lanes = lanes;
         self.total += len as u64;
     }
@@ -184,7 +184,7 @@ mod tests {
                     let bytes = &content[pos..pos + piece];
                     theirs.update(bytes);
                     match ours.lanes() {
-                        Some(mut lanes) if next(&mut state) % 2 == 0 => {
+                        Some(mut lanes) if next(&mut state).is_multiple_of(2) => {
                             let fused = piece / STRIPE * STRIPE;
                             for stripe in bytes[..fused].chunks_exact(STRIPE) {
                                 lanes.stripe_at(stripe);
