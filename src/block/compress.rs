@@ -76,6 +76,7 @@ use super::sequence::{
     byte_at, call_unchecked, check_input_size, common_prefix, count_common, hash4, read_u32,
     read_u64, unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
 };
+use super::xxh32::{ContentHasher, Lanes, STRIPE};
 use super::{
     compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_HISTORY, MAX_INPUT_SIZE, MFLIMIT, MINMATCH,
 };
@@ -405,6 +406,43 @@ impl Compressor {
         }
     }
 
+    /// [`compress_into`](Self::compress_into) that also feeds `src` to `hasher` (a frame's content
+    /// checksum), hashing its stripes inside the parse where the hasher allows it (no partial
+    /// stripe buffered from earlier input), with the same output and digest as compressing and
+    /// hashing separately.
+    pub(crate) fn compress_into_hashing(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        acceleration: u32,
+        hasher: &mut ContentHasher,
+    ) -> Result<usize, Error> {
+        let Some(lanes) = hasher.lanes() else {
+            hasher.update(src);
+            return self.compress_into(src, dst, acceleration);
+        };
+        let mut fused = Fused { lanes, hashed: 0 };
+        let result = check_input_size(src).and_then(|()| {
+            let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
+            if src.len() < U16_TABLE_LIMIT {
+                let table = Cleared::reset(&mut *self.small);
+                compress_fused::<_, true>(table, src, 0, dst, acceleration, &mut fused)
+            } else {
+                let table = Cleared::reset(&mut *self.large);
+                compress_fused::<_, true>(table, src, 0, dst, acceleration, &mut fused)
+            }
+        });
+        match result {
+            Ok(_) => {
+                hasher.absorbed(fused.lanes, fused.hashed);
+                hasher.update(&src[fused.hashed..]);
+            }
+            // The parse stopped midway: hash everything here.
+            Err(_) => hasher.update(src),
+        }
+        result
+    }
+
     /// Compresses `src` into `dst` with the prepared dictionary `dict` as history, at the given
     /// acceleration (clamped to `1..=65537`), and returns the compressed length. The block decodes
     /// with the same dictionary bytes in front of it
@@ -512,14 +550,85 @@ fn compress_with<T: PositionTable>(
     dst: &mut [u8],
     acceleration: u32,
 ) -> Result<usize, Error> {
+    compress_fused::<T, false>(table, src, start, dst, acceleration, &mut Fused::new())
+}
+
+/// [`compress_with`], and with `FUSE` it also hashes the content checksum's stripes of
+/// `src[start..]` into `fused` as it parses (see [`Fused`]); `fused` is left as it was given
+/// without `FUSE`, and undefined after an error. Not inlined into its callers (as
+/// `compress_with` is not): the parse's registers are allocated in this function alone.
+#[inline(never)]
+fn compress_fused<T: PositionTable, const FUSE: bool>(
+    table: Cleared<'_, T>,
+    src: &[u8],
+    start: usize,
+    dst: &mut [u8],
+    acceleration: u32,
+    fused: &mut Fused,
+) -> Result<usize, Error> {
     debug_assert!(start <= MAX_DISTANCE + 1 && start <= src.len());
     let table = table.index_history(src, start);
     if dst.len() >= compress_bound(src.len() - start) {
         // SAFETY: `dst` holds the bound for `src[start..]` (just checked).
-        call_unchecked!(parse::<T, false>(table, src, dst, acceleration))
+        call_unchecked!(parse::<T, false, FUSE>(
+            table,
+            src,
+            dst,
+            acceleration,
+            fused
+        ))
     } else {
         // SAFETY: no duty with `EXACT`.
-        call_unchecked!(parse::<T, true>(table, src, dst, acceleration))
+        call_unchecked!(parse::<T, true, FUSE>(table, src, dst, acceleration, fused))
+    }
+}
+
+/// The content checksum's stripes (XXH32) hashed inside the fast parse, for frames with
+/// independent blocks ([`Compressor::compress_into_hashing`]): the lanes after the first
+/// `hashed` bytes of the input (a multiple of 16).
+///
+/// The parse is latency-bound (dependent loads, mispredicted match decisions) and leaves the
+/// multiply port idle; XXH32 is bound by that port (8 multiplies per stripe). So the parse
+/// hashes up to four stripes after each sequence it writes, while stripes remain, each behind a
+/// branch that is taken until the block's last whole stripe is hashed and never after (well
+/// predicted); what is left (literal-only tails, a partial stripe) is hashed after the parse.
+/// The probe loop is left alone: a stripe per probe gained more in two of three builds but cost
+/// the block compressor 1-2% there by moving its code (asm-notes/compress.md, session 13).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Fused {
+    pub(crate) lanes: Lanes,
+    pub(crate) hashed: usize,
+}
+
+impl Fused {
+    fn new() -> Self {
+        Self {
+            lanes: Lanes::SEED_0,
+            hashed: 0,
+        }
+    }
+}
+
+/// With `FUSE`, hashes the stripe at `*hashed` into `lanes` and moves `*hashed` past it, if it
+/// ends at `stripe_end` at most (`stripe_end <= src.len()`).
+#[inline(always)]
+fn fuse_stripe<const FUSE: bool>(
+    src: &[u8],
+    stripe_end: usize,
+    lanes: &mut Lanes,
+    hashed: &mut usize,
+) {
+    if FUSE && *hashed < stripe_end {
+        // In bounds: `*hashed` and `stripe_end` are `start` plus multiples of 16, so `*hashed +
+        // 16 <= stripe_end <= src.len()`.
+        let at = *hashed;
+        lanes.stripe([
+            word_at!(u32, src, at),
+            word_at!(u32, src, at + 4),
+            word_at!(u32, src, at + 8),
+            word_at!(u32, src, at + 12),
+        ]);
+        *hashed = at + STRIPE;
     }
 }
 
@@ -547,11 +656,12 @@ unchecked_fn! {
     /// match_start_limit`: `step >= 1`, as `attempts >= acceleration << 6 >= 64`), `ip - 2` and
     /// match ends under `match_start_limit`. (A `u16` slot keeps a position's low 16 bits, no
     /// larger than the position.)
-    fn parse<T: PositionTable, const EXACT: bool>(
+    fn parse<T: PositionTable, const EXACT: bool, const FUSE: bool>(
         table: Indexed<'_, T>,
         src: &[u8],
         dst: &mut [u8],
         acceleration: u32,
+        fused: &mut Fused,
     ) -> Result<usize, Error> {
         // `step >= 1` (see above), checked (in release builds too).
         assert!(acceleration >= 1);
@@ -559,6 +669,10 @@ unchecked_fn! {
         let len = src.len();
         let mut out = SequenceWriter::new(dst);
         let mut anchor = start;
+        // With FUSE: the checksum's stripes of `src[start..stripe_end]` are hashed on the way.
+        let stripe_end = start + (len - start) / STRIPE * STRIPE;
+        let mut lanes = fused.lanes;
+        let mut hashed = start + fused.hashed;
 
         if len - start >= MIN_COMPRESSIBLE {
             // No match may start at or after this position (the last MFLIMIT bytes), and the search
@@ -637,6 +751,10 @@ unchecked_fn! {
                         ip - candidate,
                         match_code
                     ))?;
+                    // With FUSE: the content checksum's next stripes (see `Fused`).
+                    for _ in 0..4 {
+                        fuse_stripe::<FUSE>(src, stripe_end, &mut lanes, &mut hashed);
+                    }
                     ip += MINMATCH + match_code;
                     anchor = ip;
                     if ip >= match_start_limit {
@@ -661,6 +779,10 @@ unchecked_fn! {
             }
         }
 
+        if FUSE {
+            fused.lanes = lanes;
+            fused.hashed = hashed - start;
+        }
         out.last_literals(&src[anchor..])?;
         Ok(out.written())
     }

@@ -79,6 +79,7 @@ mod sequence;
 mod stream;
 #[cfg(simd_kernels)]
 mod uninit;
+pub(crate) mod xxh32;
 
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;

@@ -4,13 +4,14 @@ use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use xxhash_rust::xxh32::{xxh32, Xxh32};
+use xxhash_rust::xxh32::xxh32;
 
 use super::header::encode_header;
 use super::{
     BlockMode, BlockSize, FrameOptions, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, SKIPPABLE_MAGIC,
     STORED_FLAG,
 };
+use crate::block::xxh32::ContentHasher;
 use crate::block::{
     self, Compressor, Dictionary, HcCompressor, HcDictionary, HcStreamCompressor, StreamState,
 };
@@ -32,7 +33,10 @@ pub(crate) struct BlockWriter {
     compressor: BlockCompressor,
     acceleration: u32,
     block_checksum: bool,
-    pub(crate) hasher: Option<Xxh32>,
+    /// The content checksum (XXH32). Not xxhash-rust's `Xxh32`, whose state is private: for
+    /// fast independent blocks the stripes are hashed inside the parse
+    /// ([`Compressor::compress_into_hashing`]), which continues this hasher's lanes.
+    pub(crate) hasher: Option<ContentHasher>,
 }
 
 /// The block compressor a frame's options ask for.
@@ -99,7 +103,7 @@ impl BlockWriter {
             compressor,
             acceleration: options.acceleration,
             block_checksum: options.block_checksum,
-            hasher: options.content_checksum.then(|| Xxh32::new(0)),
+            hasher: options.content_checksum.then(ContentHasher::new),
         }
     }
 
@@ -111,7 +115,7 @@ impl BlockWriter {
         if options.block_mode != BlockMode::Independent {
             return false;
         }
-        self.hasher = options.content_checksum.then(|| Xxh32::new(0));
+        self.hasher = options.content_checksum.then(ContentHasher::new);
         true
     }
 
@@ -184,7 +188,11 @@ impl BlockWriter {
                 ) && dst.len() - pos
                     >= 4 + input.len() + if self.block_checksum { 4 } else { 0 }
         );
-        if let Some(hasher) = self.hasher.as_mut() {
+        // Fast independent blocks hash the content checksum inside their parse; the others here.
+        if let (Some(hasher), false) = (
+            self.hasher.as_mut(),
+            matches!(self.compressor, BlockCompressor::Fast(_)),
+        ) {
             hasher.update(input);
         }
         let (word, body) = dst[pos..].split_at_mut(4);
@@ -194,10 +202,14 @@ impl BlockWriter {
         // block it gives up on leaves its table half-filled, as liblz4's.
         let limit = input.len() - 1;
         let compressed = match &mut self.compressor {
-            BlockCompressor::Fast(compressor) => compressor
-                .compress_into(input, body, self.acceleration)
-                .ok()
-                .filter(|&len| fits_like_liblz4(&body[..len], limit)),
+            BlockCompressor::Fast(compressor) => match self.hasher.as_mut() {
+                Some(hasher) => {
+                    compressor.compress_into_hashing(input, body, self.acceleration, hasher)
+                }
+                None => compressor.compress_into(input, body, self.acceleration),
+            }
+            .ok()
+            .filter(|&len| fits_like_liblz4(&body[..len], limit)),
             BlockCompressor::FastWithDict(compressor, dictionary) => compressor
                 .compress_with_dictionary_into(input, body, dictionary, self.acceleration)
                 .ok()

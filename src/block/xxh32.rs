@@ -1,0 +1,203 @@
+//! A streaming XXH32 (seed 0) whose four-lane stripe state the fast compressor can advance from
+//! inside its parse: the content checksum of frames with independent fast blocks
+//! ([`Compressor::compress_into_hashing`](super::Compressor::compress_into_hashing)).
+//!
+//! Why not xxhash-rust's `Xxh32` there: its lanes, length and partial-stripe buffer are private,
+//! so nothing outside it can hash stripes and continue its state. This hasher keeps the same
+//! state in the open ([`Lanes`] and the length) and gives the same digests (tested against
+//! xxhash-rust on random lengths and splits); everywhere else the crate's `Xxh32` is used.
+//!
+//! XXH32 in short: the content is cut into 16-byte stripes from its start; each stripe's four
+//! little-endian words go to four lanes (`acc = rotl(acc + word * P2, 13) * P1`); the digest
+//! merges the lanes (or takes `seed + P5` for content under 16 bytes), adds the length (mod
+//! 2^32), then the remaining words and bytes, and mixes.
+
+const P1: u32 = 0x9E37_79B1;
+const P2: u32 = 0x85EB_CA77;
+const P3: u32 = 0xC2B2_AE3D;
+const P4: u32 = 0x27D4_EB2F;
+const P5: u32 = 0x1656_67B1;
+
+/// Bytes per stripe.
+pub(crate) const STRIPE: usize = 16;
+
+/// The four accumulators of XXH32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lanes([u32; 4]);
+
+impl Lanes {
+    /// The lanes of seed 0.
+    pub(crate) const SEED_0: Self = Self([P1.wrapping_add(P2), P2, 0, 0u32.wrapping_sub(P1)]);
+
+    /// Hashes one stripe, given as its four little-endian words.
+    #[inline(always)]
+    pub(crate) fn stripe(&mut self, words: [u32; 4]) {
+        for (acc, word) in self.0.iter_mut().zip(words) {
+            *acc = acc
+                .wrapping_add(word.wrapping_mul(P2))
+                .rotate_left(13)
+                .wrapping_mul(P1);
+        }
+    }
+
+    /// Hashes the stripe at `bytes[..16]`.
+    #[inline(always)]
+    fn stripe_at(&mut self, bytes: &[u8]) {
+        let word =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        self.stripe([word(0), word(4), word(8), word(12)]);
+    }
+}
+
+/// A streaming XXH32 with seed 0: equal to `xxhash_rust::xxh32::Xxh32::new(0)` fed the same bytes.
+#[derive(Clone, Debug)]
+pub(crate) struct ContentHasher {
+    lanes: Lanes,
+    /// Bytes fed so far.
+    total: u64,
+    /// The bytes of the current partial stripe (`total % 16` of them).
+    buffer: [u8; STRIPE],
+}
+
+impl Default for ContentHasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ContentHasher {
+    /// A hasher with no bytes fed.
+    pub(crate) const fn new() -> Self {
+        Self {
+            lanes: Lanes::SEED_0,
+            total: 0,
+            buffer: [0; STRIPE],
+        }
+    }
+
+    /// Bytes in the partial-stripe buffer.
+    fn buffered(&self) -> usize {
+        (self.total % STRIPE as u64) as usize
+    }
+
+    /// Feeds `input`.
+    pub(crate) fn update(&mut self, mut input: &[u8]) {
+        let buffered = self.buffered();
+        self.total += input.len() as u64;
+        if buffered > 0 {
+            let fill = (STRIPE - buffered).min(input.len());
+            self.buffer[buffered..buffered + fill].copy_from_slice(&input[..fill]);
+            input = &input[fill..];
+            if buffered + fill < STRIPE {
+                return;
+            }
+            let buffer = self.buffer;
+            self.lanes.stripe_at(&buffer);
+        }
+        let mut stripes = input.chunks_exact(STRIPE);
+        for stripe in &mut stripes {
+            self.lanes.stripe_at(stripe);
+        }
+        let rest = stripes.remainder();
+        self.buffer[..rest.len()].copy_from_slice(rest);
+    }
+
+    /// The lanes, for a caller that hashes the next stripes itself, when no partial stripe is
+    /// buffered (the next byte fed starts a stripe); then [`absorbed`](Self::absorbed) says how
+    /// many bytes it hashed.
+    pub(crate) fn lanes(&self) -> Option<Lanes> {
+        (self.buffered() == 0).then_some(self.lanes)
+    }
+
+    /// Takes `lanes`, obtained from [`lanes`](Self::lanes) and advanced by the `len` bytes (a
+    /// multiple of 16) that follow those already fed.
+    pub(crate) fn absorbed(&mut self, lanes: Lanes, len: usize) {
+        debug_assert!(self.buffered() == 0 && len.is_multiple_of(STRIPE));
+        self.lanes = lanes;
+        self.total += len as u64;
+    }
+
+    /// The XXH32 of the bytes fed.
+    pub(crate) fn digest(&self) -> u32 {
+        let Lanes([v1, v2, v3, v4]) = self.lanes;
+        let mut hash = if self.total >= STRIPE as u64 {
+            v1.rotate_left(1)
+                .wrapping_add(v2.rotate_left(7))
+                .wrapping_add(v3.rotate_left(12))
+                .wrapping_add(v4.rotate_left(18))
+        } else {
+            P5
+        };
+        hash = hash.wrapping_add(self.total as u32);
+        let rest = &self.buffer[..self.buffered()];
+        let mut words = rest.chunks_exact(4);
+        for word in &mut words {
+            let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            hash = hash
+                .wrapping_add(word.wrapping_mul(P3))
+                .rotate_left(17)
+                .wrapping_mul(P4);
+        }
+        for &byte in words.remainder() {
+            hash = hash
+                .wrapping_add(u32::from(byte).wrapping_mul(P5))
+                .rotate_left(11)
+                .wrapping_mul(P1);
+        }
+        hash ^= hash >> 15;
+        hash = hash.wrapping_mul(P2);
+        hash ^= hash >> 13;
+        hash = hash.wrapping_mul(P3);
+        hash ^ (hash >> 16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xxhash_rust::xxh32::{xxh32, Xxh32};
+
+    /// A small deterministic generator (xorshift).
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn equals_xxhash_rust_on_every_short_length_and_random_splits() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let data: alloc::vec::Vec<u8> = (0..5000).map(|_| next(&mut state) as u8).collect();
+        for len in (0..200).chain([255, 256, 257, 1023, 1024, 1025, 4096, 4999, 5000]) {
+            let content = &data[..len];
+            let mut ours = ContentHasher::new();
+            ours.update(content);
+            assert_eq!(ours.digest(), xxh32(content, 0), "len {len}");
+            // The same bytes in random pieces, some of them hashed as stripes from outside.
+            for _ in 0..8 {
+                let mut ours = ContentHasher::new();
+                let mut theirs = Xxh32::new(0);
+                let mut pos = 0;
+                while pos < len {
+                    let piece = (next(&mut state) as usize % 70).min(len - pos);
+                    let bytes = &content[pos..pos + piece];
+                    theirs.update(bytes);
+                    match ours.lanes() {
+                        Some(mut lanes) if next(&mut state).is_multiple_of(2) => {
+                            let fused = piece / STRIPE * STRIPE;
+                            for stripe in bytes[..fused].chunks_exact(STRIPE) {
+                                lanes.stripe_at(stripe);
+                            }
+                            ours.absorbed(lanes, fused);
+                            ours.update(&bytes[fused..]);
+                        }
+                        _ => ours.update(bytes),
+                    }
+                    pos += piece;
+                    assert_eq!(ours.digest(), theirs.digest(), "len {len}, at {pos}");
+                }
+            }
+        }
+    }
+}
