@@ -177,7 +177,15 @@ fn compression_is_byte_identical_for_every_thread_count() {
             let declared = options
                 .clone()
                 .declared_content_size(rng.pick(&[None, Some(data.len() as u64)]).to_owned());
-            let streamed = stream_single(&data, dict, &declared, &plan);
+            // Linked blocks depend on the updates that made them (LZ4F's history): the parallel
+            // encoder hands its sequential encoder each block it gathered (or flushed) in one
+            // write, so its frame is that of the writes cut so.
+            let streamed = if format!("{options:?}").contains("Linked") {
+                let block_len = block_len_of(&options);
+                stream_single(&data, dict, &declared, &whole_block_plan(&plan, block_len))
+            } else {
+                stream_single(&data, dict, &declared, &plan)
+            };
             // Sampled thread counts (1-8 over the rounds), plus one per core.
             for threads in [round + 1, 8 - round, 0] {
                 let what = std::format!("{name}, round {round}, {threads} threads: {options:?}");
@@ -196,6 +204,46 @@ fn compression_is_byte_identical_for_every_thread_count() {
             );
         }
     }
+}
+
+fn block_len_of(options: &FrameOptions) -> usize {
+    let debug = format!("{options:?}");
+    [
+        ("Max64KB", 64 * KIB),
+        ("Max256KB", 256 * KIB),
+        ("Max1MB", 1024 * KIB),
+        ("Max4MB", 4096 * KIB),
+    ]
+    .into_iter()
+    .find(|(name, _)| debug.contains(name))
+    .map(|(_, len)| len)
+    .unwrap()
+}
+
+/// `plan` with its writes merged and cut into the blocks they fill (from each flush on), each
+/// one write: what the parallel encoder hands its sequential encoder in linked mode.
+fn whole_block_plan(plan: &[usize], block_len: usize) -> Vec<usize> {
+    let mut recut = Vec::new();
+    let mut gathered = 0usize;
+    for &step in plan {
+        if step == usize::MAX {
+            if gathered > 0 {
+                recut.push(gathered);
+                gathered = 0;
+            }
+            recut.push(usize::MAX);
+            continue;
+        }
+        gathered += step;
+        while gathered >= block_len {
+            recut.push(block_len);
+            gathered -= block_len;
+        }
+    }
+    if gathered > 0 {
+        recut.push(gathered);
+    }
+    recut
 }
 
 fn options_dict(options: &FrameOptions) -> bool {

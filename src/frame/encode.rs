@@ -329,11 +329,18 @@ impl BlockWriter {
                     window.extend_from_slice(input);
                     stream.compress_following(window, start, dst, self.acceleration, dictionary)
                 } else {
-                    let compressed =
-                        stream.compress_elsewhere(input, window, dst, self.acceleration, dictionary);
+                    let compressed = stream.compress_elsewhere(
+                        input,
+                        window,
+                        dst,
+                        self.acceleration,
+                        dictionary,
+                    );
                     // The history is now this block: keep what the next block may reach.
                     window.clear();
-                    window.extend_from_slice(&input[input.len().saturating_sub(block::MAX_HISTORY)..]);
+                    window.extend_from_slice(
+                        &input[input.len().saturating_sub(block::MAX_HISTORY)..],
+                    );
                     compressed
                 };
                 compressed.ok()

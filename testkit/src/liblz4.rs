@@ -448,6 +448,23 @@ pub enum FrameOp<'a> {
     Flush,
 }
 
+/// The updates the `std::io` frame encoder makes of writes of `write_len` bytes (the last one
+/// shorter) of `data`: each `write` takes what completes the current block of `block_len`
+/// bytes, at most, and is one `LZ4F_compressUpdate` of it.
+pub fn updates_of_writes(data: &[u8], write_len: usize, block_len: usize) -> Vec<FrameOp<'_>> {
+    let mut updates = Vec::new();
+    for (index, chunk) in data.chunks(write_len.max(1)).enumerate() {
+        let mut at = index * write_len.max(1);
+        let end = at + chunk.len();
+        while at < end {
+            let take = (end - at).min(block_len - at % block_len);
+            updates.push(FrameOp::Update(&data[at..at + take]));
+            at += take;
+        }
+    }
+    updates
+}
+
 /// A frame written by one LZ4F context: `LZ4F_compressBegin_usingCDict` (with a CDict of `dict`
 /// when given), then `ops` in order, then `LZ4F_compressEnd`.
 pub fn compress_frame_ops(
@@ -654,6 +671,18 @@ pub fn fast_frame_preferences(
     }
     preferences.compression_level = (1 - acceleration as i32) as u32;
     preferences
+}
+
+/// LZ4F's preferences (`LZ4F_preferences_t`), for tests that do not depend on lz4-sys.
+pub type FramePreferences = lz4_sys::LZ4FPreferences;
+
+/// Turns block checksums on or off in `preferences`.
+pub fn set_block_checksum(preferences: &mut lz4_sys::LZ4FPreferences, on: bool) {
+    preferences.frame_info.block_checksum_flag = if on {
+        lz4_sys::BlockChecksum::BlockChecksumEnabled
+    } else {
+        lz4_sys::BlockChecksum::NoBlockChecksum
+    };
 }
 
 /// `LZ4F_compressFrameBound`: the largest frame [`compress_frame`] writes for `len` bytes.

@@ -84,6 +84,9 @@ pub struct HcStreamCompressor {
     /// An attached dictionary is in use (liblz4's `dictCtx`): its bytes are `window[..history_len
     /// - prefix_len]`, in front of the stream's own.
     dict_ctx: bool,
+    /// liblz4's `prefixStart` is null (a fresh or reset stream): the next block starts the
+    /// prefix wherever it is.
+    fresh: bool,
     level: u8,
     favor_dec_speed: bool,
 }
@@ -113,6 +116,7 @@ impl HcStreamCompressor {
             prefix_len: 0,
             history_index: DICT_BASE,
             dict_ctx: false,
+            fresh: true,
             level: clamp_level(level),
             favor_dec_speed: false,
         }
@@ -135,6 +139,7 @@ impl HcStreamCompressor {
         self.prefix_len = 0;
         self.history_index = DICT_BASE;
         self.dict_ctx = false;
+        self.fresh = true;
     }
 
     /// Replaces the history with `dict`, as [`Self::with_dictionary`] (liblz4's
@@ -147,6 +152,7 @@ impl HcStreamCompressor {
         self.prefix_len = self.history_len;
         self.history_index = DICT_BASE;
         self.dict_ctx = false;
+        self.fresh = false;
     }
 
     /// The level (clamped as liblz4 does: 1 to 12).
@@ -221,9 +227,10 @@ impl HcStreamCompressor {
             self.dict_ctx = false;
             self.favor_dec_speed = false;
         }
-        if !contiguous {
+        if !contiguous && !self.fresh {
             self.set_external_dict();
         }
+        self.fresh = false;
         if src.len() > MAX_INPUT_SIZE {
             // liblz4 returns before the block becomes part of the stream.
             return Err(Error::InputTooLarge {
@@ -361,6 +368,7 @@ impl HcStreamCompressor {
         // entry is in reach); the dictionary's bytes sit in front of it, never entered.
         self.history_index = ATTACHED_BLOCK_INDEX - dict_len as u32;
         self.dict_ctx = true;
+        self.fresh = true;
     }
 
     /// Whether an attached dictionary is still in use (its owner may drop it once not).
