@@ -165,12 +165,16 @@ fn streamed_frames_are_lz4fs_for_the_same_updates() {
                                 (2 * block + 100, 0),
                             ] {
                                 case_number += 1;
-                                if case_number % STRIDE != 0 {
+                                if !case_number.is_multiple_of(STRIDE) {
                                     continue;
                                 }
                                 // Rooms: the whole frame at once (the direct path for whole
                                 // blocks), and little (staged, taken in pieces).
-                                let room = if case_number % 2 == 0 { 1 << 22 } else { 4099 };
+                                let room = if case_number.is_multiple_of(2) {
+                                    1 << 22
+                                } else {
+                                    4099
+                                };
                                 let case = Case {
                                     level,
                                     block_size,
@@ -216,7 +220,7 @@ fn the_io_encoder_writes_lz4fs_frames_for_its_writes() {
         for linked in [true, false] {
             for write_len in [777usize, 40_000, 65_536, 100_000] {
                 case_number += 1;
-                if case_number % STRIDE.min(3) != 0 {
+                if !case_number.is_multiple_of(STRIDE.min(3)) {
                     continue;
                 }
                 let case = Case {

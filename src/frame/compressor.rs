@@ -24,9 +24,17 @@ const END_LEN: usize = 8;
 /// A frame encoder without I/O: push content, pull compressed bytes. See the
 /// [module docs](self).
 ///
-/// Its frames are byte for byte those of [`compress`](super::compress) for the same content and
-/// options (unless a block is ended early by [`flush`](Self::flush) or
-/// [`auto_flush`](Self::auto_flush)), and so those of the `lz4` tool at the fast levels.
+/// Its frames are byte for byte LZ4F's (liblz4 1.10's frame API) for the same calls: each run of
+/// [`compress`](Self::compress) calls that hands in one input (up to the call that returns
+/// [`Status::NeedInput`]), and each [`take_input`](Self::take_input), is one
+/// `LZ4F_compressUpdate`, each [`flush`](Self::flush) one `LZ4F_flush`, and
+/// [`auto_flush`](Self::auto_flush) is LZ4F's preference. In independent mode that is the frame of
+/// [`compress`](super::compress) for the same content and options (unless a block is ended
+/// early), and so that of the `lz4` tool. Linked blocks depend on the updates, as LZ4F's do:
+/// blocks that follow each other in one input, or that are gathered from smaller inputs, continue
+/// the history in place (liblz4's prefix mode), which gives other bytes than
+/// [`compress`](super::compress)'s blocks, each compressed apart as the `lz4` tool does; with
+/// inputs of whole blocks and auto-flush, the frames are the same.
 ///
 /// ```
 /// use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};

@@ -28,6 +28,13 @@ pub(crate) const END_MARK: [u8; 4] = [0; 4];
 ///   `LZ4_compress_fast_continue`);
 /// - linked blocks: one stream for the frame (`LZ4_compress_fast_continue` on each block in its
 ///   own buffer, then `LZ4_saveDict(64 KiB)`), the dictionary attached for the first block.
+///
+/// Those are the blocks of [`write_block_at`](Self::write_block_at), each its own update. The
+/// streaming encoders tell where each block comes from and where LZ4F's updates and flushes end
+/// ([`write_block_from`](Self::write_block_from), [`end_update`](Self::end_update),
+/// [`end_flush`](Self::end_flush)), and linked blocks then see LZ4F's history: blocks that follow
+/// each other in its buffer or in one update's input continue the prefix, and the history is
+/// saved once per update with input blocks, and when LZ4F's buffer has no room for a block.
 pub(crate) struct BlockWriter {
     compressor: BlockCompressor,
     acceleration: u32,

@@ -19,6 +19,13 @@
 //!
 //! The stream keeps its history itself (a copy of at most 64 KiB, plus the block being
 //! compressed after it: each block is copied once), so callers may reuse or drop their buffers.
+//!
+//! The frame encoder also drives the other layouts LZ4F makes (crate-private): a block that
+//! follows the previous one in liblz4's memory (LZ4F's buffer, or the same update's input)
+//! continues the prefix (`compress_continue` with `contiguous`: matches may extend back into
+//! the earlier blocks, which stay in the window), and the history is saved (`save_dict`) when
+//! LZ4F saves it, not after every block; an attached dictionary stays in use while liblz4 keeps
+//! it (until the stream holds 64 KiB).
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
