@@ -12,8 +12,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use lz4_simd::frame::{
-    self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions, ParallelFrameDecoder,
-    ParallelFrameEncoder,
+    self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameEncoder, FrameOptions,
+    ParallelFrameDecoder, ParallelFrameEncoder,
 };
 use lz4_simd::Error;
 use testkit::alloc::{largest_allocation, LargestAllocation};
@@ -178,11 +178,18 @@ fn compression_is_byte_identical_for_every_thread_count() {
                 .clone()
                 .declared_content_size(rng.pick(&[None, Some(data.len() as u64)]).to_owned());
             // Linked blocks depend on the updates that made them (LZ4F's history): the parallel
-            // encoder hands its sequential encoder each block it gathered (or flushed) in one
-            // write, so its frame is that of the writes cut so.
-            let streamed = if format!("{options:?}").contains("Linked") {
+            // encoder compresses each block it gathered (or flushed) as one update, as a
+            // sequential encoder with auto-flush does for those writes (content of more than a
+            // block: less is the `lz4` tool's one-block frame, which auto-flush does not make).
+            let linked = format!("{options:?}").contains("Linked");
+            let streamed = if linked && data.len() > block_len_of(&options) {
                 let block_len = block_len_of(&options);
-                stream_single(&data, dict, &declared, &whole_block_plan(&plan, block_len))
+                let mut encoder = FrameEncoder::with_compressor(
+                    Vec::new(),
+                    FrameCompressor::with_dictionary(declared.clone(), dict).auto_flush(true),
+                );
+                run_plan(&mut encoder, &data, &whole_block_plan(&plan, block_len));
+                encoder.finish().unwrap()
             } else {
                 stream_single(&data, dict, &declared, &plan)
             };
@@ -276,7 +283,18 @@ fn every_hc_level_and_block_size_is_byte_identical() {
                 let declared = options
                     .clone()
                     .declared_content_size(Some(data.len() as u64));
-                let streamed = stream_single(&data, &[], &declared, &plan);
+                let streamed = if mode == BlockMode::Linked {
+                    // Each gathered block one update (see the test above).
+                    let mut encoder = FrameEncoder::with_compressor(
+                        Vec::new(),
+                        FrameCompressor::new(declared.clone()).auto_flush(true),
+                    );
+                    let block_len = block_size.bytes();
+                    run_plan(&mut encoder, &data, &whole_block_plan(&plan, block_len));
+                    encoder.finish().unwrap()
+                } else {
+                    stream_single(&data, &[], &declared, &plan)
+                };
                 for threads in [1, 3] {
                     let what = std::format!("{level:?} {block_size:?} {mode:?} {threads}");
                     assert!(

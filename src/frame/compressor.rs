@@ -75,6 +75,9 @@ pub struct FrameCompressor {
     consumed: u64,
     /// Every call that takes input ends a block (see [`auto_flush`](Self::auto_flush)).
     auto_flush: bool,
+    /// A block gathered from smaller inputs and ended by a flush or the frame's end is
+    /// compressed as an update of its own (see [`tail_apart`](Self::tail_apart)).
+    tail_apart: bool,
 }
 
 impl core::fmt::Debug for FrameCompressor {
@@ -123,6 +126,7 @@ impl FrameCompressor {
             finished: false,
             consumed: 0,
             auto_flush: false,
+            tail_apart: false,
         }
     }
 
@@ -133,6 +137,25 @@ impl FrameCompressor {
         self.auto_flush = on;
         self.blocks.set_auto_flush(on);
         self
+    }
+
+    /// For callers that hand in whole blocks, each gathered as one input, as the `lz4` tool
+    /// reads them (the parallel encoder's linked blocks): a shorter block, ended by a flush or
+    /// the frame's end, is compressed apart as LZ4F does with auto-flush, so linked frames are
+    /// the `lz4` tool's; unlike [`auto_flush`](Self::auto_flush), content shorter than a block
+    /// still makes the tool's one-block frame.
+    pub(crate) fn tail_apart(mut self) -> Self {
+        self.tail_apart = true;
+        self
+    }
+
+    /// Where a block gathered and ended early (by a flush or the frame's end) comes from.
+    fn tail_source(&self) -> Source {
+        if self.tail_apart {
+            Source::Input
+        } else {
+            Source::Gathered
+        }
     }
 
     /// The frame's options.
@@ -220,8 +243,9 @@ impl FrameCompressor {
         if !self.finished {
             self.end_update();
             if !self.gathered.is_empty() {
-                self.stage_pending(Source::Gathered);
+                self.stage_pending(self.tail_source());
                 self.blocks.end_flush();
+                self.end_update();
             }
         }
     }
@@ -253,7 +277,7 @@ impl FrameCompressor {
             self.staging
                 .stage_header(&self.options, block_size, block_mode);
         }
-        self.stage_pending(Source::Gathered);
+        self.stage_pending(self.tail_source());
         let mut end = Vec::with_capacity(END_LEN);
         self.blocks.finish(&mut end);
         self.staging.stage_bytes(&end);
