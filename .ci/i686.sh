@@ -26,7 +26,10 @@
 #   round trips and edge cases (forms_and_edges) still run; so do tests/stream_adversarial.rs's
 #   decoder and foreign-history tests (its other tests compare stream bytes with liblz4's), and
 #   tests/review_edges.rs's stream-decoder and kernel tests (its dictionary-message tests compare
-#   bytes with liblz4's, as does tests/dict_prepared.rs's tiny-dictionary test).
+#   bytes with liblz4's, as does tests/dict_prepared.rs's tiny-dictionary test). So do the
+#   linked frames of streamed updates against LZ4F's (tests/lz4f_updates.rs, and
+#   tests/frame.rs's and tests/frame_sans_io.rs's streamed-frame tests, whose linked frames of
+#   smaller writes are LZ4F's prefix-mode streams).
 # - `output_cap_is_enforced_before_allocating`: it expects a 2^40-byte declared content size to
 #   pass a `usize::MAX` cap, true only on 64-bit (on 32-bit the frame is refused by the cap).
 set -euo pipefail
@@ -93,6 +96,10 @@ cargo test -p lz4-simd --release --target "$TARGET" --lib --tests --no-fail-fast
     --skip matches_at_the_window_edge_across_blocks --skip reset_mid_contiguous_stream \
     --skip saved_layout_every_capacity --skip tiny_and_empty_blocks \
     --skip tiny_dictionaries_as_liblz4_and_lz4f --skip dictionary_messages_around_4_kib_are_liblz4s \
-    --skip random_dictionary_messages_through_one_compressor
+    --skip random_dictionary_messages_through_one_compressor \
+    --skip streamed_frames_are_lz4fs_for_the_same_updates \
+    --skip the_io_encoder_writes_lz4fs_frames_for_its_writes \
+    --skip streamed_frames_equal_one_shot_frames \
+    --skip the_compressor_writes_the_one_shot_bytes_for_every_slicing
 
 step "done"

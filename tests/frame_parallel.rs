@@ -12,8 +12,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use lz4_simd::frame::{
-    self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions, ParallelFrameDecoder,
-    ParallelFrameEncoder,
+    self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameEncoder, FrameOptions,
+    ParallelFrameDecoder, ParallelFrameEncoder,
 };
 use lz4_simd::Error;
 use testkit::alloc::{largest_allocation, LargestAllocation};
@@ -177,7 +177,22 @@ fn compression_is_byte_identical_for_every_thread_count() {
             let declared = options
                 .clone()
                 .declared_content_size(rng.pick(&[None, Some(data.len() as u64)]).to_owned());
-            let streamed = stream_single(&data, dict, &declared, &plan);
+            // Linked blocks depend on the updates that made them (LZ4F's history): the parallel
+            // encoder compresses each block it gathered (or flushed) as one update, as a
+            // sequential encoder with auto-flush does for those writes (content of more than a
+            // block: less is the `lz4` tool's one-block frame, which auto-flush does not make).
+            let linked = format!("{options:?}").contains("Linked");
+            let streamed = if linked && data.len() > block_len_of(&options) {
+                let block_len = block_len_of(&options);
+                let mut encoder = FrameEncoder::with_compressor(
+                    Vec::new(),
+                    FrameCompressor::with_dictionary(declared.clone(), dict).auto_flush(true),
+                );
+                run_plan(&mut encoder, &data, &whole_block_plan(&plan, block_len));
+                encoder.finish().unwrap()
+            } else {
+                stream_single(&data, dict, &declared, &plan)
+            };
             // Sampled thread counts (1-8 over the rounds), plus one per core.
             for threads in [round + 1, 8 - round, 0] {
                 let what = std::format!("{name}, round {round}, {threads} threads: {options:?}");
@@ -196,6 +211,46 @@ fn compression_is_byte_identical_for_every_thread_count() {
             );
         }
     }
+}
+
+fn block_len_of(options: &FrameOptions) -> usize {
+    let debug = format!("{options:?}");
+    [
+        ("Max64KB", 64 * KIB),
+        ("Max256KB", 256 * KIB),
+        ("Max1MB", 1024 * KIB),
+        ("Max4MB", 4096 * KIB),
+    ]
+    .into_iter()
+    .find(|(name, _)| debug.contains(name))
+    .map(|(_, len)| len)
+    .unwrap()
+}
+
+/// `plan` with its writes merged and cut into the blocks they fill (from each flush on), each
+/// one write: what the parallel encoder hands its sequential encoder in linked mode.
+fn whole_block_plan(plan: &[usize], block_len: usize) -> Vec<usize> {
+    let mut recut = Vec::new();
+    let mut gathered = 0usize;
+    for &step in plan {
+        if step == usize::MAX {
+            if gathered > 0 {
+                recut.push(gathered);
+                gathered = 0;
+            }
+            recut.push(usize::MAX);
+            continue;
+        }
+        gathered += step;
+        while gathered >= block_len {
+            recut.push(block_len);
+            gathered -= block_len;
+        }
+    }
+    if gathered > 0 {
+        recut.push(gathered);
+    }
+    recut
 }
 
 fn options_dict(options: &FrameOptions) -> bool {
@@ -228,7 +283,18 @@ fn every_hc_level_and_block_size_is_byte_identical() {
                 let declared = options
                     .clone()
                     .declared_content_size(Some(data.len() as u64));
-                let streamed = stream_single(&data, &[], &declared, &plan);
+                let streamed = if mode == BlockMode::Linked {
+                    // Each gathered block one update (see the test above).
+                    let mut encoder = FrameEncoder::with_compressor(
+                        Vec::new(),
+                        FrameCompressor::new(declared.clone()).auto_flush(true),
+                    );
+                    let block_len = block_size.bytes();
+                    run_plan(&mut encoder, &data, &whole_block_plan(&plan, block_len));
+                    encoder.finish().unwrap()
+                } else {
+                    stream_single(&data, &[], &declared, &plan)
+                };
                 for threads in [1, 3] {
                     let what = std::format!("{level:?} {block_size:?} {mode:?} {threads}");
                     assert!(

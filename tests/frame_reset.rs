@@ -22,19 +22,20 @@ fn contents() -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn all_options() -> Vec<FrameOptions> {
+fn all_options() -> Vec<(FrameOptions, BlockMode)> {
     let mut all = Vec::new();
     for level in [None, Some(3), Some(9)] {
         for mode in [BlockMode::Independent, BlockMode::Linked] {
             for (block_checksum, content_checksum) in [(false, true), (true, false)] {
-                all.push(
+                all.push((
                     FrameOptions::new()
                         .block_size(BlockSize::Max64KB)
                         .block_mode(mode)
                         .hc_level(level)
                         .block_checksum(block_checksum)
                         .content_checksum(content_checksum),
-                );
+                    mode,
+                ));
             }
         }
     }
@@ -49,7 +50,7 @@ fn reset_compressor_writes_the_frames_of_new_ones() {
     let dict_bytes = samples::text(40_000, &mut Rng::new(0xd1c7));
     let prepared = Dictionary::new(&dict_bytes);
     let contents = contents();
-    for options in all_options() {
+    for (options, _) in all_options() {
         for dict in [None, Some(false), Some(true)] {
             let fresh = || match dict {
                 None => FrameCompressor::new(options.clone()),
@@ -86,43 +87,60 @@ fn reset_compressor_writes_the_frames_of_new_ones() {
 #[test]
 fn reset_keeps_content_size_and_auto_flush() {
     let content = samples::text(3 * BLOCK + 5, &mut Rng::new(1));
-    let options = FrameOptions::new()
-        .block_size(BlockSize::Max64KB)
-        .declared_content_size(Some(content.len() as u64));
-    let mut reused = FrameCompressor::new(options.clone()).auto_flush(true);
-    for _ in 0..3 {
-        let mut new = FrameCompressor::new(options.clone()).auto_flush(true);
-        let want = frame_common::compress_in_pieces(&mut new, content.chunks(30_000), 1 << 20);
-        let got = frame_common::compress_in_pieces(&mut reused, content.chunks(30_000), 1 << 20);
-        assert_eq!(got, want);
-        reused.reset();
+    for (mode, level) in [
+        (BlockMode::Independent, None),
+        (BlockMode::Linked, None),
+        (BlockMode::Linked, Some(9)),
+    ] {
+        let options = FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(mode)
+            .hc_level(level)
+            .declared_content_size(Some(content.len() as u64));
+        let mut reused = FrameCompressor::new(options.clone()).auto_flush(true);
+        for chunk in [30_000, 70_000, 150_000] {
+            let mut new = FrameCompressor::new(options.clone()).auto_flush(true);
+            let want = frame_common::compress_in_pieces(&mut new, content.chunks(chunk), 1 << 20);
+            let got = frame_common::compress_in_pieces(&mut reused, content.chunks(chunk), 1 << 20);
+            assert!(got == want, "{mode:?} {level:?} chunks of {chunk}");
+            reused.reset();
+        }
     }
 }
 
 /// `FrameEncoder::reset` finishes the frame on the old writer and writes the next on the new
-/// one: every frame equals the one-shot frame of its content (and `lz4`'s, by `frame::compress`'s
-/// own tests).
+/// one: every frame equals the frame a new encoder writes for the same writes (the one-shot
+/// frame in independent mode; linked frames follow the writes, as LZ4F's do).
 #[test]
 fn reset_encoder_finishes_and_starts_over() {
+    fn written(encoder: &mut FrameEncoder<Vec<u8>>, content: &[u8]) {
+        for piece in content.chunks(25_000) {
+            encoder.write_all(piece).unwrap();
+        }
+    }
     let contents = contents();
-    for options in all_options() {
+    for (options, mode) in all_options() {
+        let want = |content: &[u8]| {
+            let mut new = FrameEncoder::new(Vec::new(), options.clone());
+            written(&mut new, content);
+            let framed = new.finish().unwrap();
+            if mode == BlockMode::Independent {
+                assert!(framed == frame::compress(content, &options));
+            }
+            framed
+        };
         let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
         let mut previous: Option<&Vec<u8>> = None;
         for content in &contents {
             let finished = encoder.reset(Vec::new()).unwrap();
             if let Some(previous) = previous {
-                assert!(
-                    finished == frame::compress(previous, &options),
-                    "{options:?}"
-                );
+                assert!(finished == want(previous), "{options:?}");
             }
-            for piece in content.chunks(25_000) {
-                encoder.write_all(piece).unwrap();
-            }
+            written(&mut encoder, content);
             previous = Some(content);
         }
         let last = encoder.finish().unwrap();
-        assert!(last == frame::compress(contents.last().unwrap(), &options));
+        assert!(last == want(contents.last().unwrap()));
     }
 }
 

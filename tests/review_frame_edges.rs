@@ -221,12 +221,11 @@ fn review_auto_flush_chunks_direct_and_lz4f() {
     auto_flush_chunks(&[Some(3), Some(9), Some(12)], &[false]);
 }
 
-/// Known mismatch, present before session 12 too (at df8ddc4): HC linked frames whose blocks
-/// are cut by auto-flush (chunks of 70,000 bytes into 64 KiB blocks: blocks of 65,536 and 4,464
-/// bytes alternate) differ from LZ4F's in the last block (one byte longer here). Run with
-/// `cargo test --release --test review_frame_edges -- --ignored`.
+/// HC linked frames whose blocks are cut by auto-flush (chunks of 70,000 bytes into 64 KiB
+/// blocks: blocks of 65,536 and 4,464 bytes alternate) are LZ4F's: the rest of an update follows
+/// its full block in the caller's buffer (prefix mode), and the history is saved once per update.
+/// (It differed by a byte before session 13, when every block saved its history.)
 #[test]
-#[ignore = "pre-existing HC linked mismatch with LZ4F (see the report of review session 12)"]
 fn review_hc_linked_auto_flush_matches_lz4f() {
     auto_flush_chunks(&[Some(3), Some(9), Some(12)], &[true]);
 }

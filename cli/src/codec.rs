@@ -14,7 +14,7 @@ use std::io::{self, BufReader, Read, Write};
 
 use lz4_simd::block;
 use lz4_simd::frame::{
-    self, BlockMode, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
+    self, BlockMode, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
     ParallelFrameEncoder,
 };
 
@@ -105,8 +105,16 @@ pub fn compress_frame(
     let threads = settings.threads.map_or(0, |n| n as usize);
     if threads == 1 {
         let mut encoder = match dictionary {
-            Some(dict) => FrameEncoder::with_dictionary(writer, options, dict),
-            None => FrameEncoder::new(writer, options),
+            // Auto-flush, as `lz4` sets it: each block read is one update, compressed apart
+            // (the last, shorter one too), which linked blocks (`-BD`) depend on.
+            Some(dict) => FrameEncoder::with_compressor(
+                writer,
+                FrameCompressor::with_dictionary(options, dict).auto_flush(true),
+            ),
+            None => FrameEncoder::with_compressor(
+                writer,
+                FrameCompressor::new(options).auto_flush(true),
+            ),
         };
         pump(reader, &mut encoder, &mut buf, first)?;
         encoder.finish()?;

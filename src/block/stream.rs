@@ -101,6 +101,8 @@ pub(crate) struct StreamState {
 enum Layout<'a> {
     /// Its own buffer.
     Separate,
+    /// Its own buffer, the history (when the caller holds it) ending `history`.
+    SeparateFrom { history: &'a [u8] },
     /// Right after `buffer[..start]`, which holds (the end of) the history when it is the
     /// caller's.
     After { buffer: &'a [u8], start: usize },
@@ -208,6 +210,64 @@ impl StreamState {
         )
     }
 
+    /// `LZ4_compress_fast_continue` on `src` in a buffer of its own, without saving the history
+    /// afterwards (it is then `src`, which the caller keeps: see
+    /// [`save_dict_from`](Self::save_dict_from)). `history` ends with the current history's
+    /// bytes (at least 64 KiB of them, or all) when the caller holds it.
+    pub(crate) fn compress_elsewhere(
+        &mut self,
+        src: &[u8],
+        history: &[u8],
+        dst: &mut [u8],
+        acceleration: u32,
+        dict: Option<&Dictionary>,
+    ) -> Result<usize, Error> {
+        check_input_size(src)?;
+        self.compress(
+            Layout::SeparateFrom { history },
+            src,
+            dst,
+            acceleration,
+            dict,
+        )
+    }
+
+    /// `LZ4_compress_fast_continue` on `buffer[start..]`, which follows the history in liblz4's
+    /// memory: `buffer[..start]` ends with its bytes (at least 64 KiB of them, or all), whether
+    /// the caller held them or they were saved.
+    pub(crate) fn compress_following(
+        &mut self,
+        buffer: &[u8],
+        start: usize,
+        dst: &mut [u8],
+        acceleration: u32,
+        dict: Option<&Dictionary>,
+    ) -> Result<usize, Error> {
+        debug_assert!(start >= self.dict_size.min(MAX_HISTORY));
+        self.held = Held::Caller;
+        self.compress_contiguous_into(buffer, start, dst, acceleration, dict)
+    }
+
+    /// The saved history (after [`save_dict_from`](Self::save_dict_from)), or `None` when the
+    /// caller holds it.
+    pub(crate) fn saved_history(&self) -> Option<&[u8]> {
+        (self.held == Held::Saved).then_some(&self.saved[..])
+    }
+
+    /// `LZ4_saveDict(64 KiB)`: the last 64 KiB of the history (all of it if shorter) move into
+    /// the stream's own buffer, taken from `history` (which ends with the history's bytes when the
+    /// caller holds it; its allocation may be swapped with the stream's). Returns how much.
+    pub(crate) fn save_dict_from(&mut self, history: &mut Vec<u8>) -> usize {
+        if self.held == Held::Caller {
+            let keep = self.dict_size.min(MAX_HISTORY);
+            history.drain(..history.len() - keep);
+            core::mem::swap(&mut self.saved, history);
+            self.held = Held::Saved;
+        }
+        self.dict_size = self.saved.len();
+        self.saved.len()
+    }
+
     /// The call itself, with liblz4's state transitions. `src` is the input (for
     /// [`Layout::After`], `buffer[start..]`).
     fn compress(
@@ -223,7 +283,7 @@ impl StreamState {
         self.renormalise(len);
         let contiguous = match layout {
             Layout::After { .. } => self.held == Held::Caller && self.dict_size > 0,
-            Layout::Separate => false,
+            Layout::Separate | Layout::SeparateFrom { .. } => false,
         };
         // A history too short to hash is dropped unless the input continues it.
         if self.dict_size < TINY_HISTORY && !contiguous && len > 0 && !self.attached {
@@ -245,7 +305,7 @@ impl StreamState {
                 self.dict_size += len;
                 self.current_offset += len;
                 self.held = match layout {
-                    Layout::After { .. } => Held::Caller,
+                    Layout::After { .. } | Layout::SeparateFrom { .. } => Held::Caller,
                     Layout::Separate => Held::Saved,
                 };
             }
@@ -285,11 +345,14 @@ impl StreamState {
                     if len > 0 {
                         self.current_offset += len;
                     }
-                    let history = match self.held {
-                        Held::Saved => &self.saved[..],
+                    let history = match (self.held, layout) {
+                        (Held::Saved, _) => &self.saved[..],
+                        (Held::Caller, Layout::SeparateFrom { history }) => {
+                            &history[history.len() - self.dict_size.min(MAX_HISTORY)..]
+                        }
                         // Not contiguous with the caller's history: only `compress_into` gets
                         // here with it, and that refuses it.
-                        Held::Caller => &[][..],
+                        (Held::Caller, _) => &[][..],
                     };
                     compress_stream_block(
                         &mut self.table,

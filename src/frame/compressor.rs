@@ -13,7 +13,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use super::decompressor::{Progress, Status};
-use super::encode::{frame_layout, BlockWriter};
+use super::encode::{frame_layout, BlockWriter, Source};
 use super::header::{write_header, MAX_HEADER_LEN};
 use super::{BlockMode, BlockSize, FrameOptions};
 use crate::block::Dictionary;
@@ -25,9 +25,17 @@ const END_LEN: usize = 8;
 /// A frame encoder without I/O: push content, pull compressed bytes. See the
 /// [module docs](self).
 ///
-/// Its frames are byte for byte those of [`compress`](super::compress) for the same content and
-/// options (unless a block is ended early by [`flush`](Self::flush) or
-/// [`auto_flush`](Self::auto_flush)), and so those of the `lz4` tool at the fast levels.
+/// Its frames are byte for byte LZ4F's (liblz4 1.10's frame API) for the same calls: each run of
+/// [`compress`](Self::compress) calls that hands in one input (up to the call that returns
+/// [`Status::NeedInput`]), and each [`take_input`](Self::take_input), is one
+/// `LZ4F_compressUpdate`, each [`flush`](Self::flush) one `LZ4F_flush`, and
+/// [`auto_flush`](Self::auto_flush) is LZ4F's preference. In independent mode that is the frame of
+/// [`compress`](super::compress) for the same content and options (unless a block is ended
+/// early), and so that of the `lz4` tool. Linked blocks depend on the updates, as LZ4F's do:
+/// blocks that follow each other in one input, or that are gathered from smaller inputs, continue
+/// the history in place (liblz4's prefix mode), which gives other bytes than
+/// [`compress`](super::compress)'s blocks, each compressed apart as the `lz4` tool does; with
+/// inputs of whole blocks and auto-flush, the frames are the same.
 ///
 /// ```
 /// use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};
@@ -72,6 +80,9 @@ pub struct FrameCompressor {
     /// ([`reset`](Self::reset)); `None` without a dictionary or with independent blocks (whose
     /// block writer keeps its own).
     kept_dictionary: Option<Box<KeptDictionary>>,
+    /// A block gathered from smaller inputs and ended by a flush or the frame's end is
+    /// compressed as an update of its own (see [`tail_apart`](Self::tail_apart)).
+    tail_apart: bool,
 }
 
 /// A linked frame's dictionary, as it was given.
@@ -134,6 +145,7 @@ impl FrameCompressor {
             consumed: 0,
             auto_flush: false,
             kept_dictionary,
+            tail_apart: false,
         }
     }
 
@@ -169,6 +181,7 @@ impl FrameCompressor {
                 dict,
                 prepared,
             );
+            self.blocks.set_auto_flush(self.auto_flush);
         }
         self.gathered.clear();
         self.staging.clear();
@@ -181,7 +194,27 @@ impl FrameCompressor {
     /// must not wait for a full block), at some cost in ratio for small writes.
     pub fn auto_flush(mut self, on: bool) -> Self {
         self.auto_flush = on;
+        self.blocks.set_auto_flush(on);
         self
+    }
+
+    /// For callers that hand in whole blocks, each gathered as one input, as the `lz4` tool
+    /// reads them (the parallel encoder's linked blocks): a shorter block, ended by a flush or
+    /// the frame's end, is compressed apart as LZ4F does with auto-flush, so linked frames are
+    /// the `lz4` tool's; unlike [`auto_flush`](Self::auto_flush), content shorter than a block
+    /// still makes the tool's one-block frame.
+    pub(crate) fn tail_apart(mut self) -> Self {
+        self.tail_apart = true;
+        self
+    }
+
+    /// Where a block gathered and ended early (by a flush or the frame's end) comes from.
+    fn tail_source(&self) -> Source {
+        if self.tail_apart {
+            Source::Input
+        } else {
+            Source::Gathered
+        }
     }
 
     /// The frame's options.
@@ -215,7 +248,23 @@ impl FrameCompressor {
     /// output is pending (take it first); returns how much was taken. A completed block is
     /// compressed at once into [`pending_output`](Self::pending_output). After the frame's end
     /// this is an [`Error::InvalidArgument`].
+    ///
+    /// Each call is one `LZ4F_compressUpdate` of what it takes: linked blocks are those of LZ4F
+    /// for the same sequence of updates.
     pub fn take_input(&mut self, input: &[u8]) -> Result<usize, Error> {
+        self.end_update();
+        let taken = self.take(input);
+        self.end_update();
+        taken
+    }
+
+    /// Ends the update in progress, if any (see [`BlockWriter::end_update`]).
+    fn end_update(&mut self) {
+        self.blocks.end_update(self.auto_flush);
+    }
+
+    /// [`take_input`](Self::take_input) within the current update.
+    fn take(&mut self, input: &[u8]) -> Result<usize, Error> {
         if self.finished {
             return Err(Error::InvalidArgument {
                 what: "the frame is finished: no more input can be written to it",
@@ -227,14 +276,19 @@ impl FrameCompressor {
         let taken = if self.gathered.is_empty() && input.len() >= self.block_len {
             // Nothing gathered: a whole block is compressed where it is, without gathering it
             // first.
-            self.stage_block(&input[..self.block_len]);
+            self.stage_block(&input[..self.block_len], Source::Input);
             self.block_len
         } else {
             let pending = self.gathered.len();
             let take = input.len().min(self.block_len - pending);
             self.gathered.extend_from_slice(&input[..take]);
-            if pending + take == self.block_len || self.auto_flush {
-                self.stage_pending();
+            if self.auto_flush {
+                // LZ4F compresses an update's rest from the input itself (with auto-flush,
+                // nothing is ever left gathered between updates).
+                debug_assert!(pending == 0);
+                self.stage_pending(Source::Input);
+            } else if pending + take == self.block_len {
+                self.stage_pending(Source::Gathered);
             }
             take
         };
@@ -246,7 +300,12 @@ impl FrameCompressor {
     /// decoded from the output; its bytes join [`pending_output`](Self::pending_output).
     pub fn end_block(&mut self) {
         if !self.finished {
-            self.stage_pending();
+            self.end_update();
+            if !self.gathered.is_empty() {
+                self.stage_pending(self.tail_source());
+                self.blocks.end_flush();
+                self.end_update();
+            }
         }
     }
 
@@ -258,6 +317,7 @@ impl FrameCompressor {
         if self.finished {
             return Ok(());
         }
+        self.end_update();
         if let Some(declared) = self.options.content_size {
             if declared != self.consumed {
                 return Err(Error::FrameContentSizeMismatch {
@@ -276,7 +336,7 @@ impl FrameCompressor {
             self.staging
                 .stage_header(&self.options, block_size, block_mode);
         }
-        self.stage_pending();
+        self.stage_pending(self.tail_source());
         let mut end = Vec::with_capacity(END_LEN);
         self.blocks.finish(&mut end);
         self.staging.stage_bytes(&end);
@@ -289,6 +349,10 @@ impl FrameCompressor {
     /// delivered (a partial block waits for more content, [`flush`](Self::flush) or
     /// [`finish`](Self::finish)), or [`Status::OutputFull`] when `output` is full. Input after
     /// the frame's end is an error, returned by the first call that writes nothing.
+    ///
+    /// One input, handed in by the calls from one that returns [`Status::NeedInput`] to the next
+    /// that does, is one `LZ4F_compressUpdate`: linked blocks are those of LZ4F for the same
+    /// sequence of updates (and, without auto-flush, [`flush`](Self::flush) calls).
     pub fn compress(&mut self, input: &[u8], output: &mut [u8]) -> Result<Progress, Error> {
         let mut consumed = 0;
         let mut produced = 0;
@@ -298,13 +362,14 @@ impl FrameCompressor {
                 return Ok(progress(consumed, produced, Status::OutputFull));
             }
             if consumed == input.len() {
+                self.end_update();
                 return Ok(progress(consumed, produced, Status::NeedInput));
             }
             if let Some(taken) = self.compress_direct(&input[consumed..], output, &mut produced) {
                 consumed += taken;
                 continue;
             }
-            match self.take_input(&input[consumed..]) {
+            match self.take(&input[consumed..]) {
                 Ok(taken) => consumed += taken,
                 // Output this call wrote goes to the caller first; the next call fails.
                 Err(_) if produced > 0 => {
@@ -385,9 +450,9 @@ impl FrameCompressor {
             *produced += self.drain(&mut output[*produced..]);
             debug_assert!(self.pending_output().is_empty());
         }
-        *produced = self
-            .blocks
-            .write_block_at(&input[..block_len], output, *produced);
+        *produced =
+            self.blocks
+                .write_block_from(&input[..block_len], output, *produced, Source::Input);
         self.consumed += block_len as u64;
         Some(block_len)
     }
@@ -401,8 +466,9 @@ impl FrameCompressor {
         n
     }
 
-    /// Compresses `input` as one block into `staging` (with the header before the first block).
-    fn stage_block(&mut self, input: &[u8]) {
+    /// Compresses `input` (from `source`) as one block into `staging` (with the header before
+    /// the first block).
+    fn stage_block(&mut self, input: &[u8], source: Source) {
         self.staging.stage_header(
             &self.options,
             self.options.block_size,
@@ -412,17 +478,17 @@ impl FrameCompressor {
         let (buf, at) = self
             .staging
             .room(BlockWriter::block_room(input.len()) + END_LEN);
-        let end = self.blocks.write_block_at(input, buf, at);
+        let end = self.blocks.write_block_from(input, buf, at, source);
         self.staging.staged_to(end);
     }
 
-    /// Compresses the gathered input (if any) as one block into `staging`.
-    fn stage_pending(&mut self) {
+    /// Compresses the gathered input (if any, from `source`) as one block into `staging`.
+    fn stage_pending(&mut self, source: Source) {
         if self.gathered.is_empty() {
             return;
         }
         let gathered = core::mem::take(&mut self.gathered);
-        self.stage_block(&gathered);
+        self.stage_block(&gathered, source);
         self.gathered = gathered;
         self.gathered.clear();
     }

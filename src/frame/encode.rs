@@ -29,6 +29,13 @@ pub(crate) const END_MARK: [u8; 4] = [0; 4];
 ///   `LZ4_compress_fast_continue`);
 /// - linked blocks: one stream for the frame (`LZ4_compress_fast_continue` on each block in its
 ///   own buffer, then `LZ4_saveDict(64 KiB)`), the dictionary attached for the first block.
+///
+/// Those are the blocks of [`write_block_at`](Self::write_block_at), each its own update. The
+/// streaming encoders tell where each block comes from and where LZ4F's updates and flushes end
+/// ([`write_block_from`](Self::write_block_from), [`end_update`](Self::end_update),
+/// [`end_flush`](Self::end_flush)), and linked blocks then see LZ4F's history: blocks that follow
+/// each other in its buffer or in one update's input continue the prefix, and the history is
+/// saved once per update with input blocks, and when LZ4F's buffer has no room for a block.
 pub(crate) struct BlockWriter {
     compressor: BlockCompressor,
     acceleration: u32,
@@ -37,6 +44,45 @@ pub(crate) struct BlockWriter {
     /// fast independent blocks the stripes are hashed inside the parse
     /// ([`Compressor::compress_into_hashing`]), which continues this hasher's lanes.
     pub(crate) hasher: Option<ContentHasher>,
+    /// LZ4F's buffer state, which decides the history linked blocks see.
+    lz4f: Lz4fHistory,
+}
+
+/// Where a block's bytes come from, in LZ4F's terms (`LZ4F_compressUpdate`): that decides
+/// whether liblz4 sees a linked block contiguous with the history before it (prefix mode) or
+/// elsewhere (the history becomes the external dictionary).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Source {
+    /// Gathered from smaller inputs (LZ4F's buffer, right after the saved history and the
+    /// blocks gathered before it): contiguous with the history.
+    Gathered,
+    /// The caller's input of an update (full blocks, and with auto-flush the rest): the update's
+    /// first such block lies elsewhere, the next ones right after it.
+    Input,
+}
+
+/// What LZ4F tracks of its buffer for linked blocks (`tmpIn`, the update's blocks), to save the
+/// history (`LZ4F_localSaveDict`) when it does.
+#[derive(Clone, Copy, Debug)]
+struct Lz4fHistory {
+    /// `tmpIn - tmpBuff`: where the next gathered block starts in LZ4F's buffer.
+    gathered_at: usize,
+    /// Blocks compressed from the caller's input in the current update.
+    input_blocks: usize,
+    /// LZ4F's buffer size (`maxBufferSize`): 64 KiB with auto-flush, else a block and 128 KiB.
+    buffer_len: usize,
+    block_len: usize,
+}
+
+impl Lz4fHistory {
+    fn new(block_len: usize) -> Self {
+        Self {
+            gathered_at: 0,
+            input_blocks: 0,
+            buffer_len: block_len + 128 * 1024,
+            block_len,
+        }
+    }
 }
 
 /// The block compressor a frame's options ask for.
@@ -45,8 +91,10 @@ enum BlockCompressor {
     Fast(Compressor),
     /// Fast, independent blocks, each with the dictionary.
     FastWithDict(Compressor, Box<Dictionary>),
-    /// Fast, linked blocks: one stream (a dictionary only for the first block).
-    Linked(Box<StreamState>, Option<Box<Dictionary>>),
+    /// Fast, linked blocks: one stream (a dictionary only for the first block), and the
+    /// history's bytes while the stream does not hold them itself (at most 64 KiB of them, then
+    /// the block being compressed after them).
+    Linked(Box<StreamState>, Option<Box<Dictionary>>, Vec<u8>),
     /// HC, independent blocks, no dictionary.
     Hc(Box<HcCompressor>, u8),
     /// HC, independent blocks, each with the dictionary attached (LZ4F with a CDict:
@@ -93,17 +141,71 @@ impl BlockWriter {
             (None, BlockMode::Linked, dictionary) => BlockCompressor::Linked(
                 Box::new(StreamState::new(dictionary.as_deref())),
                 dictionary,
+                Vec::new(),
             ),
             (None, BlockMode::Independent, Some(dictionary)) => {
                 BlockCompressor::FastWithDict(Compressor::new(), dictionary)
             }
             (None, BlockMode::Independent, None) => BlockCompressor::Fast(Compressor::new()),
         };
+        let mut compressor = compressor;
+        if let BlockCompressor::HcLinked(stream, Some(dict)) = &mut compressor {
+            stream.attach_dictionary(dict);
+        }
         Self {
             compressor,
             acceleration: options.acceleration,
             block_checksum: options.block_checksum,
             hasher: options.content_checksum.then(ContentHasher::new),
+            lz4f: Lz4fHistory::new(options.block_size.bytes()),
+        }
+    }
+
+    /// LZ4F's auto-flush preference: it sizes LZ4F's buffer, and so when the history is saved.
+    pub(crate) fn set_auto_flush(&mut self, on: bool) {
+        self.lz4f.buffer_len = if on {
+            64 * 1024
+        } else {
+            self.lz4f.block_len + 128 * 1024
+        };
+    }
+
+    /// The end of an update (`LZ4F_compressUpdate`) that wrote blocks with
+    /// [`write_block_from`](Self::write_block_from): after blocks from the caller's input, LZ4F
+    /// saves the history into its buffer; without auto-flush, it also does when its buffer has
+    /// no room left for a block.
+    pub(crate) fn end_update(&mut self, auto_flush: bool) {
+        if self.lz4f.input_blocks > 0 {
+            self.lz4f.input_blocks = 0;
+            self.lz4f.gathered_at = self.save_history();
+        }
+        if !auto_flush {
+            self.keep_room();
+        }
+    }
+
+    /// After a gathered block that `LZ4F_flush` wrote: LZ4F saves the history when its buffer
+    /// has no room left for a block.
+    pub(crate) fn end_flush(&mut self) {
+        self.keep_room();
+    }
+
+    fn keep_room(&mut self) {
+        if self.lz4f.gathered_at + self.lz4f.block_len > self.lz4f.buffer_len {
+            self.lz4f.gathered_at = self.save_history();
+        }
+    }
+
+    /// `LZ4F_localSaveDict`: the linked stream keeps the last 64 KiB of its prefix; returns how
+    /// much.
+    fn save_history(&mut self) -> usize {
+        match &mut self.compressor {
+            BlockCompressor::HcLinked(stream, _) => {
+                stream.save_dict(false);
+                stream.history().len()
+            }
+            BlockCompressor::Linked(stream, _, window) => stream.save_dict_from(window),
+            _ => 0,
         }
     }
 
@@ -116,6 +218,8 @@ impl BlockWriter {
             return false;
         }
         self.hasher = options.content_checksum.then(ContentHasher::new);
+        self.lz4f.gathered_at = 0;
+        self.lz4f.input_blocks = 0;
         true
     }
 
@@ -127,10 +231,10 @@ impl BlockWriter {
             BlockCompressor::Fast(Compressor::new()),
         );
         self.compressor = match compressor {
-            BlockCompressor::Linked(_, Some(dictionary)) => {
+            BlockCompressor::Linked(_, Some(dictionary), _) => {
                 BlockCompressor::FastWithDict(Compressor::new(), dictionary)
             }
-            BlockCompressor::Linked(_, None) => BlockCompressor::Fast(Compressor::new()),
+            BlockCompressor::Linked(_, None, _) => BlockCompressor::Fast(Compressor::new()),
             BlockCompressor::HcLinked(stream, Some(dict)) => BlockCompressor::HcWithDict(
                 Box::new(HcCompressor::with_favor_dec_speed(stream.favor_dec_speed())),
                 dict,
@@ -177,7 +281,32 @@ impl BlockWriter {
     /// The block needs no history in front of it: the compressors of linked blocks and of
     /// dictionaries hold theirs themselves, and the plain ones compress independent blocks.
     pub(crate) fn write_block_at(&mut self, input: &[u8], dst: &mut [u8], pos: usize) -> usize {
+        let end = self.write_block_from(input, dst, pos, Source::Input);
+        self.end_update(false);
+        end
+    }
+
+    /// [`write_block_at`](Self::write_block_at) for one of the blocks of an update, from
+    /// `source`; the caller ends the update with [`end_update`](Self::end_update) (and a flush
+    /// with [`end_flush`](Self::end_flush)), as LZ4F's history depends on them.
+    pub(crate) fn write_block_from(
+        &mut self,
+        input: &[u8],
+        dst: &mut [u8],
+        pos: usize,
+        source: Source,
+    ) -> usize {
         debug_assert!(!input.is_empty() && input.len() <= BlockSize::Max4MB.bytes());
+        let contiguous = match source {
+            Source::Gathered => {
+                self.lz4f.gathered_at += input.len();
+                true
+            }
+            Source::Input => {
+                self.lz4f.input_blocks += 1;
+                self.lz4f.input_blocks > 1
+            }
+        };
         debug_assert!(
             dst.len() - pos >= Self::block_room(input.len())
                 || matches!(
@@ -214,23 +343,53 @@ impl BlockWriter {
                 .compress_with_dictionary_into(input, body, dictionary, self.acceleration)
                 .ok()
                 .filter(|&len| fits_like_liblz4(&body[..len], limit)),
-            BlockCompressor::Linked(stream, dictionary) => stream
-                .compress_into(
-                    input,
-                    &mut body[..limit],
-                    self.acceleration,
-                    dictionary.as_deref(),
-                )
-                .ok(),
+            BlockCompressor::Linked(stream, dictionary, window) => {
+                let dictionary = dictionary.as_deref();
+                let dst = &mut body[..limit];
+                let compressed = if contiguous {
+                    // liblz4 reads the history right before the block: put them together.
+                    match stream.saved_history() {
+                        Some(saved) => {
+                            window.clear();
+                            window.extend_from_slice(saved);
+                        }
+                        None => {
+                            let cut = window.len().saturating_sub(block::MAX_HISTORY);
+                            window.drain(..cut);
+                        }
+                    }
+                    let start = window.len();
+                    window.extend_from_slice(input);
+                    stream.compress_following(window, start, dst, self.acceleration, dictionary)
+                } else {
+                    let compressed = stream.compress_elsewhere(
+                        input,
+                        window,
+                        dst,
+                        self.acceleration,
+                        dictionary,
+                    );
+                    // The history is now this block: keep what the next block may reach.
+                    window.clear();
+                    window.extend_from_slice(
+                        &input[input.len().saturating_sub(block::MAX_HISTORY)..],
+                    );
+                    compressed
+                };
+                compressed.ok()
+            }
             BlockCompressor::HcWithDict(compressor, dict, level) => {
                 compressor.compress_frame_block_attached(input, &mut body[..limit], dict, *level)
             }
-            BlockCompressor::HcLinked(stream, dict) => match dict.take() {
-                Some(dict) => stream
-                    .compress_first_attached(input, &mut body[..limit], &dict)
-                    .ok(),
-                None => stream.compress_linked_block(input, &mut body[..limit]),
-            },
+            BlockCompressor::HcLinked(stream, dict) => {
+                let compressed = stream
+                    .compress_continue(input, &mut body[..limit], contiguous, dict.as_deref())
+                    .ok();
+                if !stream.uses_attached_dictionary() {
+                    *dict = None;
+                }
+                compressed
+            }
             BlockCompressor::Hc(compressor, level) => {
                 let compressed = compressor
                     .compress_into(input, body, *level)

@@ -13,9 +13,12 @@ use crate::block::Dictionary;
 /// written at once. [`flush`](Write::flush) compresses the partial block too (a smaller block),
 /// so everything written so far can be decoded.
 ///
-/// Unless flushed early, the frame has the bytes of the one-shot [`compress`](super::compress)
-/// of the same content, and so of the `lz4` tool (1.9.4) at the fast levels, linked blocks
-/// (`lz4 -BD`) and dictionaries (`lz4 -D`) included: content shorter than one block is written at
+/// Unless flushed early, a frame of independent blocks has the bytes of the one-shot
+/// [`compress`](super::compress) of the same content, and so of the `lz4` tool (1.9.4) at the
+/// fast levels, dictionaries (`lz4 -D`) included. Linked blocks are LZ4F's for the same calls
+/// (each `write` one `LZ4F_compressUpdate` of what it takes, see
+/// [`FrameCompressor`](super::FrameCompressor)), which are the one-shot frame's (`lz4 -BD`) only
+/// for writes of whole blocks with auto-flush. Content shorter than one block is written at
 /// [`finish`](FrameEncoder::finish) as the tool writes it (the smallest block size code that
 /// holds it, independent). A `flush` before the first full block writes the header as the
 /// options give it. **Call [`finish`](FrameEncoder::finish)** (or

@@ -434,6 +434,44 @@ pub fn compress_frame_streaming(
     dict: Option<&[u8]>,
     preferences: &lz4_sys::LZ4FPreferences,
 ) -> Vec<u8> {
+    let ops: Vec<FrameOp<'_>> = src.chunks(chunk.max(1)).map(FrameOp::Update).collect();
+    compress_frame_ops(&ops, dict, preferences)
+}
+
+/// One call on an LZ4F compression context (see [`compress_frame_ops`]).
+#[derive(Clone, Copy, Debug)]
+pub enum FrameOp<'a> {
+    /// `LZ4F_compressUpdate` with these bytes (copied into a buffer of their own first, so no
+    /// input is contiguous with the last; no stable source).
+    Update(&'a [u8]),
+    /// `LZ4F_flush`.
+    Flush,
+}
+
+/// The updates the `std::io` frame encoder makes of writes of `write_len` bytes (the last one
+/// shorter) of `data`: each `write` takes what completes the current block of `block_len`
+/// bytes, at most, and is one `LZ4F_compressUpdate` of it.
+pub fn updates_of_writes(data: &[u8], write_len: usize, block_len: usize) -> Vec<FrameOp<'_>> {
+    let mut updates = Vec::new();
+    for (index, chunk) in data.chunks(write_len.max(1)).enumerate() {
+        let mut at = index * write_len.max(1);
+        let end = at + chunk.len();
+        while at < end {
+            let take = (end - at).min(block_len - at % block_len);
+            updates.push(FrameOp::Update(&data[at..at + take]));
+            at += take;
+        }
+    }
+    updates
+}
+
+/// A frame written by one LZ4F context: `LZ4F_compressBegin_usingCDict` (with a CDict of `dict`
+/// when given), then `ops` in order, then `LZ4F_compressEnd`.
+pub fn compress_frame_ops(
+    ops: &[FrameOp<'_>],
+    dict: Option<&[u8]>,
+    preferences: &lz4_sys::LZ4FPreferences,
+) -> Vec<u8> {
     let mut ctx = lz4_sys::LZ4FCompressionContext(std::ptr::null_mut());
     // SAFETY: creates a context, freed below.
     let code = unsafe { lz4_sys::LZ4F_createCompressionContext(&mut ctx, lz4_sys::LZ4F_VERSION) };
@@ -443,30 +481,54 @@ pub fn compress_frame_streaming(
         Some(dict) => unsafe { LZ4F_createCDict(dict.as_ptr().cast(), dict.len()) },
         None => std::ptr::null_mut(),
     };
-    let bound = compress_frame_bound(chunk.max(1), preferences) + 64;
+    // The largest update's bound (which counts a buffered block), and the header's room.
+    let largest = ops
+        .iter()
+        .map(|op| match op {
+            FrameOp::Update(piece) => piece.len(),
+            FrameOp::Flush => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    // SAFETY: a pure function of its arguments; `preferences` outlives the call.
+    let bound = unsafe { lz4_sys::LZ4F_compressBound(largest, preferences) };
     let mut out = Vec::new();
-    let mut buf = vec![0u8; bound];
+    let mut buf = vec![0u8; bound + 64];
     // SAFETY: a live context, a buffer with its length, a CDict (or null) and the preferences.
     let n = unsafe {
         LZ4F_compressBegin_usingCDict(ctx, buf.as_mut_ptr().cast(), buf.len(), cdict, preferences)
     };
     check_frame_code(n, "LZ4F_compressBegin_usingCDict");
     out.extend_from_slice(&buf[..n]);
-    for piece in src.chunks(chunk.max(1)) {
-        // One read buffer, reused (as the tool's), so no input is contiguous with the last.
-        let own = piece.to_vec();
-        // SAFETY: live buffers with their lengths; null options.
-        let n = unsafe {
-            lz4_sys::LZ4F_compressUpdate(
-                ctx,
-                buf.as_mut_ptr(),
-                buf.len(),
-                own.as_ptr(),
-                own.len(),
-                std::ptr::null(),
-            )
+    for op in ops {
+        let n = match op {
+            FrameOp::Update(piece) => {
+                // A buffer of its own (as the tool's read buffer), so no input is contiguous
+                // with the last.
+                let own = piece.to_vec();
+                // SAFETY: live buffers with their lengths; null options.
+                let n = unsafe {
+                    lz4_sys::LZ4F_compressUpdate(
+                        ctx,
+                        buf.as_mut_ptr(),
+                        buf.len(),
+                        own.as_ptr(),
+                        own.len(),
+                        std::ptr::null(),
+                    )
+                };
+                check_frame_code(n, "LZ4F_compressUpdate");
+                n
+            }
+            FrameOp::Flush => {
+                // SAFETY: a live context and buffer with its length; null options.
+                let n = unsafe {
+                    lz4_sys::LZ4F_flush(ctx, buf.as_mut_ptr(), buf.len(), std::ptr::null())
+                };
+                check_frame_code(n, "LZ4F_flush");
+                n
+            }
         };
-        check_frame_code(n, "LZ4F_compressUpdate");
         out.extend_from_slice(&buf[..n]);
     }
     // SAFETY: as above.
@@ -687,6 +749,18 @@ pub fn fast_frame_preferences(
     }
     preferences.compression_level = (1 - acceleration as i32) as u32;
     preferences
+}
+
+/// LZ4F's preferences (`LZ4F_preferences_t`), for tests that do not depend on lz4-sys.
+pub type FramePreferences = lz4_sys::LZ4FPreferences;
+
+/// Turns block checksums on or off in `preferences`.
+pub fn set_block_checksum(preferences: &mut lz4_sys::LZ4FPreferences, on: bool) {
+    preferences.frame_info.block_checksum_flag = if on {
+        lz4_sys::BlockChecksum::BlockChecksumEnabled
+    } else {
+        lz4_sys::BlockChecksum::NoBlockChecksum
+    };
 }
 
 /// `LZ4F_compressFrameBound`: the largest frame [`compress_frame`] writes for `len` bytes.

@@ -336,6 +336,12 @@ impl ChainTables {
         self.strict_favor = false;
     }
 
+    /// Window position where liblz4's prefix starts (`dictLimit`; 0 without an external
+    /// dictionary), as [`ChainTables::begin_block`] set it.
+    pub(super) fn prefix(&self) -> usize {
+        self.prefix
+    }
+
     /// The index the next position to insert has.
     pub(super) fn next_to_update(&self) -> u32 {
         self.next_to_update

@@ -23,7 +23,7 @@ unchecked_fn! {
     /// # Safety
     ///
     /// `src.len() - start >= MIN_COMPRESSIBLE`; the tables were last [reset](ChainTables::reset)
-    /// for `src` (with `EXT`: [set up](ChainTables::begin_block) for it with `prefix == start`),
+    /// for `src` (with `EXT`: [set up](ChainTables::begin_block) for it with `prefix <= start`),
     /// with nothing storing into them since (the duty of [`ChainTables::find_wider`] that its
     /// caller carries); `out` is empty, and without `EXACT` its `dst` holds
     /// `compress_bound(src.len() - start)` (the duty of [`emit`]).

@@ -82,7 +82,7 @@ unchecked_fn! {
     ///
     /// `src.len() - start >= MIN_COMPRESSIBLE`; without `EXT`, the tables were last
     /// [reset](ChainTables::reset) for `src`, with nothing storing into them since; with `EXT`
-    /// they were last [set up](ChainTables::begin_block) for `src` with `prefix == start`, every
+    /// they were last [set up](ChainTables::begin_block) for `src` with `prefix <= start`, every
     /// entry at or above its base being the index of an earlier position of `src`; `out` is
     /// empty, and without `EXACT` its `dst` holds `compress_bound(src.len() - start)`.
     pub(super) fn parse<const EXACT: bool, const EXT: bool>(
@@ -97,6 +97,10 @@ unchecked_fn! {
         // duty: the tables were reset for `src`).
         debug_assert!(src.len() <= tables.span());
         let base = tables.base();
+        // Where liblz4's prefix starts (`dictLimit`): below it, candidates are in the external
+        // dictionary. A block continuing a contiguous one starts after it.
+        let prefix = if EXT { tables.prefix() } else { 0 };
+        debug_assert!(prefix <= start);
         let (short, long) = tables.head.split_at_mut(HALF);
         let mut tables = Tables { short, long };
         let len = src.len();
@@ -113,8 +117,6 @@ unchecked_fn! {
                 tables.put_long(src, pos, index(pos));
             }
         }
-        // Where the block starts: below it, candidates are in the external dictionary.
-        let prefix = if EXT { start } else { 0 };
         let prefix_index = index(prefix);
         // A candidate in the external dictionary: its match counts up to the dictionary's end
         // at most (liblz4 does not continue into the block there).

@@ -524,7 +524,7 @@ impl HcOut<'_> {
 ///
 /// Without `EXT`, `window[..start]` is history the block may reach into as a prefix, and the
 /// tables are reset here. With `EXT` it is liblz4's external dictionary, and the caller has set
-/// the tables up for the window with [`ChainTables::begin_block`] (`prefix == start`).
+/// the tables up for the window with [`ChainTables::begin_block`] (`prefix <= start`: a block continuing a contiguous one starts after the prefix).
 #[allow(clippy::too_many_arguments)]
 fn compress_block<const EXT: bool>(
     tables: &mut ChainTables,
@@ -615,7 +615,7 @@ unchecked_fn! {
     ///
     /// `window.len() - start >= MIN_COMPRESSIBLE`, or `>= MFLIMIT` for the optimal parser (levels
     /// 10-12) with `EXT`; the tables were last reset for `window`
-    /// (without `EXT`) or set up for it with `prefix == start` (`EXT`), with nothing storing into
+    /// (without `EXT`) or set up for it with `prefix <= start` (`EXT`), with nothing storing into
     /// them since; `out` is empty; without `EXACT`, `out`'s `dst` holds
     /// `compress_bound(window.len() - start)`.
     #[allow(clippy::too_many_arguments)]

@@ -19,6 +19,13 @@
 //!
 //! The stream keeps its history itself (a copy of at most 64 KiB, plus the block being
 //! compressed after it: each block is copied once), so callers may reuse or drop their buffers.
+//!
+//! The frame encoder also drives the other layouts LZ4F makes (crate-private): a block that
+//! follows the previous one in liblz4's memory (LZ4F's buffer, or the same update's input)
+//! continues the prefix (`compress_continue` with `contiguous`: matches may extend back into
+//! the earlier blocks, which stay in the window), and the history is saved (`save_dict`) when
+//! LZ4F saves it, not after every block; an attached dictionary stays in use while liblz4 keeps
+//! it (until the stream holds 64 KiB).
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
@@ -71,12 +78,22 @@ const RELOAD_INDEX: u64 = 1 << 31;
 pub struct HcStreamCompressor {
     tables: ChainTables,
     opt: Vec<OptNode>,
-    /// The history (`window[..history_len]`), then the block being compressed.
+    /// What the next block may reach (`window[..history_len]`), then the block being
+    /// compressed. Its last `prefix_len` bytes are liblz4's prefix (the bytes a contiguous block
+    /// continues); the bytes before are the external dictionary, or the attached dictionary
+    /// while `dict_ctx` holds.
     window: Vec<u8>,
     history_len: usize,
-    /// liblz4's index of the history's first byte (its `lowLimit` once the history is the
-    /// external dictionary).
+    prefix_len: usize,
+    /// liblz4's index of `window[0]` (its `lowLimit`, or above it when older bytes are out of
+    /// reach and were dropped).
     history_index: u32,
+    /// An attached dictionary is in use (liblz4's `dictCtx`): its bytes are `window[..history_len
+    /// - prefix_len]`, in front of the stream's own.
+    dict_ctx: bool,
+    /// liblz4's `prefixStart` is null (a fresh or reset stream): the next block starts the
+    /// prefix wherever it is.
+    fresh: bool,
     level: u8,
     favor_dec_speed: bool,
 }
@@ -103,7 +120,10 @@ impl HcStreamCompressor {
             opt: vec![OptNode::default(); optimal::OPT_NODES],
             window: Vec::with_capacity(SAVED_HISTORY),
             history_len: 0,
+            prefix_len: 0,
             history_index: DICT_BASE,
+            dict_ctx: false,
+            fresh: true,
             level: clamp_level(level),
             favor_dec_speed: false,
         }
@@ -123,7 +143,10 @@ impl HcStreamCompressor {
         self.tables.clear();
         self.window.clear();
         self.history_len = 0;
+        self.prefix_len = 0;
         self.history_index = DICT_BASE;
+        self.dict_ctx = false;
+        self.fresh = true;
     }
 
     /// Replaces the history with `dict`, as [`Self::with_dictionary`] (liblz4's
@@ -133,7 +156,10 @@ impl HcStreamCompressor {
         self.window.clear();
         self.window.extend_from_slice(dict.as_bytes());
         self.history_len = dict.as_bytes().len();
+        self.prefix_len = self.history_len;
         self.history_index = DICT_BASE;
+        self.dict_ctx = false;
+        self.fresh = false;
     }
 
     /// The level (clamped as liblz4 does: 1 to 12).
@@ -159,7 +185,7 @@ impl HcStreamCompressor {
     /// block, or the dictionary before the first block. A decoder needs it as the dictionary of
     /// the next block.
     pub fn history(&self) -> &[u8] {
-        &self.window[..self.history_len]
+        &self.window[self.history_len - self.prefix_len..self.history_len]
     }
 
     /// Compresses `src` as the next block into `dst`, returning the compressed length; then
@@ -174,125 +200,187 @@ impl HcStreamCompressor {
     /// [`MAX_INPUT_SIZE`] gives [`Error::InputTooLarge`] and, as in
     /// liblz4, empties the history.
     pub fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        let result = self.compress_continue(src, dst, false, None);
+        // The history is at most 3 bytes after a block that short: no match can reach it in
+        // external-dictionary mode, so keeping it (unlike liblz4) changes no byte and gives
+        // decoders the block's tail.
+        self.save_dict(true);
+        result
+    }
+
+    /// liblz4's `LZ4_compress_HC_continue` on `src`, without saving the history afterwards:
+    /// `contiguous` says whether `src` starts where the previous block (or saved history)
+    /// ends in liblz4's memory (prefix mode) or elsewhere (the history becomes the external
+    /// dictionary). `dict` is the dictionary [attached](Self::attach_dictionary) at the start,
+    /// used while liblz4 keeps it (its `dictCtx`).
+    pub(crate) fn compress_continue(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        contiguous: bool,
+        dict: Option<&HcDictionary>,
+    ) -> Result<usize, Error> {
         if u64::from(self.history_index) + self.history_len as u64 > RELOAD_INDEX {
-            // liblz4 reloads the history as a dictionary (a full re-initialisation, which also
-            // turns the favour option off) before the index space runs out.
-            let history = self.window[..self.history_len].to_vec();
+            // liblz4 reloads the prefix's last 64 KiB as a dictionary (a full re-initialisation,
+            // which also turns the favour option off) before the index space runs out.
+            let keep = self.prefix_len.min(SAVED_HISTORY);
+            let history = self.window[self.history_len - keep..self.history_len].to_vec();
             dict::load(&mut self.tables, &history, self.level, None);
+            self.window.clear();
+            self.window.extend_from_slice(&history);
+            self.history_len = keep;
+            self.prefix_len = keep;
             self.history_index = DICT_BASE;
+            self.dict_ctx = false;
             self.favor_dec_speed = false;
         }
-        // liblz4's `LZ4HC_setExternalDict`: the chain levels insert the history's positions up to
-        // its last 3 (those are never inserted); the history becomes the external dictionary.
-        if strategy(self.level) != Strategy::Mid && self.history_len >= MINMATCH {
+        if !contiguous && !self.fresh {
+            self.set_external_dict();
+        }
+        self.fresh = false;
+        if src.len() > MAX_INPUT_SIZE {
+            // liblz4 returns before the block becomes part of the stream.
+            return Err(Error::InputTooLarge {
+                len: src.len(),
+                max: MAX_INPUT_SIZE,
+            });
+        }
+        // liblz4's `LZ4HC_compress_generic_dictCtx`: the attached dictionary is dropped once the
+        // stream holds 64 KiB, and copied (becoming the external dictionary) for a first block
+        // above 4 KiB at the chain levels.
+        let mut attached = None;
+        if self.dict_ctx {
+            match dict {
+                Some(dict) if self.prefix_len < SAVED_HISTORY => {
+                    if self.prefix_len == 0 && dict::copies_attached(src.len(), self.level) {
+                        self.reset_with_dictionary(dict);
+                        self.favor_dec_speed = false;
+                        self.set_external_dict();
+                    } else {
+                        attached = Some(dict);
+                    }
+                }
+                _ => self.drop_dict_ctx(),
+            }
+        }
+        if attached.is_none() && self.history_len > SAVED_HISTORY {
+            // Bytes more than 64 KiB before the block are out of reach: drop them (a long run of
+            // contiguous blocks would otherwise grow the window without bound).
+            let cut = self.history_len - SAVED_HISTORY;
+            self.window.drain(..cut);
+            self.history_index += cut as u32;
+            self.history_len = SAVED_HISTORY;
+            self.prefix_len = self.prefix_len.min(SAVED_HISTORY);
+        }
+        let start = self.history_len;
+        let dict_limit = self.history_len - self.prefix_len;
+        self.window.truncate(start);
+        self.window.extend_from_slice(src);
+        let next_to_update = self.tables.next_to_update();
+        self.tables
+            .begin_block(self.history_index, self.window.len(), dict_limit);
+        // liblz4's `nextToUpdate` carries over into a contiguous block (it never falls below the
+        // prefix's start).
+        self.tables
+            .set_next_to_update(next_to_update.max(self.history_index + dict_limit as u32));
+        let result = compress_block::<true>(
+            &mut self.tables,
+            &mut self.opt,
+            &self.window,
+            start,
+            dst,
+            self.level,
+            self.favor_dec_speed,
+            Limit::LibLz4,
+            attached.map(HcDictionary::attached),
+        )
+        .map(|(written, _)| written);
+        self.history_len = self.window.len();
+        self.prefix_len += src.len();
+        result
+    }
+
+    /// liblz4's `LZ4HC_setExternalDict`: the chain levels insert the prefix's positions up to
+    /// its last 3 (those are never inserted); the prefix becomes the external dictionary (the
+    /// older one is lost) and the attached dictionary is dropped.
+    fn set_external_dict(&mut self) {
+        self.drop_dict_ctx();
+        if strategy(self.level) != Strategy::Mid && self.prefix_len >= MINMATCH {
             self.tables.insert_range(
                 &self.window[..self.history_len],
                 self.history_index,
                 self.history_len - (MINMATCH - 1),
             );
         }
-        let block_index = self.history_index + self.history_len as u32;
-        let result = if src.len() > MAX_INPUT_SIZE {
-            // liblz4 returns before the block becomes part of the stream.
-            Err(Error::InputTooLarge {
-                len: src.len(),
-                max: MAX_INPUT_SIZE,
-            })
-        } else {
-            self.window.truncate(self.history_len);
-            self.window.extend_from_slice(src);
-            self.tables
-                .begin_block(self.history_index, self.window.len(), self.history_len);
-            compress_block::<true>(
-                &mut self.tables,
-                &mut self.opt,
-                &self.window,
-                self.history_len,
-                dst,
-                self.level,
-                self.favor_dec_speed,
-                Limit::LibLz4,
-                None,
-            )
-            .map(|(written, _)| written)
-        };
-        // liblz4's `LZ4_saveDictHC(65536)`: the block's last 64 KiB become the history.
-        let block_len = if result.is_err() && src.len() > MAX_INPUT_SIZE {
-            0
-        } else {
-            src.len()
-        };
-        self.save_history(self.history_len, block_index, block_len);
-        result
+        let old_ext = self.history_len - self.prefix_len;
+        self.window.drain(..old_ext);
+        self.history_index += old_ext as u32;
+        self.history_len = self.prefix_len;
+        self.prefix_len = 0;
+        self.tables
+            .set_next_to_update(self.history_index + self.history_len as u32);
     }
 
-    /// liblz4's `LZ4_saveDictHC(65536)` after a block of `block_len` bytes at
-    /// `window[block_start..]`, with index `block_index`: its last 64 KiB become the history.
-    fn save_history(&mut self, block_start: usize, block_index: u32, block_len: usize) {
-        let saved = block_len.min(SAVED_HISTORY);
-        let end = block_start + block_len;
-        self.window.copy_within(end - saved..end, 0);
-        self.window.truncate(saved);
-        self.history_len = saved;
-        self.history_index = block_index + (block_len - saved) as u32;
-        let next = self.tables.next_to_update().max(self.history_index);
+    /// Forgets the attached dictionary (its bytes in front of the window).
+    fn drop_dict_ctx(&mut self) {
+        if self.dict_ctx {
+            let dict_len = self.history_len - self.prefix_len;
+            self.window.drain(..dict_len);
+            self.history_index += dict_len as u32;
+            self.history_len = self.prefix_len;
+            self.dict_ctx = false;
+        }
+    }
+
+    /// liblz4's `LZ4_saveDictHC(65536)`: the prefix's last 64 KiB (none if under 4 bytes, unless
+    /// `keep_tiny`) become the whole history (the attached dictionary, if in use, stays).
+    pub(crate) fn save_dict(&mut self, keep_tiny: bool) {
+        let mut saved = self.prefix_len.min(SAVED_HISTORY);
+        if saved < MINMATCH && !keep_tiny {
+            saved = 0;
+        }
+        let front = if self.dict_ctx {
+            self.history_len - self.prefix_len
+        } else {
+            0
+        };
+        let end_index = self.history_index + self.history_len as u32;
+        self.window
+            .copy_within(self.history_len - saved..self.history_len, front);
+        self.window.truncate(front + saved);
+        self.history_len = front + saved;
+        self.prefix_len = saved;
+        self.history_index = end_index - self.history_len as u32;
+        let next = self.tables.next_to_update().max(end_index - saved as u32);
         self.tables.set_next_to_update(next);
     }
 
-    /// The first block of a fresh stream (new or [reset](Self::reset)) with `dict` attached, as
-    /// LZ4F compresses the first block of a linked frame with a dictionary
-    /// (`LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary`, then `LZ4_compress_HC_continue`
-    /// and `LZ4_saveDictHC`): above 4 KiB at levels 3 to 12 liblz4 copies the dictionary's state
-    /// (as [`Self::reset_with_dictionary`], with the favour option off from then on), otherwise
-    /// it searches the dictionary in place (see
+    /// A fresh stream (new or [reset](Self::reset)) with `dict` attached, as LZ4F starts a
+    /// linked frame with a dictionary (`LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary`):
+    /// the blocks then passed `dict` to [`compress_continue`](Self::compress_continue) search it
+    /// in place while liblz4 does, or start from a copy of its state (see
     /// [`HcCompressor::compress_with_attached_dictionary_into`](super::HcCompressor::compress_with_attached_dictionary_into)).
-    /// Afterwards the history is this block's, as after any block.
-    pub(crate) fn compress_first_attached(
-        &mut self,
-        src: &[u8],
-        dst: &mut [u8],
-        dict: &HcDictionary,
-    ) -> Result<usize, Error> {
+    pub(crate) fn attach_dictionary(&mut self, dict: &HcDictionary) {
         debug_assert!(self.history_len == 0);
-        if dict::copies_attached(src.len(), self.level) {
-            self.reset_with_dictionary(dict);
-            self.favor_dec_speed = false;
-            return self.compress_into(src, dst);
-        }
-        if src.len() > MAX_INPUT_SIZE {
-            return self.compress_into(src, dst);
-        }
         let dict_len = dict.as_bytes().len();
+        if dict_len == 0 {
+            return;
+        }
+        self.tables.clear();
         self.window.clear();
         self.window.extend_from_slice(dict.as_bytes());
-        self.window.extend_from_slice(src);
+        self.history_len = dict_len;
+        self.prefix_len = 0;
         // The block's own indices start at `ATTACHED_BLOCK_INDEX` (the tables are cleared: no
         // entry is in reach); the dictionary's bytes sit in front of it, never entered.
-        let base = ATTACHED_BLOCK_INDEX - dict_len as u32;
-        self.tables.clear();
-        self.tables.begin_block(base, self.window.len(), dict_len);
-        let result = compress_block::<true>(
-            &mut self.tables,
-            &mut self.opt,
-            &self.window,
-            dict_len,
-            dst,
-            self.level,
-            self.favor_dec_speed,
-            Limit::LibLz4,
-            Some(dict.attached()),
-        )
-        .map(|(written, _)| written);
-        self.save_history(dict_len, ATTACHED_BLOCK_INDEX, src.len());
-        result
+        self.history_index = ATTACHED_BLOCK_INDEX - dict_len as u32;
+        self.dict_ctx = true;
+        self.fresh = true;
     }
 
-    /// The frame encoder's per-block step for linked blocks (what LZ4F does for `lz4 -BD`):
-    /// compresses `block` into `dst` under liblz4's give-up rule (frames pass a `dst` of
-    /// `block.len() - 1` bytes), then saves 64 KiB of history. `None` means the block did not
-    /// fit and is stored raw; the stream has taken it as history either way.
-    pub(crate) fn compress_linked_block(&mut self, block: &[u8], dst: &mut [u8]) -> Option<usize> {
-        self.compress_into(block, dst).ok()
+    /// Whether an attached dictionary is still in use (its owner may drop it once not).
+    pub(crate) fn uses_attached_dictionary(&self) -> bool {
+        self.dict_ctx
     }
 }
 

@@ -14,7 +14,7 @@ use super::pool::{Pending, Queue};
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
 use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
-use crate::frame::{io_error, BlockMode, BlockSize, FrameEncoder, FrameOptions};
+use crate::frame::{io_error, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
 use crate::Error;
 
 /// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
@@ -164,7 +164,10 @@ impl<W: Write> ParallelFrameEncoder<W> {
         let (blocks, limit) = if in_order {
             let collected = Collected(RefCell::new(Vec::new()));
             let unhashed = options.clone().content_checksum(false);
-            let encoder = FrameEncoder::with_dictionary(collected, unhashed, dict);
+            // Each block handed over is its own LZ4F update, compressed apart (the last, shorter
+            // one too), so linked frames are the one-shot frame's (`lz4 -BD`'s).
+            let compressor = FrameCompressor::with_dictionary(unhashed, dict).tail_apart();
+            let encoder = FrameEncoder::with_compressor(collected, compressor);
             (Blocks::Linked(Some(Box::new(encoder))), 1)
         } else {
             let options = options.clone().content_checksum(false);
