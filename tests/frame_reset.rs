@@ -195,3 +195,57 @@ fn reset_encoder_failing_writer_keeps_the_frame() {
     let next = encoder.finish().unwrap();
     assert_eq!(next.out, frame::compress(b"next", &options));
 }
+
+/// Review finding: a block given up on (or any HC block with an attached dictionary) switches
+/// favouring decompression speed off for the rest of a frame; a reset must switch it on again,
+/// as LZ4F does for each frame (it changes the bytes at levels 10-12).
+#[test]
+fn reset_restores_favour_dec_speed() {
+    let mut rng = Rng::new(0xfa70);
+    let random = rng.bytes(BLOCK);
+    let text = samples::text(3 * BLOCK, &mut rng);
+    let dict_bytes = samples::text(30_000, &mut rng);
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .hc_level(Some(12))
+        .favor_dec_speed(true);
+    for with_dict in [false, true] {
+        let fresh = || {
+            if with_dict {
+                FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
+            } else {
+                FrameCompressor::new(options.clone())
+            }
+        };
+        for (first, second) in [(&random[..], &text[..]), (&text[..10_000], &text[..2_000])] {
+            let mut reused = fresh();
+            frame_common::compress_in_pieces(&mut reused, [first], 1 << 20);
+            reused.reset();
+            let got = frame_common::compress_in_pieces(&mut reused, [second], 1 << 20);
+            let want = frame_common::compress_in_pieces(&mut fresh(), [second], 1 << 20);
+            assert!(got == want, "dict {with_dict}: the reset frame differs");
+        }
+    }
+}
+
+/// Review finding: a linked frame made with an empty prepared dictionary starts its stream 64 KiB
+/// in (as liblz4 attaching an empty dictionary); a reset must start it the same way.
+#[test]
+fn reset_keeps_an_empty_prepared_dictionary() {
+    let mut rng = Rng::new(0xe4);
+    let mut block = b"x".to_vec();
+    block.extend_from_slice(&samples::text(BLOCK - 1, &mut rng));
+    let empty = Dictionary::new(b"");
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .block_mode(BlockMode::Linked);
+    let pieces = [&b"abcdefgh"[..], &block[..]];
+    let fresh =
+        || FrameCompressor::with_prepared_dictionary(options.clone(), &empty).auto_flush(true);
+    let want = frame_common::compress_in_pieces(&mut fresh(), pieces, 1 << 20);
+    let mut reused = fresh();
+    frame_common::compress_in_pieces(&mut reused, pieces, 1 << 20);
+    reused.reset();
+    let got = frame_common::compress_in_pieces(&mut reused, pieces, 1 << 20);
+    assert!(got == want);
+}

@@ -585,7 +585,9 @@ fn compress_fused<T: PositionTable, const FUSE: bool>(
 
 /// The content checksum's stripes (XXH32) hashed inside the fast parse, for frames with
 /// independent blocks ([`Compressor::compress_into_hashing`]): the lanes after the first
-/// `hashed` bytes of the input (a multiple of 16).
+/// `hashed` bytes of the input (a multiple of 16). The parse continues `lanes` from the start of
+/// its input and writes `hashed`; it never reads `hashed`, so no value of it can move a stripe
+/// read.
 ///
 /// The parse is latency-bound (dependent loads, mispredicted match decisions) and leaves the
 /// multiply port idle; XXH32 is bound by that port (8 multiplies per stripe). So the parse
@@ -672,7 +674,9 @@ unchecked_fn! {
         // With FUSE: the checksum's stripes of `src[start..stripe_end]` are hashed on the way.
         let stripe_end = start + (len - start) / STRIPE * STRIPE;
         let mut lanes = fused.lanes;
-        let mut hashed = start + fused.hashed;
+        // From `start`, whatever `fused.hashed` holds (an output only), so every stripe read
+        // ends at `stripe_end <= len` (see `fuse_stripe`).
+        let mut hashed = start;
 
         if len - start >= MIN_COMPRESSIBLE {
             // No match may start at or after this position (the last MFLIMIT bytes), and the search

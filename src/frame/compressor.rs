@@ -128,13 +128,15 @@ impl FrameCompressor {
     ) -> Self {
         let blocks = BlockWriter::with_dictionary(&options, options.block_mode, dict, prepared);
         let block_len = options.block_size.bytes();
-        let kept_dictionary =
-            (options.block_mode == BlockMode::Linked && !dict.is_empty()).then(|| {
-                Box::new(KeptDictionary {
-                    bytes: dict.to_vec(),
-                    prepared: prepared.cloned(),
-                })
-            });
+        // A prepared dictionary is kept even when empty: it starts the stream 64 KiB in.
+        let kept_dictionary = (options.block_mode == BlockMode::Linked
+            && (!dict.is_empty() || prepared.is_some()))
+        .then(|| {
+            Box::new(KeptDictionary {
+                bytes: dict.to_vec(),
+                prepared: prepared.cloned(),
+            })
+        });
         Self {
             blocks,
             options,

@@ -220,6 +220,13 @@ impl BlockWriter {
         self.hasher = options.content_checksum.then(ContentHasher::new);
         self.lz4f.gathered_at = 0;
         self.lz4f.input_blocks = 0;
+        // A block given up on (or any HC block with an attached dictionary) switches favouring
+        // decompression speed off for the rest of the frame; LZ4F sets it again for each frame.
+        if let BlockCompressor::Hc(compressor, _) | BlockCompressor::HcWithDict(compressor, ..) =
+            &mut self.compressor
+        {
+            compressor.set_favor_dec_speed(options.favor_dec_speed);
+        }
         true
     }
 
