@@ -205,6 +205,7 @@ impl FrameCompressor {
     /// the frame's end, is compressed apart as LZ4F does with auto-flush, so linked frames are
     /// the `lz4` tool's; unlike [`auto_flush`](Self::auto_flush), content shorter than a block
     /// still makes the tool's one-block frame.
+    #[cfg(feature = "parallel")]
     pub(crate) fn tail_apart(mut self) -> Self {
         self.tail_apart = true;
         self
