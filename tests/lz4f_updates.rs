@@ -11,47 +11,15 @@
 
 use std::io::Write;
 
+mod frame_common;
+
 use lz4_simd::block::Dictionary;
-use lz4_simd::frame::{BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions, Status};
+use lz4_simd::frame::{BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
 use testkit::liblz4::{self, FrameOp};
 use testkit::samples::{self, Rng};
 
 /// Every third case in release builds, every 41st in debug builds.
 const STRIDE: usize = if cfg!(debug_assertions) { 41 } else { 3 };
-
-/// Runs `ops` through `compressor` with `room` bytes of output per call; returns the frame.
-fn ours(compressor: &mut FrameCompressor, ops: &[FrameOp<'_>], room: usize) -> Vec<u8> {
-    let mut framed = Vec::new();
-    let mut out = vec![0u8; room];
-    for op in ops {
-        match *op {
-            FrameOp::Update(mut piece) => loop {
-                let progress = compressor.compress(piece, &mut out).unwrap();
-                framed.extend_from_slice(&out[..progress.produced]);
-                piece = &piece[progress.consumed..];
-                if progress.status == Status::NeedInput {
-                    assert!(piece.is_empty());
-                    break;
-                }
-            },
-            FrameOp::Flush => loop {
-                let progress = compressor.flush(&mut out).unwrap();
-                framed.extend_from_slice(&out[..progress.produced]);
-                if progress.status == Status::NeedInput {
-                    break;
-                }
-            },
-        }
-    }
-    loop {
-        let progress = compressor.finish(&mut out).unwrap();
-        framed.extend_from_slice(&out[..progress.produced]);
-        if progress.status == Status::FrameEnd {
-            break;
-        }
-    }
-    framed
-}
 
 struct Case<'a> {
     level: Option<u8>,
@@ -185,7 +153,11 @@ fn streamed_frames_are_lz4fs_for_the_same_updates() {
                                 let ops = ops(data, chunk, flush_every);
                                 let want =
                                     liblz4::compress_frame_ops(&ops, dict, &case.preferences());
-                                let got = ours(&mut case.compressor(), &ops, room);
+                                let got = frame_common::compress_ops(
+                                    &mut case.compressor(),
+                                    ops.iter().copied(),
+                                    room,
+                                );
                                 compared += 1;
                                 if got != want {
                                     let at = got.iter().zip(&want).position(|(a, b)| a != b);

@@ -466,7 +466,9 @@ pub fn updates_of_writes(data: &[u8], write_len: usize, block_len: usize) -> Vec
 }
 
 /// A frame written by one LZ4F context: `LZ4F_compressBegin_usingCDict` (with a CDict of `dict`
-/// when given), then `ops` in order, then `LZ4F_compressEnd`.
+/// when given), then `ops` in order, then `LZ4F_compressEnd`. Each update's bytes are copied
+/// into a buffer of their own first (as the tool's read buffer), so no input is contiguous with
+/// the last.
 pub fn compress_frame_ops(
     ops: &[FrameOp<'_>],
     dict: Option<&[u8]>,
@@ -494,26 +496,61 @@ pub fn compress_frame_ops(
     let bound = unsafe { lz4_sys::LZ4F_compressBound(largest, preferences) };
     let mut out = Vec::new();
     let mut buf = vec![0u8; bound + 64];
+    run_frame(
+        ctx,
+        cdict,
+        &mut buf,
+        ops.iter().copied(),
+        true,
+        preferences,
+        &mut out,
+    );
+    // SAFETY: created above, freed once; the context no longer uses the CDict.
+    unsafe {
+        lz4_sys::LZ4F_freeCompressionContext(ctx);
+        if !cdict.is_null() {
+            LZ4F_freeCDict(cdict);
+        }
+    }
+    out
+}
+
+/// Writes one frame with the context `ctx` onto `out`: `LZ4F_compressBegin_usingCDict` (`cdict`
+/// may be null), `ops` in order, `LZ4F_compressEnd`. `buf` is the output room of every call (at
+/// least `LZ4F_compressBound` of the largest update, plus the header's); with `copy_updates`
+/// each update is first copied into a buffer of its own.
+fn run_frame<'a>(
+    ctx: lz4_sys::LZ4FCompressionContext,
+    cdict: *mut core::ffi::c_void,
+    buf: &mut [u8],
+    ops: impl IntoIterator<Item = FrameOp<'a>>,
+    copy_updates: bool,
+    preferences: &lz4_sys::LZ4FPreferences,
+    out: &mut Vec<u8>,
+) {
     // SAFETY: a live context, a buffer with its length, a CDict (or null) and the preferences.
     let n = unsafe {
         LZ4F_compressBegin_usingCDict(ctx, buf.as_mut_ptr().cast(), buf.len(), cdict, preferences)
     };
     check_frame_code(n, "LZ4F_compressBegin_usingCDict");
     out.extend_from_slice(&buf[..n]);
+    let mut own = Vec::new();
     for op in ops {
         let n = match op {
-            FrameOp::Update(piece) => {
-                // A buffer of its own (as the tool's read buffer), so no input is contiguous
-                // with the last.
-                let own = piece.to_vec();
+            FrameOp::Update(mut piece) => {
+                if copy_updates {
+                    own.clear();
+                    own.extend_from_slice(piece);
+                    piece = &own;
+                }
                 // SAFETY: live buffers with their lengths; null options.
                 let n = unsafe {
                     lz4_sys::LZ4F_compressUpdate(
                         ctx,
                         buf.as_mut_ptr(),
                         buf.len(),
-                        own.as_ptr(),
-                        own.len(),
+                        piece.as_ptr(),
+                        piece.len(),
                         std::ptr::null(),
                     )
                 };
@@ -536,14 +573,6 @@ pub fn compress_frame_ops(
         unsafe { lz4_sys::LZ4F_compressEnd(ctx, buf.as_mut_ptr(), buf.len(), std::ptr::null()) };
     check_frame_code(n, "LZ4F_compressEnd");
     out.extend_from_slice(&buf[..n]);
-    // SAFETY: created above, freed once; the context no longer uses the CDict.
-    unsafe {
-        lz4_sys::LZ4F_freeCompressionContext(ctx);
-        if !cdict.is_null() {
-            LZ4F_freeCDict(cdict);
-        }
-    }
-    out
 }
 
 /// A reused LZ4F compression context and output buffer, writing whole frames with one
@@ -580,34 +609,16 @@ impl FrameStream {
         if self.buf.len() < bound {
             self.buf = vec![0u8; bound];
         }
-        let buf = &mut self.buf;
-        // SAFETY: a live context, a buffer with its length and the preferences.
-        let n = unsafe {
-            lz4_sys::LZ4F_compressBegin(self.ctx, buf.as_mut_ptr(), buf.len(), preferences)
-        };
-        check_frame_code(n, "LZ4F_compressBegin");
-        out.extend_from_slice(&buf[..n]);
-        for piece in src.chunks(chunk.max(1)) {
-            // SAFETY: live buffers with their lengths; null options.
-            let n = unsafe {
-                lz4_sys::LZ4F_compressUpdate(
-                    self.ctx,
-                    buf.as_mut_ptr(),
-                    buf.len(),
-                    piece.as_ptr(),
-                    piece.len(),
-                    std::ptr::null(),
-                )
-            };
-            check_frame_code(n, "LZ4F_compressUpdate");
-            out.extend_from_slice(&buf[..n]);
-        }
-        // SAFETY: as above.
-        let n = unsafe {
-            lz4_sys::LZ4F_compressEnd(self.ctx, buf.as_mut_ptr(), buf.len(), std::ptr::null())
-        };
-        check_frame_code(n, "LZ4F_compressEnd");
-        out.extend_from_slice(&buf[..n]);
+        let ops = src.chunks(chunk.max(1)).map(FrameOp::Update);
+        run_frame(
+            self.ctx,
+            std::ptr::null_mut(),
+            &mut self.buf,
+            ops,
+            false,
+            preferences,
+            out,
+        );
     }
 }
 
