@@ -8,7 +8,11 @@ use std::io::{self, Write};
 
 use lz4_simd::block::Dictionary;
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
+use testkit::alloc::{largest_allocation, LargestAllocation};
 use testkit::samples::{self, Rng};
+
+#[global_allocator]
+static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const BLOCK: usize = 64 << 10;
 
@@ -248,4 +252,107 @@ fn reset_keeps_an_empty_prepared_dictionary() {
     reused.reset();
     let got = frame_common::compress_in_pieces(&mut reused, pieces, 1 << 20);
     assert!(got == want);
+}
+
+/// Linked frames reuse their stream in place, and a writer that one-block frames switch to
+/// independent blocks takes its linked compressor back: frames alternating between one block
+/// and several, at the fast and HC levels (12 with favour-decompression-speed), with and
+/// without a dictionary, each equal to a new compressor's.
+#[test]
+fn reset_linked_alternating_shapes() {
+    let mut rng = Rng::new(0x11a7);
+    let text = samples::text(4 * BLOCK, &mut rng);
+    let random = rng.bytes(BLOCK + 10);
+    let dict_bytes = samples::text(30_000, &mut rng);
+    let shapes: [&[u8]; 8] = [
+        &text[..3 * BLOCK + 77],
+        &text[..20],
+        &random,
+        &text[5..BLOCK + 1],
+        &[],
+        &text[..3 * BLOCK + 77],
+        &text[100..BLOCK],
+        &text[..2 * BLOCK],
+    ];
+    for level in [None, Some(3), Some(9), Some(12)] {
+        let options = FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(BlockMode::Linked)
+            .hc_level(level)
+            .favor_dec_speed(level == Some(12));
+        for with_dict in [false, true] {
+            let fresh = || {
+                if with_dict {
+                    FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
+                } else {
+                    FrameCompressor::new(options.clone())
+                }
+            };
+            let mut reused = fresh();
+            for (i, content) in shapes.iter().enumerate() {
+                let want =
+                    frame_common::compress_in_pieces(&mut fresh(), content.chunks(30_000), 4096);
+                let got =
+                    frame_common::compress_in_pieces(&mut reused, content.chunks(30_000), 4096);
+                assert!(
+                    got == want,
+                    "level {level:?} dict {with_dict} frame {i} ({} bytes): the reused compressor differs",
+                    content.len()
+                );
+                reused.reset();
+            }
+        }
+    }
+}
+
+/// What `reset` promises of memory: once a compressor has written a frame of each shape, reset
+/// and another frame of any shape allocate nothing (its tables, streams, dictionaries and
+/// buffers are kept), for independent and linked blocks, fast and HC, with and without a
+/// dictionary.
+#[test]
+fn reset_allocates_nothing_after_warm_up() {
+    fn frame(compressor: &mut FrameCompressor, content: &[u8], out: &mut [u8]) -> usize {
+        compressor.reset();
+        let mut len = 0;
+        let mut rest = content;
+        while !rest.is_empty() {
+            let progress = compressor.compress(rest, &mut out[len..]).unwrap();
+            len += progress.produced;
+            rest = &rest[progress.consumed..];
+        }
+        loop {
+            let progress = compressor.finish(&mut out[len..]).unwrap();
+            len += progress.produced;
+            if progress.status == lz4_simd::frame::Status::FrameEnd {
+                return len;
+            }
+        }
+    }
+    let mut rng = Rng::new(0xa110c);
+    let text = samples::text(3 * BLOCK + 77, &mut rng);
+    let dict_bytes = samples::text(30_000, &mut rng);
+    let shapes: [&[u8]; 3] = [&text, &text[..20], &text[..BLOCK + 1]];
+    let mut out = vec![0u8; 4 * BLOCK];
+    for (options, mode) in all_options() {
+        for with_dict in [false, true] {
+            let mut compressor = if with_dict {
+                FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
+            } else {
+                FrameCompressor::new(options.clone())
+            };
+            for content in shapes {
+                frame(&mut compressor, content, &mut out);
+            }
+            for content in shapes.iter().rev().chain(&shapes) {
+                let (len, largest) =
+                    largest_allocation(|| frame(&mut compressor, content, &mut out));
+                assert!(
+                    largest == 0,
+                    "{mode:?} {options:?} dict {with_dict}, {} bytes: allocated {largest} bytes",
+                    content.len()
+                );
+                assert!(len > 0);
+            }
+        }
+    }
 }

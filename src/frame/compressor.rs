@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 
 use super::decompressor::{Progress, Status};
 use super::encode::{frame_layout, BlockWriter, Source};
-use super::header::{write_header, MAX_HEADER_LEN};
+use super::header::{encode_header, MAX_HEADER_LEN};
 use super::{BlockMode, BlockSize, FrameOptions};
 use crate::block::Dictionary;
 use crate::Error;
@@ -153,7 +153,9 @@ impl FrameCompressor {
 
     /// Starts a new frame with the same options, dictionary and auto-flush setting, keeping the
     /// buffers and the block compressors' memory (for many frames, such as one per message or
-    /// per page, without allocating for each). A frame in progress is abandoned: its input and
+    /// per page: once it has written a frame of each shape, one block and several, a reset and
+    /// the next frame allocate nothing, linked blocks and dictionaries included). A frame in
+    /// progress is abandoned: its input and
     /// any output not taken yet are dropped, so take [`pending_output`](Self::pending_output)
     /// and call [`finish`](Self::finish) first to keep it.
     ///
@@ -172,7 +174,7 @@ impl FrameCompressor {
     /// }
     /// ```
     pub fn reset(&mut self) {
-        if !self.blocks.reset_independent(&self.options) {
+        if !self.blocks.reset(&self.options) {
             let (dict, prepared) = match self.kept_dictionary.as_deref() {
                 Some(kept) => (&kept.bytes[..], kept.prepared.as_ref()),
                 None => (&[][..], None),
@@ -340,9 +342,8 @@ impl FrameCompressor {
                 .stage_header(&self.options, block_size, block_mode);
         }
         self.stage_pending(self.tail_source());
-        let mut end = Vec::with_capacity(END_LEN);
-        self.blocks.finish(&mut end);
-        self.staging.stage_bytes(&end);
+        let (end, len) = self.blocks.end_bytes();
+        self.staging.stage_bytes(&end[..len]);
         self.finished = true;
         Ok(())
     }
@@ -546,17 +547,10 @@ impl Stager {
         if self.header_staged {
             return 0;
         }
-        let mut header = Vec::with_capacity(MAX_HEADER_LEN);
-        write_header(
-            &mut header,
-            options,
-            block_size,
-            block_mode,
-            options.content_size,
-        );
-        self.stage_bytes(&header);
+        let (header, len) = encode_header(options, block_size, block_mode, options.content_size);
+        self.stage_bytes(&header[..len]);
         self.header_staged = true;
-        header.len()
+        len
     }
 
     /// Stages `bytes` after what is staged.

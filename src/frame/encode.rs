@@ -46,6 +46,11 @@ pub(crate) struct BlockWriter {
     pub(crate) hasher: Option<ContentHasher>,
     /// LZ4F's buffer state, which decides the history linked blocks see.
     lz4f: Lz4fHistory,
+    /// For linked blocks: the compressor a one-block frame does not use, with its own copy of
+    /// the dictionary (the independent one while the frame's blocks are linked, the linked one
+    /// after [`make_independent`](Self::make_independent)), kept so that
+    /// [`reset`](Self::reset) and the next one-block frame allocate nothing.
+    parked: Option<BlockCompressor>,
 }
 
 /// Where a block's bytes come from, in LZ4F's terms (`LZ4F_compressUpdate`): that decides
@@ -102,8 +107,14 @@ enum BlockCompressor {
     HcWithDict(Box<HcCompressor>, Box<HcDictionary>, u8),
     /// HC, linked blocks: one HC stream for the frame (`LZ4_compress_HC_continue` on each block
     /// in its own buffer, then `LZ4_saveDictHC(64 KiB)`, as the `lz4` tool's `-BD`), the
-    /// dictionary attached for the first block (taken by it).
+    /// dictionary attached for the first block (kept for the next frame).
     HcLinked(Box<HcStreamCompressor>, Option<Box<HcDictionary>>),
+}
+
+impl BlockCompressor {
+    fn is_linked(&self) -> bool {
+        matches!(self, Self::Linked(..) | Self::HcLinked(..))
+    }
 }
 
 impl BlockWriter {
@@ -158,6 +169,7 @@ impl BlockWriter {
             block_checksum: options.block_checksum,
             hasher: options.content_checksum.then(ContentHasher::new),
             lz4f: Lz4fHistory::new(options.block_size.bytes()),
+            parked: None,
         }
     }
 
@@ -209,51 +221,78 @@ impl BlockWriter {
         }
     }
 
-    /// Makes the writer ready for a new frame with the same options, keeping its compressors'
-    /// memory, when its blocks are independent (each block starts afresh or from the
-    /// dictionary, which these writers keep); returns `false`, changing nothing else, for
-    /// linked blocks, whose stream and taken dictionary the caller must build again.
-    pub(crate) fn reset_independent(&mut self, options: &FrameOptions) -> bool {
-        if options.block_mode != BlockMode::Independent {
-            return false;
+    /// Makes the writer ready for a new frame with the same options (those it was made with),
+    /// keeping its compressors' memory: a linked stream is reset in place and its dictionary
+    /// attached again, as a new writer's; a writer that a one-block frame switched to independent
+    /// blocks takes its linked compressor back. Returns `false`, changing nothing, in the one
+    /// case it cannot (no linked compressor kept where the options ask for one), and the caller
+    /// makes a new writer.
+    pub(crate) fn reset(&mut self, options: &FrameOptions) -> bool {
+        if options.block_mode == BlockMode::Linked && !self.compressor.is_linked() {
+            match &mut self.parked {
+                Some(linked) if linked.is_linked() => core::mem::swap(&mut self.compressor, linked),
+                _ => return false,
+            }
+        }
+        match &mut self.compressor {
+            BlockCompressor::Linked(stream, dictionary, window) => {
+                stream.reset(dictionary.as_deref());
+                window.clear();
+            }
+            BlockCompressor::HcLinked(stream, dict) => {
+                stream.reset();
+                stream.set_favor_dec_speed(options.favor_dec_speed);
+                if let Some(dict) = dict {
+                    stream.attach_dictionary(dict);
+                }
+            }
+            // A block given up on (or any HC block with an attached dictionary) switches
+            // favouring decompression speed off for the rest of the frame; LZ4F sets it again
+            // for each frame.
+            BlockCompressor::Hc(compressor, _) | BlockCompressor::HcWithDict(compressor, ..) => {
+                compressor.set_favor_dec_speed(options.favor_dec_speed);
+            }
+            BlockCompressor::Fast(_) | BlockCompressor::FastWithDict(..) => {}
         }
         self.hasher = options.content_checksum.then(ContentHasher::new);
         self.lz4f.gathered_at = 0;
         self.lz4f.input_blocks = 0;
-        // A block given up on (or any HC block with an attached dictionary) switches favouring
-        // decompression speed off for the rest of the frame; LZ4F sets it again for each frame.
-        if let BlockCompressor::Hc(compressor, _) | BlockCompressor::HcWithDict(compressor, ..) =
-            &mut self.compressor
-        {
-            compressor.set_favor_dec_speed(options.favor_dec_speed);
-        }
         true
     }
 
     /// Switches a writer that has written no block yet to independent blocks (a frame that turns
-    /// out to hold one block), keeping its dictionary.
+    /// out to hold one block), with the same dictionary and favour option; the linked
+    /// compressor is parked for [`reset`](Self::reset).
     pub(crate) fn make_independent(&mut self) {
-        let compressor = core::mem::replace(
-            &mut self.compressor,
-            BlockCompressor::Fast(Compressor::new()),
-        );
-        self.compressor = match compressor {
-            BlockCompressor::Linked(_, Some(dictionary), _) => {
-                BlockCompressor::FastWithDict(Compressor::new(), dictionary)
-            }
-            BlockCompressor::Linked(_, None, _) => BlockCompressor::Fast(Compressor::new()),
-            BlockCompressor::HcLinked(stream, Some(dict)) => BlockCompressor::HcWithDict(
-                Box::new(HcCompressor::with_favor_dec_speed(stream.favor_dec_speed())),
-                dict,
-                stream.level(),
-            ),
-            BlockCompressor::HcLinked(stream, None) => {
-                let mut compressor = HcCompressor::new();
-                compressor.set_favor_dec_speed(stream.favor_dec_speed());
-                BlockCompressor::Hc(Box::new(compressor), stream.level())
-            }
-            other => other,
+        if !self.compressor.is_linked() {
+            return;
+        }
+        let independent = match self.parked.take() {
+            Some(independent) if !independent.is_linked() => independent,
+            _ => match &self.compressor {
+                BlockCompressor::Linked(_, Some(dictionary), _) => {
+                    BlockCompressor::FastWithDict(Compressor::new(), dictionary.clone())
+                }
+                BlockCompressor::HcLinked(stream, Some(dict)) => BlockCompressor::HcWithDict(
+                    Box::new(HcCompressor::new()),
+                    dict.clone(),
+                    stream.level(),
+                ),
+                BlockCompressor::HcLinked(stream, None) => {
+                    BlockCompressor::Hc(Box::new(HcCompressor::new()), stream.level())
+                }
+                _ => BlockCompressor::Fast(Compressor::new()),
+            },
         };
+        let linked = core::mem::replace(&mut self.compressor, independent);
+        if let (
+            BlockCompressor::HcLinked(stream, _),
+            BlockCompressor::Hc(compressor, _) | BlockCompressor::HcWithDict(compressor, ..),
+        ) = (&linked, &mut self.compressor)
+        {
+            compressor.set_favor_dec_speed(stream.favor_dec_speed());
+        }
+        self.parked = Some(linked);
     }
 
     /// Output room one data block of `input_len` bytes may take: the size word, the compressed
@@ -392,9 +431,8 @@ impl BlockWriter {
                 let compressed = stream
                     .compress_continue(input, &mut body[..limit], contiguous, dict.as_deref())
                     .ok();
-                if !stream.uses_attached_dictionary() {
-                    *dict = None;
-                }
+                // The dictionary is kept after the stream drops it, to attach it again when the
+                // writer is reset for a new frame.
                 compressed
             }
             BlockCompressor::Hc(compressor, level) => {
@@ -429,12 +467,6 @@ impl BlockWriter {
             end += 4;
         }
         end
-    }
-
-    /// Appends the end mark and the content checksum.
-    pub(crate) fn finish(&mut self, out: &mut Vec<u8>) {
-        let (end, len) = self.end_bytes();
-        out.extend_from_slice(&end[..len]);
     }
 
     /// The end mark and the content checksum (if the frame has one), in a fixed array: the

@@ -377,11 +377,6 @@ impl HcStreamCompressor {
         self.dict_ctx = true;
         self.fresh = true;
     }
-
-    /// Whether an attached dictionary is still in use (its owner may drop it once not).
-    pub(crate) fn uses_attached_dictionary(&self) -> bool {
-        self.dict_ctx
-    }
 }
 
 #[cfg(test)]
