@@ -273,13 +273,11 @@ impl BlockWriter {
                 BlockCompressor::Linked(_, Some(dictionary), _) => {
                     BlockCompressor::FastWithDict(Compressor::new(), dictionary.clone())
                 }
-                BlockCompressor::HcLinked(stream, Some(dict)) => BlockCompressor::HcWithDict(
-                    Box::new(HcCompressor::new()),
-                    dict.clone(),
-                    stream.level(),
-                ),
+                BlockCompressor::HcLinked(stream, Some(dict)) => {
+                    BlockCompressor::HcWithDict(Box::default(), dict.clone(), stream.level())
+                }
                 BlockCompressor::HcLinked(stream, None) => {
-                    BlockCompressor::Hc(Box::new(HcCompressor::new()), stream.level())
+                    BlockCompressor::Hc(Box::default(), stream.level())
                 }
                 _ => BlockCompressor::Fast(Compressor::new()),
             },
