@@ -101,6 +101,7 @@ cargo test -p lz4-simd --release --target "$TARGET" --lib --tests --no-fail-fast
     --skip the_io_encoder_writes_lz4fs_frames_for_its_writes \
     --skip streamed_frames_equal_one_shot_frames \
     --skip the_compressor_writes_the_one_shot_bytes_for_every_slicing \
-    --skip fused_checksum_frames_equal_lz4f --skip fused_checksum_across_large_blocks
+    --skip fused_checksum_frames_equal_lz4f --skip fused_checksum_across_large_blocks \
+    --skip updates_ending_in_tiny_blocks
 
 step "done"

@@ -233,3 +233,51 @@ fn the_io_encoder_writes_lz4fs_frames_for_its_writes() {
         }
     }
 }
+
+/// Updates whose last block is 1-3 bytes taken from the caller's input: LZ4F then saves a
+/// history of those few bytes (`LZ4_saveDictHC(64 KiB)` keeps a prefix shorter than 4 bytes; only
+/// a requested size under 4 saves nothing), and the next update's first block has them as its
+/// external dictionary. HC levels (the mid, chain and optimal strategies) and fast, with and
+/// without a dictionary, auto-flush on and off, in every case as LZ4F.
+#[test]
+fn updates_ending_in_tiny_blocks() {
+    let mut rng = Rng::new(0x7e4);
+    let unit = samples::text(5000, &mut rng);
+    let data: Vec<u8> = unit.iter().cycle().take(600_000).copied().collect();
+    let dict = samples::text(20_000, &mut rng);
+    let mut failures = Vec::new();
+    for level in [None, Some(2u8), Some(3), Some(9), Some(10), Some(12)] {
+        for with_dict in [false, true] {
+            for auto_flush in [true, false] {
+                for tail in 1..=3usize {
+                    let mut ops = Vec::new();
+                    let mut at = 0;
+                    for len in [65_536 + tail, tail, 40_000, tail, 65_536 * 2 + tail, 100] {
+                        ops.push(FrameOp::Update(&data[at..at + len]));
+                        if !auto_flush {
+                            ops.push(FrameOp::Flush);
+                        }
+                        at += len;
+                    }
+                    let case = Case {
+                        level,
+                        block_size: BlockSize::Max64KB,
+                        linked: true,
+                        dict: with_dict.then_some(&dict[..]),
+                        auto_flush,
+                    };
+                    let want = liblz4::compress_frame_ops(&ops, case.dict, &case.preferences());
+                    let got = frame_common::compress_ops(
+                        &mut case.compressor(),
+                        ops.iter().copied(),
+                        1 << 20,
+                    );
+                    if got != want {
+                        failures.push(case.describe(&format!("tail {tail}")));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -213,7 +213,7 @@ impl BlockWriter {
     fn save_history(&mut self) -> usize {
         match &mut self.compressor {
             BlockCompressor::HcLinked(stream, _) => {
-                stream.save_dict(false);
+                stream.save_dict();
                 stream.history().len()
             }
             BlockCompressor::Linked(stream, _, window) => stream.save_dict_from(window),

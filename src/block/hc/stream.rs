@@ -201,10 +201,7 @@ impl HcStreamCompressor {
     /// liblz4, empties the history.
     pub fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         let result = self.compress_continue(src, dst, false, None);
-        // The history is at most 3 bytes after a block that short: no match can reach it in
-        // external-dictionary mode, so keeping it (unlike liblz4) changes no byte and gives
-        // decoders the block's tail.
-        self.save_dict(true);
+        self.save_dict();
         result
     }
 
@@ -332,13 +329,11 @@ impl HcStreamCompressor {
         }
     }
 
-    /// liblz4's `LZ4_saveDictHC(65536)`: the prefix's last 64 KiB (none if under 4 bytes, unless
-    /// `keep_tiny`) become the whole history (the attached dictionary, if in use, stays).
-    pub(crate) fn save_dict(&mut self, keep_tiny: bool) {
-        let mut saved = self.prefix_len.min(SAVED_HISTORY);
-        if saved < MINMATCH && !keep_tiny {
-            saved = 0;
-        }
+    /// liblz4's `LZ4_saveDictHC(65536)`: the prefix's last 64 KiB become the whole history (the
+    /// attached dictionary, if in use, stays). A prefix under 4 bytes is kept too: liblz4 saves
+    /// nothing only when the size asked for is under 4, and LZ4F and the streams ask for 64 KiB.
+    pub(crate) fn save_dict(&mut self) {
+        let saved = self.prefix_len.min(SAVED_HISTORY);
         let front = if self.dict_ctx {
             self.history_len - self.prefix_len
         } else {
