@@ -1,7 +1,5 @@
 //! Frame headers: parsing (with every check the format allows) and writing.
 
-use alloc::vec::Vec;
-
 use super::{BlockMode, BlockSize, FrameOptions, LEGACY_MAGIC, MAGIC, SKIPPABLE_MAGIC};
 use crate::Error;
 
@@ -205,19 +203,7 @@ fn header_checksum(descriptor: &[u8]) -> u8 {
     (xxhash_rust::xxh32::xxh32(descriptor, 0) >> 8) as u8
 }
 
-/// Writes the header of a frame with `options` (content size `content_size`) to `out`.
-pub(crate) fn write_header(
-    out: &mut Vec<u8>,
-    options: &FrameOptions,
-    block_size: BlockSize,
-    block_mode: BlockMode,
-    content_size: Option<u64>,
-) {
-    let (header, len) = encode_header(options, block_size, block_mode, content_size);
-    out.extend_from_slice(&header[..len]);
-}
-
-/// The header [`write_header`] writes, in a fixed array: the array and the header's length.
+/// The header of a frame with `options` (content size `content_size`), in a fixed array: the array and the header's length.
 pub(crate) fn encode_header(
     options: &FrameOptions,
     block_size: BlockSize,

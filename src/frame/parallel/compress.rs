@@ -29,7 +29,7 @@ use xxhash_rust::xxh32::Xxh32;
 
 use super::pipeline::ordered;
 use crate::frame::encode::{BlockWriter, END_MARK};
-use crate::frame::header::{write_header, MAX_HEADER_LEN};
+use crate::frame::header::encode_header;
 use crate::frame::{BlockMode, FrameOptions};
 
 /// A thread's block writer, made on its first block. Every block is compressed on its own, with
@@ -47,15 +47,14 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
     );
     let block_len = options.block_size.bytes();
     let blocks = src.len().div_ceil(block_len);
-    let mut header = Vec::with_capacity(MAX_HEADER_LEN);
     let content_size = options.content_size.map(|_| src.len() as u64);
-    write_header(
-        &mut header,
+    let (header, header_len) = encode_header(
         options,
         options.block_size,
         BlockMode::Independent,
         content_size,
     );
+    let header = &header[..header_len];
     // The writers hash nothing: the caller's thread hashes the content in order.
     let unhashed = options.clone().content_checksum(false);
     // Block buffers the caller's thread has copied out, for the next blocks.
@@ -99,7 +98,7 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
             + END_MARK.len()
             + 4;
         let mut framed = Vec::with_capacity(room);
-        framed.extend_from_slice(&header);
+        framed.extend_from_slice(header);
         for index in 0..blocks {
             // The checksum keeps up to within `CHECKSUM_LAG` blocks of the blocks taken: the
             // rest is left for the threads that run out of blocks at the end.
