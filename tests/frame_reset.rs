@@ -16,19 +16,24 @@ static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const BLOCK: usize = 64 << 10;
 
-/// Contents of the sizes where frames change shape: empty, tiny, one block less one, one
-/// block, one more, several blocks.
+/// Contents of the sizes where frames change shape (empty, tiny, one block less one, one block,
+/// one more, several blocks, a block that does not compress), in an order that alternates
+/// one-block frames (which switch a linked writer to independent blocks) and longer ones.
 fn contents() -> Vec<Vec<u8>> {
-    let text = samples::text(5 * BLOCK + 123, &mut Rng::new(0x5e7));
-    [0usize, 1, 20, BLOCK - 1, BLOCK, BLOCK + 1, 3 * BLOCK + 77]
+    let mut rng = Rng::new(0x5e7);
+    let text = samples::text(5 * BLOCK + 123, &mut rng);
+    let mut contents: Vec<Vec<u8>> = [3 * BLOCK + 77, 0, BLOCK + 1, 1, 20, BLOCK - 1, BLOCK]
         .iter()
         .map(|&len| text[text.len() - len..].to_vec())
-        .collect()
+        .collect();
+    contents.insert(4, rng.bytes(BLOCK + 10));
+    contents.push(text[..2 * BLOCK].to_vec());
+    contents
 }
 
 fn all_options() -> Vec<(FrameOptions, BlockMode)> {
     let mut all = Vec::new();
-    for level in [None, Some(3), Some(9)] {
+    for level in [None, Some(3), Some(9), Some(12)] {
         for mode in [BlockMode::Independent, BlockMode::Linked] {
             for (block_checksum, content_checksum) in [(false, true), (true, false)] {
                 all.push((
@@ -37,7 +42,8 @@ fn all_options() -> Vec<(FrameOptions, BlockMode)> {
                         .block_mode(mode)
                         .hc_level(level)
                         .block_checksum(block_checksum)
-                        .content_checksum(content_checksum),
+                        .content_checksum(content_checksum)
+                        .favor_dec_speed(level == Some(12)),
                     mode,
                 ));
             }
@@ -209,25 +215,42 @@ fn reset_restores_favour_dec_speed() {
     let random = rng.bytes(BLOCK);
     let text = samples::text(3 * BLOCK, &mut rng);
     let dict_bytes = samples::text(30_000, &mut rng);
-    let options = FrameOptions::new()
-        .block_size(BlockSize::Max64KB)
-        .hc_level(Some(12))
-        .favor_dec_speed(true);
-    for with_dict in [false, true] {
-        let fresh = || {
-            if with_dict {
-                FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
-            } else {
-                FrameCompressor::new(options.clone())
+    for mode in [BlockMode::Independent, BlockMode::Linked] {
+        let options = FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(mode)
+            .hc_level(Some(12))
+            .favor_dec_speed(true);
+        for with_dict in [false, true] {
+            // Linked blocks with auto-flush: a first block of 20,000 bytes with an attached
+            // dictionary is compressed from a copy of it, which switches the option off (as
+            // liblz4's `LZ4_loadDictHC`); the next frame's first block of 3,000 bytes is not.
+            let fresh = || {
+                let compressor = if with_dict {
+                    FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
+                } else {
+                    FrameCompressor::new(options.clone())
+                };
+                compressor.auto_flush(mode == BlockMode::Linked)
+            };
+            let cases: [(&[u8], &[u8], usize); 3] = [
+                (&random, &text, 1 << 20),
+                (&text[..10_000], &text[..2_000], 1 << 20),
+                (&text[..20_000], &text[..9_000], 3_000),
+            ];
+            for (first, second, piece) in cases {
+                let mut reused = fresh();
+                frame_common::compress_in_pieces(&mut reused, first.chunks(piece), 1 << 20);
+                reused.reset();
+                let got =
+                    frame_common::compress_in_pieces(&mut reused, second.chunks(piece), 1 << 20);
+                let want =
+                    frame_common::compress_in_pieces(&mut fresh(), second.chunks(piece), 1 << 20);
+                assert!(
+                    got == want,
+                    "{mode:?} dict {with_dict}: the reset frame differs"
+                );
             }
-        };
-        for (first, second) in [(&random[..], &text[..]), (&text[..10_000], &text[..2_000])] {
-            let mut reused = fresh();
-            frame_common::compress_in_pieces(&mut reused, [first], 1 << 20);
-            reused.reset();
-            let got = frame_common::compress_in_pieces(&mut reused, [second], 1 << 20);
-            let want = frame_common::compress_in_pieces(&mut fresh(), [second], 1 << 20);
-            assert!(got == want, "dict {with_dict}: the reset frame differs");
         }
     }
 }
@@ -252,57 +275,6 @@ fn reset_keeps_an_empty_prepared_dictionary() {
     reused.reset();
     let got = frame_common::compress_in_pieces(&mut reused, pieces, 1 << 20);
     assert!(got == want);
-}
-
-/// Linked frames reuse their stream in place, and a writer that one-block frames switch to
-/// independent blocks takes its linked compressor back: frames alternating between one block
-/// and several, at the fast and HC levels (12 with favour-decompression-speed), with and
-/// without a dictionary, each equal to a new compressor's.
-#[test]
-fn reset_linked_alternating_shapes() {
-    let mut rng = Rng::new(0x11a7);
-    let text = samples::text(4 * BLOCK, &mut rng);
-    let random = rng.bytes(BLOCK + 10);
-    let dict_bytes = samples::text(30_000, &mut rng);
-    let shapes: [&[u8]; 8] = [
-        &text[..3 * BLOCK + 77],
-        &text[..20],
-        &random,
-        &text[5..BLOCK + 1],
-        &[],
-        &text[..3 * BLOCK + 77],
-        &text[100..BLOCK],
-        &text[..2 * BLOCK],
-    ];
-    for level in [None, Some(3), Some(9), Some(12)] {
-        let options = FrameOptions::new()
-            .block_size(BlockSize::Max64KB)
-            .block_mode(BlockMode::Linked)
-            .hc_level(level)
-            .favor_dec_speed(level == Some(12));
-        for with_dict in [false, true] {
-            let fresh = || {
-                if with_dict {
-                    FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
-                } else {
-                    FrameCompressor::new(options.clone())
-                }
-            };
-            let mut reused = fresh();
-            for (i, content) in shapes.iter().enumerate() {
-                let want =
-                    frame_common::compress_in_pieces(&mut fresh(), content.chunks(30_000), 4096);
-                let got =
-                    frame_common::compress_in_pieces(&mut reused, content.chunks(30_000), 4096);
-                assert!(
-                    got == want,
-                    "level {level:?} dict {with_dict} frame {i} ({} bytes): the reused compressor differs",
-                    content.len()
-                );
-                reused.reset();
-            }
-        }
-    }
 }
 
 /// What `reset` promises of memory: once a compressor has written a frame of each shape, reset
