@@ -460,8 +460,11 @@ impl<W: Write> Write for ParallelFrameEncoder<W> {
             self.limit
         })?;
         self.pending.extend_from_slice(&buf[..take]);
-        // Hashed now, while in cache, unless it completes the block: that part is hashed once
-        // a worker has the block.
+        // Hashed now, from the block just written (in cache: hashing the caller's buffer first
+        // read it from memory once more), unless it completes the block: that part is hashed
+        // once a worker has the block (`submit`), so that no worker waits for it. Measured
+        // (64 MiB of Silesia in 1 MiB writes, 4 MiB blocks): 1 thread 210 -> 192-206 ms,
+        // 2 threads 107-117 -> 99-109 ms; 64 KiB blocks 203-211 -> 187-190 and 107-110 -> 97-101.
         if let (Some(hasher), false) = (self.hasher.as_mut(), completes) {
             hasher.update(&self.pending[self.pending_hashed..]);
             self.pending_hashed = self.pending.len();
