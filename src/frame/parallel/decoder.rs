@@ -52,8 +52,10 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+
 use std::vec::Vec;
+use xxhash_rust::xxh32::Xxh32;
 
 use super::pool::{Pending, Queue};
 use crate::block::MAX_HISTORY;
@@ -107,6 +109,13 @@ pub struct ParallelFrameDecoder<R: Read> {
     stashed: Option<Stashed>,
     /// The blocks' decoding jobs.
     jobs: Queue,
+    /// The content checksum of the frame being decoded, when the decoder computes it (see
+    /// [`HashChain`]).
+    chain: Arc<HashChain>,
+    /// The frame's content is hashed by the [`chain`](Self::chain), not by the parser.
+    hashing: bool,
+    /// The place in the chain of the next block read ahead.
+    seq: u64,
     limit: usize,
     in_flight: usize,
     peak_in_flight: usize,
@@ -148,6 +157,8 @@ struct Ahead {
     block: Option<(usize, bool)>,
     /// The blocks of one job (see [`BATCH_BYTES`]).
     batch: usize,
+    /// The jobs hash the blocks for the frame's content checksum.
+    hash: bool,
 }
 
 /// The content a batch of blocks read ahead holds at most: blocks smaller than this go to the
@@ -182,6 +193,11 @@ struct Decoded {
     block: Vec<u8>,
     start: usize,
     len: Option<usize>,
+    /// The block's place in the [`HashChain`], and whether its job is to hash it there.
+    seq: u64,
+    hash: bool,
+    /// Its job hashed it.
+    hashed: bool,
 }
 
 /// The content being handed out: `block[pos..end]`, or the sequential decoder's buffers.
@@ -225,6 +241,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
             stashed: None,
             limit: 2 * jobs.threads(),
             jobs,
+            chain: Arc::new(HashChain::default()),
+            hashing: false,
+            seq: 0,
             in_flight: 0,
             peak_in_flight: 0,
             output: Output::new(tail.unwrap_or_default().to_vec()),
@@ -294,6 +313,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
                         checksum_len: if info.block_checksum { 4 } else { 0 },
                         block: None,
                         batch: (BATCH_BYTES / block_max).max(1),
+                        hash: self.hashing,
                     });
                 }
             }
@@ -366,6 +386,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
         ahead.block = None;
         let block_max = ahead.block_max;
         let batch = ahead.batch;
+        let hash = ahead.hash;
         let spare = self.spare_data.pop().unwrap_or_default();
         let data = core::mem::replace(&mut self.unit, spare);
         let block = self.spare_blocks.pop().unwrap_or_default();
@@ -379,7 +400,11 @@ impl<R: Read> ParallelFrameDecoder<R> {
             block,
             start: self.dict.as_ref().map_or(0, |dict| dict.len()),
             len: None,
+            seq: self.seq,
+            hash,
+            hashed: false,
         });
+        self.seq += 1;
         self.queue.push_back(Unit::Block);
         self.in_flight += 1;
         self.peak_in_flight = self.peak_in_flight.max(self.in_flight);
@@ -396,13 +421,20 @@ impl<R: Read> ParallelFrameDecoder<R> {
         }
         let mut batch = core::mem::take(&mut self.forming);
         let dict = self.dict.clone();
+        let chain = batch[0].hash.then(|| Arc::clone(&self.chain));
         let pending = self.jobs.push(move || {
+            // A panic here leaves the chain broken, so that the jobs after this one do not
+            // wait for it.
+            let _guard = chain.as_deref().map(ChainGuard);
             let dict = dict.as_deref().unwrap_or_default();
             for decoded in &mut batch {
                 decoded.len = decode_block(decoded, dict);
                 if decoded.len.is_none() {
                     break;
                 }
+            }
+            if let Some(chain) = &chain {
+                chain.hash_batch(&mut batch);
             }
             batch
         });
@@ -443,6 +475,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
             output: &mut self.output,
             current: &mut self.current,
             decoded,
+            chain: &self.chain,
+            hashing: &mut self.hashing,
+            seq: self.seq,
         };
         self.parser.process(unit, &mut sink).map_err(io_error)
     }
@@ -544,9 +579,40 @@ struct ParallelSink<'a> {
     output: &'a mut Output,
     current: &'a mut Current,
     decoded: Option<&'a mut Decoded>,
+    chain: &'a HashChain,
+    hashing: &'a mut bool,
+    seq: u64,
 }
 
 impl Sink for ParallelSink<'_> {
+    fn begin_frame(&mut self, info: &FrameInfo) -> Result<(), Error> {
+        let _ = info;
+        *self.hashing = false;
+        Ok(())
+    }
+
+    /// The content of an independent-block frame is hashed by the jobs that decode its blocks
+    /// read ahead (in order, see [`HashChain`]), and by this sink for any other block.
+    fn hashes_content(&mut self, info: &FrameInfo) -> bool {
+        if info.block_mode != BlockMode::Independent {
+            return false;
+        }
+        // No block is read ahead between frames: no job hashes.
+        *self.chain.lock() = ChainState {
+            hasher: Xxh32::new(0),
+            next: self.seq,
+            broken: false,
+        };
+        *self.hashing = true;
+        true
+    }
+
+    fn content_digest(&mut self) -> u32 {
+        // Every block of the frame was handed to the parser, so every job that hashes one has
+        // finished (the parser took its batch).
+        self.chain.lock().hasher.digest()
+    }
+
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
         if let Some(decoded) = self.decoded.take() {
             let expected_history = if decoded.with_dict {
@@ -565,8 +631,18 @@ impl Sink for ParallelSink<'_> {
                 self.current.from_output = false;
                 self.current.pos = decoded.start;
                 self.current.end = decoded.start + len;
-                return Ok(&self.current.block[self.current.pos..self.current.end]);
+                let content = &self.current.block[self.current.pos..self.current.end];
+                if *self.hashing && !decoded.hashed {
+                    // Its job did not hash it (the chain broke at or before it).
+                    self.chain.lock().hasher.update(content);
+                }
+                return Ok(content);
             }
+            // Unreachable with `decoded.hashed`: the block's size, stored flag, block maximum
+            // and history are those it was read ahead with. (Were it reached, the content would
+            // be hashed twice and the frame would fail its checksum: an error, never a wrong
+            // byte.)
+            debug_assert!(!decoded.hashed);
         }
         self.current.from_output = true;
         // Without a `Vec` to decode into, the sequential sink decodes into `output`: what it
@@ -576,7 +652,87 @@ impl Sink for ParallelSink<'_> {
             direct: None,
         }
         .decode(job)?;
+        if *self.hashing {
+            self.chain.lock().hasher.update(self.output.unread());
+        }
         Ok(self.output.unread())
+    }
+}
+
+/// The content checksum of an independent-block frame, computed beside the decoding: the job
+/// that decodes a batch of blocks read ahead then hashes them, once the chain is at its first
+/// block (the jobs before it have hashed theirs), on the thread that decoded them. Jobs are
+/// claimed in the order they were pushed, so a job waits only for jobs being run. A job that
+/// could not decode a block hashes the blocks before it and breaks the chain: the jobs after
+/// it hash nothing, and the parser's sink hashes every block after that itself, in order, as
+/// it does the blocks not read ahead (the queue is then empty: every job has finished).
+#[derive(Default)]
+struct HashChain {
+    state: Mutex<ChainState>,
+    turn: Condvar,
+}
+
+struct ChainState {
+    hasher: Xxh32,
+    /// The place of the next block a job hashes.
+    next: u64,
+    broken: bool,
+}
+
+impl Default for ChainState {
+    fn default() -> Self {
+        Self {
+            hasher: Xxh32::new(0),
+            next: 0,
+            broken: false,
+        }
+    }
+}
+
+impl HashChain {
+    fn lock(&self) -> MutexGuard<'_, ChainState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Hashes the blocks of `batch` the job decoded, once the chain is at the first.
+    fn hash_batch(&self, batch: &mut [Decoded]) {
+        let Some(first) = batch.first().map(|decoded| decoded.seq) else {
+            return;
+        };
+        let mut state = self.lock();
+        while !state.broken && state.next != first {
+            state = self
+                .turn
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        if !state.broken {
+            for decoded in batch.iter_mut() {
+                let Some(len) = decoded.len else {
+                    state.broken = true;
+                    break;
+                };
+                state
+                    .hasher
+                    .update(&decoded.block[decoded.start..decoded.start + len]);
+                decoded.hashed = true;
+            }
+            state.next += batch.len() as u64;
+        }
+        drop(state);
+        self.turn.notify_all();
+    }
+}
+
+/// Breaks the chain if its job panics (see [`HashChain`]).
+struct ChainGuard<'a>(&'a HashChain);
+
+impl Drop for ChainGuard<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().broken = true;
+            self.0.turn.notify_all();
+        }
     }
 }
 
