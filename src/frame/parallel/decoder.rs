@@ -3,7 +3,10 @@
 //!
 //! The one [`FrameParser`] runs on the caller's thread and sees every unit of the stream in
 //! order, exactly as in [`FrameDecoder`](crate::frame::FrameDecoder): it checks every header,
-//! block size, block checksum, content size and content checksum, and gives every verdict. When
+//! block size, block checksum, content size and content checksum, and gives every verdict. The
+//! content checksum of an independent-block frame is computed beside the decoding (the job that
+//! decodes a batch of blocks then hashes them, in order, see [`HashChain`]); the parser compares
+//! it with the stored checksum when it reaches it, as with its own hash. When
 //! it waits for a block size word of an independent-block frame, the decoder reads ahead: block
 //! size words and blocks, each block handed to a worker to decode (into a buffer of its own,
 //! behind the dictionary when there is one), until the end mark, the end of the input, an error
