@@ -4,9 +4,8 @@
 //! empty ones, skippable frames between, stored blocks: the content and every error are the
 //! sequential decoder's, for every thread count, when a stored checksum is wrong, when a stored
 //! block's bytes change (content that decodes but does not match its checksum), and at each
-//! block of a frame. The same for the streaming decoder ([`ParallelFrameDecoder`]), whose jobs
-//! hash the content of independent-block frames beside decoding it: the content handed out
-//! before the error and the error are [`FrameDecoder`]'s.
+//! block of a frame. The same for the streaming decoder ([`ParallelFrameDecoder`]): the content
+//! handed out before the error and the error are [`FrameDecoder`]'s.
 //!
 //! Run: `cargo test --features parallel --test parallel_checksums`.
 #![cfg(feature = "parallel")]

@@ -216,7 +216,7 @@ impl DataBlock<'_> {
 fn finish_content(
     info: &FrameInfo,
     produced: u64,
-    digest: Option<u32>,
+    hasher: Option<Xxh32>,
     stored_checksum: Option<(u32, u64)>,
 ) -> Result<(), Error> {
     if let Some(declared) = info.content_size {
@@ -227,7 +227,8 @@ fn finish_content(
             });
         }
     }
-    if let (Some(expected), Some((found, input_pos))) = (digest, stored_checksum) {
+    if let (Some(hasher), Some((found, input_pos))) = (hasher, stored_checksum) {
+        let expected = hasher.digest();
         if expected != found {
             return Err(Error::FrameContentChecksum {
                 input_pos,
@@ -302,23 +303,6 @@ pub(crate) trait Sink {
 
     /// Decodes the block and returns its content.
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error>;
-
-    /// Whether the sink computes this frame's content checksum instead of the parser: asked
-    /// after [`begin_frame`](Self::begin_frame), only for a frame with a content checksum that
-    /// is verified. If so, the sink hashes every block's content (as [`decode`](Self::decode)
-    /// returns it) in order, and the parser asks it for the digest
-    /// ([`content_digest`](Self::content_digest)) when it reaches the stored checksum, where it
-    /// gives the same verdict, at the same point of the stream, as with its own hash.
-    fn hashes_content(&mut self, info: &FrameInfo) -> bool {
-        let _ = info;
-        false
-    }
-
-    /// The xxh32 of the content of the frame's blocks, all of them hashed; asked only of a
-    /// sink that [hashes the frame's content](Self::hashes_content).
-    fn content_digest(&mut self) -> u32 {
-        Xxh32::new(0).digest()
-    }
 }
 
 /// What processing a unit did.
@@ -339,8 +323,6 @@ struct FrameState {
     block_index: u64,
     produced: u64,
     hasher: Option<Xxh32>,
-    /// The sink hashes the content (see [`Sink::hashes_content`]).
-    sink_hashes: bool,
 }
 
 /// The unit the parser expects next.
@@ -623,11 +605,8 @@ impl FrameParser {
                 };
                 check_dictionary(&info, self.dict)?;
                 sink.begin_frame(&info)?;
-                let verify = info.content_checksum && self.verify_checksums;
-                let sink_hashes = verify && sink.hashes_content(&info);
                 self.state = State::BlockWord(FrameState {
-                    hasher: (verify && !sink_hashes).then(|| Xxh32::new(0)),
-                    sink_hashes,
+                    hasher: (info.content_checksum && self.verify_checksums).then(|| Xxh32::new(0)),
                     info,
                     block_index: 0,
                     produced: 0,
@@ -692,7 +671,7 @@ impl FrameParser {
                         self.state = State::ContentChecksum(frame);
                     }
                     None => {
-                        finish_content(&frame.info, frame.produced, None, None)?;
+                        finish_content(&frame.info, frame.produced, frame.hasher, None)?;
                         self.frame_ended();
                     }
                 }
@@ -751,12 +730,12 @@ impl FrameParser {
                     return Err(truncated("the 4-byte content checksum"));
                 }
                 let found = le32(unit, 0).unwrap_or(0);
-                let digest = if frame.sink_hashes {
-                    Some(sink.content_digest())
-                } else {
-                    frame.hasher.map(|hasher| hasher.digest())
-                };
-                finish_content(&frame.info, frame.produced, digest, Some((found, unit_pos)))?;
+                finish_content(
+                    &frame.info,
+                    frame.produced,
+                    frame.hasher,
+                    Some((found, unit_pos)),
+                )?;
                 self.frame_ended();
                 Ok(Step::More)
             }

@@ -3,10 +3,7 @@
 //!
 //! The one [`FrameParser`] runs on the caller's thread and sees every unit of the stream in
 //! order, exactly as in [`FrameDecoder`](crate::frame::FrameDecoder): it checks every header,
-//! block size, block checksum, content size and content checksum, and gives every verdict. The
-//! content checksum of an independent-block frame is computed beside the decoding (the job that
-//! decodes a batch of blocks then hashes them, in order, see [`HashChain`]); the parser compares
-//! it with the stored checksum when it reaches it, as with its own hash. When
+//! block size, block checksum, content size and content checksum, and gives every verdict. When
 //! it waits for a block size word of an independent-block frame, the decoder reads ahead: block
 //! size words and blocks, each block handed to a worker to decode (into a buffer of its own,
 //! behind the dictionary when there is one), until the end mark, the end of the input, an error
@@ -52,13 +49,23 @@
 //! hand-out, and both now read a block another core wrote (each block's 64 KiB and its
 //! compressed bytes cross between the cores' L2 caches, which the sequential decoder never
 //! pays). That holds the streamed 64 KiB case to about 1.6x (1.4x before the batches).
+//!
+//! Hashing the content checksum on the decoding threads instead (session 14, kept in the branch
+//! history: a chain of hasher states as in the one-shot decoder, no job ever waiting for
+//! another, decoded batches shared with the chain until hashed) did not help: it only moves
+//! where a block another core decoded is read (the hand-out's copy instead of the hash), and
+//! both threads were already busy. Per 64 MiB at 64 KiB blocks on the 2-vCPU Xeon (model 167),
+//! with it: 21 ms of decoding and 12 ms of hashing in the jobs (10.5 ms sequentially), 8 ms on
+//! the caller's thread outside them (4.5-5 ms sequentially: `memmove`, reading the input in and
+//! handing the content out, doubles once the content comes from the other core's cache), and
+//! 2-5 ms idle; 2 threads over 1: 1.42-1.50x against 1.46-1.54x without it, and at 4 MiB blocks
+//! 1.37-1.59x of the sequential decoder against 1.49-1.73x (interleaved criterion runs, two
+//! builds). With perfect balance the copies alone bound the streamed 64 KiB case near 1.7x.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-
+use std::sync::{Arc, Mutex, PoisonError};
 use std::vec::Vec;
-use xxhash_rust::xxh32::Xxh32;
 
 use super::pool::{Pending, Queue};
 use crate::block::MAX_HISTORY;
@@ -112,19 +119,6 @@ pub struct ParallelFrameDecoder<R: Read> {
     stashed: Option<Stashed>,
     /// The blocks' decoding jobs.
     jobs: Queue,
-    /// The content checksum of the frame being decoded, when the decoder computes it (see
-    /// [`HashChain`]).
-    chain: Arc<HashChain>,
-    /// The frame's content is hashed by the [`chain`](Self::chain), not by the parser.
-    hashing: bool,
-    /// The chain broke in this frame (a block its job could not decode): the parser's sink
-    /// hashes every block after it.
-    own_hash: bool,
-    /// The place in the chain of the next block read ahead.
-    seq: u64,
-    /// Batches the parser has taken every block of, in order, until the chain has hashed them
-    /// (it holds them meanwhile): then their buffers are used again.
-    retiring: VecDeque<Blocks>,
     limit: usize,
     in_flight: usize,
     peak_in_flight: usize,
@@ -151,18 +145,11 @@ enum Unit {
     Ended(Vec<u8>),
 }
 
-/// A batch of blocks once decoded, shared by the parser (which hands them out) and the
-/// [`HashChain`] (which hashes them).
-type Blocks = Arc<Vec<Decoded>>;
-
 /// A batch of blocks read ahead, decoded by one job.
 enum Batch {
-    Pending(Pending<Blocks>),
-    /// Decoded: `blocks[next..]` are the blocks the parser has not taken.
-    Done {
-        blocks: Blocks,
-        next: usize,
-    },
+    Pending(Pending<Vec<Decoded>>),
+    /// Decoded: the blocks the parser has not taken.
+    Done(VecDeque<Decoded>),
 }
 
 /// Where reading ahead is.
@@ -173,8 +160,6 @@ struct Ahead {
     block: Option<(usize, bool)>,
     /// The blocks of one job (see [`BATCH_BYTES`]).
     batch: usize,
-    /// The jobs hash the blocks for the frame's content checksum.
-    hash: bool,
 }
 
 /// The content a batch of blocks read ahead holds at most: blocks smaller than this go to the
@@ -209,36 +194,14 @@ struct Decoded {
     block: Vec<u8>,
     start: usize,
     len: Option<usize>,
-    /// The block's place in the [`HashChain`], and whether the chain hashes it.
-    seq: u64,
-    hash: bool,
 }
 
-impl Decoded {
-    /// The block's content, if it was decoded.
-    fn content(&self) -> Option<&[u8]> {
-        self.len
-            .map(|len| &self.block[self.start..self.start + len])
-    }
-}
-
-/// The content being handed out: `blocks[index].block[pos..end]`, or the sequential decoder's
-/// buffers.
+/// The content being handed out: `block[pos..end]`, or the sequential decoder's buffers.
 struct Current {
     from_output: bool,
-    blocks: Option<Blocks>,
-    index: usize,
+    block: Vec<u8>,
     pos: usize,
     end: usize,
-}
-
-impl Current {
-    /// The content left to hand out of a block decoded ahead.
-    fn decoded(&self) -> &[u8] {
-        self.blocks
-            .as_ref()
-            .map_or(&[], |blocks| &blocks[self.index].block[self.pos..self.end])
-    }
 }
 
 impl<R: Read> ParallelFrameDecoder<R> {
@@ -274,18 +237,12 @@ impl<R: Read> ParallelFrameDecoder<R> {
             stashed: None,
             limit: 2 * jobs.threads(),
             jobs,
-            chain: Arc::new(HashChain::default()),
-            hashing: false,
-            own_hash: false,
-            seq: 0,
-            retiring: VecDeque::new(),
             in_flight: 0,
             peak_in_flight: 0,
             output: Output::new(tail.unwrap_or_default().to_vec()),
             current: Current {
                 from_output: true,
-                blocks: None,
-                index: 0,
+                block: Vec::new(),
                 pos: 0,
                 end: 0,
             },
@@ -334,36 +291,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
         Ok(true)
     }
 
-    /// Takes back the buffers of the batches the chain has hashed, and returns how many blocks
-    /// of the others the chain still holds (they count in the window); `taking` is the batch of
-    /// the block the parser is taking, if any.
-    fn recycle(&mut self, taking: Option<&Blocks>) -> usize {
-        while let Some(front) = self.retiring.front() {
-            if Arc::strong_count(front) > 1 {
-                break;
-            }
-            let Some(blocks) = self.retiring.pop_front().and_then(Arc::into_inner) else {
-                break;
-            };
-            for decoded in blocks {
-                self.spare_data.push(decoded.data);
-                if decoded.block.capacity() > 0 {
-                    self.spare_blocks.push(decoded.block);
-                }
-            }
-        }
-        let current = self.current.blocks.as_ref();
-        self.retiring
-            .iter()
-            .filter(|blocks| held_by_chain(blocks, [current, taking]))
-            .map(|blocks| blocks.len())
-            .sum()
-    }
-
     /// Reads units ahead of the parser while it is in an independent-block frame, handing each
     /// block to a worker. Never fails: an error of the reader is stashed.
-    fn read_ahead(&mut self, taking: Option<&Blocks>) {
-        let held = self.recycle(taking);
+    fn read_ahead(&mut self) {
         if self.stashed.is_some() {
             return;
         }
@@ -376,23 +306,23 @@ impl<R: Read> ParallelFrameDecoder<R> {
                         checksum_len: if info.block_checksum { 4 } else { 0 },
                         block: None,
                         batch: (BATCH_BYTES / block_max).max(1),
-                        hash: self.hashing && !self.own_hash,
                     });
                 }
             }
         }
-        self.read_batches(held);
+        self.read_batches();
         // Whatever stopped the reading, the blocks read go to a job.
         self.submit();
     }
 
     /// [`read_ahead`](Self::read_ahead)'s loop: reads batches while the window has room for
-    /// one (`held`: blocks the parser has taken that the chain still holds).
-    fn read_batches(&mut self, held: usize) {
+    /// one.
+    fn read_batches(&mut self) {
         while let Some(ahead) = &self.ahead {
             let limit = self.limit * ahead.batch;
-            let used = self.in_flight + held;
-            if used >= limit || (self.forming.is_empty() && used + ahead.batch > limit) {
+            if self.in_flight >= limit
+                || (self.forming.is_empty() && self.in_flight + ahead.batch > limit)
+            {
                 return;
             }
             let block = ahead.block;
@@ -420,7 +350,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
         }
     }
 
-    /// The word read in `unit[..4]` and says what comes next.
+    /// Queues the block size word in `unit[..4]` and says what comes next.
     fn read_word(&mut self) {
         let word = [self.unit[0], self.unit[1], self.unit[2], self.unit[3]];
         self.queue.push_back(Unit::Word(word));
@@ -448,7 +378,6 @@ impl<R: Read> ParallelFrameDecoder<R> {
         ahead.block = None;
         let block_max = ahead.block_max;
         let batch = ahead.batch;
-        let hash = ahead.hash;
         let spare = self.spare_data.pop().unwrap_or_default();
         let data = core::mem::replace(&mut self.unit, spare);
         let block = self.spare_blocks.pop().unwrap_or_default();
@@ -462,10 +391,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
             block,
             start: self.dict.as_ref().map_or(0, |dict| dict.len()),
             len: None,
-            seq: self.seq,
-            hash,
         });
-        self.seq += 1;
         self.queue.push_back(Unit::Block);
         self.in_flight += 1;
         self.peak_in_flight = self.peak_in_flight.max(self.in_flight);
@@ -475,16 +401,13 @@ impl<R: Read> ParallelFrameDecoder<R> {
     }
 
     /// Hands the blocks read for the next batch (if any) to a job: it decodes them in order, up
-    /// to the first the block decoder rejects (the parser stops there), and offers them to the
-    /// chain.
+    /// to the first the block decoder rejects (the parser stops there).
     fn submit(&mut self) {
         if self.forming.is_empty() {
             return;
         }
         let mut batch = core::mem::take(&mut self.forming);
         let dict = self.dict.clone();
-        let chain = batch[0].hash.then(|| Arc::clone(&self.chain));
-        let caller = std::thread::current().id();
         let pending = self.jobs.push(move || {
             let dict = dict.as_deref().unwrap_or_default();
             for decoded in &mut batch {
@@ -493,19 +416,14 @@ impl<R: Read> ParallelFrameDecoder<R> {
                     break;
                 }
             }
-            let blocks = Arc::new(batch);
-            if let Some(chain) = chain {
-                // The caller's thread hashes its own batch only (see `HashChain::offer`).
-                chain.offer(&blocks, std::thread::current().id() != caller);
-            }
-            blocks
+            batch
         });
         self.batches.push_back(Batch::Pending(pending));
     }
 
     /// The next block read ahead, decoded (waiting for its batch, or decoding it on this
-    /// thread): its batch and its place there.
-    fn next_decoded(&mut self) -> (Blocks, usize) {
+    /// thread).
+    fn next_decoded(&mut self) -> Decoded {
         loop {
             let Some(batch) = self.batches.front_mut() else {
                 unreachable!("every block read ahead is in a batch")
@@ -515,37 +433,28 @@ impl<R: Read> ParallelFrameDecoder<R> {
                     let Some(Batch::Pending(pending)) = self.batches.pop_front() else {
                         unreachable!()
                     };
-                    let blocks = self.jobs.wait(pending);
-                    self.batches.push_front(Batch::Done { blocks, next: 0 });
+                    let decoded = self.jobs.wait(pending);
+                    self.batches.push_front(Batch::Done(decoded.into()));
                 }
-                Batch::Done { blocks, next } => {
-                    let index = *next;
-                    *next += 1;
-                    let taken = (index < blocks.len()).then(|| Arc::clone(blocks));
-                    if *next >= blocks.len() {
-                        let Some(Batch::Done { blocks, .. }) = self.batches.pop_front() else {
-                            unreachable!()
-                        };
-                        self.retiring.push_back(blocks);
+                Batch::Done(blocks) => {
+                    let decoded = blocks.pop_front();
+                    if blocks.is_empty() {
+                        self.batches.pop_front();
                     }
-                    if let Some(blocks) = taken {
-                        return (blocks, index);
+                    if let Some(decoded) = decoded {
+                        return decoded;
                     }
                 }
             }
         }
     }
 
-    /// Hands the parser a unit; `decoded` is what a worker made of it (`blocks[index]`).
-    fn process(&mut self, unit: &[u8], decoded: Option<(&Blocks, usize)>) -> io::Result<Step> {
+    /// Hands the parser a unit; `decoded` is what a worker made of it.
+    fn process(&mut self, unit: &[u8], decoded: Option<&mut Decoded>) -> io::Result<Step> {
         let mut sink = ParallelSink {
             output: &mut self.output,
             current: &mut self.current,
             decoded,
-            chain: &self.chain,
-            hashing: &mut self.hashing,
-            own_hash: &mut self.own_hash,
-            seq: self.seq,
         };
         self.parser.process(unit, &mut sink).map_err(io_error)
     }
@@ -556,24 +465,23 @@ impl<R: Read> ParallelFrameDecoder<R> {
             if let Some(error) = self.parser.failure() {
                 return Err(io_error(error.clone()));
             }
-            self.read_ahead(None);
+            self.read_ahead();
             let step = match self.queue.pop_front() {
                 Some(Unit::Word(word)) => self.process(&word, None)?,
                 Some(Unit::Ended(bytes)) => self.process(&bytes, None)?,
                 Some(Unit::Block) => {
-                    let (blocks, index) = self.next_decoded();
+                    let mut decoded = self.next_decoded();
                     self.in_flight -= 1;
                     // The next block goes to the workers before this one is checked and
-                    // handed out, so they have work while the parser checks this one.
-                    self.read_ahead(Some(&blocks));
-                    let unit = &blocks[index].data[..blocks[index].unit_len];
-                    self.process(unit, Some((&blocks, index)))?
-                }
-                None if self.ahead.is_some() && self.stashed.is_none() => {
-                    // The window is full of blocks handed out that the chain has not hashed
-                    // yet (a thread is hashing them): their buffers come back then.
-                    self.wait_for_chain();
-                    continue;
+                    // handed out, so they have work while the parser hashes this one.
+                    self.read_ahead();
+                    let unit = core::mem::take(&mut decoded.data);
+                    let step = self.process(&unit[..decoded.unit_len], Some(&mut decoded));
+                    self.spare_data.push(unit);
+                    if decoded.block.capacity() > 0 {
+                        self.spare_blocks.push(decoded.block);
+                    }
+                    step?
                 }
                 None => self.read_here()?,
             };
@@ -582,18 +490,6 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 Step::End => return Ok(false),
                 _ => {}
             }
-        }
-    }
-
-    /// Waits until the chain has hashed the oldest batch it holds that the parser has taken.
-    fn wait_for_chain(&mut self) {
-        let current = self.current.blocks.as_ref();
-        let held = self
-            .retiring
-            .iter()
-            .find(|blocks| held_by_chain(blocks, [current, None]));
-        if let Some(last) = held.and_then(|blocks| blocks.last()) {
-            drop(self.chain.wait_until(last.seq + 1));
         }
     }
 
@@ -624,17 +520,6 @@ impl<R: Read> ParallelFrameDecoder<R> {
         self.unit = unit;
         step
     }
-}
-
-/// Whether the chain still holds `blocks` (a batch of `retiring`): more references to it than
-/// the parser's own (`retiring`'s, and those of `parser` that are the same batch).
-fn held_by_chain(blocks: &Blocks, parser: [Option<&Blocks>; 2]) -> bool {
-    let own = parser
-        .iter()
-        .flatten()
-        .filter(|held| Arc::ptr_eq(held, blocks))
-        .count();
-    Arc::strong_count(blocks) > 1 + own
 }
 
 /// Decodes a block read ahead (as the sequential decoder's sink would, without its history
@@ -670,45 +555,12 @@ fn decode_block(decoded: &mut Decoded, dict: &[u8]) -> Option<usize> {
 struct ParallelSink<'a> {
     output: &'a mut Output,
     current: &'a mut Current,
-    decoded: Option<(&'a Blocks, usize)>,
-    chain: &'a HashChain,
-    hashing: &'a mut bool,
-    own_hash: &'a mut bool,
-    /// The place in the chain of the next block read ahead.
-    seq: u64,
+    decoded: Option<&'a mut Decoded>,
 }
 
 impl Sink for ParallelSink<'_> {
-    fn begin_frame(&mut self, info: &FrameInfo) -> Result<(), Error> {
-        let _ = info;
-        *self.hashing = false;
-        *self.own_hash = false;
-        Ok(())
-    }
-
-    /// The content of an independent-block frame is hashed through the [`HashChain`] by the
-    /// jobs that decode its blocks read ahead, and by this sink for any other block.
-    fn hashes_content(&mut self, info: &FrameInfo) -> bool {
-        if info.block_mode != BlockMode::Independent {
-            return false;
-        }
-        // No block is read ahead between frames: the chain has nothing to hash.
-        self.chain.reset(self.seq);
-        *self.hashing = true;
-        true
-    }
-
-    fn content_digest(&mut self) -> u32 {
-        // Every block of the frame was handed to the parser, so every job that offered one
-        // has finished; the chain may still be hashing the last ones.
-        self.chain.digest(self.seq)
-    }
-
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
-        let mut read_ahead = None;
-        if let Some((blocks, index)) = self.decoded.take() {
-            let decoded = &blocks[index];
-            read_ahead = Some(decoded.seq);
+        if let Some(decoded) = self.decoded.take() {
             let expected_history = if decoded.with_dict {
                 History::Dict
             } else {
@@ -721,26 +573,14 @@ impl Sink for ParallelSink<'_> {
                     && job.block.stored == decoded.stored
                     && job.block_max == decoded.block_max,
             ) {
+                core::mem::swap(&mut self.current.block, &mut decoded.block);
                 self.current.from_output = false;
-                self.current.blocks = Some(Arc::clone(blocks));
-                self.current.index = index;
                 self.current.pos = decoded.start;
                 self.current.end = decoded.start + len;
-                let content = &blocks[index].block[decoded.start..decoded.start + len];
-                if *self.hashing && (*self.own_hash || !decoded.hash) {
-                    // The chain broke before it: hashed here, in order.
-                    self.chain.hash_here(content, Some(decoded.seq), self.seq);
-                }
-                return Ok(self.current.decoded());
+                return Ok(&self.current.block[self.current.pos..self.current.end]);
             }
-            // Unreachable with a decoded block the chain hashes: its size, stored flag, block
-            // maximum and history are those it was read ahead with. (Were it reached, the
-            // content would be hashed twice and the frame would fail its checksum: an error,
-            // never a wrong byte.)
-            debug_assert!(decoded.len.is_none() || !decoded.hash);
         }
         self.current.from_output = true;
-        self.current.blocks = None;
         // Without a `Vec` to decode into, the sequential sink decodes into `output`: what it
         // returns is what `output` holds unread.
         StreamSink {
@@ -748,196 +588,7 @@ impl Sink for ParallelSink<'_> {
             direct: None,
         }
         .decode(job)?;
-        if *self.hashing {
-            if read_ahead.is_some() {
-                // A block its job could not decode (a failed allocation): the chain broke
-                // there, and this sink hashes the rest of the frame.
-                *self.own_hash = true;
-            }
-            self.chain
-                .hash_here(self.output.unread(), read_ahead, self.seq);
-        }
         Ok(self.output.unread())
-    }
-}
-
-/// The content checksum of an independent-block frame, computed beside the decoding, in the
-/// order of the blocks (their `seq`): the job that decodes a batch hashes it if the chain is at
-/// its first block, and then every batch after it that is already decoded and waiting; else it
-/// leaves its batch waiting, for the thread hashing the batches before it (the one-shot
-/// decoder's rule, so no job ever waits for another). The parser's sink keeps a batch it has
-/// handed out until the chain has hashed it, and waits for the chain only at the frame's
-/// content checksum (or when the window is full of such batches).
-///
-/// A block its job could not decode breaks the chain there: it drops the batches waiting, and
-/// the jobs after that hash nothing; the parser's sink, which decodes that block again, hashes
-/// it and every block after it itself, in order (once the chain has hashed the blocks before).
-#[derive(Default)]
-struct HashChain {
-    state: Mutex<ChainState>,
-    /// The chain hashed a batch or broke, and the parser waits.
-    hashed: Condvar,
-}
-
-struct ChainState {
-    /// The frame's hash state; `None` while a thread hashes outside the lock.
-    hasher: Option<Xxh32>,
-    /// The place of the next block to hash.
-    next: u64,
-    /// Decoded batches not hashed yet, in order.
-    waiting: VecDeque<Blocks>,
-    broken: bool,
-    /// The parser waits on [`HashChain::hashed`].
-    waiters: usize,
-}
-
-impl Default for ChainState {
-    fn default() -> Self {
-        Self {
-            hasher: Some(Xxh32::new(0)),
-            next: 0,
-            waiting: VecDeque::new(),
-            broken: false,
-            waiters: 0,
-        }
-    }
-}
-
-impl HashChain {
-    fn lock(&self) -> MutexGuard<'_, ChainState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// A new frame, whose first block read ahead will be `next`.
-    fn reset(&self, next: u64) {
-        let mut state = self.lock();
-        state.hasher = Some(Xxh32::new(0));
-        state.next = next;
-        state.waiting.clear();
-        state.broken = false;
-    }
-
-    /// A job decoded `blocks`: leaves them waiting in the chain, and hashes what is ready (the
-    /// chain at the first batch waiting, and nobody hashing): with `all`, every batch ready
-    /// (a worker), else `blocks` alone, if it is the one ready (the caller's thread, whose own
-    /// work comes first: the next job's offer, or the parser when it waits, hashes the rest).
-    fn offer(&self, blocks: &Blocks, all: bool) {
-        let Some(first) = blocks.first().map(|decoded| decoded.seq) else {
-            return;
-        };
-        let mut state = self.lock();
-        if state.broken || first < state.next {
-            return;
-        }
-        let at = state
-            .waiting
-            .iter()
-            .position(|waiting| waiting[0].seq > first)
-            .unwrap_or(state.waiting.len());
-        state.waiting.insert(at, Arc::clone(blocks));
-        let only = (!all).then_some(blocks);
-        while let Some(next) = self.hash_ready(state, only) {
-            state = next;
-        }
-    }
-
-    /// Hashes the first batch waiting if it is ready (and, with `only`, is that batch).
-    /// Returns the lock again if it did (more may be ready), `None` if nothing was ready.
-    fn hash_ready<'a>(
-        &'a self,
-        mut state: MutexGuard<'a, ChainState>,
-        only: Option<&Blocks>,
-    ) -> Option<MutexGuard<'a, ChainState>> {
-        let next = state.next;
-        let ready = !state.broken
-            && state.hasher.is_some()
-            && state.waiting.front().is_some_and(|waiting| {
-                waiting[0].seq == next && only.is_none_or(|only| Arc::ptr_eq(only, waiting))
-            });
-        if !ready {
-            return None;
-        }
-        let batch = state.waiting.pop_front()?;
-        let mut hasher = state.hasher.take()?;
-        drop(state);
-        let mut hashed = 0;
-        let mut complete = true;
-        for decoded in batch.iter() {
-            let Some(content) = decoded.content() else {
-                complete = false;
-                break;
-            };
-            hasher.update(content);
-            hashed += 1;
-        }
-        // Released before the chain moves on: the parser takes the buffers back once the
-        // chain is past them.
-        drop(batch);
-        let mut state = self.lock();
-        state.hasher = Some(hasher);
-        state.next += hashed;
-        if !complete {
-            state.broken = true;
-            state.waiting.clear();
-        }
-        if state.waiters > 0 {
-            self.hashed.notify_all();
-        }
-        Some(state)
-    }
-
-    /// Waits (on the parser's thread) until `done` holds of the chain, which is not hashing;
-    /// hashes the batches ready meanwhile.
-    fn wait_for(&self, done: impl Fn(&ChainState) -> bool) -> MutexGuard<'_, ChainState> {
-        let mut state = self.lock();
-        loop {
-            if state.hasher.is_some() && done(&state) {
-                return state;
-            }
-            state = match self.hash_ready(state, None) {
-                Some(state) => state,
-                None => {
-                    let mut state = self.lock();
-                    if state.hasher.is_some() && done(&state) {
-                        return state;
-                    }
-                    state.waiters += 1;
-                    state = self
-                        .hashed
-                        .wait(state)
-                        .unwrap_or_else(PoisonError::into_inner);
-                    state.waiters -= 1;
-                    state
-                }
-            };
-        }
-    }
-
-    /// Waits until the chain has hashed the blocks before `seq` (or broke), and is not hashing.
-    fn wait_until(&self, seq: u64) -> MutexGuard<'_, ChainState> {
-        self.wait_for(|state| state.next >= seq || state.broken)
-    }
-
-    /// Hashes `content` on the parser's thread, after the blocks before it: block `seq` read
-    /// ahead, or (`None`) a block after all those read ahead so far (`read` of them).
-    fn hash_here(&self, content: &[u8], seq: Option<u64>, read: u64) {
-        // The blocks before are hashed (by the chain, or here after it broke).
-        let before = seq.unwrap_or(read);
-        let mut state = self.wait_for(|state| state.next >= before);
-        if let Some(hasher) = state.hasher.as_mut() {
-            hasher.update(content);
-        }
-        if seq.is_some() {
-            state.next += 1;
-        }
-    }
-
-    /// The frame's digest, once every block before `seq` is hashed.
-    fn digest(&self, seq: u64) -> u32 {
-        let state = self.wait_until(seq);
-        // After a break the parser hashed the rest: the chain is complete either way.
-        debug_assert_eq!(state.next, seq);
-        state.hasher.as_ref().map_or(0, Xxh32::digest)
     }
 }
 
@@ -984,7 +635,7 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
         Ok(if self.current.from_output {
             self.output.unread()
         } else {
-            self.current.decoded()
+            &self.current.block[self.current.pos..self.current.end]
         })
     }
 
@@ -1049,24 +700,11 @@ impl Stash {
 }
 
 impl<R: Read> Drop for ParallelFrameDecoder<R> {
-    /// Leaves the buffers to the next decoder (blocks still being decoded or hashed keep
-    /// theirs: nothing waits for them).
+    /// Leaves the buffers to the next decoder (blocks still being decoded keep theirs: nothing
+    /// waits for them).
     fn drop(&mut self) {
         let mut blocks = core::mem::take(&mut self.spare_blocks);
-        let mut units = core::mem::take(&mut self.spare_data);
-        units.push(core::mem::take(&mut self.unit));
-        self.current.blocks = None;
-        let done = self.batches.drain(..).filter_map(|batch| match batch {
-            Batch::Done { blocks, .. } => Some(blocks),
-            Batch::Pending(_) => None,
-        });
-        for batch in done.chain(self.retiring.drain(..)) {
-            // Those the chain still holds are left to it.
-            for decoded in Arc::into_inner(batch).into_iter().flatten() {
-                blocks.push(decoded.block);
-                units.push(decoded.data);
-            }
-        }
+        blocks.push(core::mem::take(&mut self.current.block));
         // A block buffer starts with the dictionary of the decoder that filled it: the next
         // decoder writes its own (`decode_block` on an empty buffer).
         for block in &mut blocks {
@@ -1076,6 +714,8 @@ impl<R: Read> Drop for ParallelFrameDecoder<R> {
         // Input buffers hold this stream's compressed bytes, and `read_unit` hands a buffer's
         // initialised part to the inner reader to fill: cleared, so the next decoder's reader is
         // given zeroes (`read_unit` writes them over warm memory), never this stream's input.
+        let mut units = core::mem::take(&mut self.spare_data);
+        units.push(core::mem::take(&mut self.unit));
         for unit in &mut units {
             unit.clear();
         }
