@@ -4,12 +4,17 @@
 //! empty ones, skippable frames between, stored blocks: the content and every error are the
 //! sequential decoder's, for every thread count, when a stored checksum is wrong, when a stored
 //! block's bytes change (content that decodes but does not match its checksum), and at each
-//! block of a frame.
+//! block of a frame. The same for the streaming decoder ([`ParallelFrameDecoder`]): the content
+//! handed out before the error and the error are [`FrameDecoder`]'s.
 //!
 //! Run: `cargo test --features parallel --test parallel_checksums`.
 #![cfg(feature = "parallel")]
 
-use lz4_simd::frame::{self, BlockSize, FrameInfo, FrameOptions};
+use std::io::Read;
+
+use lz4_simd::frame::{
+    self, BlockSize, FrameDecoder, FrameInfo, FrameOptions, ParallelFrameDecoder,
+};
 use testkit::samples::{self, Rng};
 
 const KIB: usize = 1 << 10;
@@ -62,14 +67,28 @@ fn stream() -> (Vec<u8>, Vec<Part>) {
     (framed, parts)
 }
 
+/// What `read_to_end` gives: the content (appended before any error) and the error.
+fn read_all(mut decoder: impl Read) -> (Vec<u8>, Option<String>) {
+    let mut content = Vec::new();
+    let error = decoder.read_to_end(&mut content).err();
+    (content, error.map(|error| format!("{error:?}")))
+}
+
 fn check(what: &str, framed: &[u8]) {
     let expected = frame::decompress(framed, 8 << 20);
+    let streamed = read_all(FrameDecoder::new(framed));
     for threads in THREADS {
         assert_eq!(
             frame::decompress_parallel(framed, 8 << 20, threads),
             expected,
             "{what}, {threads} threads"
         );
+        let parallel = read_all(ParallelFrameDecoder::new(framed, threads));
+        assert!(
+            parallel.0 == streamed.0,
+            "{what}, {threads} threads: streamed content"
+        );
+        assert_eq!(parallel.1, streamed.1, "{what}, {threads} threads: stream");
     }
 }
 

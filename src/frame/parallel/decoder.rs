@@ -49,6 +49,18 @@
 //! hand-out, and both now read a block another core wrote (each block's 64 KiB and its
 //! compressed bytes cross between the cores' L2 caches, which the sequential decoder never
 //! pays). That holds the streamed 64 KiB case to about 1.6x (1.4x before the batches).
+//!
+//! Hashing the content checksum on the decoding threads instead (session 14, kept in the branch
+//! history: a chain of hasher states as in the one-shot decoder, no job ever waiting for
+//! another, decoded batches shared with the chain until hashed) did not help: it only moves
+//! where a block another core decoded is read (the hand-out's copy instead of the hash), and
+//! both threads were already busy. Per 64 MiB at 64 KiB blocks on the 2-vCPU Xeon (model 167),
+//! with it: 21 ms of decoding and 12 ms of hashing in the jobs (10.5 ms sequentially), 8 ms on
+//! the caller's thread outside them (4.5-5 ms sequentially: `memmove`, reading the input in and
+//! handing the content out, doubles once the content comes from the other core's cache), and
+//! 2-5 ms idle; 2 threads over 1: 1.42-1.50x against 1.46-1.54x without it, and at 4 MiB blocks
+//! 1.37-1.59x of the sequential decoder against 1.49-1.73x (interleaved criterion runs, two
+//! builds). With perfect balance the copies alone bound the streamed 64 KiB case near 1.7x.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
