@@ -201,6 +201,44 @@ unchecked_fn! {
     }
 }
 
+unchecked_fn! {
+    /// [`count_common`] for the fast parse's `u16` table, which also returns the little-endian
+    /// `u32` at `a + count` (where the next probe hashes and compares): for a match that ends in
+    /// the first word it is taken from the words compared (shifted by the count), not loaded
+    /// again at an address that waits for the count.
+    ///
+    /// # Safety
+    ///
+    /// `a + 8 <= limit`, `limit + 4 <= src.len()` and `b + 8 <= src.len()`: the 8 bytes at `a`,
+    /// at `a + 4` and at `b` are read unchecked, and the word at `a + count <= limit`.
+    #[inline(always)]
+    pub(super) fn count_common_next(
+        src: &[u8],
+        a: usize,
+        b: usize,
+        limit: usize,
+    ) -> (usize, u32) {
+        debug_assert!(a + WORD <= limit && limit + 4 <= src.len() && b + WORD <= src.len());
+        // In bounds: a + 12 <= limit + 4 <= src.len() and b + 8 <= src.len() (the duty).
+        let first = word_at!(u64, src, a);
+        let next = word_at!(u64, src, a + 4);
+        let diff = first ^ word_at!(u64, src, b);
+        if diff != 0 {
+            // 8 × the count, the count being 0 to 7.
+            let shift = diff.trailing_zeros() & 56;
+            // The word at `a + count`: in `first` for counts up to 4, in `next` from 4.
+            let low = (first >> shift) as u32;
+            let high = (next >> (shift.wrapping_sub(32) & 63)) as u32;
+            // A select, not a branch (the count is data, the branch would mispredict).
+            let word = core::hint::select_unpredictable(shift <= 32, low, high);
+            return ((shift / 8) as usize, word);
+        }
+        let count = WORD + count_common_long(src, a + WORD, b + WORD, limit);
+        // In bounds: a + count <= limit, and limit + 4 <= src.len() (the duty).
+        (count, word_at!(u32, src, a + count))
+    }
+}
+
 /// [`count_common`] past its first word.
 #[inline]
 fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
@@ -443,6 +481,29 @@ pub(super) mod tests {
     /// Every `b < a <= limit <= len` of inputs up to 40 bytes: the match ending exactly at the
     /// limit, 0 to 7 bytes before it and past the first word, limits 0 to 16 bytes from the end
     /// of `src`, and `src` cut to exactly `limit` bytes.
+    #[test]
+    fn count_common_next_at_every_edge() {
+        // Matches ending at every byte of the first word and past it, and the word after them.
+        for seed in 0..24 {
+            let buf = binary(48, seed);
+            for len in [16, 17, 24, 33, 48] {
+                let buf = &buf[..len];
+                for limit in 8..=len - 4 {
+                    for a in 0..=limit - 8 {
+                        for b in (0..a).filter(|&b| b + 8 <= len) {
+                            let want = common_naive(buf, a, b, limit);
+                            // SAFETY: `a + 8 <= limit`, `limit + 4 <= len`, `b + 8 <= len`.
+                            let got = call_unchecked!(count_common_next(buf, a, b, limit));
+                            let word =
+                                u32::from_le_bytes(buf[a + want..a + want + 4].try_into().unwrap());
+                            assert_eq!(got, (want, word), "seed {seed}, {b} {a} {limit} of {len}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn count_common_at_every_edge() {
         for seed in 0..24 {
