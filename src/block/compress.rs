@@ -741,11 +741,8 @@ unchecked_fn! {
                     // compared where the match ends in them (see `count_common_next`), so that
                     // test's chain (hash, slot, candidate, compare: its branch mispredicts often)
                     // does not wait for a load at an address computed from the count.
-                    let (match_code, end_word) = if T::HASH_READ == 4
-                        && ip + MINMATCH + 8 <= match_end_limit
-                    {
-                        // SAFETY: as above, and `ip + 4 + 8 <= match_end_limit` (just checked),
-                        // `match_end_limit + 4 = len - 1`.
+                    let (match_code, end_word) = if T::HASH_READ == 4 {
+                        // SAFETY: as above, and `match_end_limit + 4 = len - 1`.
                         call_unchecked!(count_common_next(
                             src,
                             ip + MINMATCH,

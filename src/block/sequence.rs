@@ -209,8 +209,9 @@ unchecked_fn! {
     ///
     /// # Safety
     ///
-    /// `a + 8 <= limit`, `limit + 4 <= src.len()` and `b + 8 <= src.len()`: the 8 bytes at `a`,
-    /// at `a + 4` and at `b` are read unchecked, and the word at `a + count <= limit`.
+    /// `a <= limit`, `limit + 4 <= src.len()`, and `b + 8 <= src.len()` if `a + 8 <= limit`: the
+    /// 12 bytes at `a` and the 8 at `b` are then read unchecked, and the word at
+    /// `a + count <= limit` in any case.
     #[inline(always)]
     pub(super) fn count_common_next(
         src: &[u8],
@@ -218,23 +219,26 @@ unchecked_fn! {
         b: usize,
         limit: usize,
     ) -> (usize, u32) {
-        debug_assert!(a + WORD <= limit && limit + 4 <= src.len() && b + WORD <= src.len());
-        // In bounds: a + 12 <= limit + 4 <= src.len() and b + 8 <= src.len() (the duty).
-        let first = word_at!(u64, src, a);
-        let next = word_at!(u64, src, a + 4);
-        let diff = first ^ word_at!(u64, src, b);
-        if diff != 0 {
-            // 8 × the count, the count being 0 to 7.
-            let shift = diff.trailing_zeros() & 56;
-            // The word at `a + count`: in `first` for counts up to 4, in `next` from 4.
-            let low = (first >> shift) as u32;
-            let high = (next >> (shift.wrapping_sub(32) & 63)) as u32;
-            // A select, not a branch (the count is data, the branch would mispredict).
-            let word = core::hint::select_unpredictable(shift <= 32, low, high);
-            return ((shift / 8) as usize, word);
+        debug_assert!(a <= limit && limit + 4 <= src.len());
+        if limit - a >= WORD {
+            // In bounds: a + 12 <= limit + 4 <= src.len() and b + 8 <= src.len() (the duty).
+            debug_assert!(b + WORD <= src.len());
+            let first = word_at!(u64, src, a);
+            let after = word_at!(u32, src, a + 8);
+            let diff = first ^ word_at!(u64, src, b);
+            if diff != 0 {
+                // 8 × the count, the count being 0 to 7.
+                let shift = diff.trailing_zeros() & 56;
+                // The word at `a + count`, from the 12 bytes at `a` (a double shift, no branch).
+                let word = ((u128::from(first) | (u128::from(after) << 64)) >> shift) as u32;
+                return ((shift / 8) as usize, word);
+            }
+            let count = WORD + count_common_long(src, a + WORD, b + WORD, limit);
+            // In bounds: a + count <= limit, and limit + 4 <= src.len() (the duty).
+            return (count, word_at!(u32, src, a + count));
         }
-        let count = WORD + count_common_long(src, a + WORD, b + WORD, limit);
-        // In bounds: a + count <= limit, and limit + 4 <= src.len() (the duty).
+        let count = count_common_long(src, a, b, limit);
+        // In bounds: as above.
         (count, word_at!(u32, src, a + count))
     }
 }
@@ -341,6 +345,27 @@ impl<'a> SequenceWriter<'a> {
     }
 
     unchecked_fn! {
+        /// [`Self::write_extension`] without bounds checks, for the sequences written with
+        /// whole words (see [`Self::sequence`]).
+        ///
+        /// # Safety
+        ///
+        /// `dst` has room for the `len / 255 + 1` bytes past the bytes written so far.
+        #[inline(always)]
+        fn write_extension_wide(&mut self, mut len: usize) {
+            while len >= 255 {
+                // In bounds: the caller's duty.
+                put_at!(self.dst, self.pos, [255u8]);
+                self.pos += 1;
+                len -= 255;
+            }
+            // In bounds: the caller's duty.
+            put_at!(self.dst, self.pos, [len as u8]);
+            self.pos += 1;
+        }
+    }
+
+    unchecked_fn! {
         /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
         /// `MINMATCH + match_code` bytes at `offset`.
         ///
@@ -355,7 +380,8 @@ impl<'a> SequenceWriter<'a> {
         /// With `EXACT`, none: every access is checked, or covered by the checks made here.
         /// Without it: `anchor <= ip` and `ip + 8 <= src.len()`, and `dst` has room, past the
         /// bytes written so far, for the token, the literal length extension, the literals and
-        /// 8 more bytes (the whole words of the literal copy, and the offset).
+        /// 8 more bytes (the whole words of the literal copy, and the offset), and for the
+        /// offset and the match length extension.
         ///
         /// A `dst` of [`compress_bound`](super::compress_bound)`(n)` bytes has that room at every
         /// sequence of a block of `n` bytes whose sequences are consecutive (each one's literals
@@ -408,7 +434,13 @@ impl<'a> SequenceWriter<'a> {
             }
             self.pos += 1;
             if literal_len >= RUN_MASK {
-                self.write_extension(literal_len - RUN_MASK);
+                if wide {
+                    // SAFETY: the room the caller vouches for (without `EXACT`), or checked
+                    // above (the extension is part of `total`).
+                    call_unchecked!(self.write_extension_wide(literal_len - RUN_MASK));
+                } else {
+                    self.write_extension(literal_len - RUN_MASK);
+                }
             }
             if wide {
                 let mut copied = 0;
@@ -430,7 +462,13 @@ impl<'a> SequenceWriter<'a> {
             }
             self.pos += 2;
             if match_code >= ML_MASK {
-                self.write_extension(match_code - ML_MASK);
+                if wide {
+                    // SAFETY: the room the caller vouches for (without `EXACT`), or checked
+                    // above (the extension is part of `total`).
+                    call_unchecked!(self.write_extension_wide(match_code - ML_MASK));
+                } else {
+                    self.write_extension(match_code - ML_MASK);
+                }
             }
             Ok(())
         }
@@ -489,10 +527,10 @@ pub(super) mod tests {
             for len in [16, 17, 24, 33, 48] {
                 let buf = &buf[..len];
                 for limit in 8..=len - 4 {
-                    for a in 0..=limit - 8 {
+                    for a in 0..=limit {
                         for b in (0..a).filter(|&b| b + 8 <= len) {
                             let want = common_naive(buf, a, b, limit);
-                            // SAFETY: `a + 8 <= limit`, `limit + 4 <= len`, `b + 8 <= len`.
+                            // SAFETY: `a <= limit`, `limit + 4 <= len`, `b + 8 <= len`.
                             let got = call_unchecked!(count_common_next(buf, a, b, limit));
                             let word =
                                 u32::from_le_bytes(buf[a + want..a + want + 4].try_into().unwrap());
