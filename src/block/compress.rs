@@ -719,15 +719,25 @@ unchecked_fn! {
                     }
                 }
 
-                // Catch up: extend the match backwards over equal bytes. In bounds: the loop
-                // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
-                // match_start_limit.
-                while ip > anchor
-                    && candidate > 0
-                    && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
-                {
-                    ip -= 1;
-                    candidate -= 1;
+                // Catch up: extend the match backwards over equal bytes. In bounds: the conditions
+                // make ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
+                // match_start_limit. The first step is tested apart (as liblz4 does), without
+                // `ip > anchor`, which holds here (every probe is after `anchor`): its branch,
+                // mostly not taken, gets its own prediction, apart from the loop's.
+                debug_assert!(ip > anchor);
+                if candidate > 0 && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1) {
+                    loop {
+                        ip -= 1;
+                        candidate -= 1;
+                        // One branch for the three conditions (as liblz4's compiled loop): the
+                        // bytes are read even where a bound is reached, then at position 0 at
+                        // worst (in bounds), and the compare is ignored.
+                        let same = byte_at!(src, ip.saturating_sub(1))
+                            == byte_at!(src, candidate.saturating_sub(1));
+                        if !((ip > anchor) & (candidate > 0) & same) {
+                            break;
+                        }
+                    }
                 }
 
                 // Emit sequences as long as the position right after a match matches too.
