@@ -74,7 +74,8 @@ use alloc::vec::Vec;
 use super::dict::Dictionary;
 use super::sequence::{
     byte_at, call_unchecked, check_input_size, common_prefix, count_common, count_common_next,
-    hash4, read_u32, read_u64, unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
+    count_common_next5, hash4, read_u32, read_u64, unchecked_fn, word_at, SequenceWriter,
+    MIN_COMPRESSIBLE,
 };
 use super::xxh32::{ContentHasher, Lanes, STRIPE};
 use super::{
@@ -746,29 +747,29 @@ unchecked_fn! {
                     // (the search's `ip < forward_ip`, lowered by the catch-up, or the check
                     // below); `candidate + 12 <= len` (see above): the 8 bytes at `candidate + 4`
                     // are inside.
-                    // With the `u16` table, also the word at the match's end, which the test for
-                    // a match right after it hashes and compares: taken from the words the count
-                    // compared where the match ends in them (see `count_common_next`), so that
-                    // test's chain (hash, slot, candidate, compare: its branch mispredicts often)
-                    // does not wait for a load at an address computed from the count.
+                    // Also the bytes at the match's end, which the test for a match right after
+                    // it hashes and compares: taken from the bytes the count compared where the
+                    // match ends in them (see `count_common_next`), so that test's chain (hash,
+                    // slot, candidate, compare: its branch mispredicts often) does not wait for a
+                    // load at an address computed from the count.
+                    // SAFETY: as above (`ip >= 1`, so `ip + 4 >= 3`), and `match_end_limit + 5 =
+                    // len`.
+                    // (The `u16` table's hash reads 4 bytes, the `u32` table's 5.)
                     let (match_code, end_word) = if T::HASH_READ == 4 {
-                        // SAFETY: as above, and `match_end_limit + 4 = len - 1`.
-                        call_unchecked!(count_common_next(
-                            src,
-                            ip + MINMATCH,
-                            candidate + MINMATCH,
-                            match_end_limit
-                        ))
-                    } else {
-                        let code = call_unchecked!(count_common(
+                        let (code, word) = call_unchecked!(count_common_next(
                             src,
                             ip + MINMATCH,
                             candidate + MINMATCH,
                             match_end_limit
                         ));
-                        // In bounds: the match ends at `match_end_limit = len - 5` at most. (The
-                        // `u32` table's instance: the same load as the test below made.)
-                        (code, word_at!(u32, src, ip + MINMATCH + code))
+                        (code, u64::from(word))
+                    } else {
+                        call_unchecked!(count_common_next5(
+                            src,
+                            ip + MINMATCH,
+                            candidate + MINMATCH,
+                            match_end_limit
+                        ))
                     };
                     // SAFETY: `anchor <= ip` (the search starts after `anchor` and the catch-up
                     // stops at it; a match right after another starts at `anchor`), `ip + 8 <= len`
@@ -795,17 +796,14 @@ unchecked_fn! {
                     // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
                     // the last 3 bytes of `src`; candidate < match_start_limit as in the search.
                     table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
-                    debug_assert!(end_word == word_at!(u32, src, ip));
-                    let hash = if T::HASH_READ == 4 {
-                        T::hash_word(u64::from(end_word))
-                    } else {
-                        T::hash_word(word_at!(u64, src, ip))
-                    };
+                    debug_assert!(end_word as u32 == word_at!(u32, src, ip));
+                    let hash = T::hash_word(end_word);
+                    debug_assert!(hash == T::hash_word(word_at!(u64, src, ip)));
                     candidate = table.get(hash);
                     table.put(hash, ip);
                     debug_assert!(candidate < ip);
                     let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
-                    if !(in_range && word_at!(u32, src, candidate) == end_word) {
+                    if !(in_range && word_at!(u32, src, candidate) == end_word as u32) {
                         break;
                     }
                 }

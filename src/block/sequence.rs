@@ -243,6 +243,49 @@ unchecked_fn! {
     }
 }
 
+unchecked_fn! {
+    /// [`count_common_next`] for the fast parse's `u32` table, whose hash reads 5 bytes: returns
+    /// the bytes at `a + count`, at least 5 of them in the low bytes of the `u64`: for a match that ends in the first word they are
+    /// taken from the bytes compared (shifted by the count), not loaded again at an address that
+    /// waits for the count.
+    ///
+    /// # Safety
+    ///
+    /// `3 <= a <= limit`, `limit + 5 <= src.len()`, and `b + 8 <= src.len()` if `a + 8 <= limit`:
+    /// the 12 bytes at `a` and the 8 at `b` are then read unchecked, and the 8 bytes ending 5
+    /// past `a + count <= limit` in any case.
+    #[inline(always)]
+    pub(super) fn count_common_next5(
+        src: &[u8],
+        a: usize,
+        b: usize,
+        limit: usize,
+    ) -> (usize, u64) {
+        debug_assert!(3 <= a && a <= limit && limit + 5 <= src.len());
+        if limit - a >= WORD {
+            // In bounds: a + 12 <= limit + 4 < src.len() and b + 8 <= src.len() (the duty).
+            debug_assert!(b + WORD <= src.len());
+            let first = word_at!(u64, src, a);
+            let after = word_at!(u32, src, a + 8);
+            let diff = first ^ word_at!(u64, src, b);
+            if diff != 0 {
+                // 8 × the count, the count being 0 to 7.
+                let shift = diff.trailing_zeros() & 56;
+                // The bytes at `a + count`, from the 12 bytes at `a` (a double shift, no
+                // branch): `12 - count >= 5` of them.
+                let word = ((u128::from(first) | (u128::from(after) << 64)) >> shift) as u64;
+                return ((shift / 8) as usize, word);
+            }
+            let count = WORD + count_common_long(src, a + WORD, b + WORD, limit);
+            // In bounds: a + count - 3 >= 0, and a + count + 5 <= limit + 5 <= src.len().
+            return (count, word_at!(u64, src, a + count - 3) >> 24);
+        }
+        let count = count_common_long(src, a, b, limit);
+        // In bounds: as above.
+        (count, word_at!(u64, src, a + count - 3) >> 24)
+    }
+}
+
 /// [`count_common`] past its first word.
 #[inline]
 fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
@@ -535,6 +578,35 @@ pub(super) mod tests {
                             let word =
                                 u32::from_le_bytes(buf[a + want..a + want + 4].try_into().unwrap());
                             assert_eq!(got, (want, word), "seed {seed}, {b} {a} {limit} of {len}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn count_common_next5_at_every_edge() {
+        // Matches ending at every byte of the first word and past it, and the bytes after them.
+        for seed in 0..24 {
+            let buf = binary(48, seed);
+            for len in [16, 17, 24, 33, 48] {
+                let buf = &buf[..len];
+                for limit in 3..=len - 5 {
+                    for a in 3..=limit {
+                        for b in (0..a).filter(|&b| b + 8 <= len) {
+                            let want = common_naive(buf, a, b, limit);
+                            // SAFETY: `3 <= a <= limit`, `limit + 5 <= len`, `b + 8 <= len`.
+                            let (count, word) =
+                                call_unchecked!(count_common_next5(buf, a, b, limit));
+                            assert_eq!(count, want, "seed {seed}, {b} {a} {limit} of {len}");
+                            let mut bytes = [0u8; 8];
+                            bytes[..5].copy_from_slice(&buf[a + want..a + want + 5]);
+                            assert_eq!(
+                                word & 0xff_ffff_ffff,
+                                u64::from_le_bytes(bytes),
+                                "seed {seed}, {b} {a} {limit} of {len}"
+                            );
                         }
                     }
                 }
