@@ -743,18 +743,18 @@ unchecked_fn! {
 
                 // Emit sequences as long as the position right after a match matches too.
                 loop {
-                    // SAFETY: `ip + 4 <= match_end_limit = len - 5`, as `ip < match_start_limit`
-                    // (the search's `ip < forward_ip`, lowered by the catch-up, or the check
-                    // below); `candidate + 12 <= len` (see above): the 8 bytes at `candidate + 4`
-                    // are inside.
-                    // Also the bytes at the match's end, which the test for a match right after
-                    // it hashes and compares: taken from the bytes the count compared where the
-                    // match ends in them (see `count_common_next`), so that test's chain (hash,
-                    // slot, candidate, compare: its branch mispredicts often) does not wait for a
-                    // load at an address computed from the count.
-                    // SAFETY: as above (`ip >= 1`, so `ip + 4 >= 3`), and `match_end_limit + 5 =
-                    // len`.
-                    // (The `u16` table's hash reads 4 bytes, the `u32` table's 5.)
+                    // The match's length, and the bytes at its end, which the test for a match
+                    // right after it hashes and compares: taken from the bytes the count compared
+                    // where the match ends in them (see `count_common_next`), so that test's chain
+                    // (hash, slot, candidate, compare: its branch mispredicts often) does not wait
+                    // for a load at an address computed from the count. The `u16` table's hash
+                    // reads 4 bytes, the `u32` table's 5.
+                    //
+                    // SAFETY (both calls): `3 <= ip + 4 <= match_end_limit`, as `ip >= 1` (a
+                    // match never starts at 0: the candidate is before it) and `ip <
+                    // match_start_limit` (the search's `ip < forward_ip`, lowered by the
+                    // catch-up, or the check below); `match_end_limit + 5 = len`; `candidate +
+                    // 12 <= len` (see above): the 8 bytes at `candidate + 4` are inside.
                     let (match_code, end_word) = if T::HASH_READ == 4 {
                         let (code, word) = call_unchecked!(count_common_next(
                             src,
