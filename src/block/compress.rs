@@ -73,8 +73,9 @@ use alloc::vec::Vec;
 
 use super::dict::Dictionary;
 use super::sequence::{
-    byte_at, call_unchecked, check_input_size, common_prefix, count_common, hash4, read_u32,
-    read_u64, unchecked_fn, word_at, SequenceWriter, MIN_COMPRESSIBLE,
+    byte_at, call_unchecked, check_input_size, common_prefix, count_common, count_common_next,
+    count_common_next5, hash4, read_u32, read_u64, unchecked_fn, word_at, SequenceWriter,
+    MIN_COMPRESSIBLE,
 };
 use super::xxh32::{ContentHasher, Lanes, STRIPE};
 use super::{
@@ -719,29 +720,57 @@ unchecked_fn! {
                     }
                 }
 
-                // Catch up: extend the match backwards over equal bytes. In bounds: the loop
-                // condition makes ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
-                // match_start_limit.
-                while ip > anchor
-                    && candidate > 0
-                    && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1)
-                {
-                    ip -= 1;
-                    candidate -= 1;
+                // Catch up: extend the match backwards over equal bytes. In bounds: the conditions
+                // make ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
+                // match_start_limit. The first step is tested apart (as liblz4 does), without
+                // `ip > anchor`, which holds here (every probe is after `anchor`): its branch,
+                // mostly not taken, gets its own prediction, apart from the loop's.
+                debug_assert!(ip > anchor);
+                if candidate > 0 && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1) {
+                    loop {
+                        ip -= 1;
+                        candidate -= 1;
+                        // One branch for the three conditions (as liblz4's compiled loop): the
+                        // bytes are read even where a bound is reached, then at position 0 at
+                        // worst (in bounds), and the compare is ignored.
+                        let same = byte_at!(src, ip.saturating_sub(1))
+                            == byte_at!(src, candidate.saturating_sub(1));
+                        if !((ip > anchor) & (candidate > 0) & same) {
+                            break;
+                        }
+                    }
                 }
 
                 // Emit sequences as long as the position right after a match matches too.
                 loop {
-                    // SAFETY: `ip + 4 <= match_end_limit = len - 5`, as `ip < match_start_limit`
-                    // (the search's `ip < forward_ip`, lowered by the catch-up, or the check
-                    // below); `candidate + 12 <= len` (see above): the 8 bytes at `candidate + 4`
-                    // are inside.
-                    let match_code = call_unchecked!(count_common(
-                        src,
-                        ip + MINMATCH,
-                        candidate + MINMATCH,
-                        match_end_limit
-                    ));
+                    // The match's length, and the bytes at its end, which the test for a match
+                    // right after it hashes and compares: taken from the bytes the count compared
+                    // where the match ends in them (see `count_common_next`), so that test's chain
+                    // (hash, slot, candidate, compare: its branch mispredicts often) does not wait
+                    // for a load at an address computed from the count. The `u16` table's hash
+                    // reads 4 bytes, the `u32` table's 5.
+                    //
+                    // SAFETY (both calls): `3 <= ip + 4 <= match_end_limit`, as `ip >= 1` (a
+                    // match never starts at 0: the candidate is before it) and `ip <
+                    // match_start_limit` (the search's `ip < forward_ip`, lowered by the
+                    // catch-up, or the check below); `match_end_limit + 5 = len`; `candidate +
+                    // 12 <= len` (see above): the 8 bytes at `candidate + 4` are inside.
+                    let (match_code, end_word) = if T::HASH_READ == 4 {
+                        let (code, word) = call_unchecked!(count_common_next(
+                            src,
+                            ip + MINMATCH,
+                            candidate + MINMATCH,
+                            match_end_limit
+                        ));
+                        (code, u64::from(word))
+                    } else {
+                        call_unchecked!(count_common_next5(
+                            src,
+                            ip + MINMATCH,
+                            candidate + MINMATCH,
+                            match_end_limit
+                        ))
+                    };
                     // SAFETY: `anchor <= ip` (the search starts after `anchor` and the catch-up
                     // stops at it; a match right after another starts at `anchor`), `ip + 8 <= len`
                     // (as above), and without EXACT `dst` holds the bound (this function's duty)
@@ -767,12 +796,14 @@ unchecked_fn! {
                     // In bounds: ip < match_start_limit, so 8 bytes at ip (and ip - 2) end before
                     // the last 3 bytes of `src`; candidate < match_start_limit as in the search.
                     table.put(T::hash_word(word_at!(u64, src, ip - 2)), ip - 2);
-                    let hash = T::hash_word(word_at!(u64, src, ip));
+                    debug_assert!(end_word as u32 == word_at!(u32, src, ip));
+                    let hash = T::hash_word(end_word);
+                    debug_assert!(hash == T::hash_word(word_at!(u64, src, ip)));
                     candidate = table.get(hash);
                     table.put(hash, ip);
                     debug_assert!(candidate < ip);
                     let in_range = !T::CHECK_DISTANCE || candidate + MAX_DISTANCE >= ip;
-                    if !(in_range && word_at!(u32, src, candidate) == word_at!(u32, src, ip)) {
+                    if !(in_range && word_at!(u32, src, candidate) == end_word as u32) {
                         break;
                     }
                 }

@@ -201,6 +201,91 @@ unchecked_fn! {
     }
 }
 
+unchecked_fn! {
+    /// [`count_common`] for the fast parse's `u16` table, which also returns the little-endian
+    /// `u32` at `a + count` (where the next probe hashes and compares): for a match that ends in
+    /// the first word it is taken from the words compared (shifted by the count), not loaded
+    /// again at an address that waits for the count.
+    ///
+    /// # Safety
+    ///
+    /// `a <= limit`, `limit + 4 <= src.len()`, and `b + 8 <= src.len()` if `a + 8 <= limit`: the
+    /// 12 bytes at `a` and the 8 at `b` are then read unchecked, and the word at
+    /// `a + count <= limit` in any case.
+    #[inline(always)]
+    pub(super) fn count_common_next(
+        src: &[u8],
+        a: usize,
+        b: usize,
+        limit: usize,
+    ) -> (usize, u32) {
+        debug_assert!(a <= limit && limit + 4 <= src.len());
+        if limit - a >= WORD {
+            // In bounds: a + 12 <= limit + 4 <= src.len() and b + 8 <= src.len() (the duty).
+            debug_assert!(b + WORD <= src.len());
+            let first = word_at!(u64, src, a);
+            let after = word_at!(u32, src, a + 8);
+            let diff = first ^ word_at!(u64, src, b);
+            if diff != 0 {
+                // 8 × the count, the count being 0 to 7.
+                let shift = diff.trailing_zeros() & 56;
+                // The word at `a + count`, from the 12 bytes at `a` (a double shift, no branch).
+                let word = ((u128::from(first) | (u128::from(after) << 64)) >> shift) as u32;
+                return ((shift / 8) as usize, word);
+            }
+            let count = WORD + count_common_long(src, a + WORD, b + WORD, limit);
+            // In bounds: a + count <= limit, and limit + 4 <= src.len() (the duty).
+            return (count, word_at!(u32, src, a + count));
+        }
+        let count = count_common_long(src, a, b, limit);
+        // In bounds: as above.
+        (count, word_at!(u32, src, a + count))
+    }
+}
+
+unchecked_fn! {
+    /// [`count_common_next`] for the fast parse's `u32` table, whose hash reads 5 bytes: returns
+    /// the bytes at `a + count`, at least 5 of them in the low bytes of the `u64`: for a match that ends in the first word they are
+    /// taken from the bytes compared (shifted by the count), not loaded again at an address that
+    /// waits for the count.
+    ///
+    /// # Safety
+    ///
+    /// `3 <= a <= limit`, `limit + 5 <= src.len()`, and `b + 8 <= src.len()` if `a + 8 <= limit`:
+    /// the 12 bytes at `a` and the 8 at `b` are then read unchecked, and the 8 bytes ending 5
+    /// past `a + count <= limit` in any case.
+    #[inline(always)]
+    pub(super) fn count_common_next5(
+        src: &[u8],
+        a: usize,
+        b: usize,
+        limit: usize,
+    ) -> (usize, u64) {
+        debug_assert!(3 <= a && a <= limit && limit + 5 <= src.len());
+        if limit - a >= WORD {
+            // In bounds: a + 12 <= limit + 4 < src.len() and b + 8 <= src.len() (the duty).
+            debug_assert!(b + WORD <= src.len());
+            let first = word_at!(u64, src, a);
+            let after = word_at!(u32, src, a + 8);
+            let diff = first ^ word_at!(u64, src, b);
+            if diff != 0 {
+                // 8 × the count, the count being 0 to 7.
+                let shift = diff.trailing_zeros() & 56;
+                // The bytes at `a + count`, from the 12 bytes at `a` (a double shift, no
+                // branch): `12 - count >= 5` of them.
+                let word = ((u128::from(first) | (u128::from(after) << 64)) >> shift) as u64;
+                return ((shift / 8) as usize, word);
+            }
+            let count = WORD + count_common_long(src, a + WORD, b + WORD, limit);
+            // In bounds: a + count - 3 >= 0, and a + count + 5 <= limit + 5 <= src.len().
+            return (count, word_at!(u64, src, a + count - 3) >> 24);
+        }
+        let count = count_common_long(src, a, b, limit);
+        // In bounds: as above.
+        (count, word_at!(u64, src, a + count - 3) >> 24)
+    }
+}
+
 /// [`count_common`] past its first word.
 #[inline]
 fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
@@ -303,6 +388,27 @@ impl<'a> SequenceWriter<'a> {
     }
 
     unchecked_fn! {
+        /// [`Self::write_extension`] without bounds checks, for the sequences written with
+        /// whole words (see [`Self::sequence`]).
+        ///
+        /// # Safety
+        ///
+        /// `dst` has room for the `len / 255 + 1` bytes past the bytes written so far.
+        #[inline(always)]
+        fn write_extension_wide(&mut self, mut len: usize) {
+            while len >= 255 {
+                // In bounds: the caller's duty.
+                put_at!(self.dst, self.pos, [255u8]);
+                self.pos += 1;
+                len -= 255;
+            }
+            // In bounds: the caller's duty.
+            put_at!(self.dst, self.pos, [len as u8]);
+            self.pos += 1;
+        }
+    }
+
+    unchecked_fn! {
         /// Writes one sequence: the literals `src[anchor..ip]`, then a match of
         /// `MINMATCH + match_code` bytes at `offset`.
         ///
@@ -317,7 +423,8 @@ impl<'a> SequenceWriter<'a> {
         /// With `EXACT`, none: every access is checked, or covered by the checks made here.
         /// Without it: `anchor <= ip` and `ip + 8 <= src.len()`, and `dst` has room, past the
         /// bytes written so far, for the token, the literal length extension, the literals and
-        /// 8 more bytes (the whole words of the literal copy, and the offset).
+        /// 8 more bytes (the whole words of the literal copy, and the offset), and for the
+        /// offset and the match length extension.
         ///
         /// A `dst` of [`compress_bound`](super::compress_bound)`(n)` bytes has that room at every
         /// sequence of a block of `n` bytes whose sequences are consecutive (each one's literals
@@ -370,7 +477,13 @@ impl<'a> SequenceWriter<'a> {
             }
             self.pos += 1;
             if literal_len >= RUN_MASK {
-                self.write_extension(literal_len - RUN_MASK);
+                if wide {
+                    // SAFETY: the room the caller vouches for (without `EXACT`), or checked
+                    // above (the extension is part of `total`).
+                    call_unchecked!(self.write_extension_wide(literal_len - RUN_MASK));
+                } else {
+                    self.write_extension(literal_len - RUN_MASK);
+                }
             }
             if wide {
                 let mut copied = 0;
@@ -392,7 +505,13 @@ impl<'a> SequenceWriter<'a> {
             }
             self.pos += 2;
             if match_code >= ML_MASK {
-                self.write_extension(match_code - ML_MASK);
+                if wide {
+                    // SAFETY: the room the caller vouches for (without `EXACT`), or checked
+                    // above (the extension is part of `total`).
+                    call_unchecked!(self.write_extension_wide(match_code - ML_MASK));
+                } else {
+                    self.write_extension(match_code - ML_MASK);
+                }
             }
             Ok(())
         }
@@ -443,6 +562,58 @@ pub(super) mod tests {
     /// Every `b < a <= limit <= len` of inputs up to 40 bytes: the match ending exactly at the
     /// limit, 0 to 7 bytes before it and past the first word, limits 0 to 16 bytes from the end
     /// of `src`, and `src` cut to exactly `limit` bytes.
+    #[test]
+    fn count_common_next_at_every_edge() {
+        // Matches ending at every byte of the first word and past it, and the word after them.
+        for seed in 0..24 {
+            let buf = binary(48, seed);
+            for len in [16, 17, 24, 33, 48] {
+                let buf = &buf[..len];
+                for limit in 8..=len - 4 {
+                    for a in 0..=limit {
+                        for b in (0..a).filter(|&b| b + 8 <= len) {
+                            let want = common_naive(buf, a, b, limit);
+                            // SAFETY: `a <= limit`, `limit + 4 <= len`, `b + 8 <= len`.
+                            let got = call_unchecked!(count_common_next(buf, a, b, limit));
+                            let word =
+                                u32::from_le_bytes(buf[a + want..a + want + 4].try_into().unwrap());
+                            assert_eq!(got, (want, word), "seed {seed}, {b} {a} {limit} of {len}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn count_common_next5_at_every_edge() {
+        // Matches ending at every byte of the first word and past it, and the bytes after them.
+        for seed in 0..24 {
+            let buf = binary(48, seed);
+            for len in [16, 17, 24, 33, 48] {
+                let buf = &buf[..len];
+                for limit in 3..=len - 5 {
+                    for a in 3..=limit {
+                        for b in (0..a).filter(|&b| b + 8 <= len) {
+                            let want = common_naive(buf, a, b, limit);
+                            // SAFETY: `3 <= a <= limit`, `limit + 5 <= len`, `b + 8 <= len`.
+                            let (count, word) =
+                                call_unchecked!(count_common_next5(buf, a, b, limit));
+                            assert_eq!(count, want, "seed {seed}, {b} {a} {limit} of {len}");
+                            let mut bytes = [0u8; 8];
+                            bytes[..5].copy_from_slice(&buf[a + want..a + want + 5]);
+                            assert_eq!(
+                                word & 0xff_ffff_ffff,
+                                u64::from_le_bytes(bytes),
+                                "seed {seed}, {b} {a} {limit} of {len}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn count_common_at_every_edge() {
         for seed in 0..24 {
