@@ -7,8 +7,11 @@ mod frame_common;
 use std::io::{self, Write};
 
 use lz4_simd::block::Dictionary;
-use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
+use lz4_simd::frame::{
+    self, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions, Status,
+};
 use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::liblz4::FrameOp;
 use testkit::samples::{self, Rng};
 
 #[global_allocator]
@@ -325,6 +328,137 @@ fn reset_allocates_nothing_after_warm_up() {
                 );
                 assert!(len > 0);
             }
+        }
+    }
+}
+
+/// Runs `ops` as one frame after a reset, output into `out` (taken in pieces of its length);
+/// returns the frame's length.
+fn frame_of_ops(compressor: &mut FrameCompressor, ops: &[FrameOp<'_>], out: &mut [u8]) -> usize {
+    compressor.reset();
+    let mut total = 0;
+    for op in ops {
+        match *op {
+            FrameOp::Update(mut piece) => loop {
+                let progress = compressor.compress(piece, out).unwrap();
+                total += progress.produced;
+                piece = &piece[progress.consumed..];
+                if progress.status == Status::NeedInput {
+                    break;
+                }
+            },
+            FrameOp::Flush => loop {
+                let progress = compressor.flush(out).unwrap();
+                total += progress.produced;
+                if progress.status == Status::NeedInput {
+                    break;
+                }
+            },
+        }
+    }
+    loop {
+        let progress = compressor.finish(out).unwrap();
+        total += progress.produced;
+        if progress.status == Status::FrameEnd {
+            return total;
+        }
+    }
+}
+
+/// Review findings: frames after a warm-up of other shapes or fed otherwise must not allocate
+/// either. Linked fast blocks of 256 KiB (the history buffers take turns), staging first
+/// skipped (whole blocks into a large output) then used (small updates), an HC stream keeping
+/// its dictionary attached through small flushed blocks before a full one, and the parked
+/// independent HC compressor warmed by a tiny one-block frame, then given a long one.
+#[test]
+fn reset_allocates_nothing_whatever_the_warm_up() {
+    let mut rng = Rng::new(0xa11c);
+    let big = 256 << 10;
+    let text = samples::text(3 * big + 77, &mut rng);
+    let dict_bytes = samples::text(40_000, &mut rng);
+    let mut out = vec![0u8; 4 * big];
+    let shapes = |block: usize| -> Vec<Vec<FrameOp<'_>>> {
+        [3 * block + 77, 20, block + 1]
+            .iter()
+            .map(|&len| vec![FrameOp::Update(&text[..len])])
+            .collect()
+    };
+    let small_updates: Vec<FrameOp<'_>> = text[..3 * BLOCK]
+        .chunks(1000)
+        .map(FrameOp::Update)
+        .collect();
+    let mut flushed: Vec<FrameOp<'_>> = Vec::new();
+    for i in 0..15 {
+        flushed.push(FrameOp::Update(&text[i * 4000..(i + 1) * 4000]));
+        flushed.push(FrameOp::Flush);
+    }
+    flushed.push(FrameOp::Update(&text[60_000..90_000]));
+    flushed.push(FrameOp::Update(&text[90_000..130_000]));
+    let one_block = vec![FrameOp::Update(&text[..BLOCK - 1])];
+    // (what, options, dictionary, warm-up frames, frames that must not allocate)
+    type Frames<'a> = Vec<Vec<FrameOp<'a>>>;
+    let cases: Vec<(&str, FrameOptions, bool, Frames<'_>, Frames<'_>)> = vec![
+        (
+            "fast linked 256 KiB blocks",
+            FrameOptions::new()
+                .block_size(BlockSize::Max256KB)
+                .block_mode(BlockMode::Linked),
+            false,
+            shapes(big),
+            shapes(big).into_iter().rev().chain(shapes(big)).collect(),
+        ),
+        (
+            "staging after the direct path",
+            FrameOptions::new().block_size(BlockSize::Max64KB),
+            false,
+            shapes(BLOCK),
+            vec![small_updates.clone()],
+        ),
+        (
+            "HC 9 linked, dictionary kept through flushed blocks",
+            FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(BlockMode::Linked)
+                .hc_level(Some(9)),
+            true,
+            shapes(BLOCK)
+                .into_iter()
+                .chain([small_updates.clone()])
+                .collect(),
+            vec![flushed.clone()],
+        ),
+        (
+            "HC 9 linked, parked independent compressor",
+            FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(BlockMode::Linked)
+                .hc_level(Some(9)),
+            true,
+            shapes(BLOCK),
+            vec![one_block.clone()],
+        ),
+        (
+            "fast linked, parked independent compressor",
+            FrameOptions::new()
+                .block_size(BlockSize::Max64KB)
+                .block_mode(BlockMode::Linked),
+            true,
+            shapes(BLOCK),
+            vec![one_block.clone()],
+        ),
+    ];
+    for (what, options, with_dict, warm_up, frames) in cases {
+        let mut compressor = if with_dict {
+            FrameCompressor::with_dictionary(options, &dict_bytes)
+        } else {
+            FrameCompressor::new(options)
+        };
+        for ops in &warm_up {
+            frame_of_ops(&mut compressor, ops, &mut out);
+        }
+        for (i, ops) in frames.iter().enumerate() {
+            let (_, largest) = largest_allocation(|| frame_of_ops(&mut compressor, ops, &mut out));
+            assert!(largest == 0, "{what}, frame {i}: allocated {largest} bytes");
         }
     }
 }

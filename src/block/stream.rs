@@ -262,6 +262,10 @@ impl StreamState {
             let keep = self.dict_size.min(MAX_HISTORY);
             history.drain(..history.len() - keep);
             core::mem::swap(&mut self.saved, history);
+            // The two buffers take turns: give the caller's as much room as the stream's, so
+            // that whichever holds the next block needs no more than the other did.
+            let room = self.saved.capacity();
+            history.reserve(room.saturating_sub(history.len()));
             self.held = Held::Saved;
         }
         self.dict_size = self.saved.len();

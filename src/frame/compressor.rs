@@ -154,8 +154,11 @@ impl FrameCompressor {
     /// Starts a new frame with the same options, dictionary and auto-flush setting, keeping the
     /// buffers and the block compressors' memory (for many frames, such as one per message or
     /// per page: once it has written a frame of each shape, one block and several, a reset and
-    /// the next frame allocate nothing, linked blocks and dictionaries included). A frame in
-    /// progress is abandoned: its input and
+    /// the next frame allocate nothing, linked blocks and dictionaries included; a linked writer
+    /// that has written a one-block frame keeps both its linked and its independent compressor
+    /// for this). Each frame is byte for byte the frame a new compressor writes, as a new LZ4F
+    /// context's; a reused LZ4F context (or `lz4 -m` over several files) can write other bytes
+    /// for fast linked frames, its table surviving the reset. A frame in progress is abandoned: its input and
     /// any output not taken yet are dropped, so take [`pending_output`](Self::pending_output)
     /// and call [`finish`](Self::finish) first to keep it.
     ///
@@ -189,6 +192,9 @@ impl FrameCompressor {
         }
         self.gathered.clear();
         self.staging.clear();
+        // Reused: staging grows once to the most a frame stages, not frame by frame.
+        self.staging
+            .set_least_room(MAX_HEADER_LEN + BlockWriter::block_room(self.block_len) + END_LEN);
         self.finished = false;
         self.consumed = 0;
     }
@@ -507,9 +513,18 @@ pub(crate) struct Stager {
     staged: usize,
     sent: usize,
     header_staged: bool,
+    /// The least the buffer grows to (the most a frame ever stages at once), so that it grows
+    /// once, whatever the first frames staged.
+    least_room: usize,
 }
 
 impl Stager {
+    /// From now on the buffer, when it grows, takes `least_room` bytes at least (for a reused
+    /// stager: it then grows once, whatever the first frames staged).
+    pub(crate) fn set_least_room(&mut self, least_room: usize) {
+        self.least_room = least_room;
+    }
+
     /// Empties the staging for a new frame (nothing staged, no header), keeping the buffer.
     pub(crate) fn clear(&mut self) {
         self.staged = 0;
@@ -568,7 +583,7 @@ impl Stager {
             // A new zeroed buffer rather than `resize`: a large one comes zeroed from the
             // allocator (fresh pages, never written here), so its first block does not pay a
             // pass of zeroes over the whole room and touches only the pages it fills.
-            let mut buf = alloc::vec![0u8; needed];
+            let mut buf = alloc::vec![0u8; needed.max(self.least_room)];
             buf[..self.staged].copy_from_slice(&self.buf[..self.staged]);
             self.buf = buf;
         }

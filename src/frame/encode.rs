@@ -163,6 +163,20 @@ impl BlockWriter {
         if let BlockCompressor::HcLinked(stream, Some(dict)) = &mut compressor {
             stream.attach_dictionary(dict);
         }
+        // The HC windows hold a block after its history (a dictionary attached in front while
+        // the stream keeps it): their room once, so that no later frame grows them.
+        let block_len = options.block_size.bytes();
+        match &mut compressor {
+            BlockCompressor::HcLinked(stream, dict) => stream.reserve_window(
+                dict.as_ref().map_or(0, |dict| dict.as_bytes().len())
+                    + block::MAX_HISTORY
+                    + block_len,
+            ),
+            BlockCompressor::HcWithDict(compressor, dict, _) => {
+                compressor.reserve_window(dict.as_bytes().len() + block_len);
+            }
+            _ => {}
+        }
         Self {
             compressor,
             acceleration: options.acceleration,
@@ -274,7 +288,9 @@ impl BlockWriter {
                     BlockCompressor::FastWithDict(Compressor::new(), dictionary.clone())
                 }
                 BlockCompressor::HcLinked(stream, Some(dict)) => {
-                    BlockCompressor::HcWithDict(Box::default(), dict.clone(), stream.level())
+                    let mut compressor = Box::<HcCompressor>::default();
+                    compressor.reserve_window(dict.as_bytes().len() + self.lz4f.block_len);
+                    BlockCompressor::HcWithDict(compressor, dict.clone(), stream.level())
                 }
                 BlockCompressor::HcLinked(stream, None) => {
                     BlockCompressor::Hc(Box::default(), stream.level())

@@ -208,6 +208,12 @@ impl HcCompressor {
         compressor
     }
 
+    /// Makes room in the dictionary form's window for `len` bytes (the dictionary and a block),
+    /// so that blocks up to that size allocate nothing.
+    pub(crate) fn reserve_window(&mut self, len: usize) {
+        self.window.reserve(len.saturating_sub(self.window.len()));
+    }
+
     /// Switches the favour-decompression-speed option (see [`Self::with_favor_dec_speed`]).
     pub fn set_favor_dec_speed(&mut self, favor_dec_speed: bool) {
         self.favor_dec_speed = favor_dec_speed;

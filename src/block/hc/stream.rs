@@ -162,6 +162,12 @@ impl HcStreamCompressor {
         self.fresh = false;
     }
 
+    /// Makes room in the window for `len` bytes (history, attached dictionary and block), so
+    /// that blocks up to that size allocate nothing.
+    pub(crate) fn reserve_window(&mut self, len: usize) {
+        self.window.reserve(len.saturating_sub(self.window.len()));
+    }
+
     /// The level (clamped as liblz4 does: 1 to 12).
     pub fn level(&self) -> u8 {
         self.level
