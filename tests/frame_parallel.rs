@@ -17,6 +17,7 @@ use lz4_simd::frame::{
 };
 use lz4_simd::Error;
 use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::io::FailingWriter;
 use testkit::samples::{self, Rng};
 
 #[global_allocator]
@@ -628,32 +629,6 @@ fn a_failing_reader_loses_nothing() {
                 }
             }
         }
-    }
-}
-
-/// A writer that fails at its calls in `fail_at` (with `kind`; `None`: from that call on) and
-/// takes at most `step` bytes per call.
-struct FailingWriter {
-    out: Vec<u8>,
-    calls: usize,
-    fail_at: usize,
-    persistent: bool,
-    step: usize,
-}
-
-impl Write for FailingWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.calls += 1;
-        if self.calls == self.fail_at || (self.persistent && self.calls > self.fail_at) {
-            return Err(io::Error::new(ErrorKind::WouldBlock, "test writer failure"));
-        }
-        let n = buf.len().min(self.step);
-        self.out.extend_from_slice(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 

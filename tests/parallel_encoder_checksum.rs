@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use lz4_simd::frame::{BlockMode, BlockSize, FrameEncoder, FrameOptions, ParallelFrameEncoder};
+use testkit::io::FailingWriter;
 use testkit::samples::{self, Rng};
 
 const KIB: usize = 1 << 10;
@@ -123,31 +124,6 @@ fn default_blocks_with_odd_writes_are_byte_identical() {
         let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), threads);
         run_plan(&mut encoder, &data, &plan);
         assert!(encoder.finish().unwrap() == expected, "{threads} threads");
-    }
-}
-
-/// Fails its `fail_at`-th write call (once, or from then on), takes at most `step` bytes.
-struct FailingWriter {
-    out: Vec<u8>,
-    calls: usize,
-    fail_at: usize,
-    persistent: bool,
-    step: usize,
-}
-
-impl Write for FailingWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.calls += 1;
-        if self.calls == self.fail_at || (self.persistent && self.calls > self.fail_at) {
-            return Err(io::Error::new(ErrorKind::WouldBlock, "test writer failure"));
-        }
-        let n = buf.len().min(self.step);
-        self.out.extend_from_slice(&buf[..n]);
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
     }
 }
 

@@ -724,7 +724,10 @@ unchecked_fn! {
                 // make ip - 1 >= anchor >= 0 and candidate - 1 >= 0, and both are under
                 // match_start_limit. The first step is tested apart (as liblz4 does), without
                 // `ip > anchor`, which holds here (every probe is after `anchor`): its branch,
-                // mostly not taken, gets its own prediction, apart from the loop's.
+                // mostly not taken, gets its own prediction, apart from the loop's. The
+                // sequence's unchecked literal copy relies on it too (`ip - anchor` would wrap):
+                // every search starts at `anchor + 1` (after a match ending at `anchor`, or at
+                // the input's start + 1), so every probe is after `anchor`.
                 debug_assert!(ip > anchor);
                 if candidate > 0 && byte_at!(src, ip - 1) == byte_at!(src, candidate - 1) {
                     loop {
@@ -750,8 +753,7 @@ unchecked_fn! {
                     // for a load at an address computed from the count. The `u16` table's hash
                     // reads 4 bytes, the `u32` table's 5.
                     //
-                    // SAFETY (both calls): `3 <= ip + 4 <= match_end_limit`, as `ip >= 1` (a
-                    // match never starts at 0: the candidate is before it) and `ip <
+                    // SAFETY (both calls): `3 <= ip + 4 <= match_end_limit`, as `ip <
                     // match_start_limit` (the search's `ip < forward_ip`, lowered by the
                     // catch-up, or the check below); `match_end_limit + 5 = len`; `candidate +
                     // 12 <= len` (see above): the 8 bytes at `candidate + 4` are inside.

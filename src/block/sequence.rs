@@ -245,9 +245,9 @@ unchecked_fn! {
 
 unchecked_fn! {
     /// [`count_common_next`] for the fast parse's `u32` table, whose hash reads 5 bytes: returns
-    /// the bytes at `a + count`, at least 5 of them in the low bytes of the `u64`: for a match that ends in the first word they are
-    /// taken from the bytes compared (shifted by the count), not loaded again at an address that
-    /// waits for the count.
+    /// the bytes at `a + count`, at least 5 of them in the low bytes of the `u64`: for a match
+    /// that ends in the first word they are taken from the bytes compared (shifted by the
+    /// count), not loaded again at an address that waits for the count.
     ///
     /// # Safety
     ///
@@ -559,12 +559,10 @@ pub(super) mod tests {
         (a..limit).take_while(|&i| src[i] == src[b + i - a]).count()
     }
 
-    /// Every `b < a <= limit <= len` of inputs up to 40 bytes: the match ending exactly at the
-    /// limit, 0 to 7 bytes before it and past the first word, limits 0 to 16 bytes from the end
-    /// of `src`, and `src` cut to exactly `limit` bytes.
+    /// `count_common_next`: matches ending at every byte of the first word and past it, and the
+    /// word after them.
     #[test]
     fn count_common_next_at_every_edge() {
-        // Matches ending at every byte of the first word and past it, and the word after them.
         for seed in 0..24 {
             let buf = binary(48, seed);
             for len in [16, 17, 24, 33, 48] {
@@ -585,9 +583,10 @@ pub(super) mod tests {
         }
     }
 
+    /// `count_common_next5`: matches ending at every byte of the first word and past it, and the
+    /// bytes after them.
     #[test]
     fn count_common_next5_at_every_edge() {
-        // Matches ending at every byte of the first word and past it, and the bytes after them.
         for seed in 0..24 {
             let buf = binary(48, seed);
             for len in [16, 17, 24, 33, 48] {
@@ -614,6 +613,9 @@ pub(super) mod tests {
         }
     }
 
+    /// Every `b < a <= limit <= len` of inputs up to 40 bytes: the match ending exactly at the
+    /// limit, 0 to 7 bytes before it and past the first word, limits 0 to 16 bytes from the end
+    /// of `src`, and `src` cut to exactly `limit` bytes.
     #[test]
     fn count_common_at_every_edge() {
         for seed in 0..24 {

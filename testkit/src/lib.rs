@@ -24,6 +24,7 @@ pub mod clock;
 pub mod corpus;
 #[cfg(feature = "liblz4")]
 pub mod decoder_rule;
+pub mod io;
 pub mod kernels;
 #[cfg(feature = "liblz4")]
 pub mod liblz4;
