@@ -10,9 +10,11 @@
 //! Run: `cargo test --features parallel --test parallel_stream_checksum`.
 #![cfg(feature = "parallel")]
 
-use std::io::{self, ErrorKind, Read};
+use std::io::{self, BufRead, ErrorKind, Read};
 
-use lz4_simd::frame::{self, BlockSize, FrameDecoder, FrameOptions, ParallelFrameDecoder};
+use lz4_simd::frame::{
+    self, BlockMode, BlockSize, FrameDecoder, FrameOptions, ParallelFrameDecoder,
+};
 use testkit::samples::{self, Rng};
 
 const KIB: usize = 1 << 10;
@@ -226,5 +228,99 @@ fn dropping_mid_frame_neither_hangs_nor_taints_the_next_decoder() {
             .read_to_end(&mut again)
             .unwrap();
         assert!(again == content, "{threads} threads: after the drops");
+    }
+}
+
+/// How a caller takes the content out of a decoder.
+#[derive(Debug, Clone, Copy)]
+enum Taker {
+    /// `read` into a buffer of this many bytes.
+    Read(usize),
+    /// `read_to_end`.
+    ToEnd,
+    /// `fill_buf`, then `consume` of this many bytes (more than there is, at times).
+    Consume(usize),
+}
+
+/// Takes everything (up to the first error) out of `decoder` as `taker` says; returns the
+/// content and the error, if any.
+fn take_all(decoder: &mut impl BufRead, taker: Taker) -> (Vec<u8>, Option<String>) {
+    let mut content = Vec::new();
+    let mut buf = vec![0; 70_000];
+    loop {
+        let result = match taker {
+            Taker::Read(len) => decoder.read(&mut buf[..len]).map(|read| {
+                content.extend_from_slice(&buf[..read]);
+                read
+            }),
+            Taker::ToEnd => {
+                return match decoder.read_to_end(&mut content) {
+                    Ok(_) => (content, None),
+                    Err(error) => (content, Some(error.to_string())),
+                }
+            }
+            Taker::Consume(len) => match decoder.fill_buf() {
+                Ok(available) => {
+                    let read = available.len().min(len);
+                    content.extend_from_slice(&available[..read]);
+                    let over = if read < len { 3 } else { 0 };
+                    decoder.consume(read + over);
+                    Ok(read)
+                }
+                Err(error) => Err(error),
+            },
+        };
+        match result {
+            Ok(0) => return (content, None),
+            Ok(_) => {}
+            Err(error) => return (content, Some(error.to_string())),
+        }
+    }
+}
+
+/// The decoder hashes the content checksum from the content as the caller takes it (whichever
+/// way it is taken: `read` of any size, `read_to_end`, `fill_buf` and `consume`, consuming more
+/// than there is), in independent frames (read ahead) and linked ones (decoded in place): a
+/// right checksum passes, a wrong one in any frame is the sequential decoder's verdict.
+#[test]
+fn the_content_checksum_covers_the_content_however_it_is_taken() {
+    let (mut framed, mut checksums) = stream();
+    let text = samples::text(300 * KIB + 7, &mut Rng::new(19));
+    let linked = FrameOptions::new()
+        .block_size(BlockSize::Max64KB)
+        .block_mode(BlockMode::Linked);
+    let bytes = frame::compress(&text, &linked);
+    checksums.push(framed.len() + bytes.len() - 4);
+    framed.extend_from_slice(&bytes);
+    let takers = [
+        Taker::Read(1),
+        Taker::Read(4096),
+        Taker::Read(65_537),
+        Taker::ToEnd,
+        Taker::Consume(1000),
+        Taker::Consume(usize::MAX),
+    ];
+    for bad in [None].into_iter().chain(checksums.iter().map(Some)) {
+        let mut input = framed.clone();
+        if let Some(&at) = bad {
+            input[at] ^= 0x01;
+        }
+        let expected = take_all(&mut FrameDecoder::new(&input[..]), Taker::ToEnd);
+        assert_eq!(expected.1.is_some(), bad.is_some());
+        for threads in [1, 2, 3] {
+            for taker in takers {
+                if matches!(taker, Taker::Read(1)) && (threads > 2 || bad.is_some()) {
+                    continue;
+                }
+                let got = take_all(&mut ParallelFrameDecoder::new(&input[..], threads), taker);
+                assert!(
+                    got.0 == expected.0,
+                    "{bad:?}, {threads} threads, {taker:?}: content ({} bytes against {})",
+                    got.0.len(),
+                    expected.0.len()
+                );
+                assert_eq!(got.1, expected.1, "{bad:?}, {threads} threads, {taker:?}");
+            }
+        }
     }
 }

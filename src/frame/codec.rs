@@ -389,6 +389,9 @@ pub(crate) struct FrameParser {
     /// Accept a kernel image's size trailer after a legacy frame (see
     /// [`FrameParser::set_legacy_trailer`]).
     legacy_trailer: bool,
+    /// The caller hashes the content for the content checksum as it hands it out (see
+    /// [`FrameParser::set_caller_hashes`]).
+    caller_hashes: bool,
 }
 
 impl FrameParser {
@@ -403,6 +406,7 @@ impl FrameParser {
             verify_checksums: true,
             read_ahead: None,
             legacy_trailer: false,
+            caller_hashes: false,
         }
     }
 
@@ -428,6 +432,30 @@ impl FrameParser {
     /// sizes and every structural check still apply.
     pub(crate) fn set_verify_checksums(&mut self, on: bool) {
         self.verify_checksums = on;
+    }
+
+    /// The caller hashes each block's content for the frame's content checksum itself, with
+    /// [`hash_content`](Self::hash_content), as it hands the content out, instead of the parser
+    /// hashing it when the block is decoded: then the content is read once more where it is
+    /// copied (from the cache the copy just filled) rather than once before (a block another
+    /// core decoded, or one larger than the cache, is read from afar twice otherwise). The
+    /// caller must hash all of a block's content before it hands the parser the next unit:
+    /// the verdict on the content checksum comes with the unit after the last block.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn set_caller_hashes(&mut self, on: bool) {
+        self.caller_hashes = on;
+    }
+
+    /// Hashes content handed out, in order, for the current frame's content checksum (see
+    /// [`set_caller_hashes`](Self::set_caller_hashes)); nothing outside an LZ4 frame with a
+    /// content checksum being verified.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn hash_content(&mut self, content: &[u8]) {
+        if let State::BlockWord(frame) = &mut self.state {
+            if let Some(hasher) = frame.hasher.as_mut() {
+                hasher.update(content);
+            }
+        }
     }
 
     /// Single-frame mode: whether the frame ended (nothing more is to be read).
@@ -716,7 +744,7 @@ impl FrameParser {
                         .map(|declared| declared.saturating_sub(frame.produced)),
                 };
                 let content = sink.decode(&job)?;
-                if let Some(hasher) = frame.hasher.as_mut() {
+                if let (Some(hasher), false) = (frame.hasher.as_mut(), self.caller_hashes) {
                     hasher.update(content);
                 }
                 let len = content.len();

@@ -29,7 +29,7 @@
 //! beside it (as before), 2 threads meant 3 runnable threads on 2 cores: the caller waited for a
 //! core, and at equal real-time priority it ran only once the workers had emptied the window,
 //! and then alone (1.2-1.6x the sequential decoder on the 2-vCPU CI machine; 1.85-1.9x now with
-//! 4 MiB blocks). The window is topped up as soon as a block is taken, before the parser hashes
+//! 4 MiB blocks). The window is topped up as soon as a block is taken, before the parser checks
 //! it, so the workers have the next blocks meanwhile. Blocks are decoded into the spare
 //! capacity of their buffers (fresh memory is not cleared first), and a dropped decoder leaves
 //! its buffers to the next one in the process (see [`Stash`]).
@@ -61,6 +61,17 @@
 //! 2-5 ms idle; 2 threads over 1: 1.42-1.50x against 1.46-1.54x without it, and at 4 MiB blocks
 //! 1.37-1.59x of the sequential decoder against 1.49-1.73x (interleaved criterion runs, two
 //! builds). With perfect balance the copies alone bound the streamed 64 KiB case near 1.7x.
+//!
+//! What did help (session 15): the content checksum is hashed from the content as the caller
+//! takes it ([`BufRead::consume`], a piece at a time in `read_to_end`), not by the parser before
+//! it is handed out. The hand-out's copy reads a block from the other core (or, for a 4 MiB
+//! block, from beyond the 2 MiB L2) once, and the hash then reads what the copy just brought
+//! into the L1 cache; before, both read it from afar. On one thread nothing is read ahead
+//! (the blocks are decoded as the sequential decoder does). Per 64 MiB on the 2-vCPU Xeon,
+//! criterion medians under `chrt -f 50`, two runs interleaved with the build before: 4 MiB
+//! blocks on 2 threads 24.1-24.9 ms -> 18.7-20.9 ms (1.50-1.54x -> 1.79-1.89x the sequential
+//! decoder), on 1 thread 46.6-47.4 ms -> 33.0-35.1 ms; 64 KiB blocks on 2 threads 22.3-22.5 ms
+//! -> 20.1-20.8 ms (1.54-1.59x -> 1.72-1.75x).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -222,7 +233,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
         )
     }
 
-    fn with_parts(reader: R, parser: FrameParser, dict: Option<&[u8]>, threads: usize) -> Self {
+    fn with_parts(reader: R, mut parser: FrameParser, dict: Option<&[u8]>, threads: usize) -> Self {
+        // The content is hashed as it is handed out (see `consume`).
+        parser.set_caller_hashes(true);
         let tail = dict.map(|dict| &dict[dict.len().saturating_sub(MAX_HISTORY)..]);
         let jobs = Queue::new(threads);
         Self {
@@ -294,7 +307,9 @@ impl<R: Read> ParallelFrameDecoder<R> {
     /// Reads units ahead of the parser while it is in an independent-block frame, handing each
     /// block to a worker. Never fails: an error of the reader is stashed.
     fn read_ahead(&mut self) {
-        if self.stashed.is_some() {
+        // On one thread the blocks are decoded as the sequential decoder does (reading ahead
+        // only adds copies: 64 MiB in 4 MiB blocks took 41-49 ms against its 37 ms).
+        if self.stashed.is_some() || self.jobs.threads() <= 1 {
             return;
         }
         if self.ahead.is_none() && self.queue.is_empty() {
@@ -601,13 +616,14 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
             if available.is_empty() {
                 return Ok(buf.len() - start);
             }
-            let len = available.len();
+            // A piece at a time, so that `consume` hashes what was just copied from the cache.
+            let len = available.len().min(HAND_OUT_PIECE);
             if buf.try_reserve(len).is_err() {
                 return Err(io_error(Error::AllocationFailed {
                     bytes: buf.len().saturating_add(len),
                 }));
             }
-            buf.extend_from_slice(available);
+            buf.extend_from_slice(&available[..len]);
             self.consume(len);
         }
     }
@@ -639,14 +655,31 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
         })
     }
 
+    /// Hashes the content consumed for the frame's content checksum (the parser's verdict on
+    /// it comes once all of the frame's content was consumed: `fill` hands the parser the next
+    /// unit only then). The caller has just read it, so it is read from the nearest cache,
+    /// whichever core decoded it.
     fn consume(&mut self, amount: usize) {
-        if self.current.from_output {
-            self.output.consume(amount);
+        let taken = if self.current.from_output {
+            let unread = self.output.unread();
+            &unread[..amount.min(unread.len())]
         } else {
-            self.current.pos = (self.current.pos + amount).min(self.current.end);
+            let end = (self.current.pos + amount).min(self.current.end);
+            &self.current.block[self.current.pos..end]
+        };
+        self.parser.hash_content(taken);
+        let taken = taken.len();
+        if self.current.from_output {
+            self.output.consume(taken);
+        } else {
+            self.current.pos += taken;
         }
     }
 }
+
+/// The most content `read_to_end` copies before it hashes it (see
+/// [`consume`](ParallelFrameDecoder::consume)): well within the L1 cache.
+const HAND_OUT_PIECE: usize = 16 << 10;
 
 /// Buffers of dropped decoders, for the next decoders in the process: see [`Stash`].
 static STASHED_UNITS: Mutex<Stash> = Mutex::new(Stash::new());
