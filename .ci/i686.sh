@@ -77,6 +77,9 @@ step "run tests under qemu-i386"
 cargo test -p lz4-simd --release --target "$TARGET" --lib --tests --no-fail-fast -- \
     --skip kernel_env_override --skip lz4_cli_frames_decode_with_ours_and_match_bytes \
     --skip our_frames_decode_with_lz4_cli --skip python_lz4_interop \
+    --skip prefixed_blocks_with_python_lz4 --skip kafka_frames_with_kafka_python \
+    --skip clickhouse_blocks_with_clickhouse_cityhash --skip lz4_java_block_streams \
+    --skip rocksdb_varint_blocks_with_rocksdict \
     --skip table_type_switches_at_65547_bytes --skip compress_matches_liblz4_around_table_switch \
     --skip compress_matches_liblz4_4mib --skip compress_matches_liblz4_silesia_whole_files \
     --skip compress_into_exact_bound_and_reused_compressor \
