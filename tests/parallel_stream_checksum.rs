@@ -249,10 +249,9 @@ fn take_all(decoder: &mut impl BufRead, taker: Taker) -> (Vec<u8>, Option<String
     let mut buf = vec![0; 70_000];
     loop {
         let result = match taker {
-            Taker::Read(len) => decoder.read(&mut buf[..len]).map(|read| {
-                content.extend_from_slice(&buf[..read]);
-                read
-            }),
+            Taker::Read(len) => decoder
+                .read(&mut buf[..len])
+                .inspect(|&read| content.extend_from_slice(&buf[..read])),
             Taker::ToEnd => {
                 return match decoder.read_to_end(&mut content) {
                     Ok(_) => (content, None),

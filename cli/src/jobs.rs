@@ -438,7 +438,9 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
                 && job.output == Output::Stdout
                 && settings.force
                 && settings.force_stdout;
-            codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through).map(drop)
+            let threads = settings.threads.map_or(0, |n| n as usize);
+            codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through, threads)
+                .map(drop)
         }
     };
     let written = sink.bytes_written();

@@ -552,6 +552,95 @@ fn thread_counts_write_the_same_bytes() {
     }
 }
 
+/// `-d -T#`: every thread count decodes to the same bytes with the same verdict: independent
+/// blocks of 64 KiB and 4 MiB (decoded ahead on the other threads), linked blocks, `-D`,
+/// a legacy frame with a kernel image's trailer, and corrupt inputs (a block, the content
+/// checksum, a truncated frame), to stdout and to a file (left untouched on failure).
+#[test]
+fn thread_counts_decode_the_same() {
+    let dir = scratch("threads-decode");
+    let data = sample(5_000_000);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    std::fs::write(dir.join("dict"), sample(70_000)).unwrap();
+    let mut inputs = Vec::new();
+    for (name, args) in [
+        ("b4", &["-B4"][..]),
+        ("b7", &["-B7"][..]),
+        ("b4d", &["-B4D"][..]),
+        ("dict", &["-B4", "-D", "dict"][..]),
+        ("legacy", &["-l"][..]),
+    ] {
+        let out = run_in(bin().args(args).args(["-f", "-c", "data"]), &dir);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        inputs.push((name, out.stdout));
+    }
+    let mut kernel = inputs[4].1.clone();
+    kernel.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    kernel.extend_from_slice(&[0; 9]);
+    inputs.push(("kernel", kernel));
+    let b4 = inputs[0].1.clone();
+    let mut bad_block = b4.clone();
+    bad_block[200_000] ^= 0x40;
+    inputs.push(("bad-block", bad_block));
+    let mut bad_checksum = b4.clone();
+    *bad_checksum.last_mut().unwrap() ^= 1;
+    inputs.push(("bad-checksum", bad_checksum));
+    inputs.push(("truncated", b4[..b4.len() - 1000].to_vec()));
+    for (name, framed) in &inputs {
+        std::fs::write(dir.join(format!("{name}.lz4")), framed).unwrap();
+        let dict_args: &[&str] = if *name == "dict" {
+            &["-D", "dict"]
+        } else {
+            &[]
+        };
+        let mut results = Vec::new();
+        for threads in ["-T1", "-T2", "-T0", "-T4"] {
+            let input = format!("{name}.lz4");
+            let out = run_in(
+                bin().args(dict_args).args(["-d", threads, "-c", &input]),
+                &dir,
+            );
+            let ok = out.status.success();
+            assert_eq!(
+                ok,
+                !name.starts_with("bad") && *name != "truncated",
+                "{name} {threads}"
+            );
+            if ok {
+                assert!(out.stdout == data, "{name} {threads}");
+            }
+            // To a file: on failure the existing file is left as it was.
+            std::fs::write(dir.join("out"), b"before").unwrap();
+            let to_file = run_in(
+                bin()
+                    .args(dict_args)
+                    .args(["-d", "-f", threads, &input, "out"]),
+                &dir,
+            );
+            assert_eq!(to_file.status.success(), ok, "{name} {threads}");
+            let written = std::fs::read(dir.join("out")).unwrap();
+            assert!(
+                if ok {
+                    written == data
+                } else {
+                    written == b"before"
+                },
+                "{name} {threads}"
+            );
+            let message = stderr(&out);
+            results.push((out.status.code(), out.stdout, message));
+        }
+        for (result, threads) in results[1..].iter().zip(["-T2", "-T0", "-T4"]) {
+            assert!(result.1 == results[0].1, "{name} {threads}: content");
+            assert_eq!(
+                (result.0, &result.2),
+                (results[0].0, &results[0].2),
+                "{name} {threads}"
+            );
+        }
+    }
+}
+
 /// Outputs larger than several early-writeback windows (8 MiB: the writeback thread starts and
 /// runs while the output is written) are complete and identical, sparse or not, compressed or
 /// decompressed; a zero run longer than a window, a window boundary inside a hole, and a file

@@ -233,6 +233,28 @@ impl<R: Read> ParallelFrameDecoder<R> {
         )
     }
 
+    /// A decoder whose dictionary `dict` serves every frame, whatever dictionary ID (or none)
+    /// its header names, as
+    /// [`FrameDecoder::with_any_dictionary`](crate::frame::FrameDecoder::with_any_dictionary)
+    /// (the `lz4` command's `-D`).
+    pub fn with_any_dictionary(reader: R, dict: &[u8], threads: usize) -> Self {
+        Self::with_parts(
+            reader,
+            FrameParser::new(DictRule::AnyId),
+            Some(dict),
+            threads,
+        )
+    }
+
+    /// Accept a Linux kernel image's trailer after a legacy frame (off by default), as
+    /// [`FrameDecompressor::kernel_trailer`](crate::frame::FrameDecompressor::kernel_trailer):
+    /// a little-endian u32 equal to the legacy frame's content size, then zero padding, to the
+    /// end of the input. Set it before the first read.
+    pub fn kernel_trailer(mut self, on: bool) -> Self {
+        self.parser.set_legacy_trailer(on);
+        self
+    }
+
     fn with_parts(reader: R, mut parser: FrameParser, dict: Option<&[u8]>, threads: usize) -> Self {
         // The content is hashed as it is handed out (see `consume`).
         parser.set_caller_hashes(true);
