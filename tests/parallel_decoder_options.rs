@@ -15,6 +15,7 @@ use std::io::Read;
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameDecoder, FrameDecompressor, FrameOptions, ParallelFrameDecoder,
 };
+use testkit::io::assert_same_stream;
 use testkit::samples::{self, Rng};
 
 const KIB: usize = 1 << 10;
@@ -74,13 +75,7 @@ fn any_dictionary_serves_every_frame_as_in_the_sequential_decoder() {
                 &dict,
                 threads,
             ));
-            assert!(
-                got.0 == expected.0,
-                "{threads} threads: {} bytes against {}",
-                got.0.len(),
-                expected.0.len()
-            );
-            assert_eq!(got.1, expected.1, "{threads} threads");
+            assert_same_stream(format!("{threads} threads"), &got, expected);
         }
     }
     // Without the dictionary the frames naming an ID are refused, as sequentially.
@@ -117,8 +112,11 @@ fn kernel_trailers_as_in_the_sequential_decoder() {
             assert_eq!(expected.1.is_none(), on && case < 2, "case {case}, {on}");
             for threads in 1..=4 {
                 let got = drain(ParallelFrameDecoder::new(&image[..], threads).kernel_trailer(on));
-                assert!(got.0 == expected.0, "case {case}, {on}, {threads} threads");
-                assert_eq!(got.1, expected.1, "case {case}, {on}, {threads} threads");
+                assert_same_stream(
+                    format!("case {case}, {on}, {threads} threads"),
+                    &got,
+                    &expected,
+                );
             }
         }
     }

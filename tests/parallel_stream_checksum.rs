@@ -15,6 +15,7 @@ use std::io::{self, BufRead, ErrorKind, Read};
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameDecoder, FrameOptions, ParallelFrameDecoder,
 };
+use testkit::io::assert_same_stream;
 use testkit::samples::{self, Rng};
 
 const KIB: usize = 1 << 10;
@@ -123,13 +124,11 @@ fn a_wrong_content_checksum_in_any_frame_is_the_sequential_decoders_verdict() {
         );
         for threads in 1..=7 {
             let parallel = read_resuming(&mut ParallelFrameDecoder::new(&bad[..], threads));
-            assert!(
-                parallel.0 == expected.0,
-                "frame {frame}, {threads} threads: content ({} bytes against {})",
-                parallel.0.len(),
-                expected.0.len()
+            assert_same_stream(
+                format!("frame {frame}, {threads} threads"),
+                &parallel,
+                &expected,
             );
-            assert_eq!(parallel.1, expected.1, "frame {frame}, {threads} threads");
             // Through a reader of a few bytes at a time: the same.
             for chunk in [1, 4099] {
                 if chunk == 1 && threads > 2 {
@@ -139,14 +138,8 @@ fn a_wrong_content_checksum_in_any_frame_is_the_sequential_decoders_verdict() {
                     Trickle::new(&bad, chunk, None),
                     threads,
                 ));
-                assert!(
-                    trickled.0 == expected.0,
-                    "frame {frame}, {threads} threads, reads of {chunk}: content"
-                );
-                assert_eq!(
-                    trickled.1, expected.1,
-                    "frame {frame}, {threads} threads, reads of {chunk}"
-                );
+                let context = format!("frame {frame}, {threads} threads, reads of {chunk}");
+                assert_same_stream(context, &trickled, &expected);
             }
         }
     }
@@ -199,8 +192,7 @@ fn a_reader_failing_mid_frame_costs_no_byte() {
             Trickle::new(&bad, usize::MAX, Some(checksums[1] + 10)),
             threads,
         ));
-        assert!(parallel.0 == expected.0, "{threads} threads: content");
-        assert_eq!(parallel.1, expected.1, "{threads} threads");
+        assert_same_stream(format!("{threads} threads"), &parallel, &expected);
     }
 }
 
@@ -312,13 +304,11 @@ fn the_content_checksum_covers_the_content_however_it_is_taken() {
                     continue;
                 }
                 let got = take_all(&mut ParallelFrameDecoder::new(&input[..], threads), taker);
-                assert!(
-                    got.0 == expected.0,
-                    "{bad:?}, {threads} threads, {taker:?}: content ({} bytes against {})",
-                    got.0.len(),
-                    expected.0.len()
+                assert_same_stream(
+                    format!("{bad:?}, {threads} threads, {taker:?}"),
+                    &got,
+                    &expected,
                 );
-                assert_eq!(got.1, expected.1, "{bad:?}, {threads} threads, {taker:?}");
             }
         }
     }

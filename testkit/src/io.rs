@@ -1,6 +1,27 @@
-//! Writers that fail on purpose, for the tests of what encoders do with a writer's errors.
+//! Writers that fail on purpose, for the tests of what encoders do with a writer's errors, and
+//! the comparison of what two decoders handed out.
 
+use std::fmt::{Debug, Display};
 use std::io::{self, ErrorKind, Write};
+
+/// Asserts that a decoder handed out `expected`'s content and gave its errors (`got` and
+/// `expected` are the content and the errors, in any form). The content is compared without
+/// being printed (it may be megabytes): a mismatch prints the lengths and the first difference.
+pub fn assert_same_stream<E: PartialEq + Debug>(
+    context: impl Display,
+    got: &(Vec<u8>, E),
+    expected: &(Vec<u8>, E),
+) {
+    if got.0 != expected.0 {
+        let first = got.0.iter().zip(&expected.0).position(|(a, b)| a != b);
+        panic!(
+            "{context}: content of {} bytes against {} (first difference at {first:?})",
+            got.0.len(),
+            expected.0.len()
+        );
+    }
+    assert_eq!(got.1, expected.1, "{context}: errors");
+}
 
 /// Fails its `fail_at`-th write call (once, or from then on when `persistent`) with
 /// `WouldBlock`, and takes at most `step` bytes per call into `out`.
