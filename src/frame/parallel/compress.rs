@@ -25,9 +25,8 @@
 use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
 
-use xxhash_rust::xxh32::Xxh32;
-
 use super::pipeline::ordered;
+use crate::block::xxh32::ContentHasher;
 use crate::frame::encode::{BlockWriter, END_MARK};
 use crate::frame::header::encode_header;
 use crate::frame::{BlockMode, FrameOptions};
@@ -148,7 +147,7 @@ struct Checksum<'a> {
     src: &'a [u8],
     piece: usize,
     /// The state and how much of `src` it has taken.
-    state: Mutex<(Xxh32, usize)>,
+    state: Mutex<(ContentHasher, usize)>,
 }
 
 impl<'a> Checksum<'a> {
@@ -157,7 +156,7 @@ impl<'a> Checksum<'a> {
             src,
             // Short enough that a thread that wants the state waits little for it.
             piece: block_len.min(1 << 20),
-            state: Mutex::new((Xxh32::new(0), 0)),
+            state: Mutex::new((ContentHasher::new(), 0)),
         }
     }
 
@@ -172,7 +171,7 @@ impl<'a> Checksum<'a> {
             return false;
         }
         let end = (*hashed + self.piece).min(self.src.len());
-        hasher.update(&self.src[*hashed..end]);
+        hasher.update_ahead(&self.src[*hashed..end]);
         *hashed = end;
         true
     }
@@ -182,7 +181,7 @@ impl<'a> Checksum<'a> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let (hasher, hashed) = &mut *state;
         if *hashed < end {
-            hasher.update(&self.src[*hashed..end]);
+            hasher.update_ahead(&self.src[*hashed..end]);
             *hashed = end;
         }
     }
