@@ -11,6 +11,7 @@ use std::vec::Vec;
 use xxhash_rust::xxh32::Xxh32;
 
 use super::blocks_depend_on_earlier;
+use super::compress::Spares;
 use super::pool::{Pending, Queue};
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
@@ -74,9 +75,9 @@ pub struct ParallelFrameEncoder<W: Write> {
     in_flight: VecDeque<Pending<Done>>,
     /// Output the writer has not taken yet (the header, a block, the end mark).
     staging: Stager,
-    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each).
-    spare_inputs: Vec<Vec<u8>>,
-    spare_outputs: Vec<Vec<u8>>,
+    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each), and those of
+    /// earlier encoders.
+    spare: SpareBuffers,
     /// The content checksum.
     hasher: Option<Xxh32>,
     /// How much of `pending` is hashed.
@@ -90,6 +91,61 @@ pub struct ParallelFrameEncoder<W: Write> {
     finished: bool,
     consumed: u64,
     peak_in_flight: usize,
+}
+
+/// An encoder's spare block buffers: taken from those earlier encoders left
+/// ([`Spares`](super::compress::Spares), shared with the one-shot encoder), left there when the
+/// encoder is dropped. Fresh 4 MiB buffers otherwise cost the first touch of each page on every
+/// encoder (a page fault per 4 KiB, about 1.7 µs in the CI VM): a 2-thread encoder holds up to
+/// 4 input and 4 output buffers, about 6000 faults (10 ms) per frame.
+struct SpareBuffers {
+    inputs: Vec<Vec<u8>>,
+    outputs: Vec<Vec<u8>>,
+}
+
+impl SpareBuffers {
+    fn new() -> Self {
+        // The earlier encoders' buffers, each used as an input or an output buffer, whichever
+        // is wanted first.
+        Self {
+            inputs: Vec::new(),
+            outputs: Spares::take(),
+        }
+    }
+
+    /// A buffer for a block's input: empty, with the capacity of one block of `block_len`.
+    fn input(&mut self, block_len: usize) -> Vec<u8> {
+        let mut input = self
+            .inputs
+            .pop()
+            .or_else(|| self.outputs.pop())
+            .unwrap_or_default();
+        // The input buffers of an earlier frame hold its content: nothing is kept.
+        input.clear();
+        input.reserve_exact(block_len);
+        input
+    }
+
+    /// A buffer for a block's output (its contents are of no interest).
+    fn output(&mut self) -> Vec<u8> {
+        self.outputs
+            .pop()
+            .or_else(|| self.inputs.pop())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for SpareBuffers {
+    fn drop(&mut self) {
+        let mut buffers = core::mem::take(&mut self.inputs);
+        // An input buffer holds content: cleared, so that what a later frame does not
+        // overwrite is never this frame's content.
+        for input in &mut buffers {
+            input.clear();
+        }
+        buffers.append(&mut self.outputs);
+        Spares::give(buffers);
+    }
 }
 
 /// How blocks are compressed.
@@ -195,8 +251,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             pending: Vec::new(),
             in_flight: VecDeque::new(),
             staging: Stager::default(),
-            spare_inputs: Vec::new(),
-            spare_outputs: Vec::new(),
+            spare: SpareBuffers::new(),
             hasher,
             pending_hashed: 0,
             header_len: 0,
@@ -285,13 +340,13 @@ impl<W: Write> ParallelFrameEncoder<W> {
         } = done;
         let staging = self.staging.replace(output, len);
         if staging.capacity() > 0 {
-            self.spare_outputs.push(staging);
+            self.spare.outputs.push(staging);
         }
         // The caller's thread hashed the block (if at all) right after submitting it, before
         // taking any job's output: the job's is the last reference.
         if let Ok(input) = Arc::try_unwrap(input) {
             if input.capacity() > 0 {
-                self.spare_inputs.push(input);
+                self.spare.inputs.push(input);
             }
         }
         match (returned, &mut self.blocks) {
@@ -314,12 +369,10 @@ impl<W: Write> ParallelFrameEncoder<W> {
     fn submit(&mut self, then: Then) {
         debug_assert!(self.in_flight.len() < self.limit);
         self.stage_header();
-        let mut next = self.spare_inputs.pop().unwrap_or_default();
-        next.clear();
-        next.reserve_exact(self.block_len);
+        let next = self.spare.input(self.block_len);
         let input = Arc::new(core::mem::replace(&mut self.pending, next));
         let shared = Arc::clone(&input);
-        let mut output = self.spare_outputs.pop().unwrap_or_default();
+        let mut output = self.spare.output();
         let pending = match &mut self.blocks {
             Blocks::Independent {
                 options,
