@@ -8,16 +8,49 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::vec::Vec;
 
-use xxhash_rust::xxh32::Xxh32;
-
 use super::blocks_depend_on_earlier;
 use super::compress::Spares;
-use super::pool::{Pending, Queue};
+use super::pool::{thread_count, Pending, Queue};
+use crate::block::xxh32::ContentHasher;
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
 use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
 use crate::frame::{io_error, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
 use crate::Error;
+
+/// The parallel encoder of [`ParallelFrameEncoder`] (more than one thread, or blocks that go
+/// through the single-threaded encoder in order).
+struct Parallel<W: Write> {
+    writer: W,
+    options: FrameOptions,
+    jobs: Queue,
+    /// The most jobs in flight.
+    limit: usize,
+    blocks: Blocks,
+    /// The input gathered for the next block (a dictionary is held by the block writers).
+    pending: Vec<u8>,
+    block_len: usize,
+    /// Jobs in the order of their output.
+    in_flight: VecDeque<Pending<Done>>,
+    /// Output the writer has not taken yet (the header, a block, the end mark).
+    staging: Stager,
+    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each), and those of
+    /// earlier encoders.
+    spare: SpareBuffers,
+    /// The content checksum.
+    hasher: Option<ContentHasher>,
+    /// How much of `pending` is hashed.
+    pending_hashed: usize,
+    /// The length of the header; the linked encoder's output starts with a header of the same
+    /// length (its own, without the content checksum flag) that is skipped.
+    header_len: usize,
+    /// The linked encoder's header is still to be skipped.
+    skip_linked_header: bool,
+    /// The last block and the end mark are queued: the frame takes no more input.
+    finished: bool,
+    consumed: u64,
+    peak_in_flight: usize,
+}
 
 /// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
 /// several blocks at once on a shared pool of worker threads. The frame's bytes are those
@@ -37,6 +70,10 @@ use crate::Error;
 /// compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
 /// while the caller's thread gathers and hashes the next block and writes the last (see the
 /// [module documentation](crate::frame#frames-on-every-core)).
+///
+/// With one thread (`threads` 1, or 0 on a one-core machine) and independent blocks, it is a
+/// [`FrameEncoder`]: the caller's thread would do all the work anyway, and the single-threaded
+/// encoder hashes the content checksum inside its parse.
 ///
 /// **Call [`finish`](ParallelFrameEncoder::finish)** (or
 /// [`try_finish`](ParallelFrameEncoder::try_finish)): it compresses the last block and writes the
@@ -62,35 +99,108 @@ use crate::Error;
 /// assert_eq!(framed, single.finish().unwrap());
 /// ```
 pub struct ParallelFrameEncoder<W: Write> {
-    writer: W,
-    options: FrameOptions,
-    jobs: Queue,
-    /// The most jobs in flight.
-    limit: usize,
-    blocks: Blocks,
-    /// The input gathered for the next block (a dictionary is held by the block writers).
-    pending: Vec<u8>,
-    block_len: usize,
-    /// Jobs in the order of their output.
-    in_flight: VecDeque<Pending<Done>>,
-    /// Output the writer has not taken yet (the header, a block, the end mark).
-    staging: Stager,
-    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each), and those of
-    /// earlier encoders.
-    spare: SpareBuffers,
-    /// The content checksum.
-    hasher: Option<Xxh32>,
-    /// How much of `pending` is hashed.
-    pending_hashed: usize,
-    /// The length of the header; the linked encoder's output starts with a header of the same
-    /// length (its own, without the content checksum flag) that is skipped.
-    header_len: usize,
-    /// The linked encoder's header is still to be skipped.
-    skip_linked_header: bool,
-    /// The last block and the end mark are queued: the frame takes no more input.
-    finished: bool,
-    consumed: u64,
-    peak_in_flight: usize,
+    inner: Inner<W>,
+}
+
+enum Inner<W: Write> {
+    Single(FrameEncoder<W>),
+    Parallel(Parallel<W>),
+}
+
+impl<W: Write> ParallelFrameEncoder<W> {
+    /// An encoder writing one frame with `options` to `writer`, on `threads` threads in all, the
+    /// caller's among them (0: one per core; 1: the caller's thread alone).
+    pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
+        Self::with_dictionary(writer, options, &[], threads)
+    }
+
+    /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
+    /// [`FrameEncoder::with_dictionary`].
+    pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
+        let independent =
+            options.block_mode == BlockMode::Independent && !blocks_depend_on_earlier(&options);
+        let inner = if independent && thread_count(threads) == 1 {
+            Inner::Single(FrameEncoder::with_dictionary(writer, options, dict))
+        } else {
+            Inner::Parallel(Parallel::with_dictionary(writer, options, dict, threads))
+        };
+        Self { inner }
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        match &self.inner {
+            Inner::Single(encoder) => encoder.get_ref(),
+            Inner::Parallel(encoder) => encoder.get_ref(),
+        }
+    }
+
+    /// The most blocks that were in flight at once (being compressed or waiting to be written):
+    /// at most twice the thread count, 1 for linked blocks and for one thread. For tests of the
+    /// memory bound.
+    #[doc(hidden)]
+    pub fn peak_in_flight(&self) -> usize {
+        match &self.inner {
+            Inner::Single(_) => 1,
+            Inner::Parallel(encoder) => encoder.peak_in_flight(),
+        }
+    }
+
+    /// Compresses the last block, writes the end mark and the content checksum, and flushes the
+    /// writer, keeping the encoder (and its writer). After an error of the writer, calling it
+    /// again resumes exactly where it stopped; once it succeeded, the frame is complete and
+    /// `write` fails.
+    ///
+    /// Fails (with [`Error::FrameContentSizeMismatch`] inside the `io::Error`) when the options
+    /// declared a content size different from what was written; nothing more is written then.
+    pub fn try_finish(&mut self) -> io::Result<()> {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.try_finish(),
+            Inner::Parallel(encoder) => encoder.try_finish(),
+        }
+    }
+
+    /// [`try_finish`](ParallelFrameEncoder::try_finish), then returns the writer.
+    pub fn finish(self) -> io::Result<W> {
+        match self.inner {
+            Inner::Single(encoder) => encoder.finish(),
+            Inner::Parallel(encoder) => encoder.finish(),
+        }
+    }
+}
+
+impl<W: Write> Write for ParallelFrameEncoder<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.write(buf),
+            Inner::Parallel(encoder) => encoder.write(buf),
+        }
+    }
+
+    /// Compresses the input gathered so far as a (smaller) block, as [`FrameEncoder`]'s
+    /// `flush`, waits for every block in flight, writes them and flushes the writer.
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.flush(),
+            Inner::Parallel(encoder) => encoder.flush(),
+        }
+    }
+}
+
+impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match &self.inner {
+            Inner::Single(encoder) => f
+                .debug_struct("ParallelFrameEncoder")
+                .field("threads", &1)
+                .field("single", encoder)
+                .finish(),
+            Inner::Parallel(encoder) => f
+                .debug_struct("ParallelFrameEncoder")
+                .field("parallel", encoder)
+                .finish(),
+        }
+    }
 }
 
 /// An encoder's spare block buffers: taken from those earlier encoders left
@@ -205,13 +315,7 @@ enum Returned {
     Linked(Box<FrameEncoder<Collected>>, io::Result<()>),
 }
 
-impl<W: Write> ParallelFrameEncoder<W> {
-    /// An encoder writing one frame with `options` to `writer`, on `threads` threads in all, the
-    /// caller's among them (0: one per core; 1: the caller's thread alone).
-    pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
-        Self::with_dictionary(writer, options, &[], threads)
-    }
-
+impl<W: Write> Parallel<W> {
     /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
     /// [`FrameEncoder::with_dictionary`].
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
@@ -239,7 +343,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             };
             (blocks, 2 * jobs.threads())
         };
-        let hasher = options.content_checksum.then(|| Xxh32::new(0));
+        let hasher = options.content_checksum.then(ContentHasher::new);
         let skip_linked_header = in_order;
         Self {
             writer,
@@ -427,7 +531,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
         // goes out without waiting for its hash, and the last block's hash is done beside its
         // compression instead of before it.
         if let Some(hasher) = self.hasher.as_mut() {
-            hasher.update(&shared[self.pending_hashed..]);
+            hasher.update_ahead(&shared[self.pending_hashed..]);
         }
         self.pending_hashed = 0;
     }
@@ -492,7 +596,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
     }
 }
 
-impl<W: Write> Write for ParallelFrameEncoder<W> {
+impl<W: Write> Write for Parallel<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.finished {
             return Err(io_error(Error::InvalidArgument {
@@ -519,7 +623,7 @@ impl<W: Write> Write for ParallelFrameEncoder<W> {
         // (64 MiB of Silesia in 1 MiB writes, 4 MiB blocks): 1 thread 210 -> 192-206 ms,
         // 2 threads 107-117 -> 99-109 ms; 64 KiB blocks 203-211 -> 187-190 and 107-110 -> 97-101.
         if let (Some(hasher), false) = (self.hasher.as_mut(), completes) {
-            hasher.update(&self.pending[self.pending_hashed..]);
+            hasher.update_ahead(&self.pending[self.pending_hashed..]);
             self.pending_hashed = self.pending.len();
         }
         self.consumed += take as u64;
@@ -544,9 +648,9 @@ impl<W: Write> Write for ParallelFrameEncoder<W> {
     }
 }
 
-impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
+impl<W: Write> core::fmt::Debug for Parallel<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ParallelFrameEncoder")
+        f.debug_struct("Parallel")
             .field("options", &self.options)
             .field("threads", &self.jobs.threads())
             .field("in_flight", &self.in_flight.len())
