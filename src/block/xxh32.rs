@@ -128,6 +128,7 @@ impl ContentHasher {
     /// the prefetch: 29 ms.)
     ///
     /// [`kernel::prefetch`]: crate::kernel::prefetch
+    #[cfg(feature = "parallel")]
     pub(crate) fn update_ahead(&mut self, input: &[u8]) {
         const LINE: usize = 64;
         let Some(mut lanes) = self.lanes() else {
@@ -154,6 +155,7 @@ impl ContentHasher {
     }
 
     /// How far ahead [`update_ahead`](Self::update_ahead) asks for its input.
+    #[cfg(feature = "parallel")]
     pub(crate) const AHEAD: usize = 4096;
 
     /// The XXH32 of the bytes fed.
@@ -206,6 +208,7 @@ mod tests {
 
     /// `update_ahead` gives `update`'s state on every length around the line and the read-ahead
     /// distance, from every offset within a stripe and a line.
+    #[cfg(feature = "parallel")]
     #[test]
     fn update_ahead_equals_update() {
         let mut state = 0x2545_F491_4F6C_DD1Du64;

@@ -72,6 +72,7 @@ pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 /// `unsafe` feature or off x86_64. Used where a loop reads input that is not in the cache faster
 /// than the hardware prefetcher brings it: the content checksum of the parallel encoder
 /// ([`ContentHasher::update_ahead`](crate::block::xxh32::ContentHasher::update_ahead)).
+#[cfg(feature = "parallel")]
 #[inline(always)]
 pub(crate) fn prefetch(bytes: &[u8], at: usize) {
     #[cfg(x86_kernels)]
