@@ -190,6 +190,13 @@ impl Spares {
 /// gave 97-99, 97-102, 100-104, 102-107, 100-104 ms). Interleaved with the previous build
 /// (3 rounds, 64 MiB of Silesia, 2 threads against the single-threaded encoder): 1.65-1.71x ->
 /// 1.90-1.94x; 64 KiB blocks unchanged (2.06-2.08x, 2.00-2.09x).
+///
+/// Session 15 (Xeon model 167): most of that xxh32 time was waiting for input not in the cache.
+/// Read ahead ([`ContentHasher::update_ahead`]), 64 MiB hash in about 10 ms instead of 35, and
+/// with one thread the function is [`compress_with_dict`](crate::frame::compress_with_dict)
+/// itself: 4 MiB blocks on 2 threads went from 1.64-1.67x the single-threaded encoder to
+/// 1.93-1.98x (1 thread 0.85-0.86x -> 0.98-1.01x), 64 KiB blocks 1.92-1.94x -> 1.92-2.02x
+/// (main's bench binary interleaved with two builds of this one, two rounds each).
 const CHECKSUM_LAG: usize = 1;
 
 /// The content checksum of a one-shot frame: computed in order over `src`, a piece at a time,
