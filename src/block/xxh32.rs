@@ -117,6 +117,47 @@ impl ContentHasher {
         self.total += len as u64;
     }
 
+    /// [`update`](Self::update) for input that is likely not in the cache: asks for each line
+    /// [`AHEAD`](Self::AHEAD) bytes before it is hashed ([`kernel::prefetch`]).
+    ///
+    /// XXH32 asks for its input too late by itself where the hardware prefetcher does not bring
+    /// it soon enough. On the Xeon model 167 (a 2-vCPU VM), 64 MiB of Silesia took 35-36 ms
+    /// (1.9 GB/s) to hash from memory and 9 ms from L1/L2 (256 KiB hashed 256 times), while a
+    /// plain read of the 64 MiB took 6.4 ms; prefetching 256 / 1024 / 4096 bytes ahead of each
+    /// 64-byte line: 26 / 11.6 / 10.0-10.5 ms. (A plain read of the byte 1-16 KiB ahead instead of
+    /// the prefetch: 29 ms.)
+    ///
+    /// [`kernel::prefetch`]: crate::kernel::prefetch
+    #[cfg(feature = "parallel")]
+    pub(crate) fn update_ahead(&mut self, input: &[u8]) {
+        const LINE: usize = 64;
+        let Some(mut lanes) = self.lanes() else {
+            // Not on a stripe's start: the few bytes up to the next line go the plain way.
+            let (head, rest) = input.split_at((LINE - self.buffered()).min(input.len()));
+            self.update(head);
+            if !rest.is_empty() {
+                self.update_ahead(rest);
+            }
+            return;
+        };
+        let whole = input.len() / LINE * LINE;
+        for (at, line) in (0..whole)
+            .step_by(LINE)
+            .zip(input[..whole].chunks_exact(LINE))
+        {
+            crate::kernel::prefetch(input, at + Self::AHEAD);
+            for stripe in line.chunks_exact(STRIPE) {
+                lanes.stripe_at(stripe);
+            }
+        }
+        self.absorbed(lanes, whole);
+        self.update(&input[whole..]);
+    }
+
+    /// How far ahead [`update_ahead`](Self::update_ahead) asks for its input.
+    #[cfg(feature = "parallel")]
+    pub(crate) const AHEAD: usize = 4096;
+
     /// The XXH32 of the bytes fed.
     pub(crate) fn digest(&self) -> u32 {
         let Lanes([v1, v2, v3, v4]) = self.lanes;
@@ -163,6 +204,34 @@ mod tests {
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
+    }
+
+    /// `update_ahead` gives `update`'s state on every length around the line and the read-ahead
+    /// distance, from every offset within a stripe and a line.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn update_ahead_equals_update() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let data: alloc::vec::Vec<u8> = (0..3 * ContentHasher::AHEAD)
+            .map(|_| next(&mut state) as u8)
+            .collect();
+        let lengths = (0..150).chain(
+            [ContentHasher::AHEAD, 2 * ContentHasher::AHEAD]
+                .into_iter()
+                .flat_map(|len| len - 70..len + 70),
+        );
+        for len in lengths {
+            for skip in [0, 1, 15, 16, 17, 63, 64, 65] {
+                let mut plain = ContentHasher::new();
+                plain.update(&data[..skip]);
+                let mut ahead = plain.clone();
+                plain.update(&data[skip..skip + len]);
+                ahead.update_ahead(&data[skip..skip + len]);
+                assert_eq!(ahead.digest(), plain.digest(), "len {len}, after {skip}");
+                assert_eq!(ahead.digest(), xxh32(&data[..skip + len], 0));
+                assert_eq!((ahead.lanes(), ahead.total), (plain.lanes(), plain.total));
+            }
+        }
     }
 
     #[test]

@@ -111,7 +111,8 @@ use oneshot::Outcome;
 /// [`compress`](super::compress) on `threads` worker threads (0: one per core): the same bytes
 /// for every option and thread count.
 ///
-/// An input of one block (or less) and linked blocks are compressed on the caller's thread (see
+/// An input of one block (or less), linked blocks and `threads == 1` are compressed on the
+/// caller's thread by [`compress`](super::compress) itself (see
 /// [Frames on every core](crate::frame#frames-on-every-core)).
 ///
 /// ```
@@ -136,9 +137,12 @@ pub fn compress_parallel_with_dict(
     options: &FrameOptions,
     threads: usize,
 ) -> Vec<u8> {
+    // One thread: the single-threaded encoder is that, with its content checksum hashed inside
+    // the parse.
     if src.len() <= options.block_size.bytes()
         || options.block_mode == BlockMode::Linked
         || blocks_depend_on_earlier(options)
+        || pool::thread_count(threads) == 1
     {
         return super::compress_with_dict(src, dict, options);
     }

@@ -67,6 +67,26 @@ pub(crate) mod x86;
 #[cfg(simd_kernels)]
 pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 
+/// Asks the cache for the line holding `bytes[at]`, for a loop that reads it soon (a hint:
+/// nothing is read or changed). Nothing when `at` is outside `bytes`, and nothing without the
+/// `unsafe` feature or off x86_64. Used where a loop reads input that is not in the cache faster
+/// than the hardware prefetcher brings it: the content checksum of the parallel encoder
+/// ([`ContentHasher::update_ahead`](crate::block::xxh32::ContentHasher::update_ahead)).
+#[cfg(feature = "parallel")]
+#[inline(always)]
+pub(crate) fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(x86_kernels)]
+    if let Some(byte) = bytes.get(at) {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: `_mm_prefetch` needs SSE, part of every x86_64 target (`x86_kernels` also
+        // requires SSE2); a prefetch is a hint that reads nothing into the program and cannot
+        // fault, and its address is that of `byte`, inside `bytes`, anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((byte as *const u8).cast()) };
+    }
+    #[cfg(not(x86_kernels))]
+    let _ = (bytes, at);
+}
+
 /// A block decode kernel.
 ///
 /// Every variant exists on every target; [`is_available`](Kernel::is_available) says which can

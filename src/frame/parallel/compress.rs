@@ -25,9 +25,8 @@
 use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
 
-use xxhash_rust::xxh32::Xxh32;
-
 use super::pipeline::ordered;
+use crate::block::xxh32::ContentHasher;
 use crate::frame::encode::{BlockWriter, END_MARK};
 use crate::frame::header::encode_header;
 use crate::frame::{BlockMode, FrameOptions};
@@ -57,8 +56,9 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
     let header = &header[..header_len];
     // The writers hash nothing: the caller's thread hashes the content in order.
     let unhashed = options.clone().content_checksum(false);
-    // Block buffers the caller's thread has copied out, for the next blocks.
-    let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    // Block buffers the caller's thread has copied out, for the next blocks: those of earlier
+    // frames first.
+    let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Spares::take());
     let work = |index: usize, context: &mut Context| {
         let block = &src[index * block_len..((index + 1) * block_len).min(src.len())];
         let room = BlockWriter::block_room(block.len());
@@ -120,8 +120,59 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
         if let Some(checksum) = &checksum {
             framed.extend_from_slice(&checksum.finish().to_le_bytes());
         }
+        // Every block is taken: the buffers are all back.
+        Spares::give(core::mem::take(
+            &mut *spare.lock().unwrap_or_else(PoisonError::into_inner),
+        ));
         framed
     })
+}
+
+/// Block buffers of finished frames, for the next frames in the process (the one-shot encoder's
+/// and [`ParallelFrameEncoder`](super::ParallelFrameEncoder)'s), up to [`Spares::BYTES`] of
+/// capacity, as the decoder's stash.
+///
+/// A 4 MiB block's buffer is fresh memory on every call otherwise (glibc gives buffers that
+/// large back to the system when they are freed), and fresh memory costs a page fault per 4 KiB
+/// first touched (about 1.7 µs in the CI VM, see asm-notes/compress.md): the one-shot encoder
+/// of 2 threads holds 4 block buffers, about 2000 faults (3.4 ms) per 64 MiB frame of
+/// Silesia. A buffer keeps bytes of the frame it held past what a later frame writes; nothing
+/// reads them (a block's output is what the compressor wrote, `out[..len]`).
+pub(super) struct Spares {
+    buffers: Vec<Vec<u8>>,
+    bytes: usize,
+}
+
+static SPARES: Mutex<Spares> = Mutex::new(Spares {
+    buffers: Vec::new(),
+    bytes: 0,
+});
+
+impl Spares {
+    /// The most capacity kept: the block buffers of a 2-thread streaming encoder with 4 MiB
+    /// blocks (4 input and 4 output buffers; the one-shot encoder holds 4 output buffers).
+    /// (A block buffer is a little over 4 MiB: 8 of them fit in 33 MiB.)
+    const BYTES: usize = 8 * (4 << 20) + (1 << 20);
+
+    /// Takes every buffer kept.
+    pub(super) fn take() -> Vec<Vec<u8>> {
+        let mut spares = SPARES.lock().unwrap_or_else(PoisonError::into_inner);
+        spares.bytes = 0;
+        core::mem::take(&mut spares.buffers)
+    }
+
+    /// Keeps `buffers`, the largest first, while less than [`Spares::BYTES`] is kept.
+    pub(super) fn give(mut buffers: Vec<Vec<u8>>) {
+        buffers.retain(|buffer| buffer.capacity() > 0);
+        buffers.sort_by_key(|buffer| core::cmp::Reverse(buffer.capacity()));
+        let mut spares = SPARES.lock().unwrap_or_else(PoisonError::into_inner);
+        for buffer in buffers {
+            if spares.bytes + buffer.capacity() <= Self::BYTES {
+                spares.bytes += buffer.capacity();
+                spares.buffers.push(buffer);
+            }
+        }
+    }
 }
 
 /// How many blocks the content checksum may lag behind the blocks the caller's thread has
@@ -139,6 +190,13 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
 /// gave 97-99, 97-102, 100-104, 102-107, 100-104 ms). Interleaved with the previous build
 /// (3 rounds, 64 MiB of Silesia, 2 threads against the single-threaded encoder): 1.65-1.71x ->
 /// 1.90-1.94x; 64 KiB blocks unchanged (2.06-2.08x, 2.00-2.09x).
+///
+/// Session 15 (Xeon model 167): most of that xxh32 time was waiting for input not in the cache.
+/// Read ahead ([`ContentHasher::update_ahead`]), 64 MiB hash in about 10 ms instead of 35, and
+/// with one thread the function is [`compress_with_dict`](crate::frame::compress_with_dict)
+/// itself: 4 MiB blocks on 2 threads went from 1.64-1.67x the single-threaded encoder to
+/// 1.93-1.98x (1 thread 0.85-0.86x -> 0.98-1.01x), 64 KiB blocks 1.92-1.94x -> 1.92-2.02x
+/// (main's bench binary interleaved with two builds of this one, two rounds each).
 const CHECKSUM_LAG: usize = 1;
 
 /// The content checksum of a one-shot frame: computed in order over `src`, a piece at a time,
@@ -148,7 +206,7 @@ struct Checksum<'a> {
     src: &'a [u8],
     piece: usize,
     /// The state and how much of `src` it has taken.
-    state: Mutex<(Xxh32, usize)>,
+    state: Mutex<(ContentHasher, usize)>,
 }
 
 impl<'a> Checksum<'a> {
@@ -157,7 +215,7 @@ impl<'a> Checksum<'a> {
             src,
             // Short enough that a thread that wants the state waits little for it.
             piece: block_len.min(1 << 20),
-            state: Mutex::new((Xxh32::new(0), 0)),
+            state: Mutex::new((ContentHasher::new(), 0)),
         }
     }
 
@@ -172,7 +230,7 @@ impl<'a> Checksum<'a> {
             return false;
         }
         let end = (*hashed + self.piece).min(self.src.len());
-        hasher.update(&self.src[*hashed..end]);
+        hasher.update_ahead(&self.src[*hashed..end]);
         *hashed = end;
         true
     }
@@ -182,7 +240,7 @@ impl<'a> Checksum<'a> {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let (hasher, hashed) = &mut *state;
         if *hashed < end {
-            hasher.update(&self.src[*hashed..end]);
+            hasher.update_ahead(&self.src[*hashed..end]);
             *hashed = end;
         }
     }

@@ -8,15 +8,49 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::vec::Vec;
 
-use xxhash_rust::xxh32::Xxh32;
-
 use super::blocks_depend_on_earlier;
-use super::pool::{Pending, Queue};
+use super::compress::Spares;
+use super::pool::{thread_count, Pending, Queue};
+use crate::block::xxh32::ContentHasher;
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
 use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
 use crate::frame::{io_error, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
 use crate::Error;
+
+/// The parallel encoder of [`ParallelFrameEncoder`] (more than one thread, or blocks that go
+/// through the single-threaded encoder in order).
+struct Parallel<W: Write> {
+    writer: W,
+    options: FrameOptions,
+    jobs: Queue,
+    /// The most jobs in flight.
+    limit: usize,
+    blocks: Blocks,
+    /// The input gathered for the next block (a dictionary is held by the block writers).
+    pending: Vec<u8>,
+    block_len: usize,
+    /// Jobs in the order of their output.
+    in_flight: VecDeque<Pending<Done>>,
+    /// Output the writer has not taken yet (the header, a block, the end mark).
+    staging: Stager,
+    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each), and those of
+    /// earlier encoders.
+    spare: SpareBuffers,
+    /// The content checksum.
+    hasher: Option<ContentHasher>,
+    /// How much of `pending` is hashed.
+    pending_hashed: usize,
+    /// The length of the header; the linked encoder's output starts with a header of the same
+    /// length (its own, without the content checksum flag) that is skipped.
+    header_len: usize,
+    /// The linked encoder's header is still to be skipped.
+    skip_linked_header: bool,
+    /// The last block and the end mark are queued: the frame takes no more input.
+    finished: bool,
+    consumed: u64,
+    peak_in_flight: usize,
+}
 
 /// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
 /// several blocks at once on a shared pool of worker threads. The frame's bytes are those
@@ -36,6 +70,10 @@ use crate::Error;
 /// compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
 /// while the caller's thread gathers and hashes the next block and writes the last (see the
 /// [module documentation](crate::frame#frames-on-every-core)).
+///
+/// With one thread (`threads` 1, or 0 on a one-core machine) and independent blocks, it is a
+/// [`FrameEncoder`]: the caller's thread would do all the work anyway, and the single-threaded
+/// encoder hashes the content checksum inside its parse.
 ///
 /// **Call [`finish`](ParallelFrameEncoder::finish)** (or
 /// [`try_finish`](ParallelFrameEncoder::try_finish)): it compresses the last block and writes the
@@ -61,35 +99,163 @@ use crate::Error;
 /// assert_eq!(framed, single.finish().unwrap());
 /// ```
 pub struct ParallelFrameEncoder<W: Write> {
-    writer: W,
-    options: FrameOptions,
-    jobs: Queue,
-    /// The most jobs in flight.
-    limit: usize,
-    blocks: Blocks,
-    /// The input gathered for the next block (a dictionary is held by the block writers).
-    pending: Vec<u8>,
-    block_len: usize,
-    /// Jobs in the order of their output.
-    in_flight: VecDeque<Pending<Done>>,
-    /// Output the writer has not taken yet (the header, a block, the end mark).
-    staging: Stager,
-    /// Buffers the jobs gave back, for the next jobs (at most `limit` of each).
-    spare_inputs: Vec<Vec<u8>>,
-    spare_outputs: Vec<Vec<u8>>,
-    /// The content checksum.
-    hasher: Option<Xxh32>,
-    /// How much of `pending` is hashed.
-    pending_hashed: usize,
-    /// The length of the header; the linked encoder's output starts with a header of the same
-    /// length (its own, without the content checksum flag) that is skipped.
-    header_len: usize,
-    /// The linked encoder's header is still to be skipped.
-    skip_linked_header: bool,
-    /// The last block and the end mark are queued: the frame takes no more input.
-    finished: bool,
-    consumed: u64,
-    peak_in_flight: usize,
+    inner: Inner<W>,
+}
+
+enum Inner<W: Write> {
+    Single(FrameEncoder<W>),
+    Parallel(Parallel<W>),
+}
+
+impl<W: Write> ParallelFrameEncoder<W> {
+    /// An encoder writing one frame with `options` to `writer`, on `threads` threads in all, the
+    /// caller's among them (0: one per core; 1: the caller's thread alone).
+    pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
+        Self::with_dictionary(writer, options, &[], threads)
+    }
+
+    /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
+    /// [`FrameEncoder::with_dictionary`].
+    pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
+        let independent =
+            options.block_mode == BlockMode::Independent && !blocks_depend_on_earlier(&options);
+        let inner = if independent && thread_count(threads) == 1 {
+            Inner::Single(FrameEncoder::with_dictionary(writer, options, dict))
+        } else {
+            Inner::Parallel(Parallel::with_dictionary(writer, options, dict, threads))
+        };
+        Self { inner }
+    }
+
+    /// The inner writer.
+    pub fn get_ref(&self) -> &W {
+        match &self.inner {
+            Inner::Single(encoder) => encoder.get_ref(),
+            Inner::Parallel(encoder) => encoder.get_ref(),
+        }
+    }
+
+    /// The most blocks that were in flight at once (being compressed or waiting to be written):
+    /// at most twice the thread count, 1 for linked blocks and for one thread. For tests of the
+    /// memory bound.
+    #[doc(hidden)]
+    pub fn peak_in_flight(&self) -> usize {
+        match &self.inner {
+            Inner::Single(_) => 1,
+            Inner::Parallel(encoder) => encoder.peak_in_flight(),
+        }
+    }
+
+    /// Compresses the last block, writes the end mark and the content checksum, and flushes the
+    /// writer, keeping the encoder (and its writer). After an error of the writer, calling it
+    /// again resumes exactly where it stopped; once it succeeded, the frame is complete and
+    /// `write` fails.
+    ///
+    /// Fails (with [`Error::FrameContentSizeMismatch`] inside the `io::Error`) when the options
+    /// declared a content size different from what was written; nothing more is written then.
+    pub fn try_finish(&mut self) -> io::Result<()> {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.try_finish(),
+            Inner::Parallel(encoder) => encoder.try_finish(),
+        }
+    }
+
+    /// [`try_finish`](ParallelFrameEncoder::try_finish), then returns the writer.
+    pub fn finish(self) -> io::Result<W> {
+        match self.inner {
+            Inner::Single(encoder) => encoder.finish(),
+            Inner::Parallel(encoder) => encoder.finish(),
+        }
+    }
+}
+
+impl<W: Write> Write for ParallelFrameEncoder<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.write(buf),
+            Inner::Parallel(encoder) => encoder.write(buf),
+        }
+    }
+
+    /// Compresses the input gathered so far as a (smaller) block, as [`FrameEncoder`]'s
+    /// `flush`, waits for every block in flight, writes them and flushes the writer.
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.flush(),
+            Inner::Parallel(encoder) => encoder.flush(),
+        }
+    }
+}
+
+impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match &self.inner {
+            Inner::Single(encoder) => f
+                .debug_struct("ParallelFrameEncoder")
+                .field("threads", &1)
+                .field("single", encoder)
+                .finish(),
+            Inner::Parallel(encoder) => f
+                .debug_struct("ParallelFrameEncoder")
+                .field("parallel", encoder)
+                .finish(),
+        }
+    }
+}
+
+/// An encoder's spare block buffers: taken from those earlier encoders left
+/// ([`Spares`](super::compress::Spares), shared with the one-shot encoder), left there when the
+/// encoder is dropped. Fresh 4 MiB buffers otherwise cost the first touch of each page on every
+/// encoder (a page fault per 4 KiB, about 1.7 µs in the CI VM): a 2-thread encoder holds up to
+/// 4 input and 4 output buffers, about 6000 faults (10 ms) per frame.
+struct SpareBuffers {
+    inputs: Vec<Vec<u8>>,
+    outputs: Vec<Vec<u8>>,
+}
+
+impl SpareBuffers {
+    fn new() -> Self {
+        // The earlier encoders' buffers, each used as an input or an output buffer, whichever
+        // is wanted first.
+        Self {
+            inputs: Vec::new(),
+            outputs: Spares::take(),
+        }
+    }
+
+    /// A buffer for a block's input: empty, with the capacity of one block of `block_len`.
+    fn input(&mut self, block_len: usize) -> Vec<u8> {
+        let mut input = self
+            .inputs
+            .pop()
+            .or_else(|| self.outputs.pop())
+            .unwrap_or_default();
+        // The input buffers of an earlier frame hold its content: nothing is kept.
+        input.clear();
+        input.reserve_exact(block_len);
+        input
+    }
+
+    /// A buffer for a block's output (its contents are of no interest).
+    fn output(&mut self) -> Vec<u8> {
+        self.outputs
+            .pop()
+            .or_else(|| self.inputs.pop())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for SpareBuffers {
+    fn drop(&mut self) {
+        let mut buffers = core::mem::take(&mut self.inputs);
+        // An input buffer holds content: cleared, so that what a later frame does not
+        // overwrite is never this frame's content.
+        for input in &mut buffers {
+            input.clear();
+        }
+        buffers.append(&mut self.outputs);
+        Spares::give(buffers);
+    }
 }
 
 /// How blocks are compressed.
@@ -149,13 +315,7 @@ enum Returned {
     Linked(Box<FrameEncoder<Collected>>, io::Result<()>),
 }
 
-impl<W: Write> ParallelFrameEncoder<W> {
-    /// An encoder writing one frame with `options` to `writer`, on `threads` threads in all, the
-    /// caller's among them (0: one per core; 1: the caller's thread alone).
-    pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
-        Self::with_dictionary(writer, options, &[], threads)
-    }
-
+impl<W: Write> Parallel<W> {
     /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
     /// [`FrameEncoder::with_dictionary`].
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
@@ -183,7 +343,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             };
             (blocks, 2 * jobs.threads())
         };
-        let hasher = options.content_checksum.then(|| Xxh32::new(0));
+        let hasher = options.content_checksum.then(ContentHasher::new);
         let skip_linked_header = in_order;
         Self {
             writer,
@@ -195,8 +355,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
             pending: Vec::new(),
             in_flight: VecDeque::new(),
             staging: Stager::default(),
-            spare_inputs: Vec::new(),
-            spare_outputs: Vec::new(),
+            spare: SpareBuffers::new(),
             hasher,
             pending_hashed: 0,
             header_len: 0,
@@ -285,13 +444,13 @@ impl<W: Write> ParallelFrameEncoder<W> {
         } = done;
         let staging = self.staging.replace(output, len);
         if staging.capacity() > 0 {
-            self.spare_outputs.push(staging);
+            self.spare.outputs.push(staging);
         }
         // The caller's thread hashed the block (if at all) right after submitting it, before
         // taking any job's output: the job's is the last reference.
         if let Ok(input) = Arc::try_unwrap(input) {
             if input.capacity() > 0 {
-                self.spare_inputs.push(input);
+                self.spare.inputs.push(input);
             }
         }
         match (returned, &mut self.blocks) {
@@ -314,12 +473,10 @@ impl<W: Write> ParallelFrameEncoder<W> {
     fn submit(&mut self, then: Then) {
         debug_assert!(self.in_flight.len() < self.limit);
         self.stage_header();
-        let mut next = self.spare_inputs.pop().unwrap_or_default();
-        next.clear();
-        next.reserve_exact(self.block_len);
+        let next = self.spare.input(self.block_len);
         let input = Arc::new(core::mem::replace(&mut self.pending, next));
         let shared = Arc::clone(&input);
-        let mut output = self.spare_outputs.pop().unwrap_or_default();
+        let mut output = self.spare.output();
         let pending = match &mut self.blocks {
             Blocks::Independent {
                 options,
@@ -374,7 +531,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
         // goes out without waiting for its hash, and the last block's hash is done beside its
         // compression instead of before it.
         if let Some(hasher) = self.hasher.as_mut() {
-            hasher.update(&shared[self.pending_hashed..]);
+            hasher.update_ahead(&shared[self.pending_hashed..]);
         }
         self.pending_hashed = 0;
     }
@@ -439,7 +596,7 @@ impl<W: Write> ParallelFrameEncoder<W> {
     }
 }
 
-impl<W: Write> Write for ParallelFrameEncoder<W> {
+impl<W: Write> Write for Parallel<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.finished {
             return Err(io_error(Error::InvalidArgument {
@@ -466,7 +623,7 @@ impl<W: Write> Write for ParallelFrameEncoder<W> {
         // (64 MiB of Silesia in 1 MiB writes, 4 MiB blocks): 1 thread 210 -> 192-206 ms,
         // 2 threads 107-117 -> 99-109 ms; 64 KiB blocks 203-211 -> 187-190 and 107-110 -> 97-101.
         if let (Some(hasher), false) = (self.hasher.as_mut(), completes) {
-            hasher.update(&self.pending[self.pending_hashed..]);
+            hasher.update_ahead(&self.pending[self.pending_hashed..]);
             self.pending_hashed = self.pending.len();
         }
         self.consumed += take as u64;
@@ -491,9 +648,9 @@ impl<W: Write> Write for ParallelFrameEncoder<W> {
     }
 }
 
-impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
+impl<W: Write> core::fmt::Debug for Parallel<W> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ParallelFrameEncoder")
+        f.debug_struct("Parallel")
             .field("options", &self.options)
             .field("threads", &self.jobs.threads())
             .field("in_flight", &self.in_flight.len())
