@@ -703,6 +703,15 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
 /// [`consume`](ParallelFrameDecoder::consume)): well within the L1 cache.
 const HAND_OUT_PIECE: usize = 16 << 10;
 
+/// Frees the buffers dropped decoders left for the next ones; returns their capacity in bytes.
+pub(super) fn release_stashes() -> usize {
+    [&STASHED_UNITS, &STASHED_BLOCKS]
+        .into_iter()
+        .flat_map(Stash::take)
+        .map(|buffer| buffer.capacity())
+        .sum()
+}
+
 /// Buffers of dropped decoders, for the next decoders in the process: see [`Stash`].
 static STASHED_UNITS: Mutex<Stash> = Mutex::new(Stash::new());
 static STASHED_BLOCKS: Mutex<Stash> = Mutex::new(Stash::new());
