@@ -203,7 +203,9 @@ pub fn is_magic(word: u32) -> bool {
 ///
 /// `threads` as `-T` gives it (0: one per core), at most [`MAX_DECODE_THREADS`]: on more than
 /// one, the blocks of independent-block frames are decoded ahead on the others
-/// ([`ParallelFrameDecoder`]); the content and every error are the sequential decoder's.
+/// ([`ParallelFrameDecoder`]); the content and every error are the sequential decoder's. The
+/// caller passes 1 for a reader that may wait for its input (a pipe): reading ahead waits for
+/// more input before a block that has arrived is handed out.
 pub fn decompress_frames(
     mut reader: impl Read,
     writer: &mut impl Write,

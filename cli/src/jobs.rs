@@ -438,7 +438,13 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
                 && job.output == Output::Stdout
                 && settings.force
                 && settings.force_stdout;
-            let threads = settings.threads.map_or(0, |n| n as usize);
+            // Blocks are decoded ahead on other threads only from a regular file: reading ahead
+            // from a pipe would hold back blocks that have arrived until more input comes (a
+            // live stream's output would lag by up to the read-ahead window).
+            let threads = match length {
+                Some(_) => settings.threads.map_or(0, |n| n as usize),
+                None => 1,
+            };
             codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through, threads)
                 .map(drop)
         }
