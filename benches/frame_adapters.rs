@@ -11,6 +11,9 @@
 //! Frames: liblz4's, 4 MiB independent blocks with a content checksum (`lz4 -1`'s defaults), of
 //! the Silesia files (first `LZ4_SIMD_BENCH_BYTES`, default 16 MiB) or generated text and logs.
 //!
+//! `LZ4_SIMD_BENCH_BLOCK` (4-7, default 7) sets the block size code (4: 64 KiB ... 7: 4 MiB);
+//! `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time (see `testkit::clock`).
+//!
 //! Run: `cargo bench --features tokio,futures-io --bench frame_adapters` (without the features
 //! the async rows are left out).
 
@@ -20,10 +23,9 @@ use common::{env_usize, median};
 
 use std::hint::black_box;
 use std::io::Read;
-use std::time::Instant;
 
 use lz4_simd::frame::{self, FrameDecoder, FrameDecompressor, Status};
-use testkit::{corpus, liblz4, samples};
+use testkit::{clock, corpus, liblz4, samples};
 
 const PIECE: usize = 64 << 10;
 
@@ -211,12 +213,17 @@ fn main() {
     ];
     let lz4f = decoders.len() - 1;
     let read_loop = 2;
-    println!("ratio = LZ4F's time / the decoder's (medians of {rounds} interleaved rounds); [vs read-loop]");
+    let block_code = env_usize("LZ4_SIMD_BENCH_BLOCK", 7).clamp(4, 7) as u8;
+    println!(
+        "ratio = LZ4F's time / the decoder's (medians of {rounds} interleaved rounds; {} KiB blocks; clock: {}); [vs read-loop]",
+        64 << (2 * (block_code - 4)),
+        clock::name()
+    );
     let mut log_sums = vec![0.0f64; decoders.len()];
     let mut buf = vec![0u8; PIECE];
     let mut out = Vec::new();
     for (name, data) in &files {
-        let preferences = liblz4::frame_preferences();
+        let preferences = liblz4::fast_frame_preferences(block_code, false, 1);
         let mut framed = vec![0u8; liblz4::compress_frame_bound(data.len(), &preferences)];
         let framed_len = liblz4::compress_frame(data, &mut framed, &preferences);
         framed.truncate(framed_len);
@@ -229,9 +236,9 @@ fn main() {
         let mut times = vec![Vec::with_capacity(rounds); decoders.len()];
         for _ in 0..rounds {
             for (decoder, times) in decoders.iter().zip(times.iter_mut()) {
-                let started = Instant::now();
+                let started = clock::Stamp::now();
                 black_box(decoder.run(&framed, data.len(), &mut buf, &mut out));
-                times.push(started.elapsed().as_secs_f64());
+                times.push(started.elapsed_secs());
             }
         }
         let time: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();

@@ -155,20 +155,31 @@ trait Destination {
     fn poll_close_inner(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>>;
 }
 
-/// The decoding loop: content waiting goes to `deliver` (which returns how much it took);
-/// otherwise input is read into the decompressor's unit buffer until a block decodes or the
-/// input ends. `Ok(0)` is the end of the stream (or of the single frame).
+/// The decoding loop: content waiting goes to `deliver` (which appends what it takes of the
+/// piece it is given after what it took before, and returns how much it took), a piece of at
+/// most `FrameDecompressor::hand_out_piece` at a time, each consumed (hashed for the content checksum) right
+/// after its copy; otherwise input is read into the decompressor's unit buffer until a block
+/// decodes or the input ends. `Ok(0)` is the end of the stream (or of the single frame).
 fn poll_decode(
     inner: &mut FrameDecompressor,
     source: &mut impl Source,
     cx: &mut Context<'_>,
-    deliver: impl FnOnce(&[u8]) -> usize,
+    mut deliver: impl FnMut(&[u8]) -> usize,
 ) -> Poll<io::Result<usize>> {
     loop {
         if !inner.pending().is_empty() {
-            let n = deliver(inner.pending());
-            inner.consume(n);
-            return Poll::Ready(Ok(n));
+            let mut taken = 0;
+            let piece = inner.hand_out_piece();
+            loop {
+                let pending = inner.pending();
+                let offered = pending.len().min(piece);
+                let n = deliver(&pending[..offered]);
+                inner.consume(n);
+                taken += n;
+                if n < offered || inner.pending().is_empty() {
+                    return Poll::Ready(Ok(taken));
+                }
+            }
         }
         if inner.parser.is_done() {
             return Poll::Ready(Ok(0));
@@ -391,9 +402,11 @@ pub mod futures {
             if buf.is_empty() {
                 return Poll::Ready(Ok(0));
             }
+            let mut filled = 0;
             let deliver = |content: &[u8]| {
-                let n = content.len().min(buf.len());
-                buf[..n].copy_from_slice(&content[..n]);
+                let n = content.len().min(buf.len() - filled);
+                buf[filled..filled + n].copy_from_slice(&content[..n]);
+                filled += n;
                 n
             };
             poll_decode(&mut this.inner, &mut Futures(&mut this.reader), cx, deliver)

@@ -303,6 +303,24 @@ pub(crate) trait Sink {
 
     /// Decodes the block and returns its content.
     fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error>;
+
+    /// [`decode`](Self::decode), and where the content went: left pending for the caller to take
+    /// (the default), or appended to the caller's output (which the parser then hashes itself,
+    /// as no hand-out will; see [`FrameParser::set_caller_hashes`]).
+    fn decode_placed(&mut self, job: &BlockJob<'_>) -> Result<(&[u8], Placement), Error> {
+        Ok((self.decode(job)?, Placement::Pending))
+    }
+}
+
+/// Where a decoded block's content went (see [`Sink::decode_placed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// Pending in the adapter's buffer: the caller takes it (and, with
+    /// [`FrameParser::set_caller_hashes`], hashes it as it takes it).
+    Pending,
+    /// Already in the caller's output (a block decoded straight into `read_to_end`'s `Vec`):
+    /// no hand-out follows, so the parser hashes it.
+    Appended,
 }
 
 /// What processing a unit did.
@@ -323,6 +341,10 @@ struct FrameState {
     block_index: u64,
     produced: u64,
     hasher: Option<Xxh32>,
+    /// Content of the last block the caller still has to hash (see
+    /// [`FrameParser::set_caller_hashes`]): the next unit is refused until it is 0, so a hand-out
+    /// path that forgets to hash fails instead of skipping the checksum.
+    owed: u64,
 }
 
 /// The unit the parser expects next.
@@ -389,9 +411,10 @@ pub(crate) struct FrameParser {
     /// Accept a kernel image's size trailer after a legacy frame (see
     /// [`FrameParser::set_legacy_trailer`]).
     legacy_trailer: bool,
-    /// The caller hashes the content for the content checksum as it hands it out (see
-    /// [`FrameParser::set_caller_hashes`]).
-    caller_hashes: bool,
+    /// The caller hashes the content of blocks of at least this many bytes for the content
+    /// checksum as it hands it out (see [`FrameParser::set_caller_hashes`]); `usize::MAX`:
+    /// none.
+    caller_hashes_from: usize,
 }
 
 impl FrameParser {
@@ -406,7 +429,7 @@ impl FrameParser {
             verify_checksums: true,
             read_ahead: None,
             legacy_trailer: false,
-            caller_hashes: false,
+            caller_hashes_from: usize::MAX,
         }
     }
 
@@ -440,22 +463,42 @@ impl FrameParser {
     /// copied (from the cache the copy just filled) rather than once before (a block another
     /// core decoded, or one larger than the cache, is read from afar twice otherwise). The
     /// caller must hash all of a block's content before it hands the parser the next unit:
-    /// the verdict on the content checksum comes with the unit after the last block.
-    #[cfg(feature = "parallel")]
+    /// the verdict on the content checksum comes with the unit after the last block. The
+    /// parser counts what it is owed: the next unit fails (an internal error) while any of the
+    /// block's content is unhashed. A block the sink reports [`Placement::Appended`] (decoded
+    /// straight into the caller's output, with no hand-out to hash it) the parser hashes itself.
     pub(crate) fn set_caller_hashes(&mut self, on: bool) {
-        self.caller_hashes = on;
+        self.caller_hashes_from = if on { 0 } else { usize::MAX };
+    }
+
+    /// [`set_caller_hashes`](Self::set_caller_hashes) for blocks whose content is at least
+    /// `min_len` bytes; the parser hashes smaller blocks as it decodes them (from the cache the
+    /// decoder just wrote them to), and the caller must not hash those ([`hash_content`]
+    /// ignores content nothing is owed for).
+    ///
+    /// [`hash_content`]: Self::hash_content
+    pub(crate) fn set_caller_hashes_from(&mut self, min_len: usize) {
+        self.caller_hashes_from = min_len;
     }
 
     /// Hashes content handed out, in order, for the current frame's content checksum (see
     /// [`set_caller_hashes`](Self::set_caller_hashes)); nothing outside an LZ4 frame with a
-    /// content checksum being verified.
-    #[cfg(feature = "parallel")]
+    /// content checksum being verified, and nothing of a block the parser hashed itself (one
+    /// it owes nothing for: see [`set_caller_hashes_from`](Self::set_caller_hashes_from)).
+    #[inline]
     pub(crate) fn hash_content(&mut self, content: &[u8]) {
         if let State::BlockWord(frame) = &mut self.state {
-            if let Some(hasher) = frame.hasher.as_mut() {
+            if let (Some(hasher), 1..) = (frame.hasher.as_mut(), frame.owed) {
+                debug_assert!(content.len() as u64 <= frame.owed);
+                frame.owed = frame.owed.saturating_sub(content.len() as u64);
                 hasher.update(content);
             }
         }
+    }
+
+    /// Whether the caller still owes the parser a hash of some of the last block's content.
+    pub(crate) fn owes_hash(&self) -> bool {
+        matches!(&self.state, State::BlockWord(frame) if frame.owed > 0)
     }
 
     /// Single-frame mode: whether the frame ended (nothing more is to be read).
@@ -545,6 +588,15 @@ impl FrameParser {
             return Err(error.clone());
         }
         debug_assert!(unit.len() <= self.need());
+        if let State::BlockWord(FrameState { owed: 1.., .. }) = &self.state {
+            // An adapter bug, never the data's: a path handed content out without hashing it.
+            let error = Error::InvalidArgument {
+                what: "internal: content was handed out without being hashed for the content \
+                       checksum",
+            };
+            self.state = State::Failed(error.clone());
+            return Err(error);
+        }
         let mut result = self.step(unit, sink);
         // A unit announced as empty (a stored block of 0 bytes, a legacy block size of 0) is
         // processed at once, so `need` is never 0.
@@ -638,6 +690,7 @@ impl FrameParser {
                     info,
                     block_index: 0,
                     produced: 0,
+                    owed: 0,
                 });
                 Ok(Step::More)
             }
@@ -743,11 +796,15 @@ impl FrameParser {
                         .content_size
                         .map(|declared| declared.saturating_sub(frame.produced)),
                 };
-                let content = sink.decode(&job)?;
-                if let (Some(hasher), false) = (frame.hasher.as_mut(), self.caller_hashes) {
-                    hasher.update(content);
-                }
+                let (content, placement) = sink.decode_placed(&job)?;
                 let len = content.len();
+                if let Some(hasher) = frame.hasher.as_mut() {
+                    if len >= self.caller_hashes_from && placement == Placement::Pending {
+                        frame.owed = len as u64;
+                    } else {
+                        hasher.update(content);
+                    }
+                }
                 frame.produced += len as u64;
                 frame.block_index += 1;
                 self.state = State::BlockWord(frame);

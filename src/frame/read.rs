@@ -178,15 +178,8 @@ impl<R: Read> Read for FrameDecoder<R> {
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let start = buf.len();
         loop {
-            let pending = self.inner.pending();
-            buf.try_reserve(pending.len()).map_err(|_| {
-                io_error(Error::AllocationFailed {
-                    bytes: buf.len().saturating_add(pending.len()),
-                })
-            })?;
-            buf.extend_from_slice(pending);
-            let taken = pending.len();
-            self.inner.consume(taken);
+            // In pieces, each hashed for the content checksum right after its copy.
+            self.inner.take_append(buf).map_err(io_error)?;
             if !self.fill(Some(buf))? {
                 return Ok(buf.len() - start);
             }
@@ -194,7 +187,14 @@ impl<R: Read> Read for FrameDecoder<R> {
     }
 
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, out)
+        if out.is_empty() {
+            return Ok(0);
+        }
+        if self.fill_buf()?.is_empty() {
+            return Ok(0);
+        }
+        // In pieces, each hashed for the content checksum right after its copy.
+        Ok(self.inner.take_into(out))
     }
 }
 
@@ -220,6 +220,8 @@ impl<R: Read> BufRead for FrameDecoder<R> {
         Ok(self.inner.pending())
     }
 
+    /// The content consumed is hashed for the frame's content checksum (the verdict comes
+    /// when all of the frame's content was consumed and the decoder reads on).
     fn consume(&mut self, amount: usize) {
         self.inner.consume(amount);
     }
