@@ -18,7 +18,11 @@ const MIB: usize = 1 << 20;
 fn kept_buffers_are_freed_and_capped() {
     let content = samples::logs(40 * MIB, &mut Rng::new(41));
     let options = FrameOptions::new();
-    assert_eq!(frame::release_parallel_buffers(), 0, "a fresh process keeps nothing");
+    assert_eq!(
+        frame::release_parallel_buffers(),
+        0,
+        "a fresh process keeps nothing"
+    );
     for round in 0..3 {
         let framed = frame::compress_parallel(&content, &options, 3);
         let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), 3);

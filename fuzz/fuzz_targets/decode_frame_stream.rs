@@ -5,7 +5,9 @@
 //! then optionally corrupts a few bytes. Requires:
 //!
 //! - the one-shot decoder, the streaming decoder (through a reader that returns short reads,
-//!   `Interrupted` and `WouldBlock`, the decoder called again after each `WouldBlock`) and the
+//!   `Interrupted` and `WouldBlock`, the decoder called again after each `WouldBlock`), the
+//!   streaming parallel decoder on 1-3 threads (through such a reader, its content taken by
+//!   `read` and by `fill_buf` + `consume` in turn, in pieces of a size the input picks) and the
 //!   sans-IO decompressor (input and output in slices of sizes the input picks) give the same
 //!   verdict: the same content, or the same error;
 //! - an uncorrupted stream decodes to what was compressed, within a cap of exactly its size and
@@ -16,11 +18,12 @@
 //! then the bytes contents are made of.
 #![no_main]
 
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 
 use libfuzzer_sys::fuzz_target;
 use lz4_simd::frame::{
-    self, BlockMode, BlockSize, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions, Status,
+    self, BlockMode, BlockSize, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
+    ParallelFrameDecoder, Status,
 };
 use lz4_simd::Error;
 use lz4_simd_fuzz::Bytes;
@@ -156,6 +159,54 @@ fn streaming(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>,
     }
 }
 
+/// The streaming parallel decoder on 1-3 threads, its content taken by `read` and by `fill_buf`
+/// + `consume` in turn, in pieces of a size `pattern` picks; called again after a `WouldBlock`.
+fn parallel(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>, Error> {
+    let reader = Flaky {
+        data: stream,
+        pattern: pattern.rotate_left(3),
+        calls: 0,
+    };
+    let threads = 1 + usize::from(pattern % 3);
+    let mut decoder = match dict {
+        Some(dict) => ParallelFrameDecoder::with_dictionary(reader, dict, DICT_ID, threads),
+        None => ParallelFrameDecoder::new(reader, threads),
+    };
+    let step = 1 + usize::from(pattern) * 53 % 9_001;
+    let mut buf = vec![0u8; step];
+    let mut out = Vec::new();
+    for call in 0usize.. {
+        let taken = if call % 2 == 0 {
+            decoder.read(&mut buf).map(|read| {
+                out.extend_from_slice(&buf[..read]);
+                read
+            })
+        } else {
+            match decoder.fill_buf() {
+                Ok(available) => {
+                    let read = available.len().min(step);
+                    out.extend_from_slice(&available[..read]);
+                    decoder.consume(read);
+                    Ok(read)
+                }
+                Err(error) => Err(error),
+            }
+        };
+        match taken {
+            Ok(0) => return Ok(out),
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => {
+                assert!(
+                    error.get_ref().is_none_or(|inner| !inner.is::<Error>()),
+                    "a WouldBlock of the parallel decoder's own"
+                );
+            }
+            Err(error) => return Err(frame_error(error)),
+        }
+    }
+    unreachable!()
+}
+
 /// The sans-IO decompressor, fed `in_step` bytes at a time with `out_step` bytes of room.
 fn sans_io(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>, Error> {
     let mut decompressor = match dict {
@@ -257,6 +308,13 @@ fuzz_target!(|data: &[u8]| {
         "one-shot and streaming disagree: {:?} vs {:?}",
         one.as_ref().map(Vec::len),
         streamed.as_ref().map(Vec::len)
+    );
+    let ahead = parallel(&stream, dict, pattern);
+    assert!(
+        one == ahead,
+        "one-shot and parallel streaming disagree: {:?} vs {:?}",
+        one.as_ref().map(Vec::len),
+        ahead.as_ref().map(Vec::len)
     );
     let pushed = sans_io(&stream, dict, pattern);
     assert!(

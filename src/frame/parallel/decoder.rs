@@ -22,8 +22,9 @@
 //!
 //! `threads` counts the caller's thread, as for the one-shot functions: the blocks go to a
 //! [`Queue`] that at most `threads - 1` workers and the caller's thread work on. The caller's
-//! thread has serial work of its own (reading the input, the parser and its content checksum,
-//! about half as long as decoding the blocks; handing the content out), and when the next block
+//! thread has serial work of its own (reading the input, the parser, handing the content out and
+//! hashing it for the content checksum as it goes, about half as long as decoding the blocks),
+//! and when the next block
 //! is not decoded yet it decodes the oldest block nobody has claimed instead of waiting. With a
 //! worker per thread
 //! beside it (as before), 2 threads meant 3 runnable threads on 2 cores: the caller waited for a
@@ -43,12 +44,13 @@
 //! and takes nothing after it). The window is counted in blocks, `2 × threads` batches, and
 //! reading ahead resumes once a whole batch fits in it.
 //!
-//! With 64 KiB blocks on 2 threads the caller's thread is the slower side: of a block's time in
-//! the sequential decoder (about 34 µs on the CI machine: decoding half, the content checksum a
-//! quarter, handing it out through `io::copy` a sixth), the caller keeps the checksum and the
-//! hand-out, and both now read a block another core wrote (each block's 64 KiB and its
-//! compressed bytes cross between the cores' L2 caches, which the sequential decoder never
-//! pays). That holds the streamed 64 KiB case to about 1.6x (1.4x before the batches).
+//! Until session 15, with 64 KiB blocks on 2 threads the caller's thread was the slower side: of
+//! a block's time in the sequential decoder (about 34 µs on the CI machine: decoding half, the
+//! content checksum a quarter, handing it out through `io::copy` a sixth), the caller kept the
+//! checksum and the hand-out, and both read a block another core wrote (each block's 64 KiB and
+//! its compressed bytes crossed between the cores' L2 caches, which the sequential decoder never
+//! pays). That held the streamed 64 KiB case to about 1.6x (1.4x before the batches); the
+//! checksum hashed as the content is taken (below) reads it across once.
 //!
 //! Hashing the content checksum on the decoding threads instead (session 14, kept in the branch
 //! history: a chain of hasher states as in the one-shot decoder, no job ever waiting for
@@ -96,12 +98,21 @@ use crate::Error;
 /// independent-block frames ahead on a shared pool of worker threads and on the caller's
 /// thread. Linked and legacy frames are decoded on the caller's thread.
 ///
-/// At most twice as many blocks as there are threads are read ahead (of blocks smaller than
+/// On one thread nothing is read ahead: blocks are decoded as the sequential decoder does. On
+/// more, at most twice as many blocks as there are threads are read ahead (of blocks smaller than
 /// 256 KiB, that many batches of 256 KiB), so memory is bounded by the block size (each block
 /// in flight holds its compressed bytes and a buffer of the block size), not by the content
 /// size. Dropping the decoder never waits for the workers; its
 /// buffers (up to 24 MiB of each kind) are kept for the next decoder in the process, which
-/// then does not pay the first touch of fresh memory again.
+/// then does not pay the first touch of fresh memory again
+/// ([`release_parallel_buffers`](crate::frame::release_parallel_buffers) gives them back).
+///
+/// Reading ahead waits for the reader: from a source that delivers its input as it is produced
+/// (a pipe or socket held open by a live producer), a block that has arrived is handed out only
+/// once the window is full, the input ends or the reader fails, so the content lags the input
+/// by up to the window. Decode such streams with
+/// [`FrameDecoder`](crate::frame::FrameDecoder), which hands each block out as it arrives (the
+/// `lz4` command decodes pipes so).
 ///
 /// ```
 /// use std::io::Read;
@@ -510,7 +521,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
                     let mut decoded = self.next_decoded();
                     self.in_flight -= 1;
                     // The next block goes to the workers before this one is checked and
-                    // handed out, so they have work while the parser hashes this one.
+                    // handed out, so they have work while this one is handed out and hashed.
                     self.read_ahead();
                     let unit = core::mem::take(&mut decoded.data);
                     let step = self.process(&unit[..decoded.unit_len], Some(&mut decoded));
