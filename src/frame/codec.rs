@@ -467,6 +467,7 @@ impl FrameParser {
     /// parser counts what it is owed: the next unit fails (an internal error) while any of the
     /// block's content is unhashed. A block the sink reports [`Placement::Appended`] (decoded
     /// straight into the caller's output, with no hand-out to hash it) the parser hashes itself.
+    #[cfg(any(test, feature = "parallel"))]
     pub(crate) fn set_caller_hashes(&mut self, on: bool) {
         self.caller_hashes_from = if on { 0 } else { usize::MAX };
     }
@@ -950,5 +951,110 @@ impl FrameParser {
             }
         };
         Ok(Step::More)
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    //! The parser's bookkeeping of the content checksum when the caller hashes
+    //! ([`FrameParser::set_caller_hashes`]): a block handed out unhashed fails the next unit;
+    //! one the sink reports [`Placement::Appended`] is hashed by the parser itself.
+    use super::*;
+    use crate::frame::decompressor::{Output, StreamSink};
+    use crate::frame::{self, BlockSize, FrameOptions};
+
+    /// A sink that decodes as the sequential decoder does and reports `placement`.
+    struct Reporting<'a> {
+        output: &'a mut Output,
+        placement: Placement,
+    }
+
+    impl Sink for Reporting<'_> {
+        fn decode(&mut self, job: &BlockJob<'_>) -> Result<&[u8], Error> {
+            self.decode_placed(job).map(|(content, _)| content)
+        }
+
+        fn decode_placed(&mut self, job: &BlockJob<'_>) -> Result<(&[u8], Placement), Error> {
+            let placement = self.placement;
+            let mut sink = StreamSink {
+                output: self.output,
+                direct: None,
+            };
+            sink.decode(job)?;
+            Ok((self.output.unread(), placement))
+        }
+    }
+
+    /// Runs `framed` through a parser that leaves the hashing of every block to its caller;
+    /// after each block, the caller hashes its content when `hash` says so, and takes it.
+    /// Returns the content and the verdict.
+    fn parse(framed: &[u8], placement: Placement, hash: bool) -> (Vec<u8>, Result<(), Error>) {
+        let mut parser = FrameParser::new(DictRule::None);
+        parser.set_caller_hashes(true);
+        let mut output = Output::new(Vec::new());
+        let mut content = Vec::new();
+        let mut at = 0;
+        loop {
+            let unit = &framed[at..(at + parser.need()).min(framed.len())];
+            at += unit.len();
+            let mut sink = Reporting {
+                output: &mut output,
+                placement,
+            };
+            match parser.process(unit, &mut sink) {
+                Ok(Step::End) => return (content, Ok(())),
+                Ok(Step::Output(_)) => {
+                    let taken = output.unread();
+                    if hash {
+                        parser.hash_content(taken);
+                    }
+                    content.extend_from_slice(taken);
+                    let len = taken.len();
+                    output.consume(len);
+                }
+                Ok(Step::More) => {}
+                Err(error) => return (content, Err(error)),
+            }
+        }
+    }
+
+    fn framed() -> (Vec<u8>, Vec<u8>) {
+        let content: Vec<u8> = (0..300_000u32)
+            .map(|i| (i.wrapping_mul(i) >> 9) as u8)
+            .collect();
+        let options = FrameOptions::new().block_size(BlockSize::Max64KB);
+        (frame::compress(&content, &options), content)
+    }
+
+    #[test]
+    fn content_handed_out_unhashed_fails_the_next_unit() {
+        let (framed, content) = framed();
+        let (taken, verdict) = parse(&framed, Placement::Pending, true);
+        assert!(taken == content);
+        assert_eq!(verdict, Ok(()));
+        let (taken, verdict) = parse(&framed, Placement::Pending, false);
+        assert_eq!(taken.len(), 64 << 10, "the first block only");
+        assert!(
+            matches!(verdict, Err(Error::InvalidArgument { what }) if what.contains("without being hashed")),
+            "{verdict:?}"
+        );
+    }
+
+    #[test]
+    fn appended_blocks_are_hashed_by_the_parser() {
+        let (framed, content) = framed();
+        let (taken, verdict) = parse(&framed, Placement::Appended, false);
+        assert!(taken == content);
+        assert_eq!(verdict, Ok(()));
+        // And checked: a wrong stored checksum is the checksum error.
+        let mut bad = framed.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        let (taken, verdict) = parse(&bad, Placement::Appended, false);
+        assert!(taken == content);
+        assert!(
+            matches!(verdict, Err(Error::FrameContentChecksum { .. })),
+            "{verdict:?}"
+        );
     }
 }

@@ -505,13 +505,13 @@ impl Output {
         }
     }
 
-    #[cfg(feature = "parallel")]
+    #[cfg(any(test, feature = "parallel"))]
     /// Content decoded and not taken yet.
     pub(crate) fn unread(&self) -> &[u8] {
         &self.buf[self.out_pos..self.out_end]
     }
 
-    #[cfg(feature = "parallel")]
+    #[cfg(any(test, feature = "parallel"))]
     /// Marks `amount` bytes of [`unread`](Self::unread) as taken.
     pub(crate) fn consume(&mut self, amount: usize) {
         self.out_pos = (self.out_pos + amount).min(self.out_end);

@@ -172,9 +172,13 @@ impl<R: Read> FrameDecoder<R> {
 }
 
 impl<R: Read> Read for FrameDecoder<R> {
-    /// Decodes blocks that need no history (independent blocks without a dictionary, legacy
-    /// blocks) straight onto the end of `buf` when it has the room, without the copy `read`
-    /// makes. As `Read::read_to_end` promises, content decoded before an error stays appended.
+    /// Decodes blocks under 1 MiB that need no history (independent blocks without a
+    /// dictionary, legacy blocks) straight onto the end of `buf` when it has the room, without
+    /// the copy `read` makes. Larger blocks are decoded into the decoder's buffer (one block of
+    /// memory besides `buf`) and copied in L1-sized pieces, each hashed for the content checksum
+    /// as it is copied: 4 MiB blocks decode faster that way (1.05-1.09 -> 1.52-1.57 of LZ4F on
+    /// the Xeon). As `Read::read_to_end` promises, content decoded before an error stays
+    /// appended.
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let start = buf.len();
         loop {
@@ -199,6 +203,8 @@ impl<R: Read> Read for FrameDecoder<R> {
 }
 
 /// `Read::read` for a `BufRead`: a copy of what `fill_buf` holds.
+/// (Used by the parallel decoder and the containers' `std::io` adapters.)
+#[cfg(any(feature = "parallel", feature = "containers"))]
 pub(crate) fn read_buffered(reader: &mut impl BufRead, out: &mut [u8]) -> io::Result<usize> {
     if out.is_empty() {
         return Ok(0);
