@@ -254,6 +254,23 @@ fn ways(stream: &Stream, framed: &[u8]) -> Vec<(String, Vec<u8>, Result<(), Erro
     results
 }
 
+/// Everything an async reader hands out in reads of `size` bytes (with tokio's or futures-io's
+/// `AsyncReadExt` in scope), and the verdict.
+#[cfg(all(feature = "tokio", feature = "futures-io"))]
+macro_rules! read_all_async {
+    ($reader:ident, $size:expr) => {{
+        let mut content = Vec::new();
+        let mut buf = vec![0; $size];
+        loop {
+            match $reader.read(&mut buf).await {
+                Ok(0) => break (content, Ok(())),
+                Ok(n) => content.extend_from_slice(&buf[..n]),
+                Err(error) => break (content, Err(error_of(error))),
+            }
+        }
+    }};
+}
+
 #[cfg(all(feature = "tokio", feature = "futures-io"))]
 fn async_ways(stream: &Stream, framed: &[u8]) -> Vec<(String, Vec<u8>, Result<(), Error>)> {
     let mut results = Vec::new();
@@ -265,30 +282,14 @@ fn async_ways(stream: &Stream, framed: &[u8]) -> Vec<(String, Vec<u8>, Result<()
             use tokio::io::AsyncReadExt;
             let mut reader =
                 frame::tokio::FrameDecoder::with_decompressor(framed, decompressor(stream));
-            let mut content = Vec::new();
-            let mut buf = vec![0; size];
-            loop {
-                match reader.read(&mut buf).await {
-                    Ok(0) => return (content, Ok(())),
-                    Ok(n) => content.extend_from_slice(&buf[..n]),
-                    Err(error) => return (content, Err(error_of(error))),
-                }
-            }
+            read_all_async!(reader, size)
         });
         results.push((format!("tokio read of {size}"), content, verdict));
         let (content, verdict) = futures_executor::block_on(async {
             use futures_util::io::AsyncReadExt;
             let mut reader =
                 frame::futures::FrameDecoder::with_decompressor(framed, decompressor(stream));
-            let mut content = Vec::new();
-            let mut buf = vec![0; size];
-            loop {
-                match reader.read(&mut buf).await {
-                    Ok(0) => return (content, Ok(())),
-                    Ok(n) => content.extend_from_slice(&buf[..n]),
-                    Err(error) => return (content, Err(error_of(error))),
-                }
-            }
+            read_all_async!(reader, size)
         });
         results.push((format!("futures-io read of {size}"), content, verdict));
     }
