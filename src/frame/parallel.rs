@@ -96,6 +96,7 @@ mod encoder;
 mod oneshot;
 mod pipeline;
 mod pool;
+mod store;
 
 use std::io::BufRead;
 use std::vec::Vec;
@@ -232,11 +233,7 @@ pub fn decompress_parallel_with_dict(
 /// assert_eq!(frame::release_parallel_buffers(), 0);
 /// ```
 pub fn release_parallel_buffers() -> usize {
-    let compression: usize = compress::Spares::take()
-        .iter()
-        .map(|buffer| buffer.capacity())
-        .sum();
-    compression + decoder::release_stashes()
+    store::release()
 }
 
 /// The whole content of the stream `src`, or `None` if decoding it fails or it holds more than

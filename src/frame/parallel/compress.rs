@@ -26,6 +26,7 @@ use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
 
 use super::pipeline::ordered;
+use super::store::ENCODER_BLOCKS;
 use crate::block::xxh32::ContentHasher;
 use crate::frame::encode::{BlockWriter, END_MARK};
 use crate::frame::header::encode_header;
@@ -58,7 +59,7 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
     let unhashed = options.clone().content_checksum(false);
     // Block buffers the caller's thread has copied out, for the next blocks: those of earlier
     // frames first.
-    let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(Spares::take());
+    let spare: Mutex<Vec<Vec<u8>>> = Mutex::new(ENCODER_BLOCKS.take());
     let work = |index: usize, context: &mut Context| {
         let block = &src[index * block_len..((index + 1) * block_len).min(src.len())];
         let room = BlockWriter::block_room(block.len());
@@ -121,58 +122,11 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
             framed.extend_from_slice(&checksum.finish().to_le_bytes());
         }
         // Every block is taken: the buffers are all back.
-        Spares::give(core::mem::take(
+        ENCODER_BLOCKS.give(core::mem::take(
             &mut *spare.lock().unwrap_or_else(PoisonError::into_inner),
         ));
         framed
     })
-}
-
-/// Block buffers of finished frames, for the next frames in the process (the one-shot encoder's
-/// and [`ParallelFrameEncoder`](super::ParallelFrameEncoder)'s), up to [`Spares::BYTES`] of
-/// capacity, as the decoder's stash.
-///
-/// A 4 MiB block's buffer is fresh memory on every call otherwise (glibc gives buffers that
-/// large back to the system when they are freed), and fresh memory costs a page fault per 4 KiB
-/// first touched (about 1.7 µs in the CI VM, see asm-notes/compress.md): the one-shot encoder
-/// of 2 threads holds 4 block buffers, about 2000 faults (3.4 ms) per 64 MiB frame of
-/// Silesia. A buffer keeps bytes of the frame it held past what a later frame writes; nothing
-/// reads them (a block's output is what the compressor wrote, `out[..len]`).
-pub(super) struct Spares {
-    buffers: Vec<Vec<u8>>,
-    bytes: usize,
-}
-
-static SPARES: Mutex<Spares> = Mutex::new(Spares {
-    buffers: Vec::new(),
-    bytes: 0,
-});
-
-impl Spares {
-    /// The most capacity kept: the block buffers of a 2-thread streaming encoder with 4 MiB
-    /// blocks (4 input and 4 output buffers; the one-shot encoder holds 4 output buffers).
-    /// (A block buffer is a little over 4 MiB: 8 of them fit in 33 MiB.)
-    const BYTES: usize = 8 * (4 << 20) + (1 << 20);
-
-    /// Takes every buffer kept.
-    pub(super) fn take() -> Vec<Vec<u8>> {
-        let mut spares = SPARES.lock().unwrap_or_else(PoisonError::into_inner);
-        spares.bytes = 0;
-        core::mem::take(&mut spares.buffers)
-    }
-
-    /// Keeps `buffers`, the largest first, while less than [`Spares::BYTES`] is kept.
-    pub(super) fn give(mut buffers: Vec<Vec<u8>>) {
-        buffers.retain(|buffer| buffer.capacity() > 0);
-        buffers.sort_by_key(|buffer| core::cmp::Reverse(buffer.capacity()));
-        let mut spares = SPARES.lock().unwrap_or_else(PoisonError::into_inner);
-        for buffer in buffers {
-            if spares.bytes + buffer.capacity() <= Self::BYTES {
-                spares.bytes += buffer.capacity();
-                spares.buffers.push(buffer);
-            }
-        }
-    }
 }
 
 /// How many blocks the content checksum may lag behind the blocks the caller's thread has

@@ -33,7 +33,7 @@
 //! 4 MiB blocks). The window is topped up as soon as a block is taken, before the parser checks
 //! it, so the workers have the next blocks meanwhile. Blocks are decoded into the spare
 //! capacity of their buffers (fresh memory is not cleared first), and a dropped decoder leaves
-//! its buffers to the next one in the process (see [`Stash`]).
+//! its buffers to the next one in the process (see [`store`](super::store)).
 //!
 //! Blocks smaller than 256 KiB go to the workers in batches ([`BATCH_BYTES`]): one job, one
 //! result and at most one wake-up for 4 blocks of 64 KiB rather than for each. A batch is
@@ -77,10 +77,11 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::vec::Vec;
 
 use super::pool::{Pending, Queue};
+use super::store::{DECODER_BLOCKS, DECODER_UNITS};
 use crate::block::MAX_HISTORY;
 use crate::frame::codec::{
     block_word, reserve_exact, BlockJob, BlockTarget, DataBlock, DictRule, FrameParser, History,
@@ -293,8 +294,8 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 end: 0,
             },
             dict: tail.map(Arc::from),
-            spare_data: Stash::take(&STASHED_UNITS),
-            spare_blocks: Stash::take(&STASHED_BLOCKS),
+            spare_data: DECODER_UNITS.take(),
+            spare_blocks: DECODER_BLOCKS.take(),
         }
     }
 
@@ -714,66 +715,6 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
 /// [`consume`](ParallelFrameDecoder::consume)): well within the L1 cache.
 const HAND_OUT_PIECE: usize = 16 << 10;
 
-/// Frees the buffers dropped decoders left for the next ones; returns their capacity in bytes.
-pub(super) fn release_stashes() -> usize {
-    [&STASHED_UNITS, &STASHED_BLOCKS]
-        .into_iter()
-        .flat_map(Stash::take)
-        .map(|buffer| buffer.capacity())
-        .sum()
-}
-
-/// Buffers of dropped decoders, for the next decoders in the process: see [`Stash`].
-static STASHED_UNITS: Mutex<Stash> = Mutex::new(Stash::new());
-static STASHED_BLOCKS: Mutex<Stash> = Mutex::new(Stash::new());
-
-/// The most buffer capacity each stash keeps (the input and the block buffers of one decoder
-/// of two threads with 4 MiB blocks, which holds five of each at most).
-const STASH_BYTES: usize = 24 << 20;
-
-/// Buffers a dropped decoder leaves for the next one, up to [`STASH_BYTES`] of capacity.
-///
-/// A decoder holds up to `2 × threads + 1` block buffers and as many input buffers, each as
-/// large as a block (4 MiB by default), so one decoder's fresh memory is a third of a 64 MiB
-/// content or more. Fresh memory costs its first touch (a page fault per 4 KiB page, each
-/// slower in a virtual machine), and with glibc's allocator a dropped decoder's buffers go back
-/// to the system, so every decoder paid it again: on the 2-vCPU CI machine, 4 MiB blocks
-/// decoded no faster on 2 threads than on one (the sequential decoder, which holds one of each,
-/// pays it too, less). Kept here, the next decoder in the process starts with warm buffers.
-struct Stash {
-    buffers: Vec<Vec<u8>>,
-    bytes: usize,
-}
-
-impl Stash {
-    const fn new() -> Self {
-        Self {
-            buffers: Vec::new(),
-            bytes: 0,
-        }
-    }
-
-    /// Takes every buffer.
-    fn take(stash: &Mutex<Self>) -> Vec<Vec<u8>> {
-        let mut stash = stash.lock().unwrap_or_else(PoisonError::into_inner);
-        stash.bytes = 0;
-        core::mem::take(&mut stash.buffers)
-    }
-
-    /// Keeps `buffers` (the largest first) while the stash holds less than [`STASH_BYTES`].
-    fn give(stash: &Mutex<Self>, mut buffers: Vec<Vec<u8>>) {
-        buffers.retain(|buffer| buffer.capacity() > 0);
-        buffers.sort_by_key(|buffer| core::cmp::Reverse(buffer.capacity()));
-        let mut stash = stash.lock().unwrap_or_else(PoisonError::into_inner);
-        for buffer in buffers {
-            if stash.bytes + buffer.capacity() <= STASH_BYTES {
-                stash.bytes += buffer.capacity();
-                stash.buffers.push(buffer);
-            }
-        }
-    }
-}
-
 impl<R: Read> Drop for ParallelFrameDecoder<R> {
     /// Leaves the buffers to the next decoder (blocks still being decoded keep theirs: nothing
     /// waits for them).
@@ -785,7 +726,7 @@ impl<R: Read> Drop for ParallelFrameDecoder<R> {
         for block in &mut blocks {
             block.clear();
         }
-        Stash::give(&STASHED_BLOCKS, blocks);
+        DECODER_BLOCKS.give(blocks);
         // Input buffers hold this stream's compressed bytes, and `read_unit` hands a buffer's
         // initialised part to the inner reader to fill: cleared, so the next decoder's reader is
         // given zeroes (`read_unit` writes them over warm memory), never this stream's input.
@@ -794,7 +735,7 @@ impl<R: Read> Drop for ParallelFrameDecoder<R> {
         for unit in &mut units {
             unit.clear();
         }
-        Stash::give(&STASHED_UNITS, units);
+        DECODER_UNITS.give(units);
     }
 }
 

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::vec::Vec;
 
 use super::blocks_depend_on_earlier;
-use super::compress::Spares;
 use super::pool::{thread_count, Pending, Queue};
+use super::store::ENCODER_BLOCKS;
 use crate::block::xxh32::ContentHasher;
 use crate::block::MAX_HISTORY;
 use crate::frame::compressor::Stager;
@@ -204,7 +204,7 @@ impl<W: Write> core::fmt::Debug for ParallelFrameEncoder<W> {
 }
 
 /// An encoder's spare block buffers: taken from those earlier encoders left
-/// ([`Spares`](super::compress::Spares), shared with the one-shot encoder), left there when the
+/// ([`ENCODER_BLOCKS`], shared with the one-shot encoder), left there when the
 /// encoder is dropped. Fresh 4 MiB buffers otherwise cost the first touch of each page on every
 /// encoder (a page fault per 4 KiB, about 1.7 µs in the CI VM): a 2-thread encoder holds up to
 /// 4 input and 4 output buffers, about 6000 faults (10 ms) per frame.
@@ -219,7 +219,7 @@ impl SpareBuffers {
         // is wanted first.
         Self {
             inputs: Vec::new(),
-            outputs: Spares::take(),
+            outputs: ENCODER_BLOCKS.take(),
         }
     }
 
@@ -254,7 +254,7 @@ impl Drop for SpareBuffers {
             input.clear();
         }
         buffers.append(&mut self.outputs);
-        Spares::give(buffers);
+        ENCODER_BLOCKS.give(buffers);
     }
 }
 
