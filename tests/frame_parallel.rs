@@ -17,7 +17,7 @@ use lz4_simd::frame::{
 };
 use lz4_simd::Error;
 use testkit::alloc::{largest_allocation, LargestAllocation};
-use testkit::io::FailingWriter;
+use testkit::io::{retry_would_block, write_through_failures, FailingWriter};
 use testkit::samples::{self, Rng};
 
 #[global_allocator]
@@ -653,21 +653,11 @@ fn a_failing_writer_at_every_call_loses_nothing() {
                         step,
                     };
                     let mut encoder = ParallelFrameEncoder::new(writer, options.clone(), threads);
-                    let mut pos = 0;
                     let mut failures = 0;
-                    while pos < data.len() {
-                        match encoder.write(&data[pos..(pos + 50_000).min(data.len())]) {
-                            Ok(n) => pos += n,
-                            Err(error) => {
-                                assert_eq!(error.kind(), ErrorKind::WouldBlock);
-                                failures += 1;
-                            }
-                        }
+                    for piece in data.chunks(50_000) {
+                        failures += write_through_failures(&mut encoder, piece);
                     }
-                    while let Err(error) = encoder.try_finish() {
-                        assert_eq!(error.kind(), ErrorKind::WouldBlock);
-                        failures += 1;
-                    }
+                    failures += retry_would_block(|| encoder.try_finish()).1;
                     assert!(failures <= 1);
                     let out = encoder.finish().unwrap().out;
                     assert!(

@@ -13,7 +13,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use lz4_simd::frame::{BlockMode, BlockSize, FrameEncoder, FrameOptions, ParallelFrameEncoder};
-use testkit::io::FailingWriter;
+use testkit::io::{retry_would_block, write_through_failures, FailingWriter};
 use testkit::samples::{self, Rng};
 
 const KIB: usize = 1 << 10;
@@ -153,27 +153,13 @@ fn a_failing_writer_anywhere_leaves_the_checksum_right() {
             let mut failures = 0;
             for &step in &plan {
                 if step == FLUSH {
-                    while let Err(error) = encoder.flush() {
-                        assert_eq!(error.kind(), ErrorKind::WouldBlock);
-                        failures += 1;
-                    }
+                    failures += retry_would_block(|| encoder.flush()).1;
                     continue;
                 }
-                let end = pos + step;
-                while pos < end {
-                    match encoder.write(&data[pos..end]) {
-                        Ok(n) => pos += n,
-                        Err(error) => {
-                            assert_eq!(error.kind(), ErrorKind::WouldBlock);
-                            failures += 1;
-                        }
-                    }
-                }
+                failures += write_through_failures(&mut encoder, &data[pos..pos + step]);
+                pos += step;
             }
-            while let Err(error) = encoder.try_finish() {
-                assert_eq!(error.kind(), ErrorKind::WouldBlock);
-                failures += 1;
-            }
+            failures += retry_would_block(|| encoder.try_finish()).1;
             assert!(failures <= 1);
             let out = encoder.finish().unwrap().out;
             assert!(out == expected, "fail at call {fail_at}, {threads} threads");

@@ -48,3 +48,31 @@ impl Write for FailingWriter {
         Ok(())
     }
 }
+
+/// Runs `op` until it succeeds; returns its value and how many times it failed first. Every
+/// failure must be `WouldBlock` (a [`FailingWriter`]'s): any other error panics.
+pub fn retry_would_block<T>(mut op: impl FnMut() -> io::Result<T>) -> (T, usize) {
+    let mut failures = 0;
+    loop {
+        match op() {
+            Ok(value) => return (value, failures),
+            Err(error) => {
+                assert_eq!(error.kind(), ErrorKind::WouldBlock, "{error}");
+                failures += 1;
+            }
+        }
+    }
+}
+
+/// Writes all of `data` to `writer` one `write` call at a time, calling again after a
+/// `WouldBlock` failure ([`retry_would_block`]); returns how many calls failed.
+pub fn write_through_failures(writer: &mut impl Write, mut data: &[u8]) -> usize {
+    let mut failures = 0;
+    while !data.is_empty() {
+        let (n, failed) = retry_would_block(|| writer.write(data));
+        assert!(n > 0, "the writer took nothing of {} bytes", data.len());
+        data = &data[n..];
+        failures += failed;
+    }
+    failures
+}
