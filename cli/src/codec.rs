@@ -196,16 +196,26 @@ pub fn is_magic(word: u32) -> bool {
         || word & 0xFFFF_FFF0 == frame::SKIPPABLE_MAGIC
 }
 
+/// The threads decoding uses for `-T` `requested` (0: one per core): at most
+/// [`MAX_DECODE_THREADS`].
+pub fn decode_threads(requested: usize) -> usize {
+    match requested {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
+    .min(MAX_DECODE_THREADS)
+}
+
 /// Decompresses every frame of `reader` onto `writer`. With a dictionary, frames are decoded
 /// with it whatever dictionary ID the first frame's header holds (`lz4` writes none and checks
 /// none). With `pass_through` (`lz4 -dcf`), an input that does not start with a frame magic
 /// number is copied as it is.
 ///
-/// `threads` as `-T` gives it (0: one per core), at most [`MAX_DECODE_THREADS`]: on more than
-/// one, the blocks of independent-block frames are decoded ahead on the others
-/// ([`ParallelFrameDecoder`]); the content and every error are the sequential decoder's. The
-/// caller passes 1 for a reader that may wait for its input (a pipe): reading ahead waits for
-/// more input before a block that has arrived is handed out.
+/// On more than one thread (`threads`, from [`decode_threads`]), the blocks of
+/// independent-block frames are decoded ahead on the others ([`ParallelFrameDecoder`]); the
+/// content and every error are the sequential decoder's. The caller passes 1 for a reader that
+/// may wait for its input (a pipe): reading ahead waits for more input before a block that has
+/// arrived is handed out.
 pub fn decompress_frames(
     mut reader: impl Read,
     writer: &mut impl Write,
@@ -227,11 +237,6 @@ pub fn decompress_frames(
     }
     // `-D`: the dictionary serves every frame, whatever ID its header names, as in `lz4`. A
     // legacy frame may end with a kernel image's size trailer (as `unlz4` accepts).
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        n => n,
-    }
-    .min(MAX_DECODE_THREADS);
     if threads > 1 {
         let decoder = match dictionary {
             Some(dict) => ParallelFrameDecoder::with_any_dictionary(reader, dict, threads),

@@ -450,12 +450,21 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
             // from a pipe would hold back blocks that have arrived until more input comes (a
             // live stream's output would lag by up to the read-ahead window). Without `-T`,
             // only from a file of at least `PARALLEL_DECODE_FROM` bytes.
-            let threads = match (length, settings.threads) {
+            let threads = codec::decode_threads(match (length, settings.threads) {
                 (None, _) => 1,
                 (Some(_), Some(threads)) => threads as usize,
                 (Some(len), None) if len >= PARALLEL_DECODE_FROM => 0,
                 (Some(_), None) => 1,
+            });
+            let how = match threads {
+                1 => "on one thread".to_owned(),
+                n => format!("on {n} threads (blocks decoded ahead)"),
             };
+            display(
+                settings,
+                3,
+                &format!("{}: decoding {how}", job.input.name()),
+            );
             codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through, threads)
                 .map(drop)
         }

@@ -641,6 +641,50 @@ fn thread_counts_decode_the_same() {
     }
 }
 
+/// `-v` says how a file is decoded, so the tests can tell that the threads `-T` asks for are
+/// the threads used: `-T2` and `-T4` on several, `-T1` on one, a pipe on one whatever `-T` says
+/// (reading ahead would hold back blocks that have arrived), and without `-T` a file smaller
+/// than 64 MiB on one.
+#[test]
+fn verbose_says_how_many_threads_decode() {
+    let dir = scratch("threads-verbose");
+    let data = sample(3_000_000);
+    std::fs::write(dir.join("data"), &data).unwrap();
+    let framed = run_in(bin().args(["-f", "-c", "data"]), &dir).stdout;
+    std::fs::write(dir.join("data.lz4"), &framed).unwrap();
+    for (threads, expected) in [
+        (Some("-T2"), "on 2 threads"),
+        (Some("-T4"), "on 4 threads"),
+        (Some("-T1"), "on one thread"),
+        (None, "on one thread"),
+    ] {
+        let out = run_in(
+            bin().args(["-v", "-d", "-c", "data.lz4"]).args(threads),
+            &dir,
+        );
+        assert!(out.status.success(), "{threads:?}: {}", stderr(&out));
+        assert!(out.stdout == data, "{threads:?}");
+        let message = stderr(&out);
+        assert!(
+            message.contains(&format!("data.lz4: decoding {expected}")),
+            "{threads:?}: {message}"
+        );
+        // From a pipe: one thread.
+        let out = piped(
+            &[&["-v", "-d", "-c"][..], threads.as_slice()].concat(),
+            &framed,
+        );
+        assert!(out.status.success() && out.stdout == data, "{threads:?}");
+        assert!(
+            stderr(&out).contains("decoding on one thread"),
+            "{threads:?}: pipe"
+        );
+    }
+    // Without -v, nothing is said.
+    let quiet = run_in(bin().args(["-d", "-T2", "-c", "data.lz4"]), &dir);
+    assert!(!stderr(&quiet).contains("decoding on"));
+}
+
 /// Outputs larger than several early-writeback windows (8 MiB: the writeback thread starts and
 /// runs while the output is written) are complete and identical, sparse or not, compressed or
 /// decompressed; a zero run longer than a window, a window boundary inside a hole, and a file

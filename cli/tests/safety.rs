@@ -262,9 +262,12 @@ fn corrupt_and_truncated_input_leave_everything_intact() {
         ("garbage", b"not lz4 at all"),
     ] {
         let files: &[(&str, &[u8])] = &[("in.lz4", input), ("out", b"existing output")];
+        // On one thread and with blocks decoded ahead on two.
         for args in [
             &["-d", "-f", "in.lz4", "out"][..],
             &["-d", "-f", "--rm", "in.lz4", "out"],
+            &["-d", "-T2", "-f", "in.lz4", "out"],
+            &["-d", "-T2", "-f", "--rm", "in.lz4", "out"],
         ] {
             fails_and_changes_nothing(what, files, args, "in.lz4");
         }
@@ -313,6 +316,17 @@ fn a_full_disk_fails_cleanly() {
         &["-f", "--rm", "a", "/dev/full"],
         "/dev/full",
     );
+    // Decoding, on one thread and on two.
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    let files: &[(&str, &[u8])] = &[("a.lz4", &framed)];
+    for threads in ["-T1", "-T2"] {
+        fails_and_changes_nothing(
+            "dev-full-decode",
+            files,
+            &["-d", threads, "-f", "--rm", "a.lz4", "/dev/full"],
+            "/dev/full",
+        );
+    }
     // Without -f an existing device is not written either.
     fails_and_changes_nothing(
         "dev-full-noforce",
@@ -325,7 +339,12 @@ fn a_full_disk_fails_cleanly() {
 #[test]
 fn a_file_size_limit_removes_the_temporary_file() {
     let data = sample(4_000_000);
-    for args in ["-f a b", "-f --rm a b", "-d -f a.lz4 b"] {
+    for args in [
+        "-f a b",
+        "-f --rm a b",
+        "-d -f a.lz4 b",
+        "-d -T2 -f --rm a.lz4 b",
+    ] {
         let dir = scratch("fsize");
         std::fs::write(dir.join("a"), &data).unwrap();
         std::fs::write(
@@ -446,6 +465,51 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
                 .arg(program)
                 // One thread: the job must still be running when the signal arrives.
                 .args(["-12", "-T1", "-f", "--rm", "big", "big.lz4"]),
+            &dir,
+        );
+        send(&format!("-{signal}"), child.id());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.signal(),
+            Some(number),
+            "{signal}: {:?}",
+            out.status
+        );
+        assert!(snapshot(&dir) == before, "{signal}: changed the directory");
+    }
+}
+
+/// The same while blocks are decoded ahead on two threads: the signal may reach any thread of
+/// the process, and the temporary output still goes.
+#[test]
+fn signals_while_decoding_on_threads_remove_the_temporary_file() {
+    // 1 GiB of content (256 copies of one 4 MiB block, 7 MB compressed) written out whole
+    // (`--no-sparse`): long enough that the job is still running when the signal arrives.
+    let mut block = sample(60_000).repeat(70);
+    block.truncate(4 << 20);
+    let compressed = lz4_simd::block::compress(&block);
+    let options = lz4_simd::frame::FrameOptions::new()
+        .block_size(lz4_simd::frame::BlockSize::Max4MB)
+        .content_checksum(false);
+    // The header of a frame of this block: independent 4 MiB blocks, no checksum, no size.
+    let mut framed = lz4_simd::frame::compress(&block, &options)[..7].to_vec();
+    assert_eq!(framed[4..6], [0x60, 0x70]);
+    for _ in 0..256 {
+        framed.extend_from_slice(&(compressed.len() as u32).to_le_bytes());
+        framed.extend_from_slice(&compressed);
+    }
+    framed.extend_from_slice(&[0; 4]);
+    for (signal, number) in [("TERM", 15), ("INT", 2)] {
+        if ignored_here(number) {
+            eprintln!("notice: SIG{signal} is ignored in this environment; not tested");
+            continue;
+        }
+        let dir = scratch(&format!("signal-decode-{signal}"));
+        std::fs::write(dir.join("big.lz4"), &framed).unwrap();
+        std::fs::write(dir.join("big"), b"existing output").unwrap();
+        let before = snapshot(&dir);
+        let child = start_job(
+            bin().args(["-d", "-T2", "--no-sparse", "-f", "--rm", "big.lz4", "big"]),
             &dir,
         );
         send(&format!("-{signal}"), child.id());
