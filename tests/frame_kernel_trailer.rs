@@ -52,3 +52,54 @@ fn kernel_trailer_with_padding_longer_than_the_content() {
         assert_eq!(streamed, content);
     }
 }
+
+/// After several frames (legacy or not), the trailer is the content size of the whole stream,
+/// as `container::linux::decompress` checks it: every decoder accepts that trailer and refuses
+/// one equal to the last frame's content alone (which is then a block size word of a block that
+/// is not there).
+#[test]
+fn kernel_trailer_after_several_frames_is_the_whole_content() {
+    let first = b"initramfs part one ".repeat(3_000);
+    let second = b"and the kernel image itself ".repeat(5_000);
+    let lz4 = frame::compress(&first, &frame::FrameOptions::new());
+    for head in [frame::compress_legacy(&first, 1), lz4] {
+        let stream = [head, frame::compress_legacy(&second, 1)].concat();
+        let whole = [&first[..], &second[..]].concat();
+        for (trailer, accepted) in [(whole.len(), true), (second.len(), false)] {
+            let mut image = stream.clone();
+            image.extend_from_slice(&(trailer as u32).to_le_bytes());
+            image.extend_from_slice(&[0; 12]);
+            #[cfg(feature = "containers")]
+            assert_eq!(
+                lz4_simd::container::linux::decompress(&image, 1 << 24).ok(),
+                accepted.then(|| whole.clone()),
+                "linux::decompress, trailer {trailer}"
+            );
+            let mut streamed = Vec::new();
+            let result = FrameDecoder::with_decompressor(
+                &image[..],
+                FrameDecompressor::new().kernel_trailer(true),
+            )
+            .read_to_end(&mut streamed);
+            assert_eq!(result.is_ok(), accepted, "FrameDecoder, trailer {trailer}");
+            if accepted {
+                assert!(streamed == whole);
+            }
+            #[cfg(feature = "parallel")]
+            for threads in [1, 2] {
+                let mut parallel = Vec::new();
+                let result = frame::ParallelFrameDecoder::new(&image[..], threads)
+                    .kernel_trailer(true)
+                    .read_to_end(&mut parallel);
+                assert_eq!(
+                    result.is_ok(),
+                    accepted,
+                    "{threads} threads, trailer {trailer}"
+                );
+                if accepted {
+                    assert!(parallel == whole);
+                }
+            }
+        }
+    }
+}

@@ -377,11 +377,10 @@ enum State {
     /// The content checksum after the end mark.
     ContentChecksum(FrameState),
     /// A legacy frame's next block size (or the next frame's magic, or the end of the input).
-    LegacyWord { block_index: u64, produced: u64 },
+    LegacyWord { block_index: u64 },
     /// A legacy block.
     LegacyData {
         block_index: u64,
-        produced: u64,
         size: usize,
         word_pos: u64,
     },
@@ -415,6 +414,8 @@ pub(crate) struct FrameParser {
     /// checksum as it hands it out (see [`FrameParser::set_caller_hashes`]); `usize::MAX`:
     /// none.
     caller_hashes_from: usize,
+    /// The content of every frame so far: what a kernel image's size trailer must equal.
+    stream_produced: u64,
 }
 
 impl FrameParser {
@@ -430,12 +431,14 @@ impl FrameParser {
             read_ahead: None,
             legacy_trailer: false,
             caller_hashes_from: usize::MAX,
+            stream_produced: 0,
         }
     }
 
     /// Accept what the Linux build appends to a legacy frame (`lz4 -l`) in a kernel image: a
-    /// little-endian u32 equal to the legacy frame's content size, then zero padding, to the
-    /// end of the input (as the kernel's `unlz4` does). Only at the end of the input: a word
+    /// little-endian u32 equal to the content size (of the whole stream, every frame, as
+    /// [`container::linux::decompress`](crate::container::linux::decompress) checks it), then
+    /// zero padding, to the end of the input (as the kernel's `unlz4` does). Only at the end of the input: a word
     /// that equals the content size and is followed by anything but zeros is a block size, as
     /// without the option. Off by default (`lz4` refuses the trailer).
     pub(crate) fn set_legacy_trailer(&mut self, on: bool) {
@@ -807,6 +810,7 @@ impl FrameParser {
                     }
                 }
                 frame.produced += len as u64;
+                self.stream_produced += len as u64;
                 frame.block_index += 1;
                 self.state = State::BlockWord(frame);
                 Ok(Step::Output(len))
@@ -825,19 +829,13 @@ impl FrameParser {
                 self.frame_ended();
                 Ok(Step::More)
             }
-            State::LegacyWord {
-                block_index,
-                produced,
-            } => {
+            State::LegacyWord { block_index } => {
                 if ended {
                     if !unit.is_empty() {
                         return Err(truncated("a 4-byte legacy block size"));
                     }
                     // Legacy frames have no end mark: the end of the input ends them.
-                    self.state = State::LegacyWord {
-                        block_index,
-                        produced,
-                    };
+                    self.state = State::LegacyWord { block_index };
                     return Ok(Step::End);
                 }
                 let word = le32(unit, 0).unwrap_or(0);
@@ -850,7 +848,7 @@ impl FrameParser {
                     return self.start_frame(unit, unit_pos);
                 }
                 let size = word as usize;
-                let trailer = self.legacy_trailer && u64::from(word) == produced;
+                let trailer = self.legacy_trailer && u64::from(word) == self.stream_produced;
                 if size > LEGACY_MAX_COMPRESSED && trailer {
                     // Too large for a block: only the size trailer it equals.
                     self.state = State::LegacyPadding;
@@ -866,7 +864,6 @@ impl FrameParser {
                 }
                 self.state = State::LegacyData {
                     block_index,
-                    produced,
                     size,
                     word_pos: unit_pos,
                 };
@@ -886,14 +883,13 @@ impl FrameParser {
             }
             State::LegacyData {
                 block_index,
-                produced,
                 size,
                 word_pos,
             } => {
                 if ended {
                     // The input ends inside what the word announced: a kernel image's size
                     // trailer when the word is the content size and only zeros follow it.
-                    let trailer = self.legacy_trailer && size as u64 == produced;
+                    let trailer = self.legacy_trailer && size as u64 == self.stream_produced;
                     if trailer && unit.iter().all(|&byte| byte == 0) {
                         self.state = State::LegacyPadding;
                         return Ok(Step::End);
@@ -904,7 +900,7 @@ impl FrameParser {
                 // size: the word announced a unit the padding fills. All zeros of 2 bytes or
                 // more is never a block (a token of no literals needs a nonzero offset), so
                 // this accepts no less than before.
-                let trailer = self.legacy_trailer && size as u64 == produced;
+                let trailer = self.legacy_trailer && size as u64 == self.stream_produced;
                 if trailer && size >= 2 && unit.iter().all(|&byte| byte == 0) {
                     self.state = State::LegacyPadding;
                     return Ok(Step::More);
@@ -922,9 +918,9 @@ impl FrameParser {
                     declared_left: None,
                 };
                 let len = sink.decode(&job)?.len();
+                self.stream_produced += len as u64;
                 self.state = State::LegacyWord {
                     block_index: block_index + 1,
-                    produced: produced + len as u64,
                 };
                 Ok(Step::Output(len))
             }
@@ -940,10 +936,7 @@ impl FrameParser {
         } else if word == MAGIC {
             State::Descriptor { frame_pos }
         } else if word == LEGACY_MAGIC {
-            State::LegacyWord {
-                block_index: 0,
-                produced: 0,
-            }
+            State::LegacyWord { block_index: 0 }
         } else {
             State::BadMagic {
                 frame_pos,
