@@ -441,41 +441,56 @@ fn ignored_here(number: i32) -> bool {
         .is_some_and(|mask| mask & (1 << (number - 1)) != 0)
 }
 
+/// Runs `command` in a new directory `name` holding `files`, sends it SIG`signal` (`number`)
+/// once its temporary output exists, and checks that it died of the signal and left every file
+/// as it was (the temporary output gone). Tests nothing if this process has the signal ignored.
+fn killed_mid_job(name: &str, files: &[(&str, &[u8])], command: &mut Command, signal: (&str, i32)) {
+    let (signal, number) = signal;
+    if ignored_here(number) {
+        // Started under `nohup` (SIGHUP) or as a background job (SIGINT, SIGQUIT): the job
+        // inherits the signal ignored and rightly keeps it so (see the next test).
+        eprintln!("notice: SIG{signal} is ignored in this environment; not tested");
+        return;
+    }
+    let dir = scratch(&format!("{name}-{signal}"));
+    for (file, content) in files {
+        std::fs::write(dir.join(file), content).unwrap();
+    }
+    let before = snapshot(&dir);
+    let child = start_job(command, &dir);
+    send(&format!("-{signal}"), child.id());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.signal(),
+        Some(number),
+        "{name} {signal}: {:?}",
+        out.status
+    );
+    assert!(
+        snapshot(&dir) == before,
+        "{name} {signal}: changed the directory"
+    );
+}
+
 #[test]
 fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
     // HC at level 12 on 24 MB takes seconds even in a release build.
     let data = sample(24 << 20);
-    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1), ("QUIT", 3)] {
-        if ignored_here(number) {
-            // Started under `nohup` (SIGHUP) or as a background job (SIGINT, SIGQUIT): the
-            // job inherits the signal ignored and rightly keeps it so (see the next test).
-            eprintln!("notice: SIG{signal} is ignored in this environment; not tested");
-            continue;
-        }
-        let dir = scratch(&format!("signal-{signal}"));
-        std::fs::write(dir.join("big"), &data).unwrap();
-        std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
-        let before = snapshot(&dir);
+    let files: &[(&str, &[u8])] = &[("big", &data), ("big.lz4", b"existing output")];
+    for signal in [("TERM", 15), ("INT", 2), ("HUP", 1), ("QUIT", 3)] {
         // Through `sh` with core dumps off (SIGQUIT's default action dumps core, which would
         // leave a `core` file in the directory); `exec` keeps the pid.
         let program = bin().get_program().to_owned();
-        let child = start_job(
+        killed_mid_job(
+            "signal",
+            files,
             Command::new("sh")
                 .args(["-c", "ulimit -c 0; exec \"$0\" \"$@\""])
                 .arg(program)
                 // One thread: the job must still be running when the signal arrives.
                 .args(["-12", "-T1", "-f", "--rm", "big", "big.lz4"]),
-            &dir,
+            signal,
         );
-        send(&format!("-{signal}"), child.id());
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(
-            out.status.signal(),
-            Some(number),
-            "{signal}: {:?}",
-            out.status
-        );
-        assert!(snapshot(&dir) == before, "{signal}: changed the directory");
     }
 }
 
@@ -499,28 +514,14 @@ fn signals_while_decoding_on_threads_remove_the_temporary_file() {
         framed.extend_from_slice(&compressed);
     }
     framed.extend_from_slice(&[0; 4]);
-    for (signal, number) in [("TERM", 15), ("INT", 2)] {
-        if ignored_here(number) {
-            eprintln!("notice: SIG{signal} is ignored in this environment; not tested");
-            continue;
-        }
-        let dir = scratch(&format!("signal-decode-{signal}"));
-        std::fs::write(dir.join("big.lz4"), &framed).unwrap();
-        std::fs::write(dir.join("big"), b"existing output").unwrap();
-        let before = snapshot(&dir);
-        let child = start_job(
+    let files: &[(&str, &[u8])] = &[("big.lz4", &framed), ("big", b"existing output")];
+    for signal in [("TERM", 15), ("INT", 2)] {
+        killed_mid_job(
+            "signal-decode",
+            files,
             bin().args(["-d", "-T2", "--no-sparse", "-f", "--rm", "big.lz4", "big"]),
-            &dir,
+            signal,
         );
-        send(&format!("-{signal}"), child.id());
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(
-            out.status.signal(),
-            Some(number),
-            "{signal}: {:?}",
-            out.status
-        );
-        assert!(snapshot(&dir) == before, "{signal}: changed the directory");
     }
 }
 
