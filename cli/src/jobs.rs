@@ -456,15 +456,13 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
                 (Some(len), None) if len >= PARALLEL_DECODE_FROM => 0,
                 (Some(_), None) => 1,
             });
+            // At `-vv`: what `-T` came to for this input (frames of linked blocks, legacy
+            // frames and data passed through are still read on one thread).
             let how = match threads {
-                1 => "on one thread".to_owned(),
-                n => format!("on {n} threads (blocks decoded ahead)"),
+                1 => "one thread".to_owned(),
+                n => format!("{n} threads for frames of independent blocks"),
             };
-            display(
-                settings,
-                3,
-                &format!("{}: decoding {how}", job.input.name()),
-            );
+            display(settings, 4, &format!("{}: {how}", job.input.name()));
             codec::decompress_frames(&mut reader, &mut sink, dictionary, pass_through, threads)
                 .map(drop)
         }

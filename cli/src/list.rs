@@ -276,15 +276,9 @@ fn container_line(found: Container, size: u64, content: u64, path: &Path) -> Str
     )
 }
 
-/// Whether `path` is a regular file starting with a legacy frame's magic number (anything else
-/// is not opened: opening a FIFO would wait for a writer).
-fn starts_legacy(path: &Path) -> bool {
-    let mut magic = [0; 4];
+/// Whether `path` is a regular file (one that can be read again: not a pipe or a device).
+fn is_regular_file(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|meta| meta.is_file())
-        && File::open(path)
-            .and_then(|mut file| file.read_exact(&mut magic))
-            .is_ok()
-        && u32::from_le_bytes(magic) == frame::LEGACY_MAGIC
 }
 
 /// Lists `paths`; `verbose` adds the frame table. Output goes to stdout, as `lz4`'s does.
@@ -323,9 +317,9 @@ pub fn run(
         }
         let frames = match frames_of(path) {
             Ok(frames) => frames,
-            // Legacy input that is not a whole stream of frames may be a kernel image (legacy
-            // frames and a size trailer), as `-d` reads it.
-            Err(failure) if named.is_none() && starts_legacy(path) => {
+            // Input that is not a whole stream of frames may be a kernel image (frames ending
+            // with a legacy frame, then a size trailer), as `-d` reads it.
+            Err(failure) if named.is_none() && is_regular_file(path) => {
                 match container_of(path, Some(Container::Linux), max_out) {
                     Ok(Some((found, size, content))) => {
                         out.push_str(&container_line(found, size, content, path));

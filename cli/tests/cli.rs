@@ -641,48 +641,62 @@ fn thread_counts_decode_the_same() {
     }
 }
 
-/// `-v` says how a file is decoded, so the tests can tell that the threads `-T` asks for are
-/// the threads used: `-T2` and `-T4` on several, `-T1` on one, a pipe on one whatever `-T` says
-/// (reading ahead would hold back blocks that have arrived), and without `-T` a file smaller
-/// than 64 MiB on one.
+/// `-vv` says what `-T` came to for a file, so the tests can tell that the threads `-T` asks for
+/// reach the decoder: `-T2` and `-T4` on several, `-T1` on one, a pipe on one whatever `-T`
+/// says (reading ahead would hold back blocks that have arrived), and without `-T` a file
+/// smaller than 64 MiB on one.
 #[test]
-fn verbose_says_how_many_threads_decode() {
+fn very_verbose_says_how_many_threads_decode() {
     let dir = scratch("threads-verbose");
     let data = sample(3_000_000);
     std::fs::write(dir.join("data"), &data).unwrap();
     let framed = run_in(bin().args(["-f", "-c", "data"]), &dir).stdout;
     std::fs::write(dir.join("data.lz4"), &framed).unwrap();
+    let several = "threads for frames of independent blocks";
     for (threads, expected) in [
-        (Some("-T2"), "on 2 threads"),
-        (Some("-T4"), "on 4 threads"),
-        (Some("-T1"), "on one thread"),
-        (None, "on one thread"),
+        (Some("-T2"), format!("data.lz4: 2 {several}")),
+        (Some("-T4"), format!("data.lz4: 4 {several}")),
+        (Some("-T1"), "data.lz4: one thread".to_owned()),
+        (None, "data.lz4: one thread".to_owned()),
     ] {
         let out = run_in(
-            bin().args(["-v", "-d", "-c", "data.lz4"]).args(threads),
+            bin().args(["-vv", "-d", "-c", "data.lz4"]).args(threads),
             &dir,
         );
         assert!(out.status.success(), "{threads:?}: {}", stderr(&out));
         assert!(out.stdout == data, "{threads:?}");
         let message = stderr(&out);
-        assert!(
-            message.contains(&format!("data.lz4: decoding {expected}")),
-            "{threads:?}: {message}"
-        );
+        assert!(message.contains(&expected), "{threads:?}: {message}");
         // From a pipe: one thread.
         let out = piped(
-            &[&["-v", "-d", "-c"][..], threads.as_slice()].concat(),
+            &[&["-vv", "-d", "-c"][..], threads.as_slice()].concat(),
             &framed,
         );
         assert!(out.status.success() && out.stdout == data, "{threads:?}");
-        assert!(
-            stderr(&out).contains("decoding on one thread"),
-            "{threads:?}: pipe"
-        );
+        assert!(stderr(&out).contains(": one thread"), "{threads:?}: pipe");
     }
-    // Without -v, nothing is said.
-    let quiet = run_in(bin().args(["-d", "-T2", "-c", "data.lz4"]), &dir);
-    assert!(!stderr(&quiet).contains("decoding on"));
+    // At -v, nothing is said (as `lz4 -v`, which names the file only in its summary).
+    let verbose = run_in(bin().args(["-v", "-d", "-T2", "-c", "data.lz4"]), &dir);
+    assert!(!stderr(&verbose).contains("thread"));
+}
+
+/// A kernel image whose legacy frame follows an LZ4 frame, with the size trailer of the whole
+/// content: `--list` reads it as `-d` does (review rev16).
+#[test]
+fn list_reads_a_kernel_image_that_decode_reads() {
+    let dir = scratch("list-mixed-image");
+    let first = sample(100_000);
+    let second = sample(120_000);
+    let mut image = lz4_simd::frame::compress(&first, &Default::default());
+    image.extend_from_slice(&lz4_simd::frame::compress_legacy(&second, 1));
+    image.extend_from_slice(&((first.len() + second.len()) as u32).to_le_bytes());
+    image.extend_from_slice(&[0; 12]);
+    std::fs::write(dir.join("mixed.img"), &image).unwrap();
+    let decoded = run_in(bin().args(["-d", "-c", "mixed.img"]), &dir);
+    assert!(decoded.status.success(), "-d: {}", stderr(&decoded));
+    assert!(decoded.stdout == [first, second].concat());
+    let listed = run_in(bin().args(["--list", "mixed.img"]), &dir);
+    assert!(listed.status.success(), "--list: {}", stderr(&listed));
 }
 
 /// Outputs larger than several early-writeback windows (8 MiB: the writeback thread starts and

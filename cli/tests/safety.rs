@@ -316,13 +316,15 @@ fn a_full_disk_fails_cleanly() {
         &["-f", "--rm", "a", "/dev/full"],
         "/dev/full",
     );
-    // Decoding, on one thread and on two.
-    let framed = lz4_simd::frame::compress(&data, &Default::default());
-    let files: &[(&str, &[u8])] = &[("a.lz4", &framed)];
+    // Decoding, on one thread and on two (with blocks in flight: 64 KiB blocks).
+    let options =
+        lz4_simd::frame::FrameOptions::new().block_size(lz4_simd::frame::BlockSize::Max64KB);
+    let framed = lz4_simd::frame::compress(&data, &options);
+    let framed_files: &[(&str, &[u8])] = &[("a.lz4", &framed)];
     for threads in ["-T1", "-T2"] {
         fails_and_changes_nothing(
             "dev-full-decode",
-            files,
+            framed_files,
             &["-d", threads, "-f", "--rm", "a.lz4", "/dev/full"],
             "/dev/full",
         );
@@ -347,9 +349,12 @@ fn a_file_size_limit_removes_the_temporary_file() {
     ] {
         let dir = scratch("fsize");
         std::fs::write(dir.join("a"), &data).unwrap();
+        // 64 KiB blocks: with -T2, blocks are in flight when the limit is hit.
+        let options =
+            lz4_simd::frame::FrameOptions::new().block_size(lz4_simd::frame::BlockSize::Max64KB);
         std::fs::write(
             dir.join("a.lz4"),
-            lz4_simd::frame::compress(&data, &Default::default()),
+            lz4_simd::frame::compress(&data, &options),
         )
         .unwrap();
         std::fs::write(dir.join("b"), b"existing output").unwrap();
@@ -391,34 +396,36 @@ fn long_names_are_written_through_a_short_temporary_name() {
     assert!(!text.contains("lz4-simd-tmp"), "{text}");
 }
 
-/// Waits until a temporary output appears in `dir` (the job is under way).
-fn wait_for_temporary(dir: &Path) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        if std::fs::read_dir(dir).unwrap().any(|e| {
-            e.unwrap()
-                .file_name()
-                .to_string_lossy()
-                .ends_with(".lz4-simd-tmp")
-        }) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    panic!("no temporary file appeared");
-}
-
-/// Starts `command` in `dir` and waits until its temporary output appears (the job is under
-/// way).
-fn start_job(command: &mut Command, dir: &Path) -> std::process::Child {
-    let child = command
+/// Starts `command` in `dir` and waits until its temporary output holds at least `at_least`
+/// bytes (the job is under way). If none does within 60 s, the job is killed and its messages
+/// are shown.
+fn start_job(command: &mut Command, dir: &Path, at_least: u64) -> std::process::Child {
+    let mut child = command
         .current_dir(dir)
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_for_temporary(dir);
-    child
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        let written = std::fs::read_dir(dir).unwrap().find_map(|entry| {
+            let entry = entry.unwrap();
+            let name = entry.file_name();
+            (name.to_string_lossy().ends_with(".lz4-simd-tmp"))
+                .then(|| entry.metadata().map_or(0, |meta| meta.len()))
+        });
+        if written.is_some_and(|written| written >= at_least) {
+            return child;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    panic!(
+        "no temporary output of {at_least} bytes appeared: {:?}, {}",
+        out.status,
+        stderr(&out)
+    );
 }
 
 /// Sends `signal` (a `kill` option: `-TERM`) to process `pid`.
@@ -442,9 +449,16 @@ fn ignored_here(number: i32) -> bool {
 }
 
 /// Runs `command` in a new directory `name` holding `files`, sends it SIG`signal` (`number`)
-/// once its temporary output exists, and checks that it died of the signal and left every file
-/// as it was (the temporary output gone). Tests nothing if this process has the signal ignored.
-fn killed_mid_job(name: &str, files: &[(&str, &[u8])], command: &mut Command, signal: (&str, i32)) {
+/// once its temporary output holds `at_least` bytes, and checks that it died of the signal and
+/// left every file as it was (the temporary output gone). Tests nothing if this process has the
+/// signal ignored.
+fn killed_mid_job(
+    name: &str,
+    files: &[(&str, &[u8])],
+    command: &mut Command,
+    signal: (&str, i32),
+    at_least: u64,
+) {
     let (signal, number) = signal;
     if ignored_here(number) {
         // Started under `nohup` (SIGHUP) or as a background job (SIGINT, SIGQUIT): the job
@@ -457,7 +471,7 @@ fn killed_mid_job(name: &str, files: &[(&str, &[u8])], command: &mut Command, si
         std::fs::write(dir.join(file), content).unwrap();
     }
     let before = snapshot(&dir);
-    let child = start_job(command, &dir);
+    let child = start_job(command, &dir, at_least);
     send(&format!("-{signal}"), child.id());
     let out = child.wait_with_output().unwrap();
     assert_eq!(
@@ -490,6 +504,7 @@ fn signals_in_the_middle_of_a_job_remove_the_temporary_file() {
                 // One thread: the job must still be running when the signal arrives.
                 .args(["-12", "-T1", "-f", "--rm", "big", "big.lz4"]),
             signal,
+            0,
         );
     }
 }
@@ -521,6 +536,8 @@ fn signals_while_decoding_on_threads_remove_the_temporary_file() {
             files,
             bin().args(["-d", "-T2", "--no-sparse", "-f", "--rm", "big.lz4", "big"]),
             signal,
+            // Blocks are being decoded on both threads by then.
+            64 << 20,
         );
     }
 }
@@ -535,7 +552,7 @@ fn a_signal_ignored_at_start_stays_ignored() {
         "trap '' HUP; exec '{}' -12 -f big big.lz4",
         env!("CARGO_BIN_EXE_lz4-simd")
     );
-    let mut child = start_job(Command::new("sh").args(["-c", &script]), &dir);
+    let mut child = start_job(Command::new("sh").args(["-c", &script]), &dir, 0);
     send("-HUP", child.id());
     // Still at work: no death by SIGHUP (a job that ends first must end well).
     std::thread::sleep(Duration::from_millis(300));

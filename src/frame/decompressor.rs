@@ -155,8 +155,10 @@ impl FrameDecompressor {
     }
 
     /// Accept a Linux kernel image's trailer after a legacy frame (off by default, as in
-    /// `lz4`; the kernel's `unlz4` accepts it): a little-endian u32 equal to the legacy frame's
-    /// content size, then zero padding, to the end of the input. A word equal to the content
+    /// `lz4`; the kernel's `unlz4` accepts it): a little-endian u32 equal to the content size
+    /// of the whole stream (every frame's content so far, as `container::linux::decompress`
+    /// checks it; for a kernel image, one legacy frame's), then zero padding, to the end of the
+    /// input. A word equal to the content
     /// size that is followed by anything but zeros stays a block size. Set it before the first
     /// call. (The one-shot form is `container::linux::decompress`.)
     pub fn kernel_trailer(mut self, on: bool) -> Self {

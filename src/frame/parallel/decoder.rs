@@ -260,8 +260,8 @@ impl<R: Read> ParallelFrameDecoder<R> {
 
     /// Accept a Linux kernel image's trailer after a legacy frame (off by default), as
     /// [`FrameDecompressor::kernel_trailer`](crate::frame::FrameDecompressor::kernel_trailer):
-    /// a little-endian u32 equal to the legacy frame's content size, then zero padding, to the
-    /// end of the input. Set it before the first read.
+    /// a little-endian u32 equal to the content size of the whole stream, then zero padding, to
+    /// the end of the input. Set it before the first read.
     pub fn kernel_trailer(mut self, on: bool) -> Self {
         self.parser.set_legacy_trailer(on);
         self

@@ -11,9 +11,9 @@
 //! streaming one, and 4 MiB blocks decoded no faster on 2 threads than on one. Kept here, the
 //! next frame starts with warm buffers.
 //!
-//! A store keeps the largest buffers first and hands out all it holds at once ([`take`]): a
-//! frame takes them when it starts and gives back what it has when it ends, so the store's lock
-//! is taken twice per frame, never per block. A buffer given back may still hold bytes of the
+//! A store keeps the largest buffers it is given (up to its cap) and hands out all it holds at
+//! once ([`take`]): a frame takes them when it starts and gives back what it has when it ends,
+//! so the store's lock is taken twice per frame, never per block. A buffer given back may still hold bytes of the
 //! frame it served; each user says, where it gives them back, why no later frame can read them.
 //!
 //! [`take`]: BufferStore::take
@@ -44,7 +44,7 @@ impl BufferStore {
         }
     }
 
-    /// Takes every buffer kept, the largest first.
+    /// Takes every buffer kept.
     pub(super) fn take(&self) -> Vec<Vec<u8>> {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         kept.bytes = 0;
