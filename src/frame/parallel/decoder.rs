@@ -89,7 +89,6 @@ use crate::frame::codec::{
 use crate::frame::decompressor::{Output, StreamSink};
 use crate::frame::header::FrameInfo;
 use crate::frame::io_error;
-use crate::frame::read::read_buffered;
 use crate::frame::BlockMode;
 use crate::Error;
 
@@ -645,24 +644,52 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let start = buf.len();
         loop {
-            let available = self.fill_buf()?;
-            if available.is_empty() {
+            let available = self.fill_buf()?.len();
+            if available == 0 {
                 return Ok(buf.len() - start);
             }
-            // A piece at a time, so that `consume` hashes what was just copied from the cache.
-            let len = available.len().min(HAND_OUT_PIECE);
+            // A piece at a time, copied and hashed in one pass (see `read`); the piece is
+            // zeroed first (within the L1 cache, next to nothing beside the hash).
+            let len = available.min(HAND_OUT_PIECE);
+            let at = buf.len();
             if buf.try_reserve(len).is_err() {
                 return Err(io_error(Error::AllocationFailed {
-                    bytes: buf.len().saturating_add(len),
+                    bytes: at.saturating_add(len),
                 }));
             }
-            buf.extend_from_slice(&available[..len]);
-            self.consume(len);
+            buf.resize(at + len, 0);
+            self.hand_out(&mut buf[at..]);
         }
     }
 
+    /// Copies the content out and hashes it for the content checksum in one pass
+    /// ([`ContentHasher::update_copying`](crate::block::xxh32::ContentHasher::update_copying)):
+    /// the hash is bound by the latency of its multiplications, and the copy's loads and stores
+    /// fit beside it, where `read_buffered` then `consume` would read the content twice.
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, out)
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let available = self.fill_buf()?.len();
+        let len = available.min(out.len());
+        self.hand_out(&mut out[..len]);
+        Ok(len)
+    }
+}
+
+impl<R: Read> ParallelFrameDecoder<R> {
+    /// Hands out the next `out.len()` bytes of the content being handed out (which holds at
+    /// least as many), hashing them: [`consume`](BufRead::consume) with a copy.
+    fn hand_out(&mut self, out: &mut [u8]) {
+        let len = out.len();
+        if self.current.from_output {
+            self.parser.copy_hashed(self.output.unread(), out);
+            self.output.consume(len);
+        } else {
+            let content = &self.current.block[self.current.pos..self.current.end];
+            self.parser.copy_hashed(content, out);
+            self.current.pos += len;
+        }
     }
 }
 
@@ -710,8 +737,8 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
     }
 }
 
-/// The most content `read_to_end` copies before it hashes it (see
-/// [`consume`](ParallelFrameDecoder::consume)): well within the L1 cache.
+/// The most content `read_to_end` zeroes, then copies and hashes in one pass (see
+/// [`read`](ParallelFrameDecoder::read)), at a time: well within the L1 cache.
 const HAND_OUT_PIECE: usize = 16 << 10;
 
 /// Frees the buffers dropped decoders left for the next ones; returns their capacity in bytes.
