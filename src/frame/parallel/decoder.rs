@@ -195,6 +195,10 @@ struct Ahead {
 /// flight no longer fit in the 2 MiB L2).
 const BATCH_BYTES: usize = 256 << 10;
 
+/// The fewest unclaimed batches for which the caller's thread decodes one instead of waiting
+/// for a worker (see [`ParallelFrameDecoder::wait`]).
+const HELP_QUEUED: usize = 2;
+
 enum Stashed {
     Io(io::Error),
     /// The reader reported reading more than it was asked for.
@@ -270,10 +274,14 @@ impl<R: Read> ParallelFrameDecoder<R> {
         parser.set_caller_hashes(true);
         let tail = dict.map(|dict| &dict[dict.len().saturating_sub(MAX_HISTORY)..]);
         let jobs = Queue::new(threads);
+        let mut spare_data = Stash::take(&STASHED_UNITS);
+        // The first unit is read into a buffer of the last decoder too (fresh memory would cost
+        // its first touch: about 1 ms for a 4 MiB block's 2 MiB of input).
+        let unit = spare_data.pop().unwrap_or_default();
         Self {
             reader,
             parser,
-            unit: Vec::new(),
+            unit,
             unit_len: 0,
             queue: VecDeque::new(),
             batches: VecDeque::new(),
@@ -292,7 +300,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 end: 0,
             },
             dict: tail.map(Arc::from),
-            spare_data: Stash::take(&STASHED_UNITS),
+            spare_data,
             spare_blocks: Stash::take(&STASHED_BLOCKS),
         }
     }
@@ -480,7 +488,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
                     let Some(Batch::Pending(pending)) = self.batches.pop_front() else {
                         unreachable!()
                     };
-                    let decoded = self.jobs.wait(pending);
+                    let decoded = self.wait(pending);
                     self.batches.push_front(Batch::Done(decoded.into()));
                 }
                 Batch::Done(blocks) => {
@@ -492,6 +500,31 @@ impl<R: Read> ParallelFrameDecoder<R> {
                         return decoded;
                     }
                 }
+            }
+        }
+    }
+
+    /// The blocks of the oldest batch, `pending` (taken from the front of `batches`). While
+    /// they are not decoded, this thread decodes the oldest batch nobody has claimed instead of
+    /// waiting, if it is `pending` itself (no worker has started on it) or if at least
+    /// [`HELP_QUEUED`] are unclaimed; with fewer, it waits, so that a worker finishing `pending`
+    /// soon is not left idle at the end of the input while this thread decodes the last batch
+    /// and then hands out both.
+    fn wait(&self, pending: Pending<Vec<Decoded>>) -> Vec<Decoded> {
+        loop {
+            if let Some(decoded) = pending.try_take() {
+                return decoded;
+            }
+            let unclaimed = self.jobs.unclaimed();
+            // Jobs are claimed in order: `pending` is unclaimed if all of them are.
+            let others = self
+                .batches
+                .iter()
+                .filter(|batch| matches!(batch, Batch::Pending(_)))
+                .count();
+            let help = unclaimed > others || unclaimed >= HELP_QUEUED;
+            if !(help && self.jobs.run_one()) {
+                return pending.wait();
             }
         }
     }
