@@ -705,7 +705,8 @@ impl FrameParser {
                 check_dictionary(&info, self.dict)?;
                 sink.begin_frame(&info)?;
                 self.state = State::BlockWord(FrameState {
-                    hasher: (info.content_checksum && self.verify_checksums).then(ContentHasher::new),
+                    hasher: (info.content_checksum && self.verify_checksums)
+                        .then(ContentHasher::new),
                     info,
                     block_index: 0,
                     produced: 0,

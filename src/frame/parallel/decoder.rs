@@ -74,6 +74,19 @@
 //! blocks on 2 threads 24.1-24.9 ms -> 18.7-20.9 ms (1.50-1.54x -> 1.79-1.89x the sequential
 //! decoder), on 1 thread 46.6-47.4 ms -> 33.0-35.1 ms; 64 KiB blocks on 2 threads 22.3-22.5 ms
 //! -> 20.1-20.8 ms (1.54-1.59x -> 1.72-1.75x).
+//!
+//! Session 16, at 4 MiB blocks on 2 threads (per-thread timeline: 16 blocks of about 1.2 ms of
+//! decoding each; the caller's thread read each block's input in 0.35 ms and handed out and
+//! hashed each block in 0.78 ms, so it was the slower side, and the worker idled 1-2 ms at the
+//! end): `read` and `read_to_end` copy the content out and hash it in one pass (XXH32 is bound
+//! by its multiply chain, and the copy fits beside it: 0.6 ms a block); the caller's thread
+//! decodes a batch instead of waiting only if nobody has started on the one it waits for or at
+//! least [`HELP_QUEUED`] are unclaimed (it took the last block while the worker was about to
+//! finish the one before, and both were then handed out with the worker idle); the first
+//! unit's buffer comes from the stash too. Criterion medians per 64 MiB under `chrt -f 50`, two
+//! runs interleaved with the build before: 4 MiB blocks on 2 threads 20.5-21.4 ms -> 18.9-19.3
+//! ms (1.69-1.75x -> 1.84-1.90x `FrameDecoder`), 64 KiB blocks 20.7-22.0 ms -> 19.1-19.3 ms
+//! (1.66-1.77x -> 1.88-1.92x).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};

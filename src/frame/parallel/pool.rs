@@ -352,7 +352,7 @@ mod tests {
         // A count no other test uses, so that blocking its workers delays nobody else.
         const THREADS: usize = 5;
         let content: Vec<u8> = (0..(3 << 20) + 12_345u32)
-            .map(|i| (i % 251 ^ i / 4099) as u8)
+            .map(|i| ((i % 251) ^ (i / 4099)) as u8)
             .collect();
         for block_size in [BlockSize::Max64KB, BlockSize::Max1MB] {
             let options = FrameOptions::new()
