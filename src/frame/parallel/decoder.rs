@@ -86,7 +86,9 @@
 //! unit's buffer comes from the stash too. Criterion medians per 64 MiB under `chrt -f 50`, two
 //! runs interleaved with the build before: 4 MiB blocks on 2 threads 20.5-21.4 ms -> 18.9-19.3
 //! ms (1.69-1.75x -> 1.84-1.90x `FrameDecoder`), 64 KiB blocks 20.7-22.0 ms -> 19.1-19.3 ms
-//! (1.66-1.77x -> 1.88-1.92x).
+//! (1.66-1.77x -> 1.88-1.92x); a build with `-align-all-functions=6`: 4 MiB 1.68-1.70x ->
+//! 1.88-1.90x, 64 KiB 1.72-1.74x -> 1.86-1.91x. On 1 thread (the hand-out in one pass too)
+//! 4 MiB blocks 34.7-35.5 ms -> 33.6-33.9 ms.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
