@@ -154,6 +154,48 @@ impl ContentHasher {
         self.update(&input[whole..]);
     }
 
+    /// Copies `content[..out.len()]` into `out` and feeds it, in one pass: equal to
+    /// `out.copy_from_slice(&content[..out.len()])` then [`update_ahead`](Self::update_ahead),
+    /// and asks for `content` up to [`AHEAD`](Self::AHEAD) bytes beyond each line copied (past
+    /// `out.len()`, for the next call).
+    ///
+    /// XXH32 is bound by the latency of its lanes' multiply chain (about 5 cycles per 16-byte
+    /// stripe), so the loads and stores of a copy done in the same loop take no time of their
+    /// own: a content handed out and hashed costs the hash alone. On the Xeon model 167, 64 MiB
+    /// from memory in 8 KiB pieces: copied then hashed, 16-17 ms; in one pass with the prefetch,
+    /// 10.1-10.8 ms (without it 31-33 ms); hashing alone from L1, 9.5 ms.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn update_copying(&mut self, content: &[u8], out: &mut [u8]) {
+        const LINE: usize = 64;
+        let len = out.len();
+        let Some(mut lanes) = self.lanes() else {
+            // Not on a stripe's start: the few bytes up to the next line go the plain way.
+            let head = (LINE - self.buffered()).min(len);
+            let (out_head, out_rest) = out.split_at_mut(head);
+            out_head.copy_from_slice(&content[..head]);
+            self.update(out_head);
+            if !out_rest.is_empty() {
+                self.update_copying(&content[head..], out_rest);
+            }
+            return;
+        };
+        let whole = len / LINE * LINE;
+        for (at, (line, out_line)) in (0..whole).step_by(LINE).zip(
+            content[..whole]
+                .chunks_exact(LINE)
+                .zip(out[..whole].chunks_exact_mut(LINE)),
+        ) {
+            crate::kernel::prefetch(content, at + Self::AHEAD);
+            out_line.copy_from_slice(line);
+            for stripe in line.chunks_exact(STRIPE) {
+                lanes.stripe_at(stripe);
+            }
+        }
+        self.absorbed(lanes, whole);
+        out[whole..].copy_from_slice(&content[whole..len]);
+        self.update(&out[whole..]);
+    }
+
     /// How far ahead [`update_ahead`](Self::update_ahead) asks for its input.
     #[cfg(feature = "parallel")]
     pub(crate) const AHEAD: usize = 4096;
@@ -230,6 +272,44 @@ mod tests {
                 assert_eq!(ahead.digest(), plain.digest(), "len {len}, after {skip}");
                 assert_eq!(ahead.digest(), xxh32(&data[..skip + len], 0));
                 assert_eq!((ahead.lanes(), ahead.total), (plain.lanes(), plain.total));
+            }
+        }
+    }
+
+    /// `update_copying` copies exactly `out.len()` bytes and gives `update`'s state, on every
+    /// length around the line and the read-ahead distance, from every offset within a stripe and
+    /// a line, with content beyond the piece (only asked for) and without; the bytes of `out`
+    /// are all written, whatever they held.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn update_copying_equals_copy_then_update() {
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let data: alloc::vec::Vec<u8> = (0..3 * ContentHasher::AHEAD)
+            .map(|_| next(&mut state) as u8)
+            .collect();
+        let lengths = (0..150).chain(
+            [ContentHasher::AHEAD, 2 * ContentHasher::AHEAD]
+                .into_iter()
+                .flat_map(|len| len - 70..len + 70),
+        );
+        for len in lengths {
+            for skip in [0, 1, 15, 16, 17, 63, 64, 65] {
+                for beyond in [0, 1, 100, ContentHasher::AHEAD] {
+                    let mut plain = ContentHasher::new();
+                    plain.update(&data[..skip]);
+                    let mut copying = plain.clone();
+                    plain.update(&data[skip..skip + len]);
+                    let mut out = alloc::vec![0xA5u8; len];
+                    let content = &data[skip..(skip + len + beyond).min(data.len())];
+                    copying.update_copying(content, &mut out);
+                    assert_eq!(out, &data[skip..skip + len], "len {len}, after {skip}");
+                    assert_eq!(copying.digest(), plain.digest(), "len {len}, after {skip}");
+                    assert_eq!(copying.digest(), xxh32(&data[..skip + len], 0));
+                    assert_eq!(
+                        (copying.lanes(), copying.total, copying.buffer),
+                        (plain.lanes(), plain.total, plain.buffer)
+                    );
+                }
             }
         }
     }

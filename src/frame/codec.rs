@@ -25,10 +25,11 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use xxhash_rust::xxh32::{xxh32, Xxh32};
+use xxhash_rust::xxh32::xxh32;
 
 use super::header::{le32, parse_header, FrameHeader, FrameInfo, MAX_HEADER_LEN, MIN_HEADER_LEN};
 use super::{BlockMode, LEGACY_BLOCK_SIZE, LEGACY_MAGIC, MAGIC, SKIPPABLE_MAGIC, STORED_FLAG};
+use crate::block::xxh32::ContentHasher;
 use crate::block::{self, MAX_EXPANSION};
 use crate::Error;
 
@@ -216,7 +217,7 @@ impl DataBlock<'_> {
 fn finish_content(
     info: &FrameInfo,
     produced: u64,
-    hasher: Option<Xxh32>,
+    hasher: Option<ContentHasher>,
     stored_checksum: Option<(u32, u64)>,
 ) -> Result<(), Error> {
     if let Some(declared) = info.content_size {
@@ -340,7 +341,7 @@ struct FrameState {
     info: FrameInfo,
     block_index: u64,
     produced: u64,
-    hasher: Option<Xxh32>,
+    hasher: Option<ContentHasher>,
     /// Content of the last block the caller still has to hash (see
     /// [`FrameParser::set_caller_hashes`]): the next unit is refused until it is 0, so a hand-out
     /// path that forgets to hash fails instead of skipping the checksum.
@@ -498,6 +499,23 @@ impl FrameParser {
                 hasher.update(content);
             }
         }
+    }
+
+    /// [`hash_content`](Self::hash_content) for content that is handed out by copying it:
+    /// copies `content[..out.len()]` into `out` and hashes it in the same pass (see
+    /// [`ContentHasher::update_copying`]; `content` past `out.len()` is what comes next, asked
+    /// for ahead).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn copy_hashed(&mut self, content: &[u8], out: &mut [u8]) {
+        if let State::BlockWord(frame) = &mut self.state {
+            if let (Some(hasher), 1..) = (frame.hasher.as_mut(), frame.owed) {
+                debug_assert!(out.len() as u64 <= frame.owed);
+                frame.owed = frame.owed.saturating_sub(out.len() as u64);
+                hasher.update_copying(content, out);
+                return;
+            }
+        }
+        out.copy_from_slice(&content[..out.len()]);
     }
 
     /// Whether the caller still owes the parser a hash of some of the last block's content.
@@ -690,7 +708,8 @@ impl FrameParser {
                 check_dictionary(&info, self.dict)?;
                 sink.begin_frame(&info)?;
                 self.state = State::BlockWord(FrameState {
-                    hasher: (info.content_checksum && self.verify_checksums).then(|| Xxh32::new(0)),
+                    hasher: (info.content_checksum && self.verify_checksums)
+                        .then(ContentHasher::new),
                     info,
                     block_index: 0,
                     produced: 0,

@@ -74,6 +74,21 @@
 //! blocks on 2 threads 24.1-24.9 ms -> 18.7-20.9 ms (1.50-1.54x -> 1.79-1.89x the sequential
 //! decoder), on 1 thread 46.6-47.4 ms -> 33.0-35.1 ms; 64 KiB blocks on 2 threads 22.3-22.5 ms
 //! -> 20.1-20.8 ms (1.54-1.59x -> 1.72-1.75x).
+//!
+//! Session 16, at 4 MiB blocks on 2 threads (per-thread timeline: 16 blocks of about 1.2 ms of
+//! decoding each; the caller's thread read each block's input in 0.35 ms and handed out and
+//! hashed each block in 0.78 ms, so it was the slower side, and the worker idled 1-2 ms at the
+//! end): `read` and `read_to_end` copy the content out and hash it in one pass (XXH32 is bound
+//! by its multiply chain, and the copy fits beside it: 0.6 ms a block); the caller's thread
+//! decodes a batch instead of waiting only if nobody has started on the one it waits for or at
+//! least [`HELP_QUEUED`] are unclaimed (it took the last block while the worker was about to
+//! finish the one before, and both were then handed out with the worker idle); the first
+//! unit's buffer comes from the stash too. Criterion medians per 64 MiB under `chrt -f 50`, two
+//! runs interleaved with the build before: 4 MiB blocks on 2 threads 20.5-21.4 ms -> 18.9-19.3
+//! ms (1.69-1.75x -> 1.84-1.90x `FrameDecoder`), 64 KiB blocks 20.7-22.0 ms -> 19.1-19.3 ms
+//! (1.66-1.77x -> 1.88-1.92x); a build with `-align-all-functions=6`: 4 MiB 1.68-1.70x ->
+//! 1.88-1.90x, 64 KiB 1.72-1.74x -> 1.86-1.91x. On 1 thread (the hand-out in one pass too)
+//! 4 MiB blocks 34.7-35.5 ms -> 33.6-33.9 ms.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -90,7 +105,6 @@ use crate::frame::codec::{
 use crate::frame::decompressor::{Output, StreamSink};
 use crate::frame::header::FrameInfo;
 use crate::frame::io_error;
-use crate::frame::read::read_buffered;
 use crate::frame::BlockMode;
 use crate::Error;
 
@@ -197,6 +211,10 @@ struct Ahead {
 /// flight no longer fit in the 2 MiB L2).
 const BATCH_BYTES: usize = 256 << 10;
 
+/// The fewest unclaimed batches for which the caller's thread decodes one instead of waiting
+/// for a worker (see [`ParallelFrameDecoder::wait`]).
+const HELP_QUEUED: usize = 2;
+
 enum Stashed {
     Io(io::Error),
     /// The reader reported reading more than it was asked for.
@@ -272,10 +290,14 @@ impl<R: Read> ParallelFrameDecoder<R> {
         parser.set_caller_hashes(true);
         let tail = dict.map(|dict| &dict[dict.len().saturating_sub(MAX_HISTORY)..]);
         let jobs = Queue::new(threads);
+        let mut spare_data = DECODER_UNITS.take();
+        // The first unit is read into a buffer of the last decoder too (fresh memory would cost
+        // its first touch: about 1 ms for a 4 MiB block's 2 MiB of input).
+        let unit = spare_data.pop().unwrap_or_default();
         Self {
             reader,
             parser,
-            unit: Vec::new(),
+            unit,
             unit_len: 0,
             queue: VecDeque::new(),
             batches: VecDeque::new(),
@@ -294,7 +316,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
                 end: 0,
             },
             dict: tail.map(Arc::from),
-            spare_data: DECODER_UNITS.take(),
+            spare_data,
             spare_blocks: DECODER_BLOCKS.take(),
         }
     }
@@ -482,7 +504,7 @@ impl<R: Read> ParallelFrameDecoder<R> {
                     let Some(Batch::Pending(pending)) = self.batches.pop_front() else {
                         unreachable!()
                     };
-                    let decoded = self.jobs.wait(pending);
+                    let decoded = self.wait(pending);
                     self.batches.push_front(Batch::Done(decoded.into()));
                 }
                 Batch::Done(blocks) => {
@@ -494,6 +516,31 @@ impl<R: Read> ParallelFrameDecoder<R> {
                         return decoded;
                     }
                 }
+            }
+        }
+    }
+
+    /// The blocks of the oldest batch, `pending` (taken from the front of `batches`). While
+    /// they are not decoded, this thread decodes the oldest batch nobody has claimed instead of
+    /// waiting, if it is `pending` itself (no worker has started on it) or if at least
+    /// [`HELP_QUEUED`] are unclaimed; with fewer, it waits, so that a worker finishing `pending`
+    /// soon is not left idle at the end of the input while this thread decodes the last batch
+    /// and then hands out both.
+    fn wait(&self, pending: Pending<Vec<Decoded>>) -> Vec<Decoded> {
+        loop {
+            if let Some(decoded) = pending.try_take() {
+                return decoded;
+            }
+            let unclaimed = self.jobs.unclaimed();
+            // Jobs are claimed in order: `pending` is unclaimed if all of them are.
+            let others = self
+                .batches
+                .iter()
+                .filter(|batch| matches!(batch, Batch::Pending(_)))
+                .count();
+            let help = unclaimed > others || unclaimed >= HELP_QUEUED;
+            if !(help && self.jobs.run_one()) {
+                return pending.wait();
             }
         }
     }
@@ -646,24 +693,52 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
     fn read_to_end(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         let start = buf.len();
         loop {
-            let available = self.fill_buf()?;
-            if available.is_empty() {
+            let available = self.fill_buf()?.len();
+            if available == 0 {
                 return Ok(buf.len() - start);
             }
-            // A piece at a time, so that `consume` hashes what was just copied from the cache.
-            let len = available.len().min(HAND_OUT_PIECE);
+            // A piece at a time, copied and hashed in one pass (see `read`); the piece is
+            // zeroed first (within the L1 cache, next to nothing beside the hash).
+            let len = available.min(HAND_OUT_PIECE);
+            let at = buf.len();
             if buf.try_reserve(len).is_err() {
                 return Err(io_error(Error::AllocationFailed {
-                    bytes: buf.len().saturating_add(len),
+                    bytes: at.saturating_add(len),
                 }));
             }
-            buf.extend_from_slice(&available[..len]);
-            self.consume(len);
+            buf.resize(at + len, 0);
+            self.hand_out(&mut buf[at..]);
         }
     }
 
+    /// Copies the content out and hashes it for the content checksum in one pass
+    /// ([`ContentHasher::update_copying`](crate::block::xxh32::ContentHasher::update_copying)):
+    /// the hash is bound by the latency of its multiplications, and the copy's loads and stores
+    /// fit beside it, where `read_buffered` then `consume` would read the content twice.
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        read_buffered(self, out)
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let available = self.fill_buf()?.len();
+        let len = available.min(out.len());
+        self.hand_out(&mut out[..len]);
+        Ok(len)
+    }
+}
+
+impl<R: Read> ParallelFrameDecoder<R> {
+    /// Hands out the next `out.len()` bytes of the content being handed out (which holds at
+    /// least as many), hashing them: [`consume`](BufRead::consume) with a copy.
+    fn hand_out(&mut self, out: &mut [u8]) {
+        let len = out.len();
+        if self.current.from_output {
+            self.parser.copy_hashed(self.output.unread(), out);
+            self.output.consume(len);
+        } else {
+            let content = &self.current.block[self.current.pos..self.current.end];
+            self.parser.copy_hashed(content, out);
+            self.current.pos += len;
+        }
     }
 }
 
@@ -711,8 +786,8 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
     }
 }
 
-/// The most content `read_to_end` copies before it hashes it (see
-/// [`consume`](ParallelFrameDecoder::consume)): well within the L1 cache.
+/// The most content `read_to_end` zeroes, then copies and hashes in one pass (see
+/// [`read`](ParallelFrameDecoder::read)), at a time: well within the L1 cache.
 const HAND_OUT_PIECE: usize = 16 << 10;
 
 impl<R: Read> Drop for ParallelFrameDecoder<R> {

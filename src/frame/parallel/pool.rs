@@ -200,6 +200,11 @@ impl Queue {
         pending
     }
 
+    /// How many jobs no thread has claimed yet.
+    pub(crate) fn unclaimed(&self) -> usize {
+        lock(&self.queued).jobs.len()
+    }
+
     /// Runs the oldest job no thread has claimed on this thread. `false` if there is none.
     pub(crate) fn run_one(&self) -> bool {
         let job = lock(&self.queued).jobs.pop_front();
@@ -330,6 +335,50 @@ mod tests {
             drop(more);
             drop(pending);
             assert!(ran.load(Ordering::Relaxed) >= 19);
+        }
+    }
+
+    /// A streaming decoder whose pool's workers are all busy elsewhere (so its jobs are never
+    /// claimed by a worker) decodes every block on the caller's thread: it waits for a worker
+    /// only for a job a worker has claimed (`ParallelFrameDecoder::wait`), never for one nobody
+    /// has started, however few are left unclaimed.
+    #[test]
+    fn a_streaming_decoder_ends_while_every_worker_is_busy() {
+        use std::io::Read;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::sync::Arc;
+
+        use crate::frame::{self, BlockSize, FrameOptions, ParallelFrameDecoder};
+        // A count no other test uses, so that blocking its workers delays nobody else.
+        const THREADS: usize = 5;
+        let content: Vec<u8> = (0..(3 << 20) + 12_345u32)
+            .map(|i| ((i % 251) ^ (i / 4099)) as u8)
+            .collect();
+        for block_size in [BlockSize::Max64KB, BlockSize::Max1MB] {
+            let options = FrameOptions::new()
+                .block_size(block_size)
+                .content_checksum(true);
+            let framed = frame::compress(&content, &options);
+            let pool = pool(THREADS).unwrap();
+            let started = Arc::new(AtomicUsize::new(0));
+            let release = Arc::new(AtomicBool::new(false));
+            for _ in 0..THREADS {
+                let (started, release) = (Arc::clone(&started), Arc::clone(&release));
+                pool.spawn(move || {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    while !release.load(Ordering::SeqCst) {
+                        std::thread::yield_now();
+                    }
+                });
+            }
+            while started.load(Ordering::SeqCst) < THREADS {
+                std::thread::yield_now();
+            }
+            let mut decoded = Vec::new();
+            let result = ParallelFrameDecoder::new(&framed[..], THREADS).read_to_end(&mut decoded);
+            release.store(true, Ordering::SeqCst);
+            assert_eq!(result.unwrap(), content.len());
+            assert!(decoded == content);
         }
     }
 
