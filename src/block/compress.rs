@@ -792,10 +792,6 @@ unchecked_fn! {
                     }
                     ip += MINMATCH + match_code;
                     anchor = ip;
-                    // Large blocks (the `u32` table): ask for the input a little ahead.
-                    if T::HASH_READ != 4 {
-                        crate::kernel::prefetch_ahead(src, ip + 1024);
-                    }
                     if ip >= match_start_limit {
                         break 'search;
                     }

@@ -87,27 +87,6 @@ pub(crate) fn prefetch(bytes: &[u8], at: usize) {
     let _ = (bytes, at);
 }
 
-/// Asks the cache for the line holding `bytes[at]`, where `at` may lie past the end of `bytes`
-/// (then the hint is for whatever lies there, or nothing): no bounds test, for a hot loop that
-/// reads ahead a fixed distance without a branch. Nothing without the `unsafe` feature or off
-/// x86_64.
-#[inline(always)]
-pub(crate) fn prefetch_ahead(bytes: &[u8], at: usize) {
-    #[cfg(x86_kernels)]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // The address is formed by wrapping arithmetic (`wrapping_add`: no UB for any `at`, and
-        // nothing is dereferenced).
-        let line = bytes.as_ptr().wrapping_add(at);
-        // SAFETY: `_mm_prefetch` needs SSE, part of every x86_64 target (`x86_kernels` also
-        // requires SSE2); a prefetch is a hint that reads nothing into the program and cannot
-        // fault, whatever its address (one outside `bytes`, or unmapped, is ignored).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.cast()) };
-    }
-    #[cfg(not(x86_kernels))]
-    let _ = (bytes, at);
-}
-
 /// A block decode kernel.
 ///
 /// Every variant exists on every target; [`is_available`](Kernel::is_available) says which can
