@@ -33,7 +33,9 @@
 //! `LZ4_SIMD_BENCH_ROUNDS` (default 21 for fast, a quarter of it, at least 3, for HC), and the
 //! corpus as in `interleaved.rs` (built-in generated text and logs without it). Code placement
 //! moves these ratios by a few percent: confirm on two or three differently built binaries.
-//! `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time instead of wall time, which
+//! `LZ4_SIMD_BENCH_COLD=1` evicts the input from every cache level (x86_64 `clflush`) before
+//! each timed run, so the compressors read it from memory (the bench otherwise reuses inputs that
+//! sit in the last-level cache). `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time instead of wall time, which
 //! leaves out the time other processes run on a shared machine (see `testkit::clock`).
 //!
 //! Run: `cargo bench --bench compress_interleaved`.
@@ -234,6 +236,24 @@ fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>],
     }
 }
 
+/// Evicts `data` from every cache level (`LZ4_SIMD_BENCH_COLD=1`: each compressor then reads
+/// its input from memory, as a compressor of data not touched for a while does); untimed.
+fn evict(data: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_clflush, _mm_mfence};
+        for line in data.chunks(64) {
+            // SAFETY: SSE2 is part of every x86_64 target; `line` is a live, readable slice,
+            // and a flush changes no byte of it.
+            unsafe { _mm_clflush(line.as_ptr()) };
+        }
+        // SAFETY: as above (SSE2).
+        unsafe { _mm_mfence() };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = data;
+}
+
 /// Times `codecs` over every file, interleaved; `reference` is the index of the codec the
 /// ratios divide by.
 fn compare(
@@ -244,6 +264,10 @@ fn compare(
     block_size: usize,
     rounds: usize,
 ) {
+    let cold = env_usize("LZ4_SIMD_BENCH_COLD", 0) != 0;
+    if cold {
+        println!("cold input: evicted from every cache level before each run (clflush)");
+    }
     println!("{title}: ratio = liblz4's time / the compressor's (medians of {rounds} interleaved rounds), MB/s, compressed %");
     let mut state = State {
         fast: Compressor::new(),
@@ -278,6 +302,9 @@ fn compare(
         let mut times = vec![Vec::with_capacity(rounds); codecs.len()];
         for _ in 0..rounds {
             for (codec, times) in codecs.iter().zip(times.iter_mut()) {
+                if cold {
+                    evict(data);
+                }
                 let started = clock::Stamp::now();
                 run(*codec, &mut state, &chunks, &mut out);
                 times.push(started.elapsed_secs());
