@@ -154,6 +154,51 @@ impl ContentHasher {
         self.update(&input[whole..]);
     }
 
+    /// Appends `src` to `dst` and feeds it, in one pass over `src`: each 64-byte line is hashed
+    /// and copied while it is in the registers and L1, and asked for
+    /// [`AHEAD`](Self::AHEAD) bytes before (as [`update_ahead`](Self::update_ahead)).
+    ///
+    /// The copy is memory-bound and XXH32 is bound by its multiplies (one port): done apart, as
+    /// `dst.extend_from_slice(src)` and then `update_ahead(&dst[start..])`, their times add up,
+    /// while here the copy runs in the slack of the hash.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn extend_hashing(&mut self, dst: &mut alloc::vec::Vec<u8>, src: &[u8]) {
+        const LINE: usize = 64;
+        let Some(mut lanes) = self.lanes() else {
+            // Not on a stripe's start: the few bytes up to the next line go the plain way.
+            let (head, rest) = src.split_at((LINE - self.buffered()).min(src.len()));
+            dst.extend_from_slice(head);
+            self.update(head);
+            if !rest.is_empty() {
+                self.extend_hashing(dst, rest);
+            }
+            return;
+        };
+        let whole = src.len() / LINE * LINE;
+        dst.reserve(whole);
+        let start = dst.len();
+        let spare = &mut dst.spare_capacity_mut()[..whole];
+        for ((at, line), out) in (0..whole)
+            .step_by(LINE)
+            .zip(src[..whole].chunks_exact(LINE))
+            .zip(spare.chunks_exact_mut(LINE))
+        {
+            crate::kernel::prefetch(src, at + Self::AHEAD);
+            for stripe in line.chunks_exact(STRIPE) {
+                lanes.stripe_at(stripe);
+            }
+            for (out, &byte) in out.iter_mut().zip(line) {
+                out.write(byte);
+            }
+        }
+        // SAFETY: the loop wrote every byte of `spare`, the `whole` bytes of `dst`'s capacity
+        // after its length `start` (reserved above).
+        unsafe { dst.set_len(start + whole) };
+        self.absorbed(lanes, whole);
+        dst.extend_from_slice(&src[whole..]);
+        self.update(&src[whole..]);
+    }
+
     /// How far ahead [`update_ahead`](Self::update_ahead) asks for its input.
     #[cfg(feature = "parallel")]
     pub(crate) const AHEAD: usize = 4096;
@@ -230,6 +275,39 @@ mod tests {
                 assert_eq!(ahead.digest(), plain.digest(), "len {len}, after {skip}");
                 assert_eq!(ahead.digest(), xxh32(&data[..skip + len], 0));
                 assert_eq!((ahead.lanes(), ahead.total), (plain.lanes(), plain.total));
+            }
+        }
+    }
+
+    /// `extend_hashing` appends the bytes `extend_from_slice` appends and gives `update`'s
+    /// state, on every length around the line and the read-ahead distance, after every offset
+    /// within a stripe and a line, onto buffers with and without room.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn extend_hashing_equals_copy_and_update() {
+        let mut state = 0x5851_F42D_4C95_7F2Du64;
+        let data: alloc::vec::Vec<u8> = (0..3 * ContentHasher::AHEAD)
+            .map(|_| next(&mut state) as u8)
+            .collect();
+        let lengths = (0..150).chain(
+            [ContentHasher::AHEAD, 2 * ContentHasher::AHEAD]
+                .into_iter()
+                .flat_map(|len| len - 70..len + 70),
+        );
+        for len in lengths {
+            for skip in [0, 1, 15, 16, 17, 63, 64, 65] {
+                for room in [0, len + skip] {
+                    let mut plain = ContentHasher::new();
+                    plain.update(&data[..skip]);
+                    let mut fused = plain.clone();
+                    let mut copied = alloc::vec::Vec::with_capacity(room);
+                    copied.extend_from_slice(&data[..skip]);
+                    plain.update(&data[skip..skip + len]);
+                    fused.extend_hashing(&mut copied, &data[skip..skip + len]);
+                    assert_eq!(copied, &data[..skip + len], "len {len}, after {skip}");
+                    assert_eq!(fused.digest(), xxh32(&data[..skip + len], 0));
+                    assert_eq!((fused.lanes(), fused.total), (plain.lanes(), plain.total));
+                }
             }
         }
     }
