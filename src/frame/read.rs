@@ -203,8 +203,8 @@ impl<R: Read> Read for FrameDecoder<R> {
 }
 
 /// `Read::read` for a `BufRead`: a copy of what `fill_buf` holds.
-/// (Used by the parallel decoder and the containers' `std::io` adapters.)
-#[cfg(any(feature = "parallel", feature = "containers"))]
+/// (Used by the containers' `std::io` adapters.)
+#[cfg(feature = "containers")]
 pub(crate) fn read_buffered(reader: &mut impl BufRead, out: &mut [u8]) -> io::Result<usize> {
     if out.is_empty() {
         return Ok(0);
