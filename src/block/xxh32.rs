@@ -251,11 +251,15 @@ mod tests {
         *state
     }
 
-    /// `update_ahead` gives `update`'s state on every length around the line and the read-ahead
-    /// distance, from every offset within a stripe and a line.
+    /// The three forms of `feed_lines` give `update`'s state on every length around the line
+    /// and the read-ahead distance, from every offset within a stripe and a line (a partial
+    /// stripe buffered or not): `update_ahead`; `update_copying`, which copies exactly
+    /// `out.len()` bytes over whatever `out` held, with content beyond the piece (only asked
+    /// for) and without; `extend_hashing`, which appends the bytes `extend_from_slice` appends,
+    /// onto buffers with and without room.
     #[cfg(feature = "parallel")]
     #[test]
-    fn update_ahead_equals_update() {
+    fn every_form_of_feed_lines_equals_update() {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let data: alloc::vec::Vec<u8> = (0..3 * ContentHasher::AHEAD)
             .map(|_| next(&mut state) as u8)
@@ -267,84 +271,37 @@ mod tests {
         );
         for len in lengths {
             for skip in [0, 1, 15, 16, 17, 63, 64, 65] {
-                let mut plain = ContentHasher::new();
-                plain.update(&data[..skip]);
-                let mut ahead = plain.clone();
+                let mut before = ContentHasher::new();
+                before.update(&data[..skip]);
+                let mut plain = before.clone();
                 plain.update(&data[skip..skip + len]);
+                let expected = (plain.lanes(), plain.total, plain.buffer, plain.digest());
+                assert_eq!(expected.3, xxh32(&data[..skip + len], 0));
+                let state = |hasher: &ContentHasher| {
+                    (hasher.lanes(), hasher.total, hasher.buffer, hasher.digest())
+                };
+                let mut ahead = before.clone();
                 ahead.update_ahead(&data[skip..skip + len]);
-                assert_eq!(ahead.digest(), plain.digest(), "len {len}, after {skip}");
-                assert_eq!(ahead.digest(), xxh32(&data[..skip + len], 0));
-                assert_eq!((ahead.lanes(), ahead.total), (plain.lanes(), plain.total));
-            }
-        }
-    }
-
-    /// `update_copying` copies exactly `out.len()` bytes and gives `update`'s state, on every
-    /// length around the line and the read-ahead distance, from every offset within a stripe and
-    /// a line, with content beyond the piece (only asked for) and without; the bytes of `out`
-    /// are all written, whatever they held.
-    #[cfg(feature = "parallel")]
-    #[test]
-    fn update_copying_equals_copy_then_update() {
-        let mut state = 0x1234_5678_9ABC_DEF1u64;
-        let data: alloc::vec::Vec<u8> = (0..3 * ContentHasher::AHEAD)
-            .map(|_| next(&mut state) as u8)
-            .collect();
-        let lengths = (0..150).chain(
-            [ContentHasher::AHEAD, 2 * ContentHasher::AHEAD]
-                .into_iter()
-                .flat_map(|len| len - 70..len + 70),
-        );
-        for len in lengths {
-            for skip in [0, 1, 15, 16, 17, 63, 64, 65] {
+                assert_eq!(
+                    state(&ahead),
+                    expected,
+                    "update_ahead: len {len}, after {skip}"
+                );
                 for beyond in [0, 1, 100, ContentHasher::AHEAD] {
-                    let mut plain = ContentHasher::new();
-                    plain.update(&data[..skip]);
-                    let mut copying = plain.clone();
-                    plain.update(&data[skip..skip + len]);
+                    let mut copying = before.clone();
                     let mut out = alloc::vec![0xA5u8; len];
                     let content = &data[skip..(skip + len + beyond).min(data.len())];
                     copying.update_copying(content, &mut out);
                     assert_eq!(out, &data[skip..skip + len], "len {len}, after {skip}");
-                    assert_eq!(copying.digest(), plain.digest(), "len {len}, after {skip}");
-                    assert_eq!(copying.digest(), xxh32(&data[..skip + len], 0));
-                    assert_eq!(
-                        (copying.lanes(), copying.total, copying.buffer),
-                        (plain.lanes(), plain.total, plain.buffer)
-                    );
+                    assert_eq!(state(&copying), expected, "update_copying: len {len}");
                 }
-            }
-        }
-    }
-
-    /// `extend_hashing` appends the bytes `extend_from_slice` appends and gives `update`'s
-    /// state, on every length around the line and the read-ahead distance, after every offset
-    /// within a stripe and a line, onto buffers with and without room.
-    #[cfg(feature = "parallel")]
-    #[test]
-    fn extend_hashing_equals_copy_and_update() {
-        let mut state = 0x5851_F42D_4C95_7F2Du64;
-        let data: alloc::vec::Vec<u8> = (0..3 * ContentHasher::AHEAD)
-            .map(|_| next(&mut state) as u8)
-            .collect();
-        let lengths = (0..150).chain(
-            [ContentHasher::AHEAD, 2 * ContentHasher::AHEAD]
-                .into_iter()
-                .flat_map(|len| len - 70..len + 70),
-        );
-        for len in lengths {
-            for skip in [0, 1, 15, 16, 17, 63, 64, 65] {
                 for room in [0, len + skip] {
-                    let mut plain = ContentHasher::new();
-                    plain.update(&data[..skip]);
-                    let mut fused = plain.clone();
+                    let mut extending = before.clone();
                     let mut copied = alloc::vec::Vec::with_capacity(room);
                     copied.extend_from_slice(&data[..skip]);
-                    plain.update(&data[skip..skip + len]);
-                    fused.extend_hashing(&mut copied, &data[skip..skip + len]);
+                    extending.extend_hashing(&mut copied, &data[skip..skip + len]);
                     assert_eq!(copied, &data[..skip + len], "len {len}, after {skip}");
-                    assert_eq!(fused.digest(), xxh32(&data[..skip + len], 0));
-                    assert_eq!((fused.lanes(), fused.total), (plain.lanes(), plain.total));
+                    assert_eq!(state(&extending), expected, "extend_hashing: len {len}");
                 }
             }
         }
