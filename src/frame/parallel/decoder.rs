@@ -712,7 +712,7 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
     }
 
     /// Copies the content out and hashes it for the content checksum in one pass
-    /// ([`ContentHasher::update_copying`](crate::block::xxh32::ContentHasher::update_copying)):
+    /// (`ContentHasher::update_copying`):
     /// the hash is bound by the latency of its multiplications, and the copy's loads and stores
     /// fit beside it, where `read_buffered` then `consume` would read the content twice.
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {

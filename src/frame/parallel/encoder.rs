@@ -53,7 +53,13 @@ struct Parallel<W: Write> {
 /// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
 /// several blocks at once on a shared pool of worker threads. The frame's bytes are those
 /// [`FrameEncoder`] writes for the same options and the same writes, flushes and finish, for
-/// every thread count.
+/// every thread count, with one exception: with linked blocks (and HC's
+/// favour-decompression-speed), each block is handed to the single-threaded encoder as one
+/// write, gathered whole, so a frame whose writes end inside a block may differ from
+/// [`FrameEncoder`]'s for those writes (liblz4's linked streams depend on how the updates
+/// split a block; found in review, session 16). Such frames are valid and decode to the
+/// content; with writes that end on block boundaries (the `lz4` tool's, whole blocks read at a
+/// time, and `write_all` of the whole content) the bytes are the same.
 ///
 /// Input is gathered into blocks of the frame's block size (and hashed, in order, for the
 /// content checksum) on the caller's thread; each full block goes to a queue that `threads - 1`
