@@ -70,8 +70,9 @@ pub(crate) use copy::{copy_bytes, CopyKernel, REPLICATE_HISTORY};
 /// Asks the cache for the line holding `bytes[at]`, for a loop that reads it soon (a hint:
 /// nothing is read or changed). Nothing when `at` is outside `bytes`, and nothing without the
 /// `unsafe` feature or off x86_64. Used where a loop reads input that is not in the cache faster
-/// than the hardware prefetcher brings it: the content checksum of the parallel encoder
-/// ([`ContentHasher::update_ahead`](crate::block::xxh32::ContentHasher::update_ahead)).
+/// than the hardware prefetcher brings it: the content checksum of the parallel encoders and
+/// decoder (`ContentHasher::feed_lines`, behind `update_ahead`, `update_copying` and
+/// `extend_hashing`).
 #[cfg(feature = "parallel")]
 #[inline(always)]
 pub(crate) fn prefetch(bytes: &[u8], at: usize) {
