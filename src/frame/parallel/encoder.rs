@@ -55,11 +55,13 @@ struct Parallel<W: Write> {
 /// [`FrameEncoder`] writes for the same options and the same writes, flushes and finish, for
 /// every thread count, with one exception: with linked blocks (and HC's
 /// favour-decompression-speed), each block is handed to the single-threaded encoder as one
-/// write, gathered whole, so a frame whose writes end inside a block may differ from
-/// [`FrameEncoder`]'s for those writes (liblz4's linked streams depend on how the updates
-/// split a block; found in review, session 16). Such frames are valid and decode to the
-/// content; with writes that end on block boundaries (the `lz4` tool's, whole blocks read at a
-/// time, and `write_all` of the whole content) the bytes are the same.
+/// write, gathered whole, and a block ended early (by a flush or the end) as one update of its
+/// own: the bytes are those of a [`FrameEncoder`] with auto-flush
+/// ([`FrameCompressor::auto_flush`](crate::frame::FrameCompressor::auto_flush)) written a
+/// whole block at a time, the frames the `lz4` tool writes (`tests/frame_parallel.rs` checks
+/// this for every option). liblz4's linked streams depend on how the updates split a block, so
+/// for writes that end inside blocks the frame may differ from [`FrameEncoder`]'s for those
+/// writes (review, session 16); it is valid and decodes to the content either way.
 ///
 /// Input is gathered into blocks of the frame's block size (and hashed, in order, for the
 /// content checksum) on the caller's thread; each full block goes to a queue that `threads - 1`
