@@ -127,10 +127,12 @@ pub fn compress_frame(
         pump(reader, &mut encoder, &mut buf, first)?;
         encoder.finish()?;
     } else {
+        // Auto-flush too: the same frames as the one-thread path for the same reads.
         let mut encoder = match dictionary {
             Some(dict) => ParallelFrameEncoder::with_dictionary(writer, options, dict, threads),
             None => ParallelFrameEncoder::new(writer, options, threads),
-        };
+        }
+        .auto_flush(true);
         pump(reader, &mut encoder, &mut buf, first)?;
         encoder.finish()?;
     }

@@ -80,9 +80,6 @@ pub struct FrameCompressor {
     /// ([`reset`](Self::reset)); `None` without a dictionary or with independent blocks (whose
     /// block writer keeps its own).
     kept_dictionary: Option<Box<KeptDictionary>>,
-    /// A block gathered from smaller inputs and ended by a flush or the frame's end is
-    /// compressed as an update of its own (see [`tail_apart`](Self::tail_apart)).
-    tail_apart: bool,
 }
 
 /// A linked frame's dictionary, as it was given.
@@ -147,7 +144,6 @@ impl FrameCompressor {
             consumed: 0,
             auto_flush: false,
             kept_dictionary,
-            tail_apart: false,
         }
     }
 
@@ -208,24 +204,12 @@ impl FrameCompressor {
         self
     }
 
-    /// For callers that hand in whole blocks, each gathered as one input, as the `lz4` tool
-    /// reads them (the parallel encoder's linked blocks): a shorter block, ended by a flush or
-    /// the frame's end, is compressed apart as LZ4F does with auto-flush, so linked frames are
-    /// the `lz4` tool's; unlike [`auto_flush`](Self::auto_flush), content shorter than a block
-    /// still makes the tool's one-block frame.
+    /// [`auto_flush`](Self::auto_flush) on a compressor in place (before it took input): for
+    /// the parallel encoder, whose option reaches the single-threaded encoders it holds.
     #[cfg(feature = "parallel")]
-    pub(crate) fn tail_apart(mut self) -> Self {
-        self.tail_apart = true;
-        self
-    }
-
-    /// Where a block gathered and ended early (by a flush or the frame's end) comes from.
-    fn tail_source(&self) -> Source {
-        if self.tail_apart {
-            Source::Input
-        } else {
-            Source::Gathered
-        }
+    pub(crate) fn set_auto_flush(&mut self, on: bool) {
+        self.auto_flush = on;
+        self.blocks.set_auto_flush(on);
     }
 
     /// The frame's options.
@@ -313,7 +297,7 @@ impl FrameCompressor {
         if !self.finished {
             self.end_update();
             if !self.gathered.is_empty() {
-                self.stage_pending(self.tail_source());
+                self.stage_pending(Source::Gathered);
                 self.blocks.end_flush();
                 self.end_update();
             }
@@ -347,7 +331,7 @@ impl FrameCompressor {
             self.staging
                 .stage_header(&self.options, block_size, block_mode);
         }
-        self.stage_pending(self.tail_source());
+        self.stage_pending(Source::Gathered);
         let (end, len) = self.blocks.end_bytes();
         self.staging.stage_bytes(&end[..len]);
         self.finished = true;

@@ -3,9 +3,8 @@
 //!
 //! - [`compress_parallel`] / [`compress_parallel_with_dict`] and [`ParallelFrameEncoder`] (a
 //!   `Write`): the bytes of [`compress`](super::compress) / [`FrameEncoder`](super::FrameEncoder)
-//!   for every option and every thread count (for [`ParallelFrameEncoder`] with linked blocks:
-//!   those of a [`FrameEncoder`](super::FrameEncoder) with auto-flush written a whole block at a
-//!   time, the `lz4` tool's frames; see its docs).
+//!   for every option and every thread count (for the streaming encoder, for the same writes,
+//!   flushes and auto-flush option).
 //! - [`decompress_parallel`] / [`decompress_parallel_with_dict`] and [`ParallelFrameDecoder`] (a
 //!   `Read` and `BufRead` that decodes ahead): the content and the errors of
 //!   [`decompress`](super::decompress) / [`FrameDecoder`](super::FrameDecoder).

@@ -102,6 +102,12 @@ impl<W: Write> FrameEncoder<W> {
         &self.writer
     }
 
+    /// The compressor, for the parallel encoder's options (before any input).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn compressor_mut(&mut self) -> &mut FrameCompressor {
+        &mut self.inner
+    }
+
     /// The inner writer, mutably (writing to it directly puts bytes inside the frame).
     pub fn get_mut(&mut self) -> &mut W {
         &mut self.writer

@@ -28,6 +28,12 @@ struct Parallel<W: Write> {
     blocks: Blocks,
     /// The input gathered for the next block (a dictionary is held by the block writers).
     pending: Vec<u8>,
+    /// For blocks that go through the single-threaded encoder in order (linked blocks): where
+    /// each write gathered in `pending` ended. They are handed to it as the same writes, since
+    /// liblz4's linked streams depend on how the updates split a block.
+    write_ends: Vec<usize>,
+    /// Every write ends a block ([`ParallelFrameEncoder::auto_flush`]).
+    auto_flush: bool,
     block_len: usize,
     /// Jobs in the order of their output.
     in_flight: VecDeque<Pending<Done>>,
@@ -53,15 +59,11 @@ struct Parallel<W: Write> {
 /// Compresses everything written to it into one LZ4 frame on the inner writer, compressing
 /// several blocks at once on a shared pool of worker threads. The frame's bytes are those
 /// [`FrameEncoder`] writes for the same options and the same writes, flushes and finish, for
-/// every thread count, with one exception: with linked blocks (and HC's
-/// favour-decompression-speed), each block is handed to the single-threaded encoder as one
-/// write, gathered whole, and a block ended early (by a flush or the end) as one update of its
-/// own: the bytes are those of a [`FrameEncoder`] with auto-flush
-/// ([`FrameCompressor::auto_flush`](crate::frame::FrameCompressor::auto_flush)) written a
-/// whole block at a time, the frames the `lz4` tool writes (`tests/frame_parallel.rs` checks
-/// this for every option). liblz4's linked streams depend on how the updates split a block, so
-/// for writes that end inside blocks the frame may differ from [`FrameEncoder`]'s for those
-/// writes (review, session 16); it is valid and decodes to the content either way.
+/// every thread count. Linked blocks (and HC's favour-decompression-speed) depend on how the
+/// writes split a block, as liblz4's linked streams do: each block goes to a single-threaded
+/// encoder as the writes that made it. With [`auto_flush`](Self::auto_flush) every write ends a
+/// block; written a whole block at a time, that gives the `lz4` tool's frames (as the command
+/// line's `-T` path does).
 ///
 /// Input is gathered into blocks of the frame's block size (and hashed, in order, for the
 /// content checksum) on the caller's thread; each full block goes to a queue that `threads - 1`
@@ -131,6 +133,23 @@ impl<W: Write> ParallelFrameEncoder<W> {
             Inner::Parallel(Parallel::with_dictionary(writer, options, dict, threads))
         };
         Self { inner }
+    }
+
+    /// Auto-flush (off by default), as [`FrameCompressor::auto_flush`]: every write that takes
+    /// input ends a block with it. Set it before the first write. The frame is then that of a
+    /// [`FrameEncoder`] with auto-flush for the same writes; the `lz4` tool's frames are those
+    /// of auto-flush with writes of whole blocks (the command line's `-T` path).
+    pub fn auto_flush(mut self, on: bool) -> Self {
+        match &mut self.inner {
+            Inner::Single(encoder) => encoder.compressor_mut().set_auto_flush(on),
+            Inner::Parallel(encoder) => {
+                encoder.auto_flush = on;
+                if let Blocks::Linked(Some(linked)) = &mut encoder.blocks {
+                    linked.compressor_mut().set_auto_flush(on);
+                }
+            }
+        }
+        self
     }
 
     /// The inner writer.
@@ -334,9 +353,9 @@ impl<W: Write> Parallel<W> {
         let (blocks, limit) = if in_order {
             let collected = Collected(RefCell::new(Vec::new()));
             let unhashed = options.clone().content_checksum(false);
-            // Each block handed over is its own LZ4F update, compressed apart (the last, shorter
-            // one too), so linked frames are the one-shot frame's (`lz4 -BD`'s).
-            let compressor = FrameCompressor::with_dictionary(unhashed, dict).tail_apart();
+            // Handed the caller's writes as they were made (`write_ends`), it writes the frame a
+            // single-threaded encoder writes for them.
+            let compressor = FrameCompressor::with_dictionary(unhashed, dict);
             let encoder = FrameEncoder::with_compressor(collected, compressor);
             (Blocks::Linked(Some(Box::new(encoder))), 1)
         } else {
@@ -358,6 +377,8 @@ impl<W: Write> Parallel<W> {
             limit,
             blocks,
             pending: Vec::new(),
+            write_ends: Vec::new(),
+            auto_flush: false,
             in_flight: VecDeque::new(),
             staging: Stager::default(),
             spare: SpareBuffers::new(),
@@ -504,8 +525,18 @@ impl<W: Write> Parallel<W> {
                 let Some(mut encoder) = slot.take() else {
                     unreachable!("a linked block is submitted only once the last one is back")
                 };
+                let write_ends = core::mem::take(&mut self.write_ends);
                 self.jobs.push(move || {
-                    let mut result = encoder.write_all(&input);
+                    // The caller's writes, one by one (each within the block).
+                    let mut start = 0;
+                    let mut result = Ok(());
+                    for end in write_ends {
+                        result = encoder.write_all(&input[start..end]);
+                        start = end;
+                        if result.is_err() {
+                            break;
+                        }
+                    }
                     if result.is_ok() {
                         result = match then {
                             Then::Nothing => Ok(()),
@@ -600,7 +631,8 @@ impl<W: Write> Write for Parallel<W> {
         }
         let gathered = self.pending.len();
         let take = buf.len().min(self.block_len - gathered);
-        let completes = gathered + take == self.block_len;
+        // With auto-flush, every write ends a block.
+        let completes = gathered + take == self.block_len || self.auto_flush;
         // Earlier output goes first and, when this input completes a block, a place in the
         // queue is made for it; if either fails, none of `buf` is taken.
         self.pump(if completes {
@@ -620,6 +652,9 @@ impl<W: Write> Write for Parallel<W> {
             None => self.pending.extend_from_slice(&buf[..take]),
         }
         self.consumed += take as u64;
+        if matches!(self.blocks, Blocks::Linked(_)) {
+            self.write_ends.push(self.pending.len());
+        }
         if completes {
             self.submit(Then::Nothing);
         }
