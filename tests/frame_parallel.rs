@@ -9,7 +9,6 @@
 
 use std::io::{self, BufRead, ErrorKind, Read, Write};
 use std::sync::mpsc;
-use std::time::Duration;
 
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameEncoder, FrameOptions,
@@ -17,6 +16,7 @@ use lz4_simd::frame::{
 };
 use lz4_simd::Error;
 use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::hang::no_hang;
 use testkit::io::{retry_would_block, write_through_failures, FailingWriter};
 use testkit::samples::{self, Rng};
 
@@ -25,10 +25,6 @@ static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const KIB: usize = 1 << 10;
 
-/// How long a test that could hang waits before it fails (not a timing assertion: a working
-/// pipeline ends in milliseconds).
-const HANG: Duration = Duration::from_secs(120);
-
 /// The worker count a thread count asks for (0: one per core).
 fn workers(threads: usize) -> usize {
     if threads == 0 {
@@ -36,17 +32,6 @@ fn workers(threads: usize) -> usize {
     } else {
         threads
     }
-}
-
-/// Runs `f` on a thread of its own and fails if it does not end within [`HANG`].
-fn no_hang<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = sender.send(f());
-    });
-    receiver
-        .recv_timeout(HANG)
-        .unwrap_or_else(|_| panic!("{what}: hung (or panicked)"))
 }
 
 /// Inputs: the edges (empty, 1 byte, exact block multiples and one more) and generated or

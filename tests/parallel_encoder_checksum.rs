@@ -9,10 +9,9 @@
 #![cfg(feature = "parallel")]
 
 use std::io::{self, ErrorKind, Write};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use lz4_simd::frame::{BlockMode, BlockSize, FrameEncoder, FrameOptions, ParallelFrameEncoder};
+use testkit::hang::no_hang;
 use testkit::io::{retry_would_block, write_through_failures, FailingWriter};
 use testkit::samples::{self, Rng};
 
@@ -20,19 +19,6 @@ const KIB: usize = 1 << 10;
 
 /// A flush in a plan.
 const FLUSH: usize = usize::MAX;
-
-/// How long a test that could hang waits before it fails (not a timing assertion).
-const HANG: Duration = Duration::from_secs(120);
-
-fn no_hang<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = sender.send(f());
-    });
-    receiver
-        .recv_timeout(HANG)
-        .unwrap_or_else(|_| panic!("{what}: hung (or panicked)"))
-}
 
 /// Writes (and flushes) around the boundaries of `block`-byte blocks, covering `len` bytes:
 /// pieces that end a block exactly, end one byte before or after it, whole blocks from a

@@ -507,15 +507,34 @@ impl FrameParser {
     /// for ahead).
     #[cfg(feature = "parallel")]
     pub(crate) fn copy_hashed(&mut self, content: &[u8], out: &mut [u8]) {
-        if let State::BlockWord(frame) = &mut self.state {
-            if let (Some(hasher), 1..) = (frame.hasher.as_mut(), frame.owed) {
-                debug_assert!(out.len() as u64 <= frame.owed);
-                frame.owed = frame.owed.saturating_sub(out.len() as u64);
-                hasher.update_copying(content, out);
-                return;
-            }
+        match self.hasher_owed(out.len()) {
+            Some(hasher) => hasher.update_copying(content, out),
+            None => out.copy_from_slice(&content[..out.len()]),
         }
-        out.copy_from_slice(&content[..out.len()]);
+    }
+
+    /// [`copy_hashed`](Self::copy_hashed) appending `content[..len]` to `out` (see
+    /// [`ContentHasher::extend_hashing`]), which is not zeroed first.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn append_hashed(&mut self, content: &[u8], len: usize, out: &mut Vec<u8>) {
+        match self.hasher_owed(len) {
+            Some(hasher) => hasher.extend_hashing(out, content, len),
+            None => out.extend_from_slice(&content[..len]),
+        }
+    }
+
+    /// The content hasher, if it is owed the next `len` bytes of content (counted as hashed).
+    #[cfg(feature = "parallel")]
+    fn hasher_owed(&mut self, len: usize) -> Option<&mut ContentHasher> {
+        let State::BlockWord(frame) = &mut self.state else {
+            return None;
+        };
+        let (Some(hasher), 1..) = (frame.hasher.as_mut(), frame.owed) else {
+            return None;
+        };
+        debug_assert!(len as u64 <= frame.owed);
+        frame.owed = frame.owed.saturating_sub(len as u64);
+        Some(hasher)
     }
 
     /// Whether the caller still owes the parser a hash of some of the last block's content.

@@ -8,7 +8,8 @@
 //! - [`block_builder`], [`parse`], [`liblz4_model`]: blocks built from sequences, an independent
 //!   parser and naive decoder, and a model of liblz4's end-of-block checks.
 //! - [`kernels`]: the kernel sweep (every available decode kernel against scalar, guarded and
-//!   exact-size buffers) and its runner; [`process`]: a test re-run in a child process.
+//!   exact-size buffers) and its runner; [`process`]: a test re-run in a child process;
+//!   [`hang`]: work that could hang run on a thread of its own, with a deadline.
 //! - [`clock`] (feature `clock`): the benches' clock, wall time or the thread's CPU time.
 //! - [`alloc`]: a global allocator recording the largest allocation, for allocation-cap tests.
 //!
@@ -24,6 +25,7 @@ pub mod clock;
 pub mod corpus;
 #[cfg(feature = "liblz4")]
 pub mod decoder_rule;
+pub mod hang;
 pub mod io;
 pub mod kernels;
 #[cfg(feature = "liblz4")]

@@ -697,17 +697,16 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
             if available == 0 {
                 return Ok(buf.len() - start);
             }
-            // A piece at a time, copied and hashed in one pass (see `read`); the piece is
-            // zeroed first (within the L1 cache, next to nothing beside the hash).
+            // A piece at a time, appended and hashed in one pass (see `read`).
             let len = available.min(HAND_OUT_PIECE);
-            let at = buf.len();
             if buf.try_reserve(len).is_err() {
                 return Err(io_error(Error::AllocationFailed {
-                    bytes: at.saturating_add(len),
+                    bytes: buf.len().saturating_add(len),
                 }));
             }
-            buf.resize(at + len, 0);
-            self.hand_out(&mut buf[at..]);
+            self.hand_out(len, |parser, content| {
+                parser.append_hashed(content, len, buf)
+            });
         }
     }
 
@@ -721,22 +720,24 @@ impl<R: Read> Read for ParallelFrameDecoder<R> {
         }
         let available = self.fill_buf()?.len();
         let len = available.min(out.len());
-        self.hand_out(&mut out[..len]);
+        self.hand_out(len, |parser, content| {
+            parser.copy_hashed(content, &mut out[..len])
+        });
         Ok(len)
     }
 }
 
 impl<R: Read> ParallelFrameDecoder<R> {
-    /// Hands out the next `out.len()` bytes of the content being handed out (which holds at
-    /// least as many), hashing them: [`consume`](BufRead::consume) with a copy.
-    fn hand_out(&mut self, out: &mut [u8]) {
-        let len = out.len();
+    /// Hands out the next `len` bytes of the content being handed out (which holds at least as
+    /// many), hashing them: [`consume`](BufRead::consume) with a copy, which `copy` makes (and
+    /// hashes, through the parser) from the unread content (`len` bytes and what comes after).
+    fn hand_out(&mut self, len: usize, copy: impl FnOnce(&mut FrameParser, &[u8])) {
         if self.current.from_output {
-            self.parser.copy_hashed(self.output.unread(), out);
+            copy(&mut self.parser, self.output.unread());
             self.output.consume(len);
         } else {
             let content = &self.current.block[self.current.pos..self.current.end];
-            self.parser.copy_hashed(content, out);
+            copy(&mut self.parser, content);
             self.current.pos += len;
         }
     }
