@@ -916,3 +916,91 @@ fn linked_frames_follow_writes_that_end_inside_blocks() {
         }
     }
 }
+
+/// Auto-flush switched on (or off) after writes, which its by-value setter allows: the frame is
+/// that of a [`FrameCompressor`] switched at the same point (the next write ends the block in
+/// progress with it), on every thread count and in both block modes, so the setting reaches a
+/// linked block's single-threaded encoder even while that is out on a job. Nothing panics and
+/// nothing is lost (review, session 17: a debug assertion, and a linked encoder that missed it).
+#[test]
+fn auto_flush_switched_after_writes_is_the_compressors() {
+    /// The compressor given `pieces` as writes, with auto-flush `first` until piece
+    /// `switch_at` and the other way from there.
+    fn reference(
+        options: &FrameOptions,
+        pieces: &[&[u8]],
+        first: bool,
+        switch_at: usize,
+    ) -> Vec<u8> {
+        let mut compressor = Some(FrameCompressor::new(options.clone()).auto_flush(first));
+        let mut out = Vec::new();
+        let mut drain = |compressor: &mut FrameCompressor| {
+            out.extend_from_slice(compressor.pending_output());
+            compressor.consume_output(compressor.pending_output().len());
+        };
+        for (at, piece) in pieces.iter().enumerate() {
+            if at == switch_at {
+                compressor = compressor.map(|c| c.auto_flush(!first));
+            }
+            let compressor = compressor.as_mut().unwrap();
+            let mut rest = *piece;
+            while !rest.is_empty() {
+                let taken = compressor.take_input(rest).unwrap();
+                rest = &rest[taken..];
+                drain(compressor);
+            }
+        }
+        let compressor = compressor.as_mut().unwrap();
+        compressor.end_frame().unwrap();
+        drain(compressor);
+        out
+    }
+    let block = 64 * KIB;
+    let data = samples::text(4 * block + 5000, &mut Rng::new(17));
+    let sizes = [100, block, 300, 40_000, 7, block + 1000, 2 * block];
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for size in sizes.iter().cycle() {
+        let end = (at + size).min(data.len());
+        pieces.push(&data[at..end]);
+        at = end;
+        if at == data.len() {
+            break;
+        }
+    }
+    for (mode, level) in [
+        (BlockMode::Independent, None),
+        (BlockMode::Linked, None),
+        (BlockMode::Linked, Some(9)),
+    ] {
+        let options = FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(mode)
+            .hc_level(level);
+        for first in [false, true] {
+            for switch_at in [1, 2, 3, 5] {
+                let expected = reference(&options, &pieces, first, switch_at);
+                for threads in 1..=3 {
+                    let what = format!("{mode:?} {level:?}, auto-flush {first} then switched before write {switch_at}, {threads} threads");
+                    let mut encoder = Some(
+                        ParallelFrameEncoder::new(Vec::new(), options.clone(), threads)
+                            .auto_flush(first),
+                    );
+                    for (at, piece) in pieces.iter().enumerate() {
+                        if at == switch_at {
+                            encoder = encoder.map(|e| e.auto_flush(!first));
+                        }
+                        encoder.as_mut().unwrap().write_all(piece).unwrap();
+                    }
+                    let framed = encoder.unwrap().finish().unwrap();
+                    assert_eq!(
+                        frame::decompress(&framed, data.len()).unwrap(),
+                        data,
+                        "{what}"
+                    );
+                    assert!(framed == expected, "{what}");
+                }
+            }
+        }
+    }
+}

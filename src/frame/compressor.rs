@@ -197,15 +197,17 @@ impl FrameCompressor {
 
     /// Auto-flush (off by default): every call that takes input ends a block with it, so
     /// everything handed in can be decoded from the output at once (for messages and logs that
-    /// must not wait for a full block), at some cost in ratio for small writes.
+    /// must not wait for a full block), at some cost in ratio for small writes. It is LZ4F's
+    /// preference, set before the frame's first input; switched on later, the next call that
+    /// takes input ends the block in progress with it.
     pub fn auto_flush(mut self, on: bool) -> Self {
         self.auto_flush = on;
         self.blocks.set_auto_flush(on);
         self
     }
 
-    /// [`auto_flush`](Self::auto_flush) on a compressor in place (before it took input): for
-    /// the parallel encoder, whose option reaches the single-threaded encoders it holds.
+    /// [`auto_flush`](Self::auto_flush) on a compressor in place: for the parallel encoder,
+    /// whose option reaches the single-threaded encoders it holds.
     #[cfg(feature = "parallel")]
     pub(crate) fn set_auto_flush(&mut self, on: bool) {
         self.auto_flush = on;
@@ -278,10 +280,15 @@ impl FrameCompressor {
             let take = input.len().min(self.block_len - pending);
             self.gathered.extend_from_slice(&input[..take]);
             if self.auto_flush {
-                // LZ4F compresses an update's rest from the input itself (with auto-flush,
-                // nothing is ever left gathered between updates).
-                debug_assert!(pending == 0);
-                self.stage_pending(Source::Input);
+                // LZ4F compresses an update's rest from the input itself: with auto-flush,
+                // nothing is left gathered between updates, unless auto-flush was switched on
+                // after input was gathered; the block in progress then ends with this input, as
+                // gathered.
+                self.stage_pending(if pending == 0 {
+                    Source::Input
+                } else {
+                    Source::Gathered
+                });
             } else if pending + take == self.block_len {
                 self.stage_pending(Source::Gathered);
             }

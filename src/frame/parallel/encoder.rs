@@ -29,9 +29,10 @@ struct Parallel<W: Write> {
     /// The input gathered for the next block (a dictionary is held by the block writers).
     pending: Vec<u8>,
     /// For blocks that go through the single-threaded encoder in order (linked blocks): where
-    /// each write gathered in `pending` ended. They are handed to it as the same writes, since
-    /// liblz4's linked streams depend on how the updates split a block.
-    write_ends: Vec<usize>,
+    /// each write gathered in `pending` ended, and whether auto-flush was on for it. They are
+    /// handed to it as the same writes, since liblz4's linked streams depend on how the updates
+    /// split a block.
+    write_ends: Vec<(usize, bool)>,
     /// Every write ends a block ([`ParallelFrameEncoder::auto_flush`]).
     auto_flush: bool,
     block_len: usize,
@@ -62,8 +63,9 @@ struct Parallel<W: Write> {
 /// every thread count. Linked blocks (and HC's favour-decompression-speed) depend on how the
 /// writes split a block, as liblz4's linked streams do: each block goes to a single-threaded
 /// encoder as the writes that made it. With [`auto_flush`](Self::auto_flush) every write ends a
-/// block; written a whole block at a time, that gives the `lz4` tool's frames (as the command
-/// line's `-T` path does).
+/// block; written a whole block at a time, content of more than one block gives the `lz4`
+/// tool's frames (the command line's `-T` path; the tool writes content of one block or less
+/// as an independent frame, which the command line does too).
 ///
 /// Input is gathered into blocks of the frame's block size (and hashed, in order, for the
 /// content checksum) on the caller's thread; each full block goes to a queue that `threads - 1`
@@ -136,18 +138,15 @@ impl<W: Write> ParallelFrameEncoder<W> {
     }
 
     /// Auto-flush (off by default), as [`FrameCompressor::auto_flush`]: every write that takes
-    /// input ends a block with it. Set it before the first write. The frame is then that of a
-    /// [`FrameEncoder`] with auto-flush for the same writes; the `lz4` tool's frames are those
-    /// of auto-flush with writes of whole blocks (the command line's `-T` path).
+    /// input ends a block with it. The frame is then that of a [`FrameEncoder`] with auto-flush
+    /// for the same writes (switched on after writes, as there: the next write ends the block in
+    /// progress); the command line's `-T` path sets it and writes whole blocks, as `lz4` does.
     pub fn auto_flush(mut self, on: bool) -> Self {
         match &mut self.inner {
             Inner::Single(encoder) => encoder.compressor_mut().set_auto_flush(on),
-            Inner::Parallel(encoder) => {
-                encoder.auto_flush = on;
-                if let Blocks::Linked(Some(linked)) = &mut encoder.blocks {
-                    linked.compressor_mut().set_auto_flush(on);
-                }
-            }
+            // Linked blocks: the single-threaded encoder gets the setting with each write
+            // (`write_ends`), as it may be out on a job now.
+            Inner::Parallel(encoder) => encoder.auto_flush = on,
         }
         self
     }
@@ -527,10 +526,12 @@ impl<W: Write> Parallel<W> {
                 };
                 let write_ends = core::mem::take(&mut self.write_ends);
                 self.jobs.push(move || {
-                    // The caller's writes, one by one (each within the block).
+                    // The caller's writes, one by one (each within the block), each with the
+                    // auto-flush setting it was made with.
                     let mut start = 0;
                     let mut result = Ok(());
-                    for end in write_ends {
+                    for (end, auto_flush) in write_ends {
+                        encoder.compressor_mut().set_auto_flush(auto_flush);
                         result = encoder.write_all(&input[start..end]);
                         start = end;
                         if result.is_err() {
@@ -653,7 +654,7 @@ impl<W: Write> Write for Parallel<W> {
         }
         self.consumed += take as u64;
         if matches!(self.blocks, Blocks::Linked(_)) {
-            self.write_ends.push(self.pending.len());
+            self.write_ends.push((self.pending.len(), self.auto_flush));
         }
         if completes {
             self.submit(Then::Nothing);
