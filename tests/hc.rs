@@ -391,11 +391,18 @@ fn favor_dec_speed() {
                 assert_eq!(block, normal, "{what}: only levels 10-12 are affected");
                 continue;
             }
-            let parsed = parse_block(&block);
-            for seq in parsed.matches() {
-                let offset = seq.offset.unwrap();
-                assert!(offset >= 8, "{what}: offset {offset}");
-            }
+            // liblz4's bytes (a fresh stream with `LZ4_favorDecompressionSpeed`): offsets below
+            // 8 only in runs, which liblz4's run shortcut takes (review, session 17: ours kept
+            // them out, up to 50% larger on short-period runs).
+            let theirs = testkit::liblz4_hc::HcStream::new(i32::from(level), true)
+                .compress(data, block::compress_bound(data.len()))
+                .unwrap();
+            assert!(
+                block == theirs,
+                "{what}: {} bytes, liblz4 {}",
+                block.len(),
+                theirs.len()
+            );
             eprintln!(
                 "{what}: {} bytes vs {} without ({:+.2}%)",
                 block.len(),

@@ -5,7 +5,7 @@
 //! The installed `lz4` is 1.9.4 on the CI image; where 1.9.4 and 1.10 (the version we follow)
 //! differ, or the library's bytes are not `lz4`'s, the case says so and is compared by
 //! cross-decoding only: `-2` (HC level 2 is new in 1.10; 1.9.4 uses the fast compressor),
-//! `--favor-decSpeed`, `-l --fast=N` (1.9.4 ignores the level in legacy mode), and HC with a
+//! `-l --fast=N` (1.9.4 ignores the level in legacy mode), and HC with a
 //! dictionary (LZ4F attaches HC dictionaries, which differs from `LZ4_loadDictHC` on blocks of
 //! 4 KiB or less). Linked blocks (`-BD`, fast and HC) and fast dictionaries (`-D`) are `lz4`'s
 //! bytes: the frame encoder carries liblz4's stream (fast or HC) from block to block, and loads
@@ -65,7 +65,9 @@ const COMPRESS_CASES: &[Case] = &[
     same(&["-l"]),
     same(&["-l", "-9"]),
     decodes(&["-l", "--fast=3"]),
-    decodes(&["-12", "--favor-decSpeed"]),
+    same(&["-12", "--favor-decSpeed"]),
+    same(&["-10", "--favor-decSpeed", "-BD"]),
+    same(&["-11", "--favor-decSpeed", "-B4"]),
     same(&["-BD"]),
     same(&["-9BD"]),
     same(&["-B4D"]),

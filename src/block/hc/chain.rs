@@ -254,9 +254,6 @@ pub(super) struct ChainTables {
     /// the block do not extend backwards before it, and no search lands on its last 3 bytes
     /// before it (see [`ChainTables::begin_block`]).
     prefix: usize,
-    /// Whether `FAVOR` searches also keep run matches with offsets below 8 out (the one-shot
-    /// functions' stricter rule), or take them as liblz4 does (streams and dictionaries).
-    strict_favor: bool,
 }
 
 impl Clone for ChainTables {
@@ -268,7 +265,6 @@ impl Clone for ChainTables {
             span: self.span,
             next_to_update: self.next_to_update,
             prefix: self.prefix,
-            strict_favor: self.strict_favor,
         }
     }
 
@@ -280,7 +276,6 @@ impl Clone for ChainTables {
         self.span = source.span;
         self.next_to_update = source.next_to_update;
         self.prefix = source.prefix;
-        self.strict_favor = source.strict_favor;
     }
 }
 
@@ -300,7 +295,6 @@ impl ChainTables {
             span: 0,
             next_to_update: MIN_BASE,
             prefix: 0,
-            strict_favor: true,
         }
     }
 
@@ -333,7 +327,6 @@ impl ChainTables {
         self.span = window_len as u32;
         self.prefix = prefix;
         self.next_to_update = base + prefix as u32;
-        self.strict_favor = false;
     }
 
     /// Window position where liblz4's prefix starts (`dictLimit`; 0 without an external
@@ -392,7 +385,6 @@ impl ChainTables {
         self.span = window_len as u32;
         self.next_to_update = self.base;
         self.prefix = 0;
-        self.strict_favor = true;
     }
 
     /// Index of window position 0 in the current call.
@@ -448,11 +440,11 @@ impl ChainTables {
         /// `high_limit`. Returns [`Match`] with `len == longest` and offset 0 when there is none.
         ///
         /// `RUNS` enables run skipping, `SWAP` the chain swap (forward searches only); `FAVOR`
-        /// skips offsets below 8. `EXT`: the window before [`ChainTables::begin_block`]'s `prefix`
-        /// is an external dictionary, searched with liblz4's extDict rules (a candidate in the
-        /// block does not extend backwards into it, none starts in its last 3 bytes, and, with
-        /// `SWAP`, its candidates skip the end-word filter as liblz4's do, which decides when a
-        /// chain swap happens).
+        /// skips offsets below 8 in the walk (not in the run shortcut, as liblz4). `EXT`: the
+        /// window before [`ChainTables::begin_block`]'s `prefix` is an external dictionary,
+        /// searched with liblz4's extDict rules (a candidate in the block does not extend
+        /// backwards into it, none starts in its last 3 bytes, and, with `SWAP`, its candidates
+        /// skip the end-word filter as liblz4's do, which decides when a chain swap happens).
         ///
         /// # Safety
         ///
@@ -693,9 +685,7 @@ impl ChainTables {
                             match_index = index;
                             if look_back == 0 {
                                 let offset = (ip_index - match_index) as usize;
-                                if longest < run_match
-                                    && !(FAVOR && self.strict_favor && offset < 8)
-                                {
+                                if longest < run_match {
                                     if offset > MAX_DISTANCE {
                                         break;
                                     }

@@ -31,12 +31,11 @@
 //! (whose copies overlap, so decoders replicate a pattern instead of copying 8 or 16 bytes at a
 //! time), shorten matches of 19 to 36 bytes to 18 (a match that fits the token nibble), and keep
 //! a literal path on price ties. On the Silesia files (64 KiB blocks) it costs 0.15% (dickens)
-//! to 3.2% (osdb) of compressed size. Unlike liblz4, the run-detection shortcut of the match
-//! finder is held to the same offset rule, so no match in such a block has an offset below 8
-//! (liblz4's favoured output still has a few, e.g. about 100 per MiB of ooffice); the output is
-//! otherwise liblz4's, within 0.06% in size. The dictionary and stream forms
-//! ([`HcCompressor::compress_with_dictionary_into`], [`HcStreamCompressor`]) follow liblz4's
-//! rule exactly instead, since their bytes are liblz4's.
+//! to 3.2% (osdb) of compressed size. As in liblz4, the run-detection shortcut of the match
+//! finder is not held to the offset rule, so runs may still be matched at offsets below 8 (about
+//! 100 per MiB of ooffice): the bytes are liblz4's, in every form. (Until session 17 the one-shot
+//! forms kept runs to offsets of 8 or more too, which made long runs of a short period compress
+//! to up to 50% more than `lz4 --favor-decSpeed` and broke the promise of liblz4's bytes.)
 //!
 //! # History, dictionaries and streams
 //!
@@ -200,8 +199,9 @@ impl HcCompressor {
     }
 
     /// A compressor that, at levels 10 to 12, trades a little ratio (0.15-3.2% on Silesia) for
-    /// faster decoding: no match offset below 8, matches of 19 to 36 bytes shortened to 18 (see
-    /// the module documentation). Levels below 10 are unaffected.
+    /// faster decoding: match offsets below 8 avoided (except in runs, as in liblz4), matches of
+    /// 19 to 36 bytes shortened to 18 (see the module documentation), liblz4's bytes with
+    /// `LZ4_favorDecompressionSpeed`. Levels below 10 are unaffected.
     pub fn with_favor_dec_speed(favor_dec_speed: bool) -> Self {
         let mut compressor = Self::new();
         compressor.favor_dec_speed = favor_dec_speed;

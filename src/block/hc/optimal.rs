@@ -19,8 +19,9 @@
 //! plus 3 trailing literal positions; the cheapest path to its last match end is then traced back
 //! and emitted, and the parse continues after it.
 //!
-//! With `favor_dec_speed`, the search skips offsets below 8, matches of 19 to 36 bytes are cut to
-//! 18, and a match step must be strictly cheaper than a known path to replace it.
+//! With `favor_dec_speed`, the chain walk skips offsets below 8 (its run shortcut does not, as
+//! liblz4's does not), matches of 19 to 36 bytes are cut to 18, and a match step must be strictly
+//! cheaper than a known path to replace it.
 
 use super::super::sequence::{call_unchecked, unchecked_fn};
 use super::super::{LASTLITERALS, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};

@@ -175,9 +175,8 @@ impl HcStreamCompressor {
 
     /// Switches the favour-decompression-speed option (liblz4's `LZ4_favorDecompressionSpeed`,
     /// which may be called between blocks): at levels 10 to 12, offsets below 8 are avoided and
-    /// matches of 19 to 36 bytes are cut to 18, exactly as liblz4 does (unlike
-    /// [`HcCompressor::with_favor_dec_speed`](super::HcCompressor::with_favor_dec_speed), liblz4
-    /// may still emit a run with an offset below 8).
+    /// matches of 19 to 36 bytes are cut to 18, exactly as liblz4 does (which may still emit a
+    /// run with an offset below 8).
     pub fn set_favor_dec_speed(&mut self, favor_dec_speed: bool) {
         self.favor_dec_speed = favor_dec_speed;
     }
