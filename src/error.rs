@@ -426,7 +426,7 @@ impl fmt::Display for Error {
             ),
             Error::AllocationFailed { bytes } => write!(
                 f,
-                "cannot allocate {bytes} bytes for the decoded output (the allocator refused, or the size exceeds what this target can address); lower the output cap"
+                "cannot allocate {bytes} bytes for the decoded output (the allocator refused, or the size exceeds what this target can address); lower the output cap, if one was given"
             ),
             Error::FrameBadMagic { input_pos, found, hint } => write!(
                 f,

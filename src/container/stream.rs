@@ -41,6 +41,7 @@ pub(crate) fn io_error(error: Error) -> io::Error {
             io::ErrorKind::UnexpectedEof
         }
         Error::InvalidArgument { .. } => io::ErrorKind::InvalidInput,
+        Error::AllocationFailed { .. } => io::ErrorKind::OutOfMemory,
         _ => io::ErrorKind::InvalidData,
     };
     io::Error::new(kind, error)

@@ -110,6 +110,8 @@ fn io_error(error: crate::Error) -> std::io::Error {
         Error::InvalidArgument { .. } | Error::FrameContentSizeMismatch { .. } => {
             ErrorKind::InvalidInput
         }
+        // The output could not grow (`read_to_end`'s `Vec`, or a buffer within a cap).
+        Error::AllocationFailed { .. } => ErrorKind::OutOfMemory,
         _ => ErrorKind::InvalidData,
     };
     std::io::Error::new(kind, error)

@@ -787,8 +787,8 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
     }
 }
 
-/// The most content `read_to_end` zeroes, then copies and hashes in one pass (see
-/// [`read`](ParallelFrameDecoder::read)), at a time: well within the L1 cache.
+/// The most content `read_to_end` appends and hashes in one pass (see
+/// [`read`](ParallelFrameDecoder::read)) at a time: well within the L1 cache.
 const HAND_OUT_PIECE: usize = 16 << 10;
 
 impl<R: Read> Drop for ParallelFrameDecoder<R> {
