@@ -201,14 +201,12 @@ impl FrameCompressor {
     /// preference, set before the frame's first input; switched on later, the next call that
     /// takes input ends the block in progress with it.
     pub fn auto_flush(mut self, on: bool) -> Self {
-        self.auto_flush = on;
-        self.blocks.set_auto_flush(on);
+        self.set_auto_flush(on);
         self
     }
 
-    /// [`auto_flush`](Self::auto_flush) on a compressor in place: for the parallel encoder,
-    /// whose option reaches the single-threaded encoders it holds.
-    #[cfg(feature = "parallel")]
+    /// [`auto_flush`](Self::auto_flush) on a compressor in place (the parallel encoder's option
+    /// reaches the single-threaded encoders it holds through it).
     pub(crate) fn set_auto_flush(&mut self, on: bool) {
         self.auto_flush = on;
         self.blocks.set_auto_flush(on);
