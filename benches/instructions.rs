@@ -4,9 +4,9 @@
 //!
 //! Inputs: the first 256 KiB of Silesia `dickens` and `xml` (from the `*.zip` files in
 //! `LZ4_SIMD_CORPUS` or `corpus/`), cut into 64 KiB chunks, each compressed by liblz4 at
-//! acceleration 1. When the corpus is absent the same bench IDs run on deterministic generated text and JSON records
-//! instead (the CLI's built-in samples; a NOTICE goes to standard error), so counts are only
-//! comparable between runs on the same inputs.
+//! acceleration 1. When the corpus is absent the same bench IDs run on deterministic generated
+//! text and JSON records instead (the CLI's built-in samples; a NOTICE goes to standard error),
+//! so counts are only comparable between runs on the same inputs.
 //! Loading, compressing and allocating buffers happens in the `setup` functions and is not counted;
 //! the inputs are returned from the benchmark functions so that freeing them is not counted either.
 //!

@@ -1,6 +1,6 @@
 //! The Silesia corpus: the `*.zip` files in `LZ4_SIMD_CORPUS` (or in `corpus/` at the
-//! repository root, which git ignores), unzipped in memory. Absent files are not an error: callers fall back to
-//! generated data ([`crate::samples`]) or skip, with a notice.
+//! repository root, which git ignores), unzipped in memory. Absent files are not an error:
+//! callers fall back to generated data ([`crate::samples`]) or skip, with a notice.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
