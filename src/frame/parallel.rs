@@ -33,9 +33,9 @@
 //! in order by the caller's thread one block behind the blocks it takes, and by whichever
 //! thread has no block left to work on (`compress.rs`). No block is copied in or
 //! out on the caller's thread, and the output's fresh pages are first touched by the threads
-//! that decode there. On the 2-core CI machine (Silesia, 64 MiB, default options) this took
-//! decompression from 1.1-1.3× the sequential decoder to 1.9×, and compression from 1.6-1.7×
-//! to 1.85-1.95×.
+//! that decode there. Silesia, 64 MiB, default options, 2 threads: decompression at 1.9× the
+//! sequential decoder (1.1-1.3× without these), compression at 1.85-1.95× (1.6-1.7×) (AMD EPYC
+//! family 26 model 2, 2 vCPUs, 2026-12-05, `f51272e`).
 //!
 //! Memory is bounded: at most `2 × threads` blocks are in flight (being compressed or decoded,
 //! or done and waiting for their turn). When that many are, the encoder waits for the oldest and

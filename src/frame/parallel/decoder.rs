@@ -164,8 +164,9 @@ struct Ahead {
 /// jobs in batches of `BATCH_BYTES / block size` (4 blocks of 64 KiB), so that a job is not a
 /// hand-off and a wake-up for every block. The window grows with it: `2 × threads` batches in
 /// flight, so at most `2 × threads × max(block size, BATCH_BYTES)` of content (and as much
-/// compressed input) whatever the block size. Measured with 64 KiB blocks on 2 threads (the
-/// 2-vCPU CI machine, real-time priority, against 1.72-1.76 GiB/s for the sequential decoder):
+/// compressed input) whatever the block size. Measured with 64 KiB blocks on 2 threads (Intel
+/// Xeon family 6 model 167, 2 vCPUs, 2026-12-05, `314cd93`; real-time priority; the sequential
+/// decoder 1.72-1.76 GiB/s):
 /// single blocks 2.4-2.5 GiB/s, 128 KiB batches 2.58-2.61, 256 KiB 2.80-2.85, 512 KiB
 /// 2.38-2.56, 1 MiB 1.86-1.97 (the caller's thread, which decodes the oldest unclaimed batch
 /// when its block is not ready, then leaves its own serial work for longer, and the blocks in
