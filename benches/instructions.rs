@@ -2,11 +2,11 @@
 //! (through `lz4-sys`) on fixed inputs, so a change in the decode kernels or the compressor shows
 //! up as an exact count difference rather than timing noise.
 //!
-//! Inputs: the first 256 KiB of Silesia `dickens` and `xml` (from `../shared/corpus/*.zip`, or
-//! `LZ4_SIMD_CORPUS`), cut into 64 KiB chunks, each compressed by liblz4 at acceleration 1. When
-//! the corpus is absent the same bench IDs run on deterministic generated text and JSON records
-//! instead (the CLI's built-in samples; a NOTICE goes to standard error), so counts are only
-//! comparable between runs on the same inputs.
+//! Inputs: the first 256 KiB of Silesia `dickens` and `xml` (from the `*.zip` files in
+//! `LZ4_SIMD_CORPUS` or `corpus/`), cut into 64 KiB chunks, each compressed by liblz4 at
+//! acceleration 1. When the corpus is absent the same bench IDs run on deterministic generated
+//! text and JSON records instead (the CLI's built-in samples; a NOTICE goes to standard error),
+//! so counts are only comparable between runs on the same inputs.
 //! Loading, compressing and allocating buffers happens in the `setup` functions and is not counted;
 //! the inputs are returned from the benchmark functions so that freeing them is not counted either.
 //!

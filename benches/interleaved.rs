@@ -17,7 +17,7 @@
 //! `RUSTFLAGS="-C llvm-args=-align-all-functions=6" CARGO_TARGET_DIR=target/al cargo bench
 //! --bench interleaved`, and several processes each.
 //!
-//! Inputs: the Silesia files of `../shared/corpus` (or `LZ4_SIMD_CORPUS`), the first
+//! Inputs: the Silesia files of `LZ4_SIMD_CORPUS` (or `corpus/`), the first
 //! `LZ4_SIMD_BENCH_BYTES` bytes of each (default 4 MiB; `0` means whole files), or the built-in
 //! generated text and logs when the corpus is absent; and the generated stress samples `runs` and
 //! `short-offsets` (reported against lz4_flex too). `LZ4_SIMD_BENCH_ROUNDS` (default 21) sets the

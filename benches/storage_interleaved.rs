@@ -1,5 +1,5 @@
 //! The storage-engine block API against liblz4, interleaved (every contender in turn within each
-//! round, medians, as `interleaved.rs`): the ratios issue 17 sets targets for.
+//! round, medians, as `interleaved.rs`): our time against liblz4's for each.
 //!
 //! - `dict-compress/<size>`: 1 KiB and 4 KiB messages with a 64 KiB prepared dictionary, ours
 //!   (`Compressor::compress_with_dictionary_into`) against liblz4's `LZ4_attach_dictionary` +

@@ -1,5 +1,5 @@
 //! Block compression and decompression throughput: lz4-simd against liblz4 (through `lz4-sys`)
-//! and lz4_flex, on the Silesia files when `../shared/corpus` (or `LZ4_SIMD_CORPUS`) holds them,
+//! and lz4_flex, on the Silesia files when `LZ4_SIMD_CORPUS` (or `corpus/`) holds them,
 //! otherwise on generated data.
 //!
 //! Each file (its first 4 MiB) is cut into 64 KiB chunks, each an independent block, and one

@@ -342,7 +342,7 @@ fn block_decompress_stays_within_the_cap() {
     }
 }
 
-// Regression (issue 15 part 4): after removing the history from the front,
+// Regression (`4999265`, 2026-12-04): after removing the history from the front,
 // `block::decompress_with_dict` returned a `Vec` whose capacity was the cap plus the dictionary's
 // 64 KiB.
 #[test]
@@ -358,8 +358,8 @@ fn block_decompress_with_dict_stays_within_the_cap() {
     }
 }
 
-// Regression (issue 15 part 4): `decompress_append` reserved with `Vec::reserve`, which doubles
-// a `Vec` that already holds more than the block may add, far beyond `max_out`.
+// Regression (`4999265`, 2026-12-04): `decompress_append` reserved with `Vec::reserve`, which
+// doubles a `Vec` that already holds more than the block may add, far beyond `max_out`.
 #[test]
 fn block_decompress_append_stays_within_the_cap() {
     let (data, compressed) = block_cases();

@@ -1,5 +1,5 @@
 //! One test per decision of liblz4's fast compressor that shows in its output (the facts in
-//! `LZ4-NOTES.md`, "Fast compressor").
+//! `docs/format-notes.md`, "The fast compressor").
 //!
 //! Each test builds an input on which that decision changes the compressed bytes, and checks
 //! three things:
@@ -77,7 +77,7 @@ fn slot_u32(src: &[u8], pos: usize) -> usize {
     ((read64(src, pos) << 24).wrapping_mul(889_523_592_379) >> 52) as usize
 }
 
-/// The fast compressor as `LZ4-NOTES.md` describes it, with `knobs` deciding each choice.
+/// The fast compressor as `docs/format-notes.md` describes it, with `knobs` deciding each choice.
 fn model(src: &[u8], acceleration: u32, knobs: Knobs) -> Vec<u8> {
     let n = src.len();
     let acceleration = acceleration.clamp(1, 65537) as usize;

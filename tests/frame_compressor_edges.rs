@@ -1,4 +1,4 @@
-//! The sans-IO frame encoder (issue 19) and the encoders on it, at their edges: output before an
+//! The sans-IO frame encoder and the encoders on it, at their edges: output before an
 //! error, panics, failing writers.
 
 use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};

@@ -1,4 +1,4 @@
-//! The sans-IO frame decoder (issue 19) at its edges: content decoded before an error, input
+//! The sans-IO frame decoder at its edges: content decoded before an error, input
 //! reported beyond the space offered.
 
 use std::io::Read;

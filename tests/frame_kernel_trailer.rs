@@ -1,4 +1,4 @@
-//! The sans-IO frame decoder (issue 19): a kernel image trailer with long padding.
+//! The sans-IO frame decoder: a kernel image trailer with long padding.
 
 use std::io::Read;
 

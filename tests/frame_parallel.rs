@@ -882,8 +882,8 @@ fn decoders_one_after_another_reuse_buffers_with_their_own_dictionary() {
 
 /// Linked frames depend on how the writes split a block (liblz4's linked streams do): a write
 /// that ends inside a block gives the single-threaded encoder's bytes for those writes, at the
-/// fast level and HC 9, with and without auto-flush (review R2, session 16: handed each block
-/// as one write, the encoder differed on 5 of 40 seeds at the fast level, 9 of 12 at HC 9).
+/// fast level and HC 9, with and without auto-flush (before `e5a906d`, 2026-12-06, handed each
+/// block as one write, the encoder differed on 5 of 40 seeds at the fast level, 9 of 12 at HC 9).
 #[test]
 fn linked_frames_follow_writes_that_end_inside_blocks() {
     let block = 64 * KIB;
@@ -921,7 +921,8 @@ fn linked_frames_follow_writes_that_end_inside_blocks() {
 /// that of a [`FrameCompressor`] switched at the same point (the next write ends the block in
 /// progress with it), on every thread count and in both block modes, so the setting reaches a
 /// linked block's single-threaded encoder even while that is out on a job. Nothing panics and
-/// nothing is lost (review, session 17: a debug assertion, and a linked encoder that missed it).
+/// nothing is lost (before `4e3952b`, 2026-12-06: a debug assertion, and a linked encoder that
+/// missed it).
 #[test]
 fn auto_flush_switched_after_writes_is_the_compressors() {
     /// The compressor given `pieces` as writes, with auto-flush `first` until piece

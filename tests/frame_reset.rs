@@ -209,7 +209,7 @@ fn reset_encoder_failing_writer_keeps_the_frame() {
     assert_eq!(next.out, frame::compress(b"next", &options));
 }
 
-/// Review finding: a block given up on (or any HC block with an attached dictionary) switches
+/// A block given up on (or any HC block with an attached dictionary) switches
 /// favouring decompression speed off for the rest of a frame; a reset must switch it on again,
 /// as LZ4F does for each frame (it changes the bytes at levels 10-12).
 #[test]
@@ -258,7 +258,7 @@ fn reset_restores_favour_dec_speed() {
     }
 }
 
-/// Review finding: a linked frame made with an empty prepared dictionary starts its stream 64 KiB
+/// A linked frame made with an empty prepared dictionary starts its stream 64 KiB
 /// in (as liblz4 attaching an empty dictionary); a reset must start it the same way.
 #[test]
 fn reset_keeps_an_empty_prepared_dictionary() {
@@ -365,7 +365,7 @@ fn frame_of_ops(compressor: &mut FrameCompressor, ops: &[FrameOp<'_>], out: &mut
     }
 }
 
-/// Review findings: frames after a warm-up of other shapes or fed otherwise must not allocate
+/// Frames after a warm-up of other shapes or fed otherwise must not allocate
 /// either. Linked fast blocks of 256 KiB (the history buffers take turns), staging first
 /// skipped (whole blocks into a large output) then used (small updates), an HC stream keeping
 /// its dictionary attached through small flushed blocks before a full one, and the parked

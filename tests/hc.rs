@@ -392,8 +392,8 @@ fn favor_dec_speed() {
                 continue;
             }
             // liblz4's bytes (a fresh stream with `LZ4_favorDecompressionSpeed`): offsets below
-            // 8 only in runs, which liblz4's run shortcut takes (review, session 17: ours kept
-            // them out, up to 50% larger on short-period runs).
+            // 8 only in runs, which liblz4's run shortcut takes (before `4b15952`, 2026-12-06,
+            // ours kept them out, up to 50% larger on short-period runs).
             let theirs = testkit::liblz4_hc::HcStream::new(i32::from(level), true)
                 .compress(data, block::compress_bound(data.len()))
                 .unwrap();

@@ -1,11 +1,11 @@
-//! Parallel frames at the seams a review found worth probing:
+//! Parallel frames at their seams:
 //!
 //! - the buffers a dropped `ParallelFrameDecoder` leaves to the next decoder in the process:
 //!   whatever the earlier decoder was (another dictionary or none, dropped mid-stream or at the
 //!   end, a corrupt block), the next decoder's content and errors are the sequential decoder's,
 //!   and its inner reader is never handed an earlier stream's input;
 //! - the one-shot encoder's content checksum, hashed in pieces by whichever thread is idle and by
-//!   the caller's thread when it falls `CHECKSUM_LAG` (16) blocks behind: frames of 1-40 blocks
+//!   the caller's thread when it falls `CHECKSUM_LAG` (1) block behind: frames of 1-40 blocks
 //!   (either side of the lag, inputs a byte either side of a block multiple) are the sequential
 //!   encoder's, and liblz4 accepts them.
 //!

@@ -1,7 +1,7 @@
 //! `read_to_end` into a `Vec` that cannot grow (an allocator that refuses every allocation above
 //! a threshold): the frame decoders return an error of kind `OutOfMemory` naming the size, and
-//! what they appended before it is a prefix of the content; no panic, no abort (review R4,
-//! session 17: the error was `InvalidData`).
+//! what they appended before it is a prefix of the content; no panic, no abort (before
+//! `53d64e8`, 2026-12-06, the error was `InvalidData`).
 //!
 //! Self-contained: its own global allocator.
 

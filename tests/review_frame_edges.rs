@@ -1,4 +1,4 @@
-//! Review of session 12's frame changes (direct path, tight rooms, `compress_into`): frames of
+//! Frames through the direct path, tight rooms and `compress_into`: frames of
 //! nearly incompressible blocks, swept across the give-up edge, must equal `frame::compress`'s
 //! and LZ4F's for every option, output room and dictionary; `compress_into` below its bound must
 //! write nothing.
@@ -224,7 +224,7 @@ fn review_auto_flush_chunks_direct_and_lz4f() {
 /// HC linked frames whose blocks are cut by auto-flush (chunks of 70,000 bytes into 64 KiB
 /// blocks: blocks of 65,536 and 4,464 bytes alternate) are LZ4F's: the rest of an update follows
 /// its full block in the caller's buffer (prefix mode), and the history is saved once per update.
-/// (It differed by a byte before session 13, when every block saved its history.)
+/// (It differed by a byte before `6324234`, 2026-12-05, when every block saved its history.)
 #[test]
 fn review_hc_linked_auto_flush_matches_lz4f() {
     auto_flush_chunks(&[Some(3), Some(9), Some(12)], &[true]);

@@ -382,8 +382,9 @@ fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -
 
 /// Without `-T`, a file is decoded on several threads from this size (compressed) on. A new
 /// process decoding ahead first touches the buffers of the blocks in flight (about 8,500 more
-/// pages with 4 MiB blocks on 2 threads, about 1.7 us each in the CI VM). Silesia to
-/// `/dev/null` on the 2-vCPU Xeon (`perf stat -r 10`, `chrt -f 50`), one thread against two:
+/// pages with 4 MiB blocks on 2 threads, about 1.7 us each). Silesia to `/dev/null` on Intel
+/// Xeon family 6 model 167, 2 vCPUs (2026-12-05, `51087ba`; `perf stat -r 10`, `chrt -f 50`),
+/// one thread against two:
 /// 64 MiB of content (37.6 MB compressed) 38.8 / 38.7 ms, for 58% more CPU time; 128 MiB
 /// (75 MB) 82 / 62 ms; 256 MiB (150 MB) 155 / 107 ms.
 const PARALLEL_DECODE_FROM: u64 = 64 << 20;

@@ -681,7 +681,7 @@ fn very_verbose_says_how_many_threads_decode() {
 }
 
 /// A kernel image whose legacy frame follows an LZ4 frame, with the size trailer of the whole
-/// content: `--list` reads it as `-d` does (review rev16).
+/// content: `--list` reads it as `-d` does.
 #[test]
 fn list_reads_a_kernel_image_that_decode_reads() {
     let dir = scratch("list-mixed-image");

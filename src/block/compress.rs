@@ -596,7 +596,7 @@ fn compress_fused<T: PositionTable, const FUSE: bool>(
 /// branch that is taken until the block's last whole stripe is hashed and never after (well
 /// predicted); what is left (literal-only tails, a partial stripe) is hashed after the parse.
 /// The probe loop is left alone: a stripe per probe gained more in two of three builds but cost
-/// the block compressor 1-2% there by moving its code (asm-notes/compress.md, session 13).
+/// the block compressor 1-2% there by moving its code (asm-notes/compress.md, 2026-12-05).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fused {
     pub(crate) lanes: Lanes,

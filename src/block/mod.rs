@@ -302,7 +302,7 @@ pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<V
     Decoder::new().decompress_with_dict(src, dict, max_out)
 }
 
-// Dictionary and partial decoding (issue 17, decode side).
+// Dictionary and partial decoding.
 
 /// Decompresses the block `src` into `dst` with `dict` as the data that preceded it, returning
 /// the number of bytes written: matches may read the last 65,535 bytes of `dict`, or start there

@@ -121,11 +121,9 @@ impl ContentHasher {
     /// [`AHEAD`](Self::AHEAD) bytes before it is hashed ([`kernel::prefetch`]).
     ///
     /// XXH32 asks for its input too late by itself where the hardware prefetcher does not bring
-    /// it soon enough. On the Xeon model 167 (a 2-vCPU VM), 64 MiB of Silesia took 35-36 ms
-    /// (1.9 GB/s) to hash from memory and 9 ms from L1/L2 (256 KiB hashed 256 times), while a
-    /// plain read of the 64 MiB took 6.4 ms; prefetching 256 / 1024 / 4096 bytes ahead of each
-    /// 64-byte line: 26 / 11.6 / 10.0-10.5 ms. (A plain read of the byte 1-16 KiB ahead instead of
-    /// the prefetch: 29 ms.)
+    /// it soon enough: 64 MiB of Silesia hash from memory in 35-36 ms (1.9 GB/s), and in
+    /// 10.0-10.5 ms with each 64-byte line asked for 4 KiB ahead (256 / 1024 bytes ahead: 26 /
+    /// 11.6 ms; from L1/L2, 9 ms). Intel Xeon family 6 model 167, 2 vCPUs, 2026-12-05, `77f5a95`.
     ///
     /// [`kernel::prefetch`]: crate::kernel::prefetch
     #[cfg(feature = "parallel")]
@@ -140,9 +138,10 @@ impl ContentHasher {
     ///
     /// XXH32 is bound by the latency of its lanes' multiply chain (about 5 cycles per 16-byte
     /// stripe), so the loads and stores of a copy done in the same loop take no time of their
-    /// own: a content handed out and hashed costs the hash alone. On the Xeon model 167, 64 MiB
-    /// from memory in 8 KiB pieces: copied then hashed, 16-17 ms; in one pass with the prefetch,
-    /// 10.1-10.8 ms (without it 31-33 ms); hashing alone from L1, 9.5 ms.
+    /// own: a content handed out and hashed costs the hash alone. 64 MiB from memory in 8 KiB
+    /// pieces: copied then hashed, 16-17 ms; in one pass with the prefetch, 10.1-10.8 ms (without
+    /// it 31-33 ms); hashing alone from L1, 9.5 ms (Intel Xeon family 6 model 167, 2 vCPUs,
+    /// 2026-12-06, `08567c1`).
     #[cfg(feature = "parallel")]
     pub(crate) fn update_copying(&mut self, content: &[u8], out: &mut [u8]) {
         let mut at = 0;

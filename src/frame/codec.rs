@@ -10,8 +10,9 @@
 //! parser never reads, waits or buffers input itself: its caller owns the bytes. The one-shot
 //! decoder hands it slices of the input (nothing is copied); the streaming decoder reads each
 //! unit straight into one buffer and keeps a partly read unit when its reader fails, so it
-//! resumes exactly where it stopped (issue 19's push-style codec copies input into the same kind
-//! of buffer when a unit straddles two calls).
+//! resumes exactly where it stopped (the push-style
+//! [`FrameDecompressor`](super::FrameDecompressor) copies input into the same kind of buffer
+//! when a unit straddles two calls).
 //!
 //! Content goes to a [`Sink`], which decodes each data block where its caller wants it: behind
 //! the history in one growing `Vec` (one-shot), into a history buffer, or onto the end of the

@@ -33,9 +33,9 @@
 //! in order by the caller's thread one block behind the blocks it takes, and by whichever
 //! thread has no block left to work on (`compress.rs`). No block is copied in or
 //! out on the caller's thread, and the output's fresh pages are first touched by the threads
-//! that decode there. On the 2-core CI machine (Silesia, 64 MiB, default options) this took
-//! decompression from 1.1-1.3× the sequential decoder to 1.9×, and compression from 1.6-1.7×
-//! to 1.85-1.95×.
+//! that decode there. Silesia, 64 MiB, default options, 2 threads: decompression at 1.9× the
+//! sequential decoder (1.1-1.3× without these), compression at 1.85-1.95× (1.6-1.7×) (AMD EPYC
+//! family 26 model 2, 2 vCPUs, 2026-12-05, `f51272e`).
 //!
 //! Memory is bounded: at most `2 × threads` blocks are in flight (being compressed or decoded,
 //! or done and waiting for their turn). When that many are, the encoder waits for the oldest and
@@ -77,11 +77,10 @@
 //! caller's thread does all the waiting), so a job cannot hold a worker that another job needs.
 //! Every function and adapter counts the caller's thread among its `threads`, so none keeps more
 //! threads runnable than it was given: the one-shot functions and the streaming encoder
-//! compress or decode blocks on the caller's thread instead of waiting. The streaming encoder
-//! counted workers only, before:
-//! on 2 vCPUs at real-time priority its 3 runnable threads gave 1.73-1.77x the single-threaded
-//! encoder with 64 KiB blocks, 2 threads in all give 1.86-1.88x (4 MiB blocks: 1.62-1.70x and
-//! 1.68-1.69x). The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
+//! compress or decode blocks on the caller's thread instead of waiting. A worker per thread
+//! beside the caller's thread gave the streaming encoder 1.73-1.77x the single-threaded encoder
+//! in 64 KiB blocks on 2 vCPUs, against 1.86-1.88x (Intel Xeon family 6 model 167, 2026-12-05,
+//! `3dc1343`). The one-shot functions' helpers (a rayon `in_place_scope`) wait only while
 //! their frame's window is full, which that frame's caller thread empties on its own (it never
 //! waits for a helper to start): they may delay other frames' jobs, never stop them. The private
 //! pools share no thread with the caller's own rayon work.

@@ -1,17 +1,17 @@
-//! The Silesia corpus: the `*.zip` files in `../shared/corpus` beside the repository (or in
-//! `LZ4_SIMD_CORPUS`), unzipped in memory. Absent files are not an error: callers fall back to
-//! generated data ([`crate::samples`]) or skip, with a notice.
+//! The Silesia corpus: the `*.zip` files in `LZ4_SIMD_CORPUS` (or in `corpus/` at the
+//! repository root, which git ignores), unzipped in memory. Absent files are not an error:
+//! callers fall back to generated data ([`crate::samples`]) or skip, with a notice.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The directory holding the Silesia `*.zip` files: `LZ4_SIMD_CORPUS` if set, else
-/// `../shared/corpus` beside the repository root.
+/// The directory holding the Silesia `*.zip` files: `LZ4_SIMD_CORPUS` if set, else `corpus/` at
+/// the repository root.
 pub fn dir() -> PathBuf {
     match std::env::var_os("LZ4_SIMD_CORPUS") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus"),
     }
 }
 

@@ -33,9 +33,10 @@
 //! a literal path on price ties. On the Silesia files (64 KiB blocks) it costs 0.15% (dickens)
 //! to 3.2% (osdb) of compressed size. As in liblz4, the run-detection shortcut of the match
 //! finder is not held to the offset rule, so runs may still be matched at offsets below 8 (about
-//! 100 per MiB of ooffice): the bytes are liblz4's, in every form. (Until session 17 the one-shot
-//! forms kept runs to offsets of 8 or more too, which made long runs of a short period compress
-//! to up to 50% more than `lz4 --favor-decSpeed` and broke the promise of liblz4's bytes.)
+//! 100 per MiB of ooffice): the bytes are liblz4's, in every form. (Before `4b15952`, 2026-12-06,
+//! the one-shot forms kept runs to offsets of 8 or more too, which made long runs of a short
+//! period compress to up to 50% more than `lz4 --favor-decSpeed` and broke the promise of
+//! liblz4's bytes.)
 //!
 //! # History, dictionaries and streams
 //!

@@ -6,15 +6,10 @@
 //! thread has no block to work on ([`Checksum`]), and by the caller's thread up to
 //! [`CHECKSUM_LAG`] blocks behind the blocks it has taken.
 //!
-//! Measured on the 2-vCPU CI machine (16 blocks of 4 MiB, 2 threads): the helper thread had
-//! nothing to do for the last 7-8 ms of a 68 ms frame, while the caller's thread compressed the
-//! last block (a block takes about 8 ms; the checksum, hashed as blocks were taken, was done by
-//! then), and every call cleared its fresh 4 MiB block buffers first. With the checksum left for
-//! the thread that runs out of blocks and the buffers allocated zeroed (mapped lazily, not
-//! cleared), 1.79x the single-threaded encoder became 1.85-1.9x. On the Xeon model 167, where
-//! xxh32 is slower against the compressor, leaving the checksum for the end left it to the
-//! caller's thread alone after the last block (1.65-1.71x); see [`CHECKSUM_LAG`] for the lag
-//! kept now (1.90-1.94x).
+//! Fresh block buffers are allocated zeroed (mapped lazily, not cleared): with that and the
+//! checksum left to the threads that run out of blocks, 4 MiB blocks on 2 threads went from
+//! 1.79x the single-threaded encoder to 1.85-1.9x (AMD EPYC family 26 model 2, 2 vCPUs,
+//! 2026-12-05, `bd0dd90`); [`CHECKSUM_LAG`] says why the caller's thread keeps up with it too.
 //!
 //! Each block is compressed by a [`BlockWriter`] as [`compress_with_dict`] compresses it (the
 //! same writer options, nothing in front of the block), so the frame's bytes are the single-threaded
@@ -133,24 +128,12 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
 /// taken: the caller's thread hashes up to there before it takes the next block, and the threads
 /// with no block left hash the rest (a piece at a time, [`Checksum::help`]).
 ///
-/// The checksum is a large share of the work: xxh32 (scalar, one multiply port) ran at 2-4 GB/s
-/// on the Xeon model 167 (about 2 ms per 4 MiB block in the frame, against 5-11 ms to compress
-/// one), 20-30 ms of a 64 MiB frame's 180-190 ms. Left for the end (a lag of 16 blocks, which
-/// was meant to fill the time while the last block is compressed), it was hashed almost all by
-/// the caller's thread after the last block, alone (per-thread timeline, 16 blocks of 4 MiB on
-/// 2 threads: compression done at 79 ms, the frame at 112 ms; 1.70x the single-threaded
-/// encoder). Hashed as the blocks are taken, the caller's thread compresses fewer blocks and
-/// the helper more, and both end within 1-5 ms of each other (97-100 ms; lags of 0-6 blocks
-/// gave 97-99, 97-102, 100-104, 102-107, 100-104 ms). Interleaved with the previous build
-/// (3 rounds, 64 MiB of Silesia, 2 threads against the single-threaded encoder): 1.65-1.71x ->
-/// 1.90-1.94x; 64 KiB blocks unchanged (2.06-2.08x, 2.00-2.09x).
-///
-/// Session 15 (Xeon model 167): most of that xxh32 time was waiting for input not in the cache.
-/// Read ahead ([`ContentHasher::update_ahead`]), 64 MiB hash in about 10 ms instead of 35, and
-/// with one thread the function is [`compress_with_dict`](crate::frame::compress_with_dict)
-/// itself: 4 MiB blocks on 2 threads went from 1.64-1.67x the single-threaded encoder to
-/// 1.93-1.98x (1 thread 0.85-0.86x -> 0.98-1.01x), 64 KiB blocks 1.92-1.94x -> 1.92-2.02x
-/// (main's bench binary interleaved with two builds of this one, two rounds each).
+/// One block: left for the end (a lag of 16), the checksum was hashed by the caller's thread
+/// alone after the last block (16 blocks of 4 MiB on 2 threads: compression done at 79 ms, the
+/// frame at 112 ms); with a lag of 1 both threads end within 1-5 ms of each other, 1.70x ->
+/// 1.90-1.94x the single-threaded encoder. With the input read ahead for the hash, 4 MiB blocks on
+/// 2 threads run at 1.93-1.98x (Intel Xeon family 6 model 167, 2 vCPUs, 2026-12-05, `937355e`
+/// and `77f5a95`; the measurements are in `asm-notes/parallel.md`).
 const CHECKSUM_LAG: usize = 1;
 
 /// The content checksum of a one-shot frame: computed in order over `src`, a piece at a time,

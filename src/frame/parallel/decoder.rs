@@ -23,17 +23,14 @@
 //! `threads` counts the caller's thread, as for the one-shot functions: the blocks go to a
 //! [`Queue`] that at most `threads - 1` workers and the caller's thread work on. The caller's
 //! thread has serial work of its own (reading the input, the parser, handing the content out and
-//! hashing it for the content checksum as it goes, about half as long as decoding the blocks),
-//! and when the next block
-//! is not decoded yet it decodes the oldest block nobody has claimed instead of waiting. With a
-//! worker per thread
-//! beside it (as before), 2 threads meant 3 runnable threads on 2 cores: the caller waited for a
-//! core, and at equal real-time priority it ran only once the workers had emptied the window,
-//! and then alone (1.2-1.6x the sequential decoder on the 2-vCPU CI machine; 1.85-1.9x now with
-//! 4 MiB blocks). The window is topped up as soon as a block is taken, before the parser checks
-//! it, so the workers have the next blocks meanwhile. Blocks are decoded into the spare
-//! capacity of their buffers (fresh memory is not cleared first), and a dropped decoder leaves
-//! its buffers to the next one in the process (see [`store`](super::store)).
+//! hashing it for the content checksum as it goes, about half as long as decoding the blocks), and
+//! when the next block is not decoded yet it decodes the oldest block nobody has claimed instead of
+//! waiting. A worker per thread beside it would make 3 runnable threads on 2 cores, the caller
+//! waiting for a core (1.2-1.6x the sequential decoder, against 1.85-1.9x in 4 MiB blocks: AMD EPYC
+//! family 26 model 2, 2 vCPUs, 2026-12-05, `0b59099`). The window is topped up as soon as a block
+//! is taken, before the parser checks it, so the workers have the next blocks meanwhile. Blocks are
+//! decoded into the spare capacity of their buffers (fresh memory is not cleared first), and a
+//! dropped decoder leaves its buffers to the next one in the process (see [`store`](super::store)).
 //!
 //! Blocks smaller than 256 KiB go to the workers in batches ([`BATCH_BYTES`]): one job, one
 //! result and at most one wake-up for 4 blocks of 64 KiB rather than for each. A batch is
@@ -44,51 +41,15 @@
 //! and takes nothing after it). The window is counted in blocks, `2 × threads` batches, and
 //! reading ahead resumes once a whole batch fits in it.
 //!
-//! Until session 15, with 64 KiB blocks on 2 threads the caller's thread was the slower side: of
-//! a block's time in the sequential decoder (about 34 µs on the CI machine: decoding half, the
-//! content checksum a quarter, handing it out through `io::copy` a sixth), the caller kept the
-//! checksum and the hand-out, and both read a block another core wrote (each block's 64 KiB and
-//! its compressed bytes crossed between the cores' L2 caches, which the sequential decoder never
-//! pays). That held the streamed 64 KiB case to about 1.6x (1.4x before the batches); the
-//! checksum hashed as the content is taken (below) reads it across once.
-//!
-//! Hashing the content checksum on the decoding threads instead (session 14, kept in the branch
-//! history: a chain of hasher states as in the one-shot decoder, no job ever waiting for
-//! another, decoded batches shared with the chain until hashed) did not help: it only moves
-//! where a block another core decoded is read (the hand-out's copy instead of the hash), and
-//! both threads were already busy. Per 64 MiB at 64 KiB blocks on the 2-vCPU Xeon (model 167),
-//! with it: 21 ms of decoding and 12 ms of hashing in the jobs (10.5 ms sequentially), 8 ms on
-//! the caller's thread outside them (4.5-5 ms sequentially: `memmove`, reading the input in and
-//! handing the content out, doubles once the content comes from the other core's cache), and
-//! 2-5 ms idle; 2 threads over 1: 1.42-1.50x against 1.46-1.54x without it, and at 4 MiB blocks
-//! 1.37-1.59x of the sequential decoder against 1.49-1.73x (interleaved criterion runs, two
-//! builds). With perfect balance the copies alone bound the streamed 64 KiB case near 1.7x.
-//!
-//! What did help (session 15): the content checksum is hashed from the content as the caller
-//! takes it ([`BufRead::consume`], a piece at a time in `read_to_end`), not by the parser before
-//! it is handed out. The hand-out's copy reads a block from the other core (or, for a 4 MiB
-//! block, from beyond the 2 MiB L2) once, and the hash then reads what the copy just brought
-//! into the L1 cache; before, both read it from afar. On one thread nothing is read ahead
-//! (the blocks are decoded as the sequential decoder does). Per 64 MiB on the 2-vCPU Xeon,
-//! criterion medians under `chrt -f 50`, two runs interleaved with the build before: 4 MiB
-//! blocks on 2 threads 24.1-24.9 ms -> 18.7-20.9 ms (1.50-1.54x -> 1.79-1.89x the sequential
-//! decoder), on 1 thread 46.6-47.4 ms -> 33.0-35.1 ms; 64 KiB blocks on 2 threads 22.3-22.5 ms
-//! -> 20.1-20.8 ms (1.54-1.59x -> 1.72-1.75x).
-//!
-//! Session 16, at 4 MiB blocks on 2 threads (per-thread timeline: 16 blocks of about 1.2 ms of
-//! decoding each; the caller's thread read each block's input in 0.35 ms and handed out and
-//! hashed each block in 0.78 ms, so it was the slower side, and the worker idled 1-2 ms at the
-//! end): `read` and `read_to_end` copy the content out and hash it in one pass (XXH32 is bound
-//! by its multiply chain, and the copy fits beside it: 0.6 ms a block); the caller's thread
-//! decodes a batch instead of waiting only if nobody has started on the one it waits for or at
-//! least [`HELP_QUEUED`] are unclaimed (it took the last block while the worker was about to
-//! finish the one before, and both were then handed out with the worker idle); the first
-//! unit's buffer comes from the stash too. Criterion medians per 64 MiB under `chrt -f 50`, two
-//! runs interleaved with the build before: 4 MiB blocks on 2 threads 20.5-21.4 ms -> 18.9-19.3
-//! ms (1.69-1.75x -> 1.84-1.90x `FrameDecoder`), 64 KiB blocks 20.7-22.0 ms -> 19.1-19.3 ms
-//! (1.66-1.77x -> 1.88-1.92x); a build with `-align-all-functions=6`: 4 MiB 1.68-1.70x ->
-//! 1.88-1.90x, 64 KiB 1.72-1.74x -> 1.86-1.91x. On 1 thread (the hand-out in one pass too)
-//! 4 MiB blocks 34.7-35.5 ms -> 33.6-33.9 ms.
+//! The content checksum is hashed as the caller takes the content ([`BufRead::consume`], a
+//! piece at a time in `read_to_end`), in one pass with the hand-out's copy: the copy reads a
+//! block another core decoded once, and the hash reads it from the L1 cache (XXH32 is bound by
+//! its multiply chain, so the copy beside it is free). Hashing it on the decoding threads
+//! instead measured no faster: the cross-core read only moved. The caller's thread decodes a
+//! batch instead of waiting only if nobody has started the one it waits for or at least
+//! [`HELP_QUEUED`] are unclaimed. 64 MiB of Silesia on 2 threads: 1.84-1.90x `FrameDecoder` in
+//! 4 MiB blocks, 1.88-1.92x in 64 KiB blocks (Intel Xeon family 6 model 167, 2 vCPUs,
+//! 2026-12-06, `11055a9`; the measurements behind each step are in `asm-notes/parallel.md`).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -203,8 +164,9 @@ struct Ahead {
 /// jobs in batches of `BATCH_BYTES / block size` (4 blocks of 64 KiB), so that a job is not a
 /// hand-off and a wake-up for every block. The window grows with it: `2 × threads` batches in
 /// flight, so at most `2 × threads × max(block size, BATCH_BYTES)` of content (and as much
-/// compressed input) whatever the block size. Measured with 64 KiB blocks on 2 threads (the
-/// 2-vCPU CI machine, real-time priority, against 1.72-1.76 GiB/s for the sequential decoder):
+/// compressed input) whatever the block size. Measured with 64 KiB blocks on 2 threads (Intel
+/// Xeon family 6 model 167, 2 vCPUs, 2026-12-05, `314cd93`; real-time priority; the sequential
+/// decoder 1.72-1.76 GiB/s):
 /// single blocks 2.4-2.5 GiB/s, 128 KiB batches 2.58-2.61, 256 KiB 2.80-2.85, 512 KiB
 /// 2.38-2.56, 1 MiB 1.86-1.97 (the caller's thread, which decodes the oldest unclaimed batch
 /// when its block is not ready, then leaves its own serial work for longer, and the blocks in

@@ -51,11 +51,9 @@ const MAX_MOVES: usize = 1 << 12;
 /// memory of their own (each is in its place in the output), so the window only bounds how far
 /// the decoding runs ahead of the parser and of the content checksum's [`Chain`]: while a
 /// thread hashes a run of blocks (in the job of the first of them, whose result the parser then
-/// waits for), the others decode on. With 2 blocks per thread, the other thread stopped after
-/// 3 blocks: 64 MiB in 4 MiB blocks on 2 threads took 46-48 ms, against 39-41 ms with 4 (both
-/// with the chain; 42-45 ms before it, at 2 or 4). Interleaved with the build before the chain
-/// (3 rounds, 2 threads against the sequential decoder): 4 MiB blocks 1.65-1.69x -> 1.80-1.95x;
-/// 64 KiB blocks unchanged (1.78-1.93x, 1.78-1.88x).
+/// waits for), the others decode on. With 2 blocks per thread the other thread stopped after 3
+/// blocks: 64 MiB in 4 MiB blocks on 2 threads took 46-48 ms, against 39-41 ms with 4 (Intel
+/// Xeon family 6 model 167, 2 vCPUs, 2026-12-05, `1cf3601`; more in `asm-notes/parallel.md`).
 const DECODE_AHEAD: usize = 4;
 
 /// What the fast path made of the input.
@@ -409,10 +407,11 @@ fn place<'o>(
 /// just wrote it, while it is in its caches), and by the thread that hashed the block before it
 /// when the next one is already decoded (the chain is handed over).
 ///
-/// The caller's thread hashed the content before, in the parser, behind the decoding: on the
-/// 2-vCPU Xeon (model 167) xxh32 ran at about 2 GB/s there, 2 ms of each 4 MiB block's 2.8 ms of
-/// decoding (most of it first writes to fresh pages), and the caller's thread, hashing every
-/// block decoded by the other core, ended 5-6 ms after it.
+/// Hashed by the caller's thread in the parser instead, behind the decoding, xxh32 took 2 ms of
+/// each 4 MiB block's 2.8 ms of decoding, and the caller's thread, hashing every block the other
+/// core decoded, ended 5-6 ms after it; with the chain, 4 MiB blocks on 2 threads went from
+/// 1.65-1.69x the sequential decoder to 1.80-1.95x (Intel Xeon family 6 model 167, 2 vCPUs,
+/// 2026-12-05, `1cf3601`).
 struct Chain<'o> {
     state: Mutex<ChainState<'o>>,
 }

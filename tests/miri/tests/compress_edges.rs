@@ -1,4 +1,4 @@
-//! Review (session 14): the fast compressor's word after a match, taken from the bytes the match
+//! The fast compressor's word after a match, taken from the bytes the match
 //! count read (both tables: the u16 one's 12-byte shift and the u32 one's five bytes, short
 //! matches and the long path whose 8-byte read ends at most at the input's end), and the length
 //! bytes of long literal runs and matches written unchecked within the bound, under Miri: each

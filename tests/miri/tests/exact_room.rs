@@ -1,4 +1,4 @@
-//! Review (session 12): the exact-room sequence writer's whole-word literal copies under Miri.
+//! The exact-room sequence writer's whole-word literal copies under Miri.
 //! Every `dst` from one byte under the block to one byte under the compress bound, each its own
 //! exact-size allocation, so any word written past `dst` (or read past `src`) is reported.
 
