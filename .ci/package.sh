@@ -6,6 +6,8 @@
 #   the README, the changelog and the licences (and the files cargo adds itself);
 # - `cargo publish --dry-run -p lz4-simd` raises no warning but the ones naming the tests, benches
 #   and examples the package leaves out (they need the unpublished test kit);
+# - the `rust` examples of README.md and docs/*.md compile and run (`rustdoc --test` on the
+#   Markdown files; the README's also run as doctests of the crate);
 # - the library builds with the declared minimum Rust version (`rust-version`), with default
 #   features and with `parallel`.
 set -euo pipefail
@@ -57,6 +59,27 @@ if [ -n "$unexpected" ]; then
 $unexpected"
 fi
 echo "ok: no warning but the $(grep -c 'is not included in the published package' "$log") excluded test, bench and example targets"
+
+note "the examples in README.md and docs/*.md (rustdoc --test)"
+# The library with its default features, as a user gets it; the path of its rlib from cargo.
+rlib=$(cargo build -p lz4-simd --lib --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "lz4_simd" and "lib" in m["target"]["kind"]:
+        print(next(f for f in m["filenames"] if f.endswith(".rlib")))
+')
+[ -n "$rlib" ] || fail "no rlib for lz4-simd"
+deps="$(dirname "$rlib")/deps"
+for doc in README.md docs/*.md; do
+    # liblz4's facts quote C logic in Rust-like sketches, not examples of this crate's API.
+    [ "$doc" = docs/liblz4-stream-facts.md ] && continue
+    grep -q '^```rust$' "$doc" || continue
+    rustdoc --edition 2021 --test "$doc" -L "dependency=$deps" --extern "lz4_simd=$rlib" \
+        --cfg 'feature="default"' --cfg 'feature="std"' --cfg 'feature="unsafe"' --cfg 'feature="containers"' \
+        >"$log" 2>&1 || { cat "$log"; fail "the examples of $doc"; }
+    grep '^test result' "$log" | sed "s|^|$doc: |"
+done
 
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$msrv" ] || fail "no rust-version in Cargo.toml"
