@@ -60,7 +60,7 @@ pub fn decompress_lz4_raw(
 ) -> Result<Vec<u8>, Error> {
     let declared = check_cap(NAME_RAW, 0, 0, uncompressed_size as u64, max_out)?;
     let mut out = Vec::new();
-    decode_exact(NAME_RAW, src, 0, 0, declared, &mut out)?;
+    decode_exact(NAME_RAW, src, 0, 0, declared, declared, &mut out)?;
     Ok(out)
 }
 

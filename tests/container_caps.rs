@@ -1,0 +1,264 @@
+//! Container decoders hold no more than the caller's cap: a counting global allocator records,
+//! per thread, the peak of live bytes and the largest single allocation while a decode runs,
+//! and the tests require both within the cap plus [`SLACK`] (one-shot) or within one block's
+//! input and content (streaming). Also: which error a container reports when its data is bad in
+//! two places, or fits none of its forms.
+//!
+//! Counting: the peak is of the bytes the decoder holds, so a `realloc` counts as its net change
+//! (the new size replaces the old one; the copy a growing `realloc` may make is the allocator's).
+//! Cases use content sizes that are not powers of two: a `Vec` growing by amortised doubling
+//! then holds up to twice its content (4 MiB + 64 KiB of stored blocks under a cap of that
+//! size held 8 MiB, 2026-12-07, commit e4b91a7).
+//!
+//! Self-contained: its own global allocator.
+#![cfg(feature = "containers")]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::Read;
+
+use lz4_simd::container::{clickhouse, java};
+use lz4_simd::Error;
+use testkit::samples::{self, Rng};
+
+/// What a one-shot decoder may hold beyond the cap: small allocations (an error's message, a
+/// decoder's state).
+const SLACK: usize = 16 << 10;
+
+#[derive(Debug, Clone, Copy)]
+struct Stats {
+    on: bool,
+    live: isize,
+    peak: isize,
+    largest: usize,
+}
+
+impl Stats {
+    const OFF: Stats = Stats {
+        on: false,
+        live: 0,
+        peak: 0,
+        largest: 0,
+    };
+}
+
+thread_local! {
+    static STATS: Cell<Stats> = const { Cell::new(Stats::OFF) };
+}
+
+/// Counts `change` more bytes live, `block` bytes in one allocation.
+fn note(change: isize, block: usize) {
+    let _ = STATS.try_with(|cell| {
+        let mut stats = cell.get();
+        if stats.on {
+            stats.live += change;
+            stats.peak = stats.peak.max(stats.live);
+            stats.largest = stats.largest.max(block);
+            cell.set(stats);
+        }
+    });
+}
+
+struct Counting;
+
+// SAFETY: every call is passed to `System` unchanged; the counting only reads sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is `System.alloc`'s.
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            note(layout.size() as isize, layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is `System.alloc_zeroed`'s.
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        if !ptr.is_null() {
+            note(layout.size() as isize, layout.size());
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is `System.dealloc`'s.
+        unsafe { System.dealloc(ptr, layout) };
+        note(-(layout.size() as isize), 0);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract is `System.realloc`'s.
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            note(new_size as isize - layout.size() as isize, new_size);
+        }
+        new
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f`: its result, the peak of bytes live above what was live before (what `f` returns
+/// is still live at the end, so it counts), and its largest single allocation.
+fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
+    STATS.with(|cell| {
+        cell.set(Stats {
+            on: true,
+            ..Stats::OFF
+        })
+    });
+    let result = f();
+    let stats = STATS.with(|cell| cell.replace(Stats::OFF));
+    (result, stats.peak.max(0) as usize, stats.largest)
+}
+
+/// Checks a one-shot decode of `content` under `cap`: the content, the peak, the capacity of
+/// what it returns.
+fn check_one_shot(
+    label: &str,
+    content: &[u8],
+    cap: usize,
+    f: impl FnOnce() -> Result<Vec<u8>, Error>,
+) {
+    let (result, peak, _) = measure(f);
+    let out = result.unwrap_or_else(|error| panic!("{label}, cap {cap}: {error}"));
+    assert!(out == content, "{label}, cap {cap}: wrong content");
+    assert!(
+        peak <= cap + SLACK,
+        "{label}, cap {cap}: {peak} bytes live at the peak (allowed: {})",
+        cap + SLACK
+    );
+    assert!(
+        out.capacity() <= cap,
+        "{label}, cap {cap}: returned a Vec of capacity {} for {} bytes",
+        out.capacity(),
+        out.len()
+    );
+}
+
+/// 4 MiB + 64 KiB: 65 blocks of 64 KiB, one past a power of two.
+const LEN: usize = (4 << 20) + (64 << 10);
+
+/// Incompressible, compressible, and the two alternating every 40 000 bytes (stored and LZ4
+/// blocks in one stream).
+fn contents() -> Vec<(&'static str, Vec<u8>)> {
+    let mut rng = Rng::new(7);
+    let random = samples::random(LEN, &mut rng);
+    let text = samples::text(LEN, &mut rng);
+    let mixed = random
+        .chunks(40_000)
+        .zip(text.chunks(40_000))
+        .enumerate()
+        .flat_map(|(i, (r, t))| if i % 2 == 0 { r } else { t }.iter().copied())
+        .collect();
+    vec![("random", random), ("text", text), ("mixed", mixed)]
+}
+
+/// Caps at the content's size and above it.
+fn caps(len: usize) -> [usize; 3] {
+    [len, len + 4096, len + len / 2]
+}
+
+#[test]
+fn java_decompress_holds_no_more_than_the_cap() {
+    for (name, content) in contents() {
+        let stream = java::compress(&content, java::DEFAULT_BLOCK_SIZE).unwrap();
+        for cap in caps(content.len()) {
+            check_one_shot(&format!("java {name}"), &content, cap, || {
+                java::decompress(&stream, cap)
+            });
+        }
+    }
+}
+
+/// ClickHouse blocks of `block_size` bytes of content, each stored (method `0x02`) when its LZ4
+/// form is not smaller, as ClickHouse's `NONE` codec writes it.
+fn clickhouse_blocks(content: &[u8], block_size: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for piece in content.chunks(block_size) {
+        let lz4 = clickhouse::compress(piece, block_size).unwrap();
+        if lz4.len() - 25 < piece.len() {
+            out.extend_from_slice(&lz4);
+            continue;
+        }
+        let mut block = vec![clickhouse::METHOD_NONE];
+        block.extend_from_slice(&((piece.len() + 9) as u32).to_le_bytes());
+        block.extend_from_slice(&(piece.len() as u32).to_le_bytes());
+        block.extend_from_slice(piece);
+        out.extend_from_slice(&clickhouse::checksum(&block));
+        out.extend_from_slice(&block);
+    }
+    out
+}
+
+#[test]
+fn clickhouse_decompress_holds_no_more_than_the_cap() {
+    for (name, content) in contents() {
+        for block_size in [64 << 10, clickhouse::DEFAULT_BLOCK_SIZE] {
+            let blocks = clickhouse_blocks(&content, block_size);
+            for cap in caps(content.len()) {
+                check_one_shot(
+                    &format!("clickhouse {name} {block_size}"),
+                    &content,
+                    cap,
+                    || clickhouse::decompress(&blocks, cap),
+                );
+            }
+        }
+    }
+}
+
+/// Streaming decoders hold one block's input and one block's content: with a 600 KB block
+/// before a 1 MiB one, neither buffer may grow past the 1 MiB block (amortised doubling took
+/// both to 1.2 MB).
+#[test]
+fn stream_decoders_hold_one_block() {
+    const MAX_BLOCK: usize = 1 << 20;
+    let mut rng = Rng::new(11);
+    let first = samples::random(600_000, &mut rng);
+    let second = samples::random(MAX_BLOCK, &mut rng);
+    let content = [&first[..], &second[..]].concat();
+    let mut java_streams = java::compress(&first, java::MAX_BLOCK_SIZE).unwrap();
+    java_streams.extend(java::compress(&second, java::MAX_BLOCK_SIZE).unwrap());
+    let mut clickhouse_stream = clickhouse_blocks(&first, MAX_BLOCK);
+    clickhouse_stream.extend(clickhouse_blocks(&second, MAX_BLOCK));
+    type Read<'a> = Box<dyn FnOnce() -> std::io::Result<Vec<u8>> + 'a>;
+    // Each block's unit: its header (21 or 25 bytes) and its stored content.
+    let cases: Vec<(&str, usize, Read)> = vec![
+        (
+            "java",
+            java::HEADER_LEN,
+            Box::new(|| {
+                let mut out = Vec::with_capacity(content.len());
+                java::Decoder::new(&java_streams[..], MAX_BLOCK).read_to_end(&mut out)?;
+                Ok(out)
+            }),
+        ),
+        (
+            "clickhouse",
+            clickhouse::CHECKSUM_LEN + clickhouse::HEADER_LEN,
+            Box::new(|| {
+                let mut out = Vec::with_capacity(content.len());
+                clickhouse::Decoder::new(&clickhouse_stream[..], MAX_BLOCK)
+                    .read_to_end(&mut out)?;
+                Ok(out)
+            }),
+        ),
+    ];
+    for (name, header, read) in cases {
+        let (result, peak, largest) = measure(read);
+        assert!(result.unwrap() == content, "{name}: wrong content");
+        let unit = MAX_BLOCK + header;
+        assert!(
+            largest <= content.len().max(unit),
+            "{name}: an allocation of {largest} bytes (a block's unit is {unit})"
+        );
+        let allowed = content.len() + unit + MAX_BLOCK + SLACK;
+        assert!(
+            peak <= allowed,
+            "{name}: {peak} bytes live at the peak (allowed: the output, a unit and a block, {allowed})"
+        );
+    }
+}
