@@ -17,7 +17,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::Read;
 
-use lz4_simd::container::{clickhouse, java};
+use lz4_simd::container::{clickhouse, hadoop, java, parquet};
 use lz4_simd::Error;
 use testkit::samples::{self, Rng};
 
@@ -261,4 +261,51 @@ fn stream_decoders_hold_one_block() {
             "{name}: {peak} bytes live at the peak (allowed: the output, a unit and a block, {allowed})"
         );
     }
+}
+
+/// A Hadoop page that decodes whole, but to one byte less than the page header says.
+fn short_hadoop_page() -> (Vec<u8>, usize) {
+    let content = samples::text(LEN, &mut Rng::new(5));
+    (hadoop::compress(&content).unwrap(), content.len() + 1)
+}
+
+#[test]
+fn parquet_lz4_frees_the_hadoop_attempt_before_the_raw_one() {
+    let (page, size) = short_hadoop_page();
+    let (result, peak, _) = measure(|| parquet::decompress_lz4(&page, size, size));
+    assert!(result.is_err());
+    assert!(
+        peak <= size + SLACK,
+        "{peak} bytes live at the peak (allowed: {})",
+        size + SLACK
+    );
+}
+
+#[test]
+fn parquet_lz4_names_the_size_mismatch_of_a_whole_hadoop_page() {
+    let (page, size) = short_hadoop_page();
+    let expected = Error::ContainerSizeMismatch {
+        container: "parquet",
+        input_pos: 0,
+        declared: size as u64,
+        actual: size as u64 - 1,
+    };
+    assert_eq!(
+        parquet::decompress_lz4(&page, size, size).unwrap_err(),
+        expected
+    );
+    // The same with a cap above the size, and with the Hadoop form in two blocks (its first
+    // length is not the page's size).
+    assert_eq!(
+        parquet::decompress_lz4(&page, size, 2 * size).unwrap_err(),
+        expected
+    );
+    let content = samples::text(LEN, &mut Rng::new(5));
+    let (a, b) = content.split_at(1000);
+    let mut two = hadoop::compress(a).unwrap();
+    two.extend(hadoop::compress(b).unwrap());
+    assert_eq!(
+        parquet::decompress_lz4(&two, size, size).unwrap_err(),
+        expected
+    );
 }
