@@ -17,8 +17,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::Read;
 
-use lz4_simd::container::{clickhouse, hadoop, java, parquet};
-use lz4_simd::Error;
+use lz4_simd::container::kafka::{AcceptHeaderChecksum, HeaderChecksum};
+use lz4_simd::container::{clickhouse, hadoop, java, kafka, parquet};
+use lz4_simd::{frame, Error};
 use testkit::samples::{self, Rng};
 
 /// What a one-shot decoder may hold beyond the cap: small allocations (an error's message, a
@@ -308,4 +309,82 @@ fn parquet_lz4_names_the_size_mismatch_of_a_whole_hadoop_page() {
         parquet::decompress_lz4(&two, size, size).unwrap_err(),
         expected
     );
+}
+
+/// A Kafka frame of three 64 KiB blocks whose first block fails to decode (its first sequence's
+/// match reaches before the output) and, when `bad_third`, whose third block's size word is
+/// above the block size.
+fn kafka_frame(checksum: HeaderChecksum, bad_first: bool, bad_third: bool) -> Vec<u8> {
+    let content = samples::text(3 << 16, &mut Rng::new(9));
+    let mut frame = kafka::compress(&content, checksum);
+    // Header (7 bytes), then the first block's size word; its data starts at 11.
+    let first = u32::from_le_bytes(frame[7..11].try_into().unwrap());
+    assert_eq!(first & 0x8000_0000, 0, "the first block is compressed");
+    if bad_first {
+        frame[11..14].copy_from_slice(&[0x00, 0xFF, 0xFF]);
+    }
+    if bad_third {
+        let second_at = 11 + first as usize;
+        let second = u32::from_le_bytes(frame[second_at..second_at + 4].try_into().unwrap());
+        let third_at = second_at + 4 + (second & 0x7FFF_FFFF) as usize;
+        frame[third_at..third_at + 4].copy_from_slice(&0x0100_0000u32.to_le_bytes());
+    }
+    frame
+}
+
+/// `kafka::Decoder`'s error for `src`.
+fn kafka_streamed(src: &[u8], accept: AcceptHeaderChecksum) -> Error {
+    let mut decoder = kafka::Decoder::new(src, accept);
+    let error = decoder.read_to_end(&mut Vec::new()).unwrap_err();
+    *error
+        .into_inner()
+        .expect("an error in the data")
+        .downcast::<Error>()
+        .unwrap()
+}
+
+#[test]
+fn kafka_decompress_reports_the_frame_decoders_error() {
+    let accept = AcceptHeaderChecksum::Either;
+    // The first block's error, not the third block's size word (which the one-shot form
+    // reported first); the same with bytes after the frame, which come after it.
+    let first_block = |error: &Error| matches!(error, Error::FrameBlock { input_pos: 7, .. });
+    let mut trailing = kafka_frame(HeaderChecksum::Spec, true, false);
+    trailing.push(0);
+    for (name, frame) in [
+        (
+            "bad block and size word",
+            kafka_frame(HeaderChecksum::Spec, true, true),
+        ),
+        ("bad block and a byte after", trailing),
+    ] {
+        let one_shot = frame::decompress(&frame, 1 << 20).unwrap_err();
+        assert!(
+            first_block(&one_shot),
+            "{name}: frame::decompress: {one_shot:?}"
+        );
+        let kafka_one_shot = kafka::decompress(&frame, accept, 1 << 20).unwrap_err();
+        assert_eq!(kafka_one_shot, one_shot, "{name}");
+        assert_eq!(kafka_one_shot.to_string(), one_shot.to_string(), "{name}");
+        assert_eq!(kafka_streamed(&frame, accept), one_shot, "{name}");
+    }
+    // The v0 header checksum (decoded from a corrected copy): the same error.
+    let spec = kafka_frame(HeaderChecksum::Spec, true, true);
+    let v0 = kafka_frame(HeaderChecksum::OverMagic, true, true);
+    let expected = frame::decompress(&spec, 1 << 20).unwrap_err();
+    assert_eq!(
+        kafka::decompress(&v0, accept, 1 << 20).unwrap_err(),
+        expected
+    );
+    assert_eq!(kafka_streamed(&v0, accept), expected);
+    // A good frame with a byte after it: both forms refuse the byte, at the frame's end.
+    let mut good = kafka_frame(HeaderChecksum::Spec, false, false);
+    let end = good.len() as u64;
+    good.push(0);
+    let after = kafka::decompress(&good, accept, 1 << 20).unwrap_err();
+    assert!(
+        matches!(after, Error::ContainerCorrupt { input_pos, .. } if input_pos == end),
+        "{after:?}"
+    );
+    assert_eq!(kafka_streamed(&good, accept), after);
 }
