@@ -423,16 +423,21 @@ pub(crate) fn compress_block(src: &[u8]) -> Result<Vec<u8>, Error> {
 }
 
 /// Makes room for `additional` more bytes in `out`, which the caller's cap lets take `room` more
-/// bytes in all (`room >= additional`), as [`Error::AllocationFailed`] when refused. The
-/// capacity grows geometrically, so a `Vec` taking many blocks is not copied block by block, but
-/// never past `out.len() + room`: amortised doubling (`try_reserve`) held 8 MiB for 4 MiB + 64 KiB
-/// of lz4-java blocks under a cap of that size.
+/// bytes in all (`room >= additional`), as [`Error::AllocationFailed`] when refused. A `Vec`
+/// holding content grows geometrically, so one taking many blocks is not copied block by block,
+/// but never past `out.len() + room`: amortised doubling (`try_reserve`) held 8 MiB for 4 MiB +
+/// 64 KiB of lz4-java blocks under a cap of that size. An empty one (a streaming decoder's
+/// block) grows to `additional` exactly.
 pub(crate) fn reserve(out: &mut Vec<u8>, additional: usize, room: usize) -> Result<(), Error> {
     let len = out.len();
     if out.capacity() - len >= additional {
         return Ok(());
     }
-    let doubled = out.capacity().saturating_mul(2) - len;
+    let doubled = if len == 0 {
+        0
+    } else {
+        out.capacity().saturating_mul(2) - len
+    };
     let more = doubled.min(room).max(additional);
     if more > additional && out.try_reserve_exact(more).is_ok() {
         return Ok(());
