@@ -14,10 +14,10 @@
 //! Every decoder takes a cap on its output (`max_out`): each size field is checked against the
 //! cap and against the input left *before* anything is allocated for it, the output's capacity
 //! never grows past the cap, every declared size is checked against what was decoded, and every
-//! checksum the container carries is verified. Bad
-//! input is an [`Error`] naming the container, what was wrong and at which input offset; the
-//! container variants are `Error::Container*`, and a bad LZ4 block inside a container is
-//! [`Error::ContainerBlock`] wrapping the block decoder's error.
+//! checksum the container carries is verified. Bad input is an [`Error`] naming the container,
+//! what was wrong and at which input offset; the container variants are `Error::Container*`, and
+//! a bad LZ4 block inside a container is [`Error::ContainerBlock`] wrapping the block decoder's
+//! error.
 //!
 //! Every encoder writes what the system's own reader accepts (checked against the real
 //! implementations in `tests/container_*.rs`).
