@@ -32,6 +32,8 @@ struct Stats {
     live: isize,
     peak: isize,
     largest: usize,
+    /// Reallocations that grew a block.
+    grows: usize,
 }
 
 impl Stats {
@@ -40,6 +42,7 @@ impl Stats {
         live: 0,
         peak: 0,
         largest: 0,
+        grows: 0,
     };
 }
 
@@ -52,6 +55,9 @@ fn note(change: isize, block: usize) {
     let _ = STATS.try_with(|cell| {
         let mut stats = cell.get();
         if stats.on {
+            if change > 0 && block > change as usize {
+                stats.grows += 1;
+            }
             stats.live += change;
             stats.peak = stats.peak.max(stats.live);
             stats.largest = stats.largest.max(block);
@@ -101,9 +107,8 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Runs `f`: its result, the peak of bytes live above what was live before (what `f` returns
-/// is still live at the end, so it counts), and its largest single allocation.
-fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
+/// Runs `f`: its result and what it allocated.
+fn measure_stats<R>(f: impl FnOnce() -> R) -> (R, Stats) {
     STATS.with(|cell| {
         cell.set(Stats {
             on: true,
@@ -111,7 +116,13 @@ fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
         })
     });
     let result = f();
-    let stats = STATS.with(|cell| cell.replace(Stats::OFF));
+    (result, STATS.with(|cell| cell.replace(Stats::OFF)))
+}
+
+/// Runs `f`: its result, the peak of bytes live above what was live before (what `f` returns
+/// is still live at the end, so it counts), and its largest single allocation.
+fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
+    let (result, stats) = measure_stats(f);
     (result, stats.peak.max(0) as usize, stats.largest)
 }
 
@@ -171,6 +182,52 @@ fn java_decompress_holds_no_more_than_the_cap() {
                 java::decompress(&stream, cap)
             });
         }
+    }
+}
+
+#[test]
+fn hadoop_decompress_holds_no_more_than_the_cap() {
+    for (name, content) in contents() {
+        let stream = hadoop::compress(&content).unwrap();
+        for cap in caps(content.len()) {
+            check_one_shot(&format!("hadoop {name}"), &content, cap, || {
+                hadoop::decompress(&stream, cap)
+            });
+        }
+    }
+}
+
+/// The one-shot decoders' output grows geometrically, not block by block: 16 MiB of text in
+/// 64 KiB to 1 MiB blocks takes at most 2 × log2(16 MiB / 64 KiB) + 4 = 20 growing
+/// reallocations (block by block, commit e4b91a7: 64 in Hadoop's 261 100-byte blocks, 255 in
+/// lz4-java's 64 KiB ones; 64 MiB in Hadoop's blocks moved 3.2 GiB).
+#[test]
+fn one_shot_decoders_grow_geometrically() {
+    let content = samples::text(16 << 20, &mut Rng::new(3));
+    let cap = content.len();
+    let hadoop_stream = hadoop::compress(&content).unwrap();
+    let java_stream = java::compress(&content, java::DEFAULT_BLOCK_SIZE).unwrap();
+    let clickhouse_stream = clickhouse::compress(&content, clickhouse::DEFAULT_BLOCK_SIZE).unwrap();
+    type Decode<'a> = Box<dyn Fn() -> Result<Vec<u8>, Error> + 'a>;
+    let cases: [(&str, Decode); 3] = [
+        (
+            "hadoop",
+            Box::new(|| hadoop::decompress(&hadoop_stream, cap)),
+        ),
+        ("java", Box::new(|| java::decompress(&java_stream, cap))),
+        (
+            "clickhouse",
+            Box::new(|| clickhouse::decompress(&clickhouse_stream, cap)),
+        ),
+    ];
+    for (name, decode) in cases {
+        let (result, stats) = measure_stats(decode);
+        assert!(result.unwrap() == content, "{name}: wrong content");
+        assert!(
+            stats.grows <= 20,
+            "{name}: {} growing reallocations for {cap} bytes",
+            stats.grows
+        );
     }
 }
 
