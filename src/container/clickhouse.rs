@@ -220,9 +220,10 @@ impl Units for DecodeState {
         let data_pos = pos + (CHECKSUM_LEN + HEADER_LEN) as u64;
         if unit[CHECKSUM_LEN] == METHOD_LZ4 {
             let size_pos = pos + CHECKSUM_LEN as u64 + 5;
-            decode_exact(NAME, data, data_pos, size_pos, declared, out)?;
+            let room = self.cap.room();
+            decode_exact(NAME, data, data_pos, size_pos, declared, room, out)?;
         } else {
-            reserve(out, data.len())?;
+            reserve(out, data.len(), self.cap.room())?;
             out.extend_from_slice(data);
         }
         self.cap.add(declared);

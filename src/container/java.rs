@@ -246,10 +246,12 @@ impl Units for DecodeState {
         }
         let start = out.len();
         if header.raw {
-            reserve(out, unit.len())?;
+            reserve(out, unit.len(), self.cap.room())?;
             out.extend_from_slice(unit);
         } else {
-            decode_exact(NAME, unit, pos, header.pos + 13, header.original_len, out)?;
+            let size_pos = header.pos + 13;
+            let (declared, room) = (header.original_len, self.cap.room());
+            decode_exact(NAME, unit, pos, size_pos, declared, room, out)?;
         }
         let expected = checksum(&out[start..]);
         if expected != header.check {

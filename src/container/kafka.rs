@@ -193,7 +193,9 @@ fn spec_checksum(header: &[u8], accept: AcceptHeaderChecksum) -> Result<u8, Erro
 
 /// Decodes one Kafka LZ4 frame (the whole input) into at most `max_out` bytes, accepting the
 /// header checksum `accept` allows. Everything else is checked as [`frame::decompress`] checks
-/// it (block sizes, block and content checksums when present, a declared content size).
+/// it (block sizes, block and content checksums when present, a declared content size), and a
+/// frame that fails is reported with its error (the first in input order, as [`Decoder`] reports
+/// it too); bytes after the frame are refused once the frame has decoded.
 ///
 /// A frame with the pre-KIP-57 checksum is decoded from a copy of the input with the checksum
 /// byte corrected (the frame decoder reads one contiguous slice).
@@ -220,18 +222,25 @@ pub fn decompress(
         fixed = copy;
         &fixed[..]
     };
-    let first = frame::frames(data)
-        .next()
-        .unwrap_or_else(|| Err(truncated()))?;
-    debug_assert!(matches!(first.header, FrameHeader::Lz4(_)));
-    if first.bytes.len() != data.len() {
-        return Err(super::corrupt(
-            NAME,
-            first.bytes.len() as u64,
-            "bytes after the end of the frame",
-        ));
+    // Errors in input order, as `frame::decompress` and `Decoder` give them: a whole frame is
+    // decoded alone, then bytes after it are refused; a frame whose structure breaks is decoded
+    // as `frame::decompress` decodes it, which fails there or earlier.
+    match frame::frames(data).next() {
+        Some(Ok(first)) => {
+            debug_assert!(matches!(first.header, FrameHeader::Lz4(_)));
+            let out = frame::decompress(first.bytes, max_out)?;
+            if first.bytes.len() != data.len() {
+                return Err(super::corrupt(
+                    NAME,
+                    first.bytes.len() as u64,
+                    "bytes after the end of the frame",
+                ));
+            }
+            Ok(out)
+        }
+        Some(Err(error)) => frame::decompress(data, max_out).and(Err(error)),
+        None => Err(truncated()),
     }
-    frame::decompress(data, max_out)
 }
 
 #[cfg(feature = "std")]

@@ -12,11 +12,12 @@
 //! | Linux kernel images (`CONFIG_KERNEL_LZ4`) | legacy frames + LE u32 size trailer + zero padding | [`linux::decompress`] |
 //!
 //! Every decoder takes a cap on its output (`max_out`): each size field is checked against the
-//! cap and against the input left *before* anything is allocated for it, every declared size is
-//! checked against what was decoded, and every checksum the container carries is verified. Bad
-//! input is an [`Error`] naming the container, what was wrong and at which input offset; the
-//! container variants are `Error::Container*`, and a bad LZ4 block inside a container is
-//! [`Error::ContainerBlock`] wrapping the block decoder's error.
+//! cap and against the input left *before* anything is allocated for it, the output's capacity
+//! never grows past the cap, every declared size is checked against what was decoded, and every
+//! checksum the container carries is verified. Bad input is an [`Error`] naming the container,
+//! what was wrong and at which input offset; the container variants are `Error::Container*`, and
+//! a bad LZ4 block inside a container is [`Error::ContainerBlock`] wrapping the block decoder's
+//! error.
 //!
 //! Every encoder writes what the system's own reader accepts (checked against the real
 //! implementations in `tests/container_*.rs`).
@@ -126,6 +127,13 @@ mod sealed {
             }
             // `declared` is within both caps, and one of them is a `usize`.
             Ok(declared as usize)
+        }
+
+        /// The most output the next block may still take: what is left of the total cap, and
+        /// at most the block cap.
+        pub fn room(&self) -> usize {
+            let left = self.max_out.saturating_sub(self.produced);
+            usize::try_from(left).map_or(self.max_block, |left| left.min(self.max_block))
         }
 
         /// Counts `len` bytes of output.
@@ -330,7 +338,8 @@ pub(crate) fn check_cap(
 
 /// Decodes the raw block `block` (at input offset `block_pos`), which its container says
 /// decodes to exactly `declared` bytes (a size field at `size_pos`, already checked against the
-/// caller's cap), appending the output to `out`.
+/// caller's cap), appending the output to `out`, which the cap lets take `room` more bytes in
+/// all (`room >= declared`; see [`reserve`]).
 ///
 /// A size no block of this length could decode to is refused before anything is allocated;
 /// the block is decoded with `declared` as its output capacity, so it can neither write past
@@ -341,6 +350,7 @@ pub(crate) fn decode_exact(
     block_pos: u64,
     size_pos: u64,
     declared: usize,
+    room: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
     if declared as u64 > (block.len() as u64).saturating_mul(MAX_EXPANSION) {
@@ -350,6 +360,7 @@ pub(crate) fn decode_exact(
             what: "the declared uncompressed size is more than the compressed block could decode to (255 bytes per byte)",
         });
     }
+    reserve(out, declared, room)?;
     let decoded = block::decompress_append(block, out, 0, declared)
         .map_err(|error| block_error(container, block_pos, error))?;
     if decoded != declared {
@@ -411,10 +422,28 @@ pub(crate) fn compress_block(src: &[u8]) -> Result<Vec<u8>, Error> {
     Ok(block::compress(src))
 }
 
-/// Reserves room for `additional` more bytes, as [`Error::AllocationFailed`] when refused.
-pub(crate) fn reserve(out: &mut Vec<u8>, additional: usize) -> Result<(), Error> {
-    out.try_reserve(additional)
+/// Makes room for `additional` more bytes in `out`, which the caller's cap lets take `room` more
+/// bytes in all (`room >= additional`), as [`Error::AllocationFailed`] when refused. A `Vec`
+/// holding content grows geometrically, so one taking many blocks is not copied block by block,
+/// but never past `out.len() + room`: amortised doubling (`try_reserve`) held 8 MiB for 4 MiB +
+/// 64 KiB of lz4-java blocks under a cap of that size. An empty one (a streaming decoder's
+/// block) grows to `additional` exactly.
+pub(crate) fn reserve(out: &mut Vec<u8>, additional: usize, room: usize) -> Result<(), Error> {
+    let len = out.len();
+    if out.capacity() - len >= additional {
+        return Ok(());
+    }
+    let doubled = if len == 0 {
+        0
+    } else {
+        out.capacity().saturating_mul(2) - len
+    };
+    let more = doubled.min(room).max(additional);
+    if more > additional && out.try_reserve_exact(more).is_ok() {
+        return Ok(());
+    }
+    out.try_reserve_exact(additional)
         .map_err(|_| Error::AllocationFailed {
-            bytes: out.len().saturating_add(additional),
+            bytes: len.saturating_add(additional),
         })
 }

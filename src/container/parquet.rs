@@ -60,7 +60,7 @@ pub fn decompress_lz4_raw(
 ) -> Result<Vec<u8>, Error> {
     let declared = check_cap(NAME_RAW, 0, 0, uncompressed_size as u64, max_out)?;
     let mut out = Vec::new();
-    decode_exact(NAME_RAW, src, 0, 0, declared, &mut out)?;
+    decode_exact(NAME_RAW, src, 0, 0, declared, declared, &mut out)?;
     Ok(out)
 }
 
@@ -74,46 +74,54 @@ pub fn compress_lz4(page: &[u8]) -> Result<Vec<u8>, Error> {
 /// block (the rule in the [module docs](self)); the result is exactly `uncompressed_size` bytes
 /// (the page header's `uncompressed_page_size`), which must be within `max_out`.
 ///
-/// When no form fits, the error is the one of the form the page looks most like: the frame's
-/// when it starts with the frame magic, else Hadoop's when its first block length matches
-/// `uncompressed_size`, else the raw block's.
+/// One form is held at a time: a Hadoop parse of another size is freed before the next form is
+/// tried, so at most `uncompressed_size` bytes of output are live.
+///
+/// When no form fits, the error is the one of the form the page looks most like:
+/// 1. the page parsed whole as Hadoop framing but its total is not `uncompressed_size`:
+///    [`Error::ContainerSizeMismatch`] with the Hadoop total (what Arrow C++ reports too: its
+///    Hadoop reader returns the total, and its page reader refuses a page that "didn't
+///    decompress to expected size");
+/// 2. else, the page starts with the frame magic: the frame decoder's error;
+/// 3. else, the page's first block length is `uncompressed_size`: the Hadoop error;
+/// 4. else the raw block's error (Arrow C++'s too: its Hadoop reader falls back to a raw block
+///    on any failure, and reports the raw block's error).
 pub fn decompress_lz4(
     src: &[u8],
     uncompressed_size: usize,
     max_out: usize,
 ) -> Result<Vec<u8>, Error> {
     let size = check_cap(NAME, 0, 0, uncompressed_size as u64, max_out)?;
-    let hadoop = hadoop::decompress(src, size);
-    if let Ok(out) = &hadoop {
-        if out.len() == size {
-            return hadoop;
-        }
-    }
-    if src.starts_with(&frame::MAGIC.to_le_bytes()) {
-        let out = frame::decompress(src, size)?;
-        return expect_size(out, size);
-    }
-    match block::decompress(src, size) {
-        Ok(out) => expect_size(out, size),
-        Err(raw_error) => {
-            let looks_hadoop = src.len() >= 8 && src[..4] == (size as u32).to_be_bytes();
-            match hadoop {
-                Err(hadoop_error) if looks_hadoop => Err(hadoop_error),
-                Ok(out) if looks_hadoop => expect_size(out, size),
-                _ => Err(super::block_error(NAME, 0, raw_error)),
-            }
-        }
-    }
+    // A Hadoop parse of another size keeps its length only: its output is freed here.
+    let hadoop = match hadoop::decompress(src, size) {
+        Ok(out) if out.len() == size => return Ok(out),
+        Ok(out) => Ok(out.len()),
+        Err(error) => Err(error),
+    };
+    let is_frame = src.starts_with(&frame::MAGIC.to_le_bytes());
+    let other = if is_frame {
+        frame::decompress(src, size)
+    } else {
+        block::decompress(src, size).map_err(|error| super::block_error(NAME, 0, error))
+    };
+    let other_error = match other {
+        Ok(out) if out.len() == size => return Ok(out),
+        Ok(out) => size_mismatch(size, out.len()),
+        Err(error) => error,
+    };
+    let looks_hadoop = src.len() >= 8 && src[..4] == (size as u32).to_be_bytes();
+    Err(match hadoop {
+        Ok(len) => size_mismatch(size, len),
+        Err(hadoop_error) if !is_frame && looks_hadoop => hadoop_error,
+        Err(_) => other_error,
+    })
 }
 
-fn expect_size(out: Vec<u8>, size: usize) -> Result<Vec<u8>, Error> {
-    if out.len() != size {
-        return Err(Error::ContainerSizeMismatch {
-            container: NAME,
-            input_pos: 0,
-            declared: size as u64,
-            actual: out.len() as u64,
-        });
+fn size_mismatch(size: usize, actual: usize) -> Error {
+    Error::ContainerSizeMismatch {
+        container: NAME,
+        input_pos: 0,
+        declared: size as u64,
+        actual: actual as u64,
     }
-    Ok(out)
 }

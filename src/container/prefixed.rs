@@ -118,6 +118,14 @@ pub fn decompress(src: &[u8], prefix: SizePrefix, max_out: usize) -> Result<Vec<
             Err(Input::new(container, src).truncated("the compressed block"))
         };
     }
-    decode_exact(container, block, header_len as u64, 0, declared, &mut out)?;
+    decode_exact(
+        container,
+        block,
+        header_len as u64,
+        0,
+        declared,
+        declared,
+        &mut out,
+    )?;
     Ok(out)
 }
