@@ -150,7 +150,7 @@ lz4-simd extras :\n\
             "\nWhich parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.\n\
 Never loses data: outputs are written to a temporary file and renamed when complete,\n\
 an existing file is replaced only with -f, and --rm removes a source only once its\n\
-output is on disk.\n",
+output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.\n",
         );
     }
     text

@@ -1,0 +1,185 @@
+//! Runs that used to lose data and must not: a source that grows while `--rm` compresses it,
+//! standard input or output closed by the caller, and a process killed with SIGKILL (which no
+//! handler sees) in the middle of a job.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{bin, sample, scratch, stderr};
+
+/// Every name in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Where process `pid` stands in reading `path` (the offset of a descriptor it holds on it).
+fn read_position(pid: u32, path: &Path) -> Option<u64> {
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
+    fds.filter_map(Result::ok).find_map(|fd| {
+        if std::fs::read_link(fd.path()).ok()? != path {
+            return None;
+        }
+        let info =
+            std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{}", fd.file_name().to_str()?))
+                .ok()?;
+        info.lines()
+            .find_map(|line| line.strip_prefix("pos:"))
+            .and_then(|pos| pos.trim().parse().ok())
+    })
+}
+
+/// Runs `command` in `dir` while another thread appends `piece(n)` to `dir/source` (the `n`th
+/// piece) whenever the command has read to within 1 MiB of its end, until the command has
+/// exited: so the command reaches the end of the file, and pieces are appended after it did
+/// (while its output is made durable). Returns the command's result and every byte appended.
+fn run_while_growing(
+    command: &mut Command,
+    dir: &Path,
+    source: &str,
+    piece: impl Fn(usize) -> Vec<u8> + Send + 'static,
+) -> (Output, Vec<u8>) {
+    let path = std::fs::canonicalize(dir.join(source)).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    let child = command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let done = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let done = Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut appended = Vec::new();
+            let mut size = file.metadata().unwrap().len();
+            let mut n = 0;
+            while !done.load(Ordering::Acquire) {
+                if read_position(pid, &path).is_some_and(|pos| pos + (1 << 20) >= size) {
+                    let bytes = piece(n);
+                    file.write_all(&bytes).unwrap();
+                    appended.extend_from_slice(&bytes);
+                    size += bytes.len() as u64;
+                    n += 1;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            appended
+        })
+    };
+    let out = child.wait_with_output().unwrap();
+    done.store(true, Ordering::Release);
+    (out, writer.join().unwrap())
+}
+
+/// The source appended to while it was compressed or decompressed must still be there with
+/// every byte; the output (complete for what was read) stays, the run succeeds and says why
+/// the source was kept, also with `-q`.
+fn kept_whole(out: &Output, dir: &Path, source: &str, initial: &[u8], appended: &[u8]) {
+    assert!(out.status.success(), "{:?}: {}", out.status, stderr(out));
+    assert!(!appended.is_empty());
+    let now = std::fs::read(dir.join(source))
+        .unwrap_or_else(|e| panic!("{source} was removed while it grew ({e})"));
+    assert!(
+        now.len() == initial.len() + appended.len(),
+        "{source}: bytes lost"
+    );
+    assert!(now[..initial.len()] == *initial && now[initial.len()..] == *appended);
+    assert!(
+        stderr(out).contains(&format!("{source}: kept (it changed")),
+        "{}",
+        stderr(out)
+    );
+}
+
+#[test]
+fn rm_keeps_a_source_that_grows_while_compressed() {
+    let dir = scratch("grows-compress");
+    let initial = sample(8 << 20);
+    std::fs::write(dir.join("live.log"), &initial).unwrap();
+    let (out, appended) = run_while_growing(
+        bin().args(["-q", "--rm", "-f", "live.log", "live.log.lz4"]),
+        &dir,
+        "live.log",
+        |n| sample(100_000 + n),
+    );
+    kept_whole(&out, &dir, "live.log", &initial, &appended);
+    // The output holds what was read: the initial content and some of what came after.
+    let framed = std::fs::read(dir.join("live.log.lz4")).unwrap();
+    let content = lz4_simd::frame::decompress(&framed, 1 << 30).unwrap();
+    let whole = [&initial[..], &appended[..]].concat();
+    assert!(content.len() >= initial.len() && whole.starts_with(&content));
+}
+
+/// A skippable frame of `len` bytes (at least 8) whose payload bytes are `fill`.
+fn skippable(len: usize, fill: u8) -> Vec<u8> {
+    let mut frame = 0x184D_2A50u32.to_le_bytes().to_vec();
+    frame.extend_from_slice(&(len as u32 - 8).to_le_bytes());
+    frame.resize(len, fill);
+    frame
+}
+
+#[test]
+fn rm_keeps_a_source_that_grows_while_decompressed() {
+    // Appended whole 4 KiB pages, each a skippable frame, onto a file of whole pages: a read
+    // sees a page entirely or not at all, so the decoder never meets half a frame.
+    let dir = scratch("grows-decompress");
+    let content = sample(8 << 20);
+    let mut initial = lz4_simd::frame::compress(&content, &Default::default());
+    let pad = match 4096 - initial.len() % 4096 {
+        4096 => 0,
+        short @ 0..8 => short + 4096,
+        pad => pad,
+    };
+    if pad > 0 {
+        initial.extend_from_slice(&skippable(pad, 0));
+    }
+    std::fs::write(dir.join("live.lz4"), &initial).unwrap();
+    let (out, appended) = run_while_growing(
+        bin().args(["-q", "-d", "--rm", "-f", "live.lz4", "live"]),
+        &dir,
+        "live.lz4",
+        |n| skippable(4096, n as u8),
+    );
+    kept_whole(&out, &dir, "live.lz4", &initial, &appended);
+    assert!(std::fs::read(dir.join("live")).unwrap() == content);
+}
+
+#[test]
+fn rm_with_several_inputs_keeps_only_the_one_that_grows() {
+    let dir = scratch("grows-multiple");
+    let initial = sample(8 << 20);
+    let still = sample(1 << 20);
+    std::fs::write(dir.join("live.log"), &initial).unwrap();
+    std::fs::write(dir.join("still.log"), &still).unwrap();
+    let (out, appended) = run_while_growing(
+        bin().args(["-q", "-m", "--rm", "still.log", "live.log"]),
+        &dir,
+        "live.log",
+        |n| sample(100_000 + n),
+    );
+    kept_whole(&out, &dir, "live.log", &initial, &appended);
+    assert_eq!(
+        names(&dir),
+        ["live.log", "live.log.lz4", "still.log.lz4"],
+        "{}",
+        stderr(&out)
+    );
+    let framed = std::fs::read(dir.join("still.log.lz4")).unwrap();
+    assert!(lz4_simd::frame::decompress(&framed, 1 << 30).unwrap() == still);
+}
