@@ -5,11 +5,12 @@
 mod common;
 
 use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::{bin, sample, scratch, stderr};
 
@@ -182,4 +183,51 @@ fn rm_with_several_inputs_keeps_only_the_one_that_grows() {
     );
     let framed = std::fs::read(dir.join("still.log.lz4")).unwrap();
     assert!(lz4_simd::frame::decompress(&framed, 1 << 30).unwrap() == still);
+}
+
+/// SIGKILL in the middle of a job (which no handler sees) leaves the directory as it was: no
+/// temporary output, and an existing target (`-f`) untouched.
+#[test]
+fn sigkill_leaves_no_temporary_file() {
+    // HC at level 12 on one thread: seconds for 24 MB even in a release build.
+    let data = sample(24 << 20);
+    for existing in [false, true] {
+        let dir = scratch(&format!("sigkill-{existing}"));
+        std::fs::write(dir.join("big"), &data).unwrap();
+        if existing {
+            std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
+        }
+        let mut child = bin()
+            .args(["-12", "-T1", "-f", "--rm", "big", "big.lz4"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Killed once its temporary output exists.
+        let start = Instant::now();
+        while common::temporary_output_len(child.id(), &dir).is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no temporary output"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+        let expected: &[&str] = if existing {
+            &["big", "big.lz4"]
+        } else {
+            &["big"]
+        };
+        assert_eq!(names(&dir), expected, "existing target: {existing}");
+        assert!(std::fs::read(dir.join("big")).unwrap() == data);
+        if existing {
+            assert_eq!(
+                std::fs::read(dir.join("big.lz4")).unwrap(),
+                b"existing output"
+            );
+        }
+    }
 }
