@@ -259,6 +259,28 @@ fn check_terminals(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Fails, before any job runs, if a job reads standard input or writes standard output and the
+/// caller closed it (`stdio.rs`), with `lz4`'s exit codes: 40 reading (`lz4 -c <&-`; `lz4 -d`
+/// reads a closed input as empty, which is no success either), 42 writing compressed data
+/// (`lz4 -c f >&-`), 70 writing decoded data (`lz4 -dc f.lz4 >&-`). A run that uses neither
+/// (`lz4-simd f f.lz4 >&-`) is not concerned.
+fn check_closed_stdio(jobs: &[Job]) -> Result<(), Failure> {
+    if jobs.iter().any(|job| job.input == Input::Stdin) && crate::stdio::stdin_closed() {
+        return Err(closed_stdin());
+    }
+    match jobs.iter().find(|job| job.output == Output::Stdout) {
+        Some(job) if crate::stdio::stdout_closed() => Err(Failure::Exit(
+            if job.mode == Mode::Compress { 42 } else { 70 },
+            "Write error: standard output is closed".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn closed_stdin() -> Failure {
+    Failure::Exit(40, "Error reading stdin: standard input is closed".into())
+}
+
 /// The files a run reads besides its jobs' inputs: the dictionary (`-D`), which no job may
 /// write either.
 fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
@@ -277,6 +299,7 @@ fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
 /// fails at the end.
 pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     check_terminals(settings, jobs)?;
+    check_closed_stdio(jobs)?;
     let reads_stdin = jobs.iter().any(|job| job.input == Input::Stdin);
     if reads_stdin && settings.dictionary.as_deref() == Some(Path::new("-")) {
         return Err(Failure::Usage(
@@ -330,6 +353,9 @@ fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let history = lz4_simd::block::MAX_HISTORY as u64;
     let mut data = Vec::new();
     if path == Path::new("-") {
+        if crate::stdio::stdin_closed() {
+            return Err(closed_stdin());
+        }
         io::stdin().read_to_end(&mut data).map_err(io_failure)?;
     } else {
         let mut file = File::open(path).map_err(io_failure)?;

@@ -231,3 +231,73 @@ fn sigkill_leaves_no_temporary_file() {
         }
     }
 }
+
+/// Runs `program ARGS` in `dir` through `sh`, with `redirect` (`>&-`, `<&-`, ...) applied to it;
+/// standard output and error collected (where not closed).
+fn run_redirected(program: &std::ffi::OsStr, args: &[&str], redirect: &str, dir: &Path) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn closed_standard_streams_fail_when_used() {
+    let dir = scratch("closed-stdio");
+    let data = sample(300_000);
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    std::fs::write(dir.join("x"), &data).unwrap();
+    std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+    let program = bin().get_program().to_owned();
+    // lz4's exit codes: 40 reading, 42 writing a frame, 70 writing decoded data.
+    let cases: &[(&[&str], &str, i32)] = &[
+        (&["-c", "x"], ">&-", 42),
+        (&["-c"], "<&-", 40),
+        (&["-d", "-c", "x.lz4"], ">&-", 70),
+        // lz4 reads a closed input as empty here (and exits 0).
+        (&["-d", "-c"], "<&-", 40),
+        (&["-qq", "-c", "x"], ">&-", 42),
+        (&["-c", "--rm", "x"], ">&-", 42),
+        (&["-f", "-D", "-", "x", "y.lz4"], "<&-", 40),
+    ];
+    for (args, redirect, code) in cases {
+        let out = run_redirected(&program, args, redirect, &dir);
+        assert_eq!(
+            out.status.code(),
+            Some(*code),
+            "{args:?} {redirect}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?} {redirect}");
+        assert_eq!(names(&dir), ["x", "x.lz4"], "{args:?} {redirect}");
+        assert!(std::fs::read(dir.join("x")).unwrap() == data);
+    }
+    // The same codes as lz4 where it fails.
+    if common::lz4().is_some() {
+        for (args, redirect, code) in &cases[..3] {
+            let out = run_redirected("lz4".as_ref(), args, redirect, &dir);
+            assert_eq!(out.status.code(), Some(*code), "lz4 {args:?} {redirect}");
+        }
+    }
+    // A closed stream the run does not use is no failure.
+    let out = run_redirected(&program, &["x", "y.lz4"], ">&-", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_redirected(&program, &["-d", "y.lz4", "y"], "<&- >&-", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.join("y")).unwrap() == data);
+    // /dev/null opened read-write on purpose (`<>`, as Python's subprocess.DEVNULL opens it) is
+    // an output like any other: the runtime's own /dev/null is told apart.
+    let out = run_redirected(&program, &["-c", "x"], "1<>/dev/null", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_redirected(&program, &["-c"], "0<>/dev/null >empty.lz4", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let framed = std::fs::read(dir.join("empty.lz4")).unwrap();
+    assert!(lz4_simd::frame::decompress(&framed, 1 << 20)
+        .unwrap()
+        .is_empty());
+}
