@@ -535,7 +535,9 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
 /// longer the file that was opened and read (`file`, with `opened` its metadata at open), or its
 /// size, modification time or change time differ from `opened`. A file appended to while it was
 /// compressed (a live log) is kept whole: the output holds what was read, the source holds
-/// that and what came after. The check runs just before the removal; a write landing between
+/// that and what came after. Compared with the metadata at open, not at the end of the read:
+/// a part rewritten after it was read changes the same fields as an append, and removing the
+/// source would lose the new bytes. The check runs just before the removal; a write landing between
 /// the two is still lost (as with `lz4`, which removes without checking), a window of one
 /// `stat` instead of the whole run. Time stamps tick at the kernel's clock (4 ms at
 /// `CONFIG_HZ=250`), so the size is what catches an append made in the same tick.
