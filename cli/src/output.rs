@@ -55,7 +55,6 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -306,7 +305,9 @@ impl Scratch {
 }
 
 /// The name `linkat` gives an open file by (`AT_EMPTY_PATH` would need `CAP_DAC_READ_SEARCH`).
+#[cfg(target_os = "linux")]
 fn proc_path(file: &File) -> String {
+    use std::os::fd::AsRawFd;
     format!("/proc/self/fd/{}", file.as_raw_fd())
 }
 
