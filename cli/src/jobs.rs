@@ -259,6 +259,28 @@ fn check_terminals(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Fails, before any job runs, if a job reads standard input or writes standard output and the
+/// caller closed it (`stdio.rs`), with `lz4`'s exit codes: 40 reading (`lz4 -c <&-`; `lz4 -d`
+/// reads a closed input as empty, which is no success either), 42 writing compressed data
+/// (`lz4 -c f >&-`), 70 writing decoded data (`lz4 -dc f.lz4 >&-`). A run that uses neither
+/// (`lz4-simd f f.lz4 >&-`) is not concerned.
+fn check_closed_stdio(jobs: &[Job]) -> Result<(), Failure> {
+    if jobs.iter().any(|job| job.input == Input::Stdin) && crate::stdio::stdin_closed() {
+        return Err(closed_stdin());
+    }
+    match jobs.iter().find(|job| job.output == Output::Stdout) {
+        Some(job) if crate::stdio::stdout_closed() => Err(Failure::Exit(
+            if job.mode == Mode::Compress { 42 } else { 70 },
+            "Write error: standard output is closed".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn closed_stdin() -> Failure {
+    Failure::Exit(40, "Error reading stdin: standard input is closed".into())
+}
+
 /// The files a run reads besides its jobs' inputs: the dictionary (`-D`), which no job may
 /// write either.
 fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
@@ -277,6 +299,7 @@ fn other_inputs(settings: &Settings) -> Vec<(String, Option<FileId>)> {
 /// fails at the end.
 pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     check_terminals(settings, jobs)?;
+    check_closed_stdio(jobs)?;
     let reads_stdin = jobs.iter().any(|job| job.input == Input::Stdin);
     if reads_stdin && settings.dictionary.as_deref() == Some(Path::new("-")) {
         return Err(Failure::Usage(
@@ -330,6 +353,9 @@ fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let history = lz4_simd::block::MAX_HISTORY as u64;
     let mut data = Vec::new();
     if path == Path::new("-") {
+        if crate::stdio::stdin_closed() {
+            return Err(closed_stdin());
+        }
         io::stdin().read_to_end(&mut data).map_err(io_failure)?;
     } else {
         let mut file = File::open(path).map_err(io_failure)?;
@@ -393,6 +419,8 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
     let dictionary_file = dictionary.and_then(|d| d.file);
     let dictionary = dictionary.map(|d| &d.bytes[..]);
     let start = Instant::now();
+    // With `--rm`, the source as it was opened: it is removed only if still so (`unchanged`).
+    let mut opened: Option<(File, fs::Metadata)> = None;
     let (reader, length): (Box<dyn Read>, Option<u64>) = match &job.input {
         Input::Stdin => (Box::new(io::stdin().lock()), stdin_length()),
         Input::File(path) => {
@@ -405,6 +433,12 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
                     "{}: is a directory",
                     path.display()
                 )));
+            }
+            if settings.remove_source {
+                let same = file
+                    .try_clone()
+                    .map_err(|e| Failure::Io(path.display().to_string(), e))?;
+                opened = Some((same, meta.clone()));
             }
             (Box::new(file), meta.is_file().then_some(meta.len()))
         }
@@ -481,11 +515,13 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         // the source would lose it. Nor is the dictionary removed: the output needs it.
         let is_dictionary = dictionary_file.is_some() && FileId::of_path(path) == dictionary_file;
         let kept = if is_dictionary {
-            Some("it is the dictionary, which its output needs to be decoded")
+            Some("it is the dictionary, which its output needs to be decoded".to_owned())
         } else if !durable {
-            Some("--rm removes a source only once its output is a file on disk")
+            Some("--rm removes a source only once its output is a file on disk".to_owned())
         } else {
-            None
+            opened
+                .as_ref()
+                .and_then(|(file, meta)| changed_since_opened(path, file, meta))
         };
         match kept {
             None => fs::remove_file(path)
@@ -494,6 +530,43 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         }
     }
     Ok(())
+}
+
+/// Why the source at `path` must be kept after its output was committed, if it must: it is no
+/// longer the file that was opened and read (`file`, with `opened` its metadata at open), or its
+/// size, modification time or change time differ from `opened`. A file appended to while it was
+/// compressed (a live log) is kept whole: the output holds what was read, the source holds
+/// that and what came after. Compared with the metadata at open, not at the end of the read:
+/// a part rewritten after it was read changes the same fields as an append, and removing the
+/// source would lose the new bytes. The check runs just before the removal; a write landing between
+/// the two is still lost (as with `lz4`, which removes without checking), a window of one
+/// `stat` instead of the whole run. Time stamps tick at the kernel's clock (4 ms at
+/// `CONFIG_HZ=250`), so the size is what catches an append made in the same tick.
+fn changed_since_opened(path: &Path, file: &File, opened: &fs::Metadata) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let (now, named) = match (file.metadata(), fs::metadata(path)) {
+        (Ok(now), Ok(named)) => (now, named),
+        (Err(e), _) | (_, Err(e)) => {
+            return Some(format!(
+                "its state could not be checked before removal: {e}"
+            ))
+        }
+    };
+    if (named.dev(), named.ino()) != (now.dev(), now.ino()) {
+        return Some("the name now stands for another file than the one read".to_owned());
+    }
+    let same = now.len() == opened.len()
+        && (now.mtime(), now.mtime_nsec()) == (opened.mtime(), opened.mtime_nsec())
+        && (now.ctime(), now.ctime_nsec()) == (opened.ctime(), opened.ctime_nsec());
+    (!same).then(|| {
+        format!(
+            "it changed while it was read: {} bytes when opened, {} now; --rm removes a source \
+             only if it is unchanged once its output is complete, and the output holds what \
+             was read",
+            opened.len(),
+            now.len()
+        )
+    })
 }
 
 /// Megabytes with two decimals, as `lz4 -v` reports sizes.

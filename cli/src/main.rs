@@ -9,7 +9,9 @@
 //! size-prepended block (a 4-byte little-endian size, then one LZ4 block: python-lz4's
 //! `lz4.block` and lz4_flex's `compress_prepend_size` format) instead of frames.
 
-#![forbid(unsafe_code)]
+// One `unsafe` call, in `stdio.rs` (allowed there): reading the descriptor table before Rust's
+// runtime reopens closed standard streams.
+#![deny(unsafe_code)]
 
 mod args;
 mod bench;
@@ -21,6 +23,7 @@ mod output;
 mod progress;
 mod samples;
 mod signals;
+mod stdio;
 
 use std::ffi::OsString;
 use std::io;
@@ -41,6 +44,11 @@ pub enum Failure {
     InFile(String, Box<Failure>),
     /// Failures already printed (with `-m`, as each job ended).
     Reported,
+    /// A failure `lz4` ends with its own exit code (a closed standard stream: 40 reading,
+    /// 42 writing compressed data, 70 writing decoded data).
+    Exit(u8, String),
+    /// A failure not printed (`-qq`), with its exit code.
+    Quiet(u8),
 }
 
 impl Failure {
@@ -69,7 +77,8 @@ impl std::fmt::Display for Failure {
             Failure::Codec(err) => write!(f, "{err}"),
             Failure::Message(message) | Failure::Usage(message) => f.write_str(message),
             Failure::InFile(name, inner) => write!(f, "{name}: {inner}"),
-            Failure::Reported => f.write_str("some files failed"),
+            Failure::Reported | Failure::Quiet(_) => f.write_str("some files failed"),
+            Failure::Exit(_, message) => f.write_str(message),
         }
     }
 }
@@ -150,7 +159,9 @@ lz4-simd extras :\n\
             "\nWhich parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.\n\
 Never loses data: outputs are written to a temporary file and renamed when complete,\n\
 an existing file is replaced only with -f, and --rm removes a source only once its\n\
-output is on disk.\n",
+output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.\n\
+A standard input or output the caller closed fails the run that uses it, with lz4's exit\n\
+codes: 40 reading (also with -d), 42 writing compressed data, 70 writing decoded data.\n",
         );
     }
     text
@@ -201,7 +212,10 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
         // `-qq`: errors too are silent, as `lz4`'s display level 0 makes them; the exit status
         // still says the run failed.
         Err(failure) if settings.display_level == 0 && !failure.is_broken_pipe() => {
-            Err(Failure::Reported)
+            Err(match failure {
+                Failure::Exit(code, _) => Failure::Quiet(code),
+                _ => Failure::Reported,
+            })
         }
         result => result,
     }
@@ -281,6 +295,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.is_broken_pipe() => signals::die_of_broken_pipe(),
         Err(Failure::Reported) => ExitCode::FAILURE,
+        Err(Failure::Quiet(code)) => ExitCode::from(code),
+        Err(Failure::Exit(code, message)) => {
+            eprintln!("lz4-simd: {message}");
+            ExitCode::from(code)
+        }
         Err(Failure::Usage(message)) => {
             eprintln!("lz4-simd: {message}\nIncorrect parameters\n{USAGE}\n(lz4-simd -h for help)");
             ExitCode::FAILURE

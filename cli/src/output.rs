@@ -1,13 +1,22 @@
 //! Where output goes, without ever losing data.
 //!
 //! A file output is written to a temporary file created beside the target (same directory, so
-//! same file system: the final rename is atomic), named `.NAME.XXXXXX.lz4-simd-tmp`. Only when
-//! everything was written and every check passed is the temporary file given the source's
-//! permissions, owner and times, flushed to disk (`fsync`), renamed over the target, and the
-//! directory flushed too. Any error before that (corrupt input, full disk, an I/O error) drops
-//! the temporary file, which deletes it; a signal deletes it through `signals.rs`. So the target
-//! either keeps its old content or receives the complete new one, and the source is never
-//! written at all.
+//! same file system: linking and renaming it into place are atomic). On Linux it is an unnamed
+//! file (`O_TMPFILE`): until the commit it has no name at all, so nothing is left behind even by
+//! SIGKILL or a crash. Where the file system refuses `O_TMPFILE` (or `/proc` is missing, needed
+//! to link the file) it is a named `.NAME.XXXXXX.lz4-simd-tmp`, which a SIGKILL leaves behind.
+//! Only when everything was written and every check passed is the temporary file given the
+//! source's permissions, owner and times, flushed to disk (`fsync`), put in place of the target,
+//! and the directory flushed too. Any error before that (corrupt input, full disk, an I/O error)
+//! drops the temporary file, which deletes it; a signal deletes a named one through
+//! `signals.rs`. So the target either keeps its old content or receives the complete new one,
+//! and the source is never written at all.
+//!
+//! Putting an unnamed file in place: `linkat` through `/proc/self/fd/N` gives it the target's
+//! name when no file has it (and fails, like `persist_noclobber`, if one appeared meanwhile).
+//! `linkat` cannot replace a file, so with `-f` over an existing target the file is linked under
+//! a random `.NAME.XXXXXX.lz4-simd-tmp` first and renamed over the target: a SIGKILL between the
+//! two (a `link` and a `rename`, after the data's `fsync`) leaves that complete file behind.
 //!
 //! Checks made before anything is opened for writing (`plan_check`): an existing target is
 //! not replaced without `--force`; no job writes a file that any job of the run reads (same
@@ -261,10 +270,83 @@ enum Target {
     Discard,
 }
 
-/// A temporary file beside `target`, registered for deletion on a signal.
+/// The file a [`Temporary`] writes: unnamed until the commit, or named (see the module docs).
+enum Scratch {
+    Unnamed(File),
+    Named(NamedTempFile),
+}
+
+impl Scratch {
+    /// An unnamed file in `dir` with permissions `mode` (less the umask), if the file system
+    /// makes one (`O_TMPFILE`: ext4, XFS, Btrfs, tmpfs since Linux 3.11-3.15) and `/proc` is
+    /// there to link it at commit; `None` otherwise, for the named file instead.
+    #[cfg(target_os = "linux")]
+    fn unnamed(dir: &Path, mode: u32) -> Option<Scratch> {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::TMPFILE | OFlags::RDWR | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(dir, flags, Mode::from_raw_mode(mode)).ok()?;
+        let file = File::from(fd);
+        fs::metadata(proc_path(&file))
+            .is_ok()
+            .then_some(Scratch::Unnamed(file))
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn unnamed(_dir: &Path, _mode: u32) -> Option<Scratch> {
+        None
+    }
+
+    fn as_file(&self) -> &File {
+        match self {
+            Scratch::Unnamed(file) => file,
+            Scratch::Named(file) => file.as_file(),
+        }
+    }
+}
+
+/// The name `linkat` gives an open file by (`AT_EMPTY_PATH` would need `CAP_DAC_READ_SEARCH`).
+#[cfg(target_os = "linux")]
+fn proc_path(file: &File) -> String {
+    use std::os::fd::AsRawFd;
+    format!("/proc/self/fd/{}", file.as_raw_fd())
+}
+
+/// Links the unnamed `file` as `path`; fails with `AlreadyExists` if `path` exists.
+#[cfg(target_os = "linux")]
+fn link_unnamed(file: &File, path: &Path) -> io::Result<()> {
+    use rustix::fs::{AtFlags, CWD};
+    rustix::fs::linkat(CWD, proc_path(file), CWD, path, AtFlags::SYMLINK_FOLLOW)?;
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn link_unnamed(_file: &File, _path: &Path) -> io::Result<()> {
+    Err(io::ErrorKind::Unsupported.into())
+}
+
+impl Write for Scratch {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut file = self.as_file();
+        file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for Scratch {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        let mut file = self.as_file();
+        file.seek(pos)
+    }
+}
+
+/// A temporary file beside `target` (a named one registered for deletion on a signal).
 pub struct Temporary {
-    file: Option<BufWriter<NamedTempFile>>,
-    path: PathBuf,
+    file: Option<BufWriter<Scratch>>,
+    /// The temporary file's name, when it has one.
+    path: Option<PathBuf>,
     target: PathBuf,
     /// Replace an existing target (`-f`); otherwise the rename refuses to.
     overwrite: bool,
@@ -281,9 +363,12 @@ pub struct Temporary {
 impl Drop for Temporary {
     fn drop(&mut self) {
         // The `NamedTempFile` (if not renamed) deletes its file when dropped; forget it after.
+        // (An unnamed file goes with its last descriptor.)
         let mut registry = signals::registry();
         drop(self.file.take());
-        signals::unregister(&mut registry, &self.path);
+        if let Some(path) = &self.path {
+            signals::unregister(&mut registry, path);
+        }
     }
 }
 
@@ -514,6 +599,20 @@ impl Target {
                 } else {
                     0o666
                 };
+                let new = |file, path| {
+                    Ok(Target::Temporary(Box::new(Temporary {
+                        file: Some(BufWriter::with_capacity(WRITE_BUFFER, file)),
+                        path,
+                        target: target.clone(),
+                        overwrite,
+                        sparse: sparse.then(Sparse::default),
+                        replaced: replaced.clone(),
+                        writeback: Writeback::default(),
+                    })))
+                };
+                if let Some(file) = Scratch::unnamed(dir, mode) {
+                    return new(file, None);
+                }
                 // Created and registered under the lock: a signal cannot fall between the two.
                 let mut registry = signals::registry();
                 let file = tempfile::Builder::new()
@@ -534,15 +633,7 @@ impl Target {
                 let path = file.path().to_path_buf();
                 registry.push(path.clone());
                 drop(registry);
-                Ok(Target::Temporary(Box::new(Temporary {
-                    file: Some(BufWriter::with_capacity(WRITE_BUFFER, file)),
-                    path,
-                    target,
-                    overwrite,
-                    sparse: sparse.then(Sparse::default),
-                    replaced,
-                    writeback: Writeback::default(),
-                })))
+                new(Scratch::Named(file), Some(path))
             }
         }
     }
@@ -591,27 +682,59 @@ impl Target {
                 }
                 temporary.writeback.finish().map_err(io_failure)?;
                 file.as_file().sync_all().map_err(io_failure)?;
+                let appeared = || {
+                    Failure::Message(format!(
+                        "{name} appeared while it was being written; not overwritten"
+                    ))
+                };
+                // The named file to rename over the target.
+                let named = match file {
+                    Scratch::Named(file) => file.into_temp_path(),
+                    Scratch::Unnamed(file) => match link_unnamed(&file, &temporary.target) {
+                        Ok(()) => return sync_parent(&temporary.target).map_err(io_failure),
+                        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                            return Err(io_failure(e))
+                        }
+                        Err(_) if !temporary.overwrite => return Err(appeared()),
+                        // `-f` over an existing target: linked under a temporary name (as a
+                        // named temporary file, registered under the lock), renamed below.
+                        Err(_) => {
+                            let mut registry = signals::registry();
+                            let linked = tempfile::Builder::new()
+                                .prefix(&temporary_prefix(&temporary.target))
+                                .suffix(TEMPORARY_SUFFIX)
+                                .make_in(target_dir(&temporary.target), |path| {
+                                    link_unnamed(&file, path)
+                                })
+                                .map_err(|e| io_failure(without_path(e)))?;
+                            let path = linked.path().to_path_buf();
+                            registry.push(path.clone());
+                            temporary.path = Some(path);
+                            linked.into_temp_path()
+                        }
+                    },
+                };
                 let mut registry = signals::registry();
                 let persisted = if temporary.overwrite {
-                    file.persist(&temporary.target)
+                    named.persist(&temporary.target)
                 } else {
-                    file.persist_noclobber(&temporary.target)
+                    named.persist_noclobber(&temporary.target)
                 };
                 let result = match persisted {
-                    Ok(_) => Ok(()),
+                    Ok(()) => Ok(()),
                     Err(e) => {
                         let exists = e.error.kind() == io::ErrorKind::AlreadyExists;
-                        drop(e.file);
+                        drop(e.path);
                         Err(if exists {
-                            Failure::Message(format!(
-                                "{name} appeared while it was being written; not overwritten"
-                            ))
+                            appeared()
                         } else {
                             Failure::Io(name.clone(), e.error)
                         })
                     }
                 };
-                signals::unregister(&mut registry, &temporary.path);
+                if let Some(path) = temporary.path.take() {
+                    signals::unregister(&mut registry, &path);
+                }
                 drop(registry);
                 result?;
                 sync_parent(&temporary.target).map_err(io_failure)
@@ -667,13 +790,17 @@ fn copy_metadata(file: &File, source: &fs::Metadata) -> io::Result<()> {
     file.set_times(times)
 }
 
-/// Flushes the directory entry of a renamed file to disk.
-fn sync_parent(target: &Path) -> io::Result<()> {
-    let dir = match target.parent() {
+/// The directory `target` is in.
+fn target_dir(target: &Path) -> &Path {
+    match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
-    };
-    File::open(dir)?.sync_all()
+    }
+}
+
+/// Flushes the directory entry of a renamed file to disk.
+fn sync_parent(target: &Path) -> io::Result<()> {
+    File::open(target_dir(target))?.sync_all()
 }
 
 impl Write for Sink {

@@ -1,8 +1,8 @@
 //! SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove the temporary outputs, then die of the signal.
 //!
 //! Outputs are written to temporary files (see `output.rs`) that are renamed over their targets
-//! only when complete. A signal must not leave such a file behind, so every temporary file is
-//! registered here from the moment it exists until it is renamed or deleted. A dedicated thread
+//! only when complete. A signal must not leave such a file behind, so every named temporary file
+//! (an unnamed one, Linux's `O_TMPFILE`, goes with the process) is registered here from the moment it exists until it is renamed or deleted. A dedicated thread
 //! waits for the signals; when one arrives it takes the registry's lock, deletes every
 //! registered file and re-raises the signal with its default action, so the parent sees the
 //! process die of it, as it would see `lz4` die. Renaming a finished output happens under the

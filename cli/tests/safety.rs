@@ -408,12 +408,7 @@ fn start_job(command: &mut Command, dir: &Path, at_least: u64) -> std::process::
         .unwrap();
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(60) {
-        let written = std::fs::read_dir(dir).unwrap().find_map(|entry| {
-            let entry = entry.unwrap();
-            let name = entry.file_name();
-            (name.to_string_lossy().ends_with(".lz4-simd-tmp"))
-                .then(|| entry.metadata().map_or(0, |meta| meta.len()))
-        });
+        let written = common::temporary_output_len(child.id(), dir);
         if written.is_some_and(|written| written >= at_least) {
             return child;
         }

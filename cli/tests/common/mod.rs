@@ -92,3 +92,20 @@ pub fn lz4() -> Option<Command> {
     eprintln!("notice: the lz4 command is not installed; skipping the comparison with it");
     None
 }
+
+/// The size of the temporary output process `pid` is writing in `dir`, once it has one: an
+/// unnamed file (`O_TMPFILE`, which `/proc/PID/fd` shows as `DIR/#INODE (deleted)`) or a
+/// named `.NAME.XXXXXX.lz4-simd-tmp`.
+pub fn temporary_output_len(pid: u32, dir: &Path) -> Option<u64> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
+    fds.filter_map(Result::ok).find_map(|fd| {
+        let target = std::fs::read_link(fd.path()).ok()?;
+        let text = target.to_string_lossy();
+        let in_dir = target.parent() == Some(&dir);
+        let name = target.file_name()?.to_string_lossy();
+        let temporary = (name.starts_with('#') && text.ends_with(" (deleted)"))
+            || name.ends_with(".lz4-simd-tmp");
+        (in_dir && temporary).then(|| std::fs::metadata(fd.path()).map_or(0, |m| m.len()))
+    })
+}

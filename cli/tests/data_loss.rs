@@ -1,0 +1,303 @@
+//! Runs that used to lose data and must not: a source that grows while `--rm` compresses it,
+//! standard input or output closed by the caller, and a process killed with SIGKILL (which no
+//! handler sees) in the middle of a job.
+
+mod common;
+
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{bin, sample, scratch, stderr};
+
+/// Every name in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Where process `pid` stands in reading `path` (the offset of a descriptor it holds on it).
+fn read_position(pid: u32, path: &Path) -> Option<u64> {
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
+    fds.filter_map(Result::ok).find_map(|fd| {
+        if std::fs::read_link(fd.path()).ok()? != path {
+            return None;
+        }
+        let info =
+            std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{}", fd.file_name().to_str()?))
+                .ok()?;
+        info.lines()
+            .find_map(|line| line.strip_prefix("pos:"))
+            .and_then(|pos| pos.trim().parse().ok())
+    })
+}
+
+/// Runs `command` in `dir` while another thread appends `piece(n)` to `dir/source` (the `n`th
+/// piece) whenever the command has read to within 1 MiB of its end, until the command has
+/// exited: so the command reaches the end of the file, and pieces are appended after it did
+/// (while its output is made durable). Returns the command's result and every byte appended.
+fn run_while_growing(
+    command: &mut Command,
+    dir: &Path,
+    source: &str,
+    piece: impl Fn(usize) -> Vec<u8> + Send + 'static,
+) -> (Output, Vec<u8>) {
+    let path = std::fs::canonicalize(dir.join(source)).unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    let child = command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let done = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let done = Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut appended = Vec::new();
+            let mut size = file.metadata().unwrap().len();
+            let mut n = 0;
+            while !done.load(Ordering::Acquire) {
+                if read_position(pid, &path).is_some_and(|pos| pos + (1 << 20) >= size) {
+                    let bytes = piece(n);
+                    file.write_all(&bytes).unwrap();
+                    appended.extend_from_slice(&bytes);
+                    size += bytes.len() as u64;
+                    n += 1;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            appended
+        })
+    };
+    let out = child.wait_with_output().unwrap();
+    done.store(true, Ordering::Release);
+    (out, writer.join().unwrap())
+}
+
+/// The source appended to while it was compressed or decompressed must still be there with
+/// every byte; the output (complete for what was read) stays, the run succeeds and says why
+/// the source was kept, also with `-q`.
+fn kept_whole(out: &Output, dir: &Path, source: &str, initial: &[u8], appended: &[u8]) {
+    assert!(out.status.success(), "{:?}: {}", out.status, stderr(out));
+    assert!(!appended.is_empty());
+    let now = std::fs::read(dir.join(source))
+        .unwrap_or_else(|e| panic!("{source} was removed while it grew ({e})"));
+    assert!(
+        now.len() == initial.len() + appended.len(),
+        "{source}: bytes lost"
+    );
+    assert!(now[..initial.len()] == *initial && now[initial.len()..] == *appended);
+    assert!(
+        stderr(out).contains(&format!("{source}: kept (it changed")),
+        "{}",
+        stderr(out)
+    );
+}
+
+#[test]
+fn rm_keeps_a_source_that_grows_while_compressed() {
+    let dir = scratch("grows-compress");
+    let initial = sample(8 << 20);
+    std::fs::write(dir.join("live.log"), &initial).unwrap();
+    let (out, appended) = run_while_growing(
+        bin().args(["-q", "--rm", "-f", "live.log", "live.log.lz4"]),
+        &dir,
+        "live.log",
+        |n| sample(100_000 + n),
+    );
+    kept_whole(&out, &dir, "live.log", &initial, &appended);
+    // The output holds what was read: the initial content and some of what came after.
+    let framed = std::fs::read(dir.join("live.log.lz4")).unwrap();
+    let content = lz4_simd::frame::decompress(&framed, 1 << 30).unwrap();
+    let whole = [&initial[..], &appended[..]].concat();
+    assert!(content.len() >= initial.len() && whole.starts_with(&content));
+}
+
+/// A skippable frame of `len` bytes (at least 8) whose payload bytes are `fill`.
+fn skippable(len: usize, fill: u8) -> Vec<u8> {
+    let mut frame = 0x184D_2A50u32.to_le_bytes().to_vec();
+    frame.extend_from_slice(&(len as u32 - 8).to_le_bytes());
+    frame.resize(len, fill);
+    frame
+}
+
+#[test]
+fn rm_keeps_a_source_that_grows_while_decompressed() {
+    // Appended whole 4 KiB pages, each a skippable frame, onto a file of whole pages: a read
+    // sees a page entirely or not at all, so the decoder never meets half a frame.
+    let dir = scratch("grows-decompress");
+    let content = sample(8 << 20);
+    let mut initial = lz4_simd::frame::compress(&content, &Default::default());
+    let pad = match 4096 - initial.len() % 4096 {
+        4096 => 0,
+        short @ 0..8 => short + 4096,
+        pad => pad,
+    };
+    if pad > 0 {
+        initial.extend_from_slice(&skippable(pad, 0));
+    }
+    std::fs::write(dir.join("live.lz4"), &initial).unwrap();
+    let (out, appended) = run_while_growing(
+        bin().args(["-q", "-d", "--rm", "-f", "live.lz4", "live"]),
+        &dir,
+        "live.lz4",
+        |n| skippable(4096, n as u8),
+    );
+    kept_whole(&out, &dir, "live.lz4", &initial, &appended);
+    assert!(std::fs::read(dir.join("live")).unwrap() == content);
+}
+
+#[test]
+fn rm_with_several_inputs_keeps_only_the_one_that_grows() {
+    let dir = scratch("grows-multiple");
+    let initial = sample(8 << 20);
+    let still = sample(1 << 20);
+    std::fs::write(dir.join("live.log"), &initial).unwrap();
+    std::fs::write(dir.join("still.log"), &still).unwrap();
+    let (out, appended) = run_while_growing(
+        bin().args(["-q", "-m", "--rm", "still.log", "live.log"]),
+        &dir,
+        "live.log",
+        |n| sample(100_000 + n),
+    );
+    kept_whole(&out, &dir, "live.log", &initial, &appended);
+    assert_eq!(
+        names(&dir),
+        ["live.log", "live.log.lz4", "still.log.lz4"],
+        "{}",
+        stderr(&out)
+    );
+    let framed = std::fs::read(dir.join("still.log.lz4")).unwrap();
+    assert!(lz4_simd::frame::decompress(&framed, 1 << 30).unwrap() == still);
+}
+
+/// SIGKILL in the middle of a job (which no handler sees) leaves the directory as it was: no
+/// temporary output, and an existing target (`-f`) untouched.
+#[test]
+fn sigkill_leaves_no_temporary_file() {
+    // HC at level 12 on one thread: seconds for 24 MB even in a release build.
+    let data = sample(24 << 20);
+    for existing in [false, true] {
+        let dir = scratch(&format!("sigkill-{existing}"));
+        std::fs::write(dir.join("big"), &data).unwrap();
+        if existing {
+            std::fs::write(dir.join("big.lz4"), b"existing output").unwrap();
+        }
+        let mut child = bin()
+            .args(["-12", "-T1", "-f", "--rm", "big", "big.lz4"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Killed once its temporary output exists.
+        let start = Instant::now();
+        while common::temporary_output_len(child.id(), &dir).is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no temporary output"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+        let expected: &[&str] = if existing {
+            &["big", "big.lz4"]
+        } else {
+            &["big"]
+        };
+        assert_eq!(names(&dir), expected, "existing target: {existing}");
+        assert!(std::fs::read(dir.join("big")).unwrap() == data);
+        if existing {
+            assert_eq!(
+                std::fs::read(dir.join("big.lz4")).unwrap(),
+                b"existing output"
+            );
+        }
+    }
+}
+
+/// Runs `program ARGS` in `dir` through `sh`, with `redirect` (`>&-`, `<&-`, ...) applied to it;
+/// standard output and error collected (where not closed).
+fn run_redirected(program: &std::ffi::OsStr, args: &[&str], redirect: &str, dir: &Path) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn closed_standard_streams_fail_when_used() {
+    let dir = scratch("closed-stdio");
+    let data = sample(300_000);
+    let framed = lz4_simd::frame::compress(&data, &Default::default());
+    std::fs::write(dir.join("x"), &data).unwrap();
+    std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+    let program = bin().get_program().to_owned();
+    // lz4's exit codes: 40 reading, 42 writing a frame, 70 writing decoded data.
+    let cases: &[(&[&str], &str, i32)] = &[
+        (&["-c", "x"], ">&-", 42),
+        (&["-c"], "<&-", 40),
+        (&["-d", "-c", "x.lz4"], ">&-", 70),
+        // lz4 reads a closed input as empty here (and exits 0).
+        (&["-d", "-c"], "<&-", 40),
+        (&["-qq", "-c", "x"], ">&-", 42),
+        (&["-c", "--rm", "x"], ">&-", 42),
+        (&["-f", "-D", "-", "x", "y.lz4"], "<&-", 40),
+    ];
+    for (args, redirect, code) in cases {
+        let out = run_redirected(&program, args, redirect, &dir);
+        assert_eq!(
+            out.status.code(),
+            Some(*code),
+            "{args:?} {redirect}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?} {redirect}");
+        assert_eq!(names(&dir), ["x", "x.lz4"], "{args:?} {redirect}");
+        assert!(std::fs::read(dir.join("x")).unwrap() == data);
+    }
+    // The same codes as lz4 where it fails.
+    if common::lz4().is_some() {
+        for (args, redirect, code) in &cases[..3] {
+            let out = run_redirected("lz4".as_ref(), args, redirect, &dir);
+            assert_eq!(out.status.code(), Some(*code), "lz4 {args:?} {redirect}");
+        }
+    }
+    // A closed stream the run does not use is no failure.
+    let out = run_redirected(&program, &["x", "y.lz4"], ">&-", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_redirected(&program, &["-d", "y.lz4", "y"], "<&- >&-", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::read(dir.join("y")).unwrap() == data);
+    // /dev/null opened read-write on purpose (`<>`, as Python's subprocess.DEVNULL opens it) is
+    // an output like any other: the runtime's own /dev/null is told apart.
+    let out = run_redirected(&program, &["-c", "x"], "1<>/dev/null", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run_redirected(&program, &["-c"], "0<>/dev/null >empty.lz4", &dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let framed = std::fs::read(dir.join("empty.lz4")).unwrap();
+    assert!(lz4_simd::frame::decompress(&framed, 1 << 20)
+        .unwrap()
+        .is_empty());
+}
