@@ -8,10 +8,14 @@
 //!   `Interrupted` and `WouldBlock`, the decoder called again after each `WouldBlock`), the
 //!   streaming parallel decoder on 1-3 threads (through such a reader, its content taken by
 //!   `read` and by `fill_buf` + `consume` in turn, in pieces of a size the input picks) and the
-//!   sans-IO decompressor (input and output in slices of sizes the input picks) give the same
-//!   verdict: the same content, or the same error;
+//!   sans-IO decompressor (input and output in slices of sizes the input picks) and the
+//!   one-shot parallel decoder on 1-3 threads give the same verdict: the same content, or the
+//!   same error;
 //! - an uncorrupted stream decodes to what was compressed, within a cap of exactly its size and
 //!   not within one byte less, and liblz4's LZ4F decoder agrees frame by frame.
+//!
+//! A frame with a content size may declare 0 instead of its size (seed bit 1): LZ4F reads 0 as
+//! "unknown" and decodes it, and so must every decoder here.
 //!
 //! Input layout: a stream byte (frame count, dictionary, corruption count, reader pattern),
 //! then per frame a kind-and-options byte, a length byte and a seed byte, then the corruptions,
@@ -72,13 +76,40 @@ fn lz4_frame(content: &[u8], kind: u8, seed: u8, dict: Option<&[u8]>) -> Vec<u8>
     if dict.is_some() && seed & 1 != 0 {
         options = options.dict_id(Some(DICT_ID));
     }
-    if kind & 0x40 == 0 {
+    let mut framed = if kind & 0x40 == 0 {
         let options = options.content_size(kind & 0x80 != 0);
-        return match dict {
+        match dict {
             Some(dict) => frame::compress_with_dict(content, dict, &options),
             None => frame::compress(content, &options),
-        };
+        }
+    } else {
+        streamed(content, kind, seed, dict, options)
+    };
+    if seed & 2 != 0 {
+        declare_zero(&mut framed);
     }
+    framed
+}
+
+/// Rewrites the content size of the frame `framed` (if its header has the field) to 0, which
+/// LZ4F reads as "unknown": the frame still decodes, to the same content.
+fn declare_zero(framed: &mut [u8]) {
+    let flg = framed[4];
+    if flg & 0x08 == 0 {
+        return;
+    }
+    framed[6..14].fill(0);
+    let checksum_pos = 14 + if flg & 0x01 != 0 { 4 } else { 0 };
+    framed[checksum_pos] = (xxhash_rust::xxh32::xxh32(&framed[4..checksum_pos], 0) >> 8) as u8;
+}
+
+fn streamed(
+    content: &[u8],
+    kind: u8,
+    seed: u8,
+    dict: Option<&[u8]>,
+    mut options: FrameOptions,
+) -> Vec<u8> {
     // Streamed, flushed every few thousand bytes: blocks of many sizes (not too many blocks:
     // each costs the compressor a table reset).
     if kind & 0x80 != 0 {
@@ -322,6 +353,19 @@ fuzz_target!(|data: &[u8]| {
         "one-shot and sans-IO disagree: {:?} vs {:?}",
         one.as_ref().map(Vec::len),
         pushed.as_ref().map(Vec::len)
+    );
+    let threads = 1 + usize::from(pattern / 3 % 3);
+    let planned = match dict {
+        Some(dict) => {
+            frame::decompress_parallel_with_dict(&stream, dict, DICT_ID, 1 << 26, threads)
+        }
+        None => frame::decompress_parallel(&stream, 1 << 26, threads),
+    };
+    assert!(
+        one == planned,
+        "one-shot and one-shot parallel disagree: {:?} vs {:?}",
+        one.as_ref().map(Vec::len),
+        planned.as_ref().map(Vec::len)
     );
     if corrupted {
         return;

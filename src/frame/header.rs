@@ -28,7 +28,11 @@ pub struct FrameInfo {
     pub block_checksum: bool,
     /// Whether the frame ends with an xxh32 of the content.
     pub content_checksum: bool,
-    /// The content size, when the header records it.
+    /// The content size, when the header records one other than 0. A recorded size of 0 reads
+    /// as `None`, as liblz4 1.10 reads it (`LZ4F_getFrameInfo` reports 0, its "unknown"): the
+    /// frame's content is then not checked against it, and a frame that declares 0 over real
+    /// content decodes as LZ4F and the `lz4` tool decode it. (`header_len` still counts the
+    /// field's 8 bytes.)
     pub content_size: Option<u64>,
     /// The dictionary ID, when the header records one.
     pub dict_id: Option<u32>,
@@ -166,12 +170,16 @@ pub(crate) fn parse_header(src: &[u8], base: u64) -> Result<(FrameHeader, usize)
             what: "the rest of the frame header",
         });
     }
-    let content_size = (flg & FLG_CONTENT_SIZE != 0).then(|| {
-        let bytes: [u8; 8] = src[content_size_pos..content_size_pos + 8]
-            .try_into()
-            .unwrap_or([0; 8]);
-        u64::from_le_bytes(bytes)
-    });
+    // A declared 0 is "unknown" to LZ4F (`LZ4F_decodeHeader` leaves the remaining size at 0,
+    // which it neither counts down nor checks at the end mark): no size, as without the field.
+    let content_size = (flg & FLG_CONTENT_SIZE != 0)
+        .then(|| {
+            let bytes: [u8; 8] = src[content_size_pos..content_size_pos + 8]
+                .try_into()
+                .unwrap_or([0; 8]);
+            u64::from_le_bytes(bytes)
+        })
+        .filter(|&size| size != 0);
     let dict_id = (flg & FLG_DICT_ID != 0).then(|| le32(src, dict_id_pos).unwrap_or(0));
     let expected = header_checksum(&src[4..checksum_pos]);
     if src[checksum_pos] != expected {

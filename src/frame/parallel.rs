@@ -98,7 +98,6 @@ mod pipeline;
 mod pool;
 mod store;
 
-use std::io::BufRead;
 use std::vec::Vec;
 
 pub use decoder::ParallelFrameDecoder;
@@ -168,10 +167,13 @@ pub(crate) fn blocks_depend_on_earlier(options: &FrameOptions) -> bool {
 /// The blocks of independent-block frames are decoded straight into their place in the output,
 /// by the workers and the caller's thread (`threads` in all), while the caller's thread checks
 /// them in order with the sequential decoder's parser (and computes the content checksum)
-/// behind the decoding. Streams with linked or legacy frames go through
-/// [`ParallelFrameDecoder`]. When the input turns out to be bad (or the content larger than
-/// `max_out`), the input is decoded again by [`decompress`](super::decompress) for its verdict,
-/// so the error is exactly the sequential decoder's.
+/// behind the decoding. A stream with a linked or legacy frame (whose blocks decode on the
+/// caller's thread in every decoder) is decoded by [`decompress`](super::decompress) itself, as
+/// is an input the planning walk over its block sizes finds bad (or whose declared content size
+/// exceeds `max_out`). When the input turns out to be bad while decoding (or the content larger
+/// than `max_out`), it is decoded again by [`decompress`](super::decompress) for its verdict, so
+/// the error is exactly the sequential decoder's. As there, nothing is allocated beyond
+/// `max_out` and what the input's blocks can decode to.
 ///
 /// ```
 /// use lz4_simd::frame::{self, FrameOptions, BlockSize};
@@ -182,11 +184,12 @@ pub(crate) fn blocks_depend_on_earlier(options: &FrameOptions) -> bool {
 /// ```
 pub fn decompress_parallel(src: &[u8], max_out: usize, threads: usize) -> Result<Vec<u8>, Error> {
     match oneshot::decompress(src, &[], DictRule::None, max_out, threads) {
-        Outcome::Done(content) => Some(content),
-        Outcome::Unplanned => gather(ParallelFrameDecoder::new(src, threads), src, max_out),
-        Outcome::Failed => None,
+        Outcome::Done(content) => Ok(content),
+        // The sequential decoder decodes each block within what the cap leaves, into the one
+        // output `Vec` (a streaming decoder's block buffer would come on top of it: a legacy
+        // block decodes to up to 8 MiB, whatever the cap).
+        Outcome::Unplanned | Outcome::Failed => super::decompress(src, max_out),
     }
-    .map_or_else(|| super::decompress(src, max_out), Ok)
 }
 
 /// [`decompress_with_dict`](super::decompress_with_dict) on `threads` worker threads.
@@ -198,18 +201,11 @@ pub fn decompress_parallel_with_dict(
     threads: usize,
 ) -> Result<Vec<u8>, Error> {
     match oneshot::decompress(src, dict, DictRule::Id(dict_id), max_out, threads) {
-        Outcome::Done(content) => Some(content),
-        Outcome::Unplanned => gather(
-            ParallelFrameDecoder::with_dictionary(src, dict, dict_id, threads),
-            src,
-            max_out,
-        ),
-        Outcome::Failed => None,
+        Outcome::Done(content) => Ok(content),
+        Outcome::Unplanned | Outcome::Failed => {
+            super::decompress_with_dict(src, dict, dict_id, max_out)
+        }
     }
-    .map_or_else(
-        || super::decompress_with_dict(src, dict, dict_id, max_out),
-        Ok,
-    )
 }
 
 /// Frees the buffers that the parallel encoders and decoders of this process keep for the next
@@ -234,35 +230,4 @@ pub fn decompress_parallel_with_dict(
 /// ```
 pub fn release_parallel_buffers() -> usize {
     store::release()
-}
-
-/// The whole content of the stream `src`, or `None` if decoding it fails or it holds more than
-/// `max_out` bytes (or that cannot be allocated). As the sequential decoder's, the `Vec` is
-/// reserved once for what the input's blocks can decode to, within `max_out`, and grows
-/// geometrically (never past `max_out`) only for frames that lie about their content size.
-fn gather(mut decoder: ParallelFrameDecoder<&[u8]>, src: &[u8], max_out: usize) -> Option<Vec<u8>> {
-    let mut out: Vec<u8> = Vec::new();
-    let bound = usize::try_from(super::decode::stream_content_bound(src)).unwrap_or(usize::MAX);
-    // Too large to reserve at once (a 32-bit target): grow as blocks come instead.
-    let _ = out.try_reserve_exact(bound.min(max_out));
-    loop {
-        let available = decoder.fill_buf().ok()?;
-        // A piece at a time: `consume` hashes what was just copied, from the cache.
-        let len = available.len().min(64 << 10);
-        if len == 0 {
-            return Some(out);
-        }
-        if len > max_out - out.len() {
-            return None;
-        }
-        if out.capacity() - out.len() < len {
-            let wanted = out
-                .capacity()
-                .saturating_mul(2)
-                .clamp(out.len() + len, max_out);
-            out.try_reserve_exact(wanted - out.len()).ok()?;
-        }
-        out.extend_from_slice(&available[..len]);
-        decoder.consume(len);
-    }
 }

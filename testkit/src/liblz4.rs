@@ -894,6 +894,21 @@ pub fn decompress_frame(framed: &[u8], dict: Option<&[u8]>) -> Option<Vec<u8>> {
     }
 }
 
+/// The content size `LZ4F_getFrameInfo` reports for the frame header at the start of `framed`
+/// (0: the header records none, or records 0, which liblz4 reads as unknown), or `None` when
+/// liblz4 rejects the header.
+pub fn frame_info_content_size(framed: &[u8]) -> Option<u64> {
+    let decoder = FrameDecoder::new();
+    let mut info = frame_preferences().frame_info;
+    let mut src_size = framed.len();
+    // SAFETY: the context is live (dropped after the call); `framed` is valid for `src_size`
+    // bytes; `info` is a writable frame descriptor.
+    let code =
+        unsafe { lz4_sys::LZ4F_getFrameInfo(decoder.0, &mut info, framed.as_ptr(), &mut src_size) };
+    // SAFETY: a pure function of the code.
+    (unsafe { lz4_sys::LZ4F_isError(code) } == 0).then_some(info.content_size)
+}
+
 impl Default for FrameDecoder {
     fn default() -> Self {
         Self::new()

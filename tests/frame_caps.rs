@@ -1,0 +1,219 @@
+//! `frame::decompress_parallel` allocates within the caller's cap, as `frame::decompress` does:
+//! a counting global allocator (all threads: the workers decode too) records the peak of live
+//! memory while it decodes legacy, linked, mixed and dictionary streams under caps below, at
+//! and above the content size, and the peak may exceed the cap by [`SLACK`] at most; the result
+//! (content or error, variant and offset) is `frame::decompress`'s.
+//!
+//! Before 2026-12-07 (commit e4b91a7), streams with a legacy or linked frame went through the
+//! streaming decoder, which decoded a whole block into a buffer of its own before the cap was
+//! checked: with a cap of 100 bytes a 33 KB legacy input (8 MiB of content) took 8.4 MB, and a
+//! linked frame of 4 MiB blocks took the cap plus a block; independent blocks with a dictionary
+//! were decoded behind a copy of it in a buffer of the block's size per thread.
+//!
+//! Self-contained (its own allocator); the tests run one at a time ([`serial`]), as the counts
+//! are global.
+#![cfg(feature = "parallel")]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use lz4_simd::frame::{self, BlockMode, BlockSize, FrameOptions};
+
+/// What the decoder may use beyond the cap: `frame::decompress`'s own slack (an error message's
+/// look at the data, small allocations, the parser's state) and the parallel path's plan and
+/// pipeline; far below one block of the streams here (4 MiB, legacy 8 MiB).
+const SLACK: usize = 320 << 10;
+
+static ON: AtomicBool = AtomicBool::new(false);
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
+/// One test at a time: the counts are global, and another test's allocations would count.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Counts `change` more bytes live, and `transient` live for the moment (a growing `realloc`).
+fn note(change: isize, transient: isize) {
+    if ON.load(Ordering::Relaxed) {
+        let live = LIVE.fetch_add(change, Ordering::Relaxed);
+        PEAK.fetch_max(live + transient.max(change), Ordering::Relaxed);
+    }
+}
+
+struct Counting;
+
+// SAFETY: every call is passed to `System` unchanged; the counting only reads sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is `System.alloc`'s.
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            note(layout.size() as isize, 0);
+        }
+        ptr
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is `System.alloc_zeroed`'s.
+        let ptr = unsafe { System.alloc_zeroed(layout) };
+        if !ptr.is_null() {
+            note(layout.size() as isize, 0);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is `System.dealloc`'s.
+        unsafe { System.dealloc(ptr, layout) };
+        note(-(layout.size() as isize), 0);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract is `System.realloc`'s.
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            let old = layout.size();
+            // Growing may copy: both blocks are live for a moment.
+            let transient = if new_size > old { new_size as isize } else { 0 };
+            note(new_size as isize - old as isize, transient);
+        }
+        new
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// What `f` returns, and the peak of live bytes above what was live before (counted on every
+/// thread; what `f` returns is still live at the end, so it counts).
+fn measure<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    // Buffers the parallel decoders keep for the next ones would be freed inside (or not).
+    frame::release_parallel_buffers();
+    LIVE.store(0, Ordering::Relaxed);
+    PEAK.store(0, Ordering::Relaxed);
+    ON.store(true, Ordering::Relaxed);
+    let result = f();
+    ON.store(false, Ordering::Relaxed);
+    (result, PEAK.load(Ordering::Relaxed).max(0) as usize)
+}
+
+/// Log lines that compress about tenfold.
+fn content(len: usize, seed: u64) -> Vec<u8> {
+    let mut state = seed;
+    let mut out = Vec::with_capacity(len + 100);
+    while out.len() < len {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let line = format!(
+            "2026-01-02 worker-{} committed batch {} of segment 7\n",
+            (state >> 40) % 3,
+            (state >> 20) % 4,
+        );
+        out.extend_from_slice(line.as_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// Caps well below, just below, at and above `len`.
+fn caps(len: usize) -> [usize; 5] {
+    [100, len - 1, len, len + 1, len + len / 2]
+}
+
+/// Decodes `framed` with `decompress_parallel` on 1, 2 and 3 threads under every cap: the peak
+/// stays within the cap and [`SLACK`], and the result is `frame::decompress`'s.
+fn check(name: &str, framed: &[u8], expected: &[u8]) {
+    // The pools are built (and kept) before anything is counted.
+    for threads in [1, 2, 3] {
+        let _ = frame::decompress_parallel(b"", 0, threads);
+    }
+    for cap in caps(expected.len()) {
+        let sequential = frame::decompress(framed, cap);
+        assert_eq!(
+            sequential.is_ok(),
+            cap >= expected.len(),
+            "{name}, cap {cap}: {sequential:?}"
+        );
+        for threads in [1, 2, 3] {
+            let (result, peak) = measure(|| frame::decompress_parallel(framed, cap, threads));
+            assert!(
+                peak <= cap + SLACK,
+                "{name}, cap {cap}, {threads} threads: {peak} bytes live at the peak \
+                 (allowed: {})",
+                cap + SLACK
+            );
+            match (&result, &sequential) {
+                (Ok(out), Ok(_)) => {
+                    assert!(out == expected, "{name}, cap {cap}, {threads} threads")
+                }
+                _ => assert_eq!(result, sequential, "{name}, cap {cap}, {threads} threads"),
+            }
+        }
+    }
+}
+
+/// A legacy frame (8 MiB blocks): 8 MiB of content in 33 KB, and 3 MiB of log lines.
+#[test]
+fn legacy_frames_stay_within_the_cap() {
+    let _serial = serial();
+    let zeros = vec![0u8; 8 << 20];
+    let framed = frame::compress_legacy(&zeros, 1);
+    assert!(framed.len() < 40_000, "{}", framed.len());
+    check("legacy, 8 MiB of zeros", &framed, &zeros);
+    let data = content(3 << 20, 1);
+    check("legacy, 3 MiB", &frame::compress_legacy(&data, 1), &data);
+}
+
+/// Linked 4 MiB blocks, with and without a declared content size, and a stream that mixes an
+/// independent frame with a linked one.
+#[test]
+fn linked_frames_stay_within_the_cap() {
+    let _serial = serial();
+    let data = content(10 << 20, 2);
+    let linked = FrameOptions::new()
+        .block_size(BlockSize::Max4MB)
+        .block_mode(BlockMode::Linked);
+    check("linked", &frame::compress(&data, &linked), &data);
+    check(
+        "linked, content size",
+        &frame::compress(&data, &linked.clone().content_size(true)),
+        &data,
+    );
+    let half = data.len() / 2;
+    let independent = FrameOptions::new().block_size(BlockSize::Max4MB);
+    let mut mixed = frame::compress(&data[..half], &independent);
+    mixed.extend(frame::compress(&data[half..], &linked));
+    check("independent then linked", &mixed, &data);
+}
+
+/// Independent 4 MiB blocks with a dictionary: each decoded in its place in the output.
+#[test]
+fn independent_frames_with_a_dictionary_stay_within_the_cap() {
+    let _serial = serial();
+    let dict = content(100_000, 3);
+    let data = content(10 << 20, 4);
+    let options = FrameOptions::new()
+        .block_size(BlockSize::Max4MB)
+        .dict_id(Some(7));
+    let framed = frame::compress_with_dict(&data, &dict, &options);
+    for threads in [1, 2, 3] {
+        let _ = frame::decompress_parallel(b"", 0, threads);
+    }
+    for cap in caps(data.len()) {
+        let sequential = frame::decompress_with_dict(&framed, &dict, 7, cap);
+        for threads in [1, 2, 3] {
+            let (result, peak) =
+                measure(|| frame::decompress_parallel_with_dict(&framed, &dict, 7, cap, threads));
+            assert!(
+                peak <= cap + SLACK,
+                "cap {cap}, {threads} threads: {peak} bytes live at the peak (allowed: {})",
+                cap + SLACK
+            );
+            assert_eq!(result, sequential, "cap {cap}, {threads} threads");
+        }
+    }
+}
