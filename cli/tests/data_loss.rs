@@ -301,3 +301,23 @@ fn closed_standard_streams_fail_when_used() {
         .unwrap()
         .is_empty());
 }
+
+/// `--list` writes its table to standard output: a closed one (which the runtime reopens on
+/// /dev/null) fails the run as a full one does, instead of reporting success with nothing shown.
+#[test]
+fn list_to_a_closed_stdout_fails() {
+    let dir = scratch("closed-stdout-list");
+    let framed = lz4_simd::frame::compress(&sample(10_000), &Default::default());
+    std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+    let program = bin().get_program().to_owned();
+    for args in [&["--list", "x.lz4"][..], &["-v", "--list", "x.lz4"]] {
+        let full = run_redirected(&program, args, ">/dev/full", &dir);
+        assert_eq!(full.status.code(), Some(1), "{args:?} >/dev/full");
+        let closed = run_redirected(&program, args, ">&-", &dir);
+        assert_eq!(closed.status.code(), Some(1), "{args:?} >&-");
+        assert!(stderr(&closed).contains("stdout"), "{}", stderr(&closed));
+        let open = run_redirected(&program, args, "", &dir);
+        assert!(open.status.success(), "{}", stderr(&open));
+        assert!(String::from_utf8_lossy(&open.stdout).contains("x.lz4"));
+    }
+}
