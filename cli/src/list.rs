@@ -406,6 +406,12 @@ pub fn run(
         }
     }
     use std::io::Write;
+    if crate::stdio::stdout_closed() {
+        // The runtime reopened it on /dev/null (`stdio.rs`), which would swallow the table:
+        // the write fails as it would have on the closed descriptor.
+        let closed = io::Error::from_raw_os_error(libc::EBADF);
+        return Err(Failure::Io("stdout".into(), closed));
+    }
     let mut stdout = io::stdout().lock();
     stdout
         .write_all(out.as_bytes())

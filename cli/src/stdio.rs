@@ -19,6 +19,9 @@ static CLOSED_AT_START: AtomicU8 = AtomicU8::new(0);
 
 /// Runs [`record_closed`] before Rust's runtime initialisation (glibc and musl run the
 /// `.init_array` functions of the executable before calling `main`, which starts the runtime).
+// SAFETY: `.init_array` holds pointers to functions the C library calls once, on one thread,
+// before `main`; this entry is such a pointer (`extern "C"`, no arguments read, no return), and
+// `record_closed` needs nothing from Rust's runtime: one libc call, one atomic store.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 #[used]

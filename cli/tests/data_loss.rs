@@ -1,6 +1,6 @@
-//! Runs that used to lose data and must not: a source that grows while `--rm` compresses it,
-//! standard input or output closed by the caller, and a process killed with SIGKILL (which no
-//! handler sees) in the middle of a job.
+//! Runs that used to lose data and must not: a source that grows or is rewritten while `--rm`
+//! compresses it, standard input or output closed by the caller, and a process killed with
+//! SIGKILL (which no handler sees) in the middle of a job.
 
 mod common;
 
@@ -300,4 +300,87 @@ fn closed_standard_streams_fail_when_used() {
     assert!(lz4_simd::frame::decompress(&framed, 1 << 20)
         .unwrap()
         .is_empty());
+}
+
+/// `--list` writes its table to standard output: a closed one (which the runtime reopens on
+/// /dev/null) fails the run as a full one does, instead of reporting success with nothing shown.
+#[test]
+fn list_to_a_closed_stdout_fails() {
+    let dir = scratch("closed-stdout-list");
+    let framed = lz4_simd::frame::compress(&sample(10_000), &Default::default());
+    std::fs::write(dir.join("x.lz4"), &framed).unwrap();
+    let program = bin().get_program().to_owned();
+    for args in [&["--list", "x.lz4"][..], &["-v", "--list", "x.lz4"]] {
+        let full = run_redirected(&program, args, ">/dev/full", &dir);
+        assert_eq!(full.status.code(), Some(1), "{args:?} >/dev/full");
+        let closed = run_redirected(&program, args, ">&-", &dir);
+        assert_eq!(closed.status.code(), Some(1), "{args:?} >&-");
+        assert!(stderr(&closed).contains("stdout"), "{}", stderr(&closed));
+        let open = run_redirected(&program, args, "", &dir);
+        assert!(open.status.success(), "{}", stderr(&open));
+        assert!(String::from_utf8_lossy(&open.stdout).contains("x.lz4"));
+    }
+}
+
+/// A source rewritten in place with the same size just after it was read (a database page, a
+/// config file saved over) must be kept by `--rm`, whatever the file system's time stamps: where
+/// they are coarse (ext2, or any file system before Linux 6.13), the rewrite usually falls in
+/// the clock tick of the open and leaves size and times as they were. Such a directory is named
+/// by `LZ4_SIMD_COARSE_TIME_DIR` (for example an ext2 image mounted with `-o loop`); without it
+/// the test runs in a scratch directory, where fine-grained time stamps may hide the fault.
+#[test]
+fn rm_keeps_a_source_rewritten_with_the_same_size() {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+    let dir = match std::env::var_os("LZ4_SIMD_COARSE_TIME_DIR") {
+        Some(dir) => {
+            let dir = Path::new(&dir).join(format!("rewritten-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            dir
+        }
+        None => {
+            eprintln!("LZ4_SIMD_COARSE_TIME_DIR not set: same-size rewrites on this file system");
+            scratch("rewritten")
+        }
+    };
+    let source = dir.join("s");
+    let (mut rewritten, mut lost) = (0, Vec::new());
+    for round in 0..200u8 {
+        let old = vec![b'A' + round % 26; 4001];
+        let new = vec![b'a' + round % 26; 4001];
+        std::fs::write(&source, &old).unwrap();
+        let _ = std::fs::remove_file(dir.join("s.lz4"));
+        let mut child = bin()
+            .args(["-q", "--rm", "s", "s.lz4"])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Rewritten as soon as the run has read it all, while the name still stands for it.
+        let mut linked_when_written = false;
+        while child.try_wait().unwrap().is_none() {
+            if read_position(child.id(), &source).is_some_and(|pos| pos >= old.len() as u64) {
+                if let Ok(file) = std::fs::OpenOptions::new().write(true).open(&source) {
+                    file.write_all_at(&new, 0).unwrap();
+                    linked_when_written = file.metadata().unwrap().nlink() == 1;
+                }
+                break;
+            }
+        }
+        assert!(child.wait().unwrap().success());
+        if !linked_when_written {
+            continue;
+        }
+        rewritten += 1;
+        if std::fs::read(&source).ok() != Some(new) {
+            lost.push(round);
+        }
+    }
+    assert!(rewritten > 100, "only {rewritten} rewrites made in time");
+    assert!(
+        lost.is_empty(),
+        "rewrites lost in rounds {lost:?} of {rewritten}"
+    );
+    if std::env::var_os("LZ4_SIMD_COARSE_TIME_DIR").is_some() {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
