@@ -16,11 +16,11 @@
 //! caller's thread alone after the last block (1.65-1.71x); see [`CHECKSUM_LAG`] for the lag
 //! kept now (1.90-1.94x).
 //!
-//! Each block is compressed by a [`BlockWriter`] as [`compress_with_dict`] compresses it (the
+//! Each block is compressed by a [`BlockWriter`] as [`compress_with_dictionary`] compresses it (the
 //! same writer options, nothing in front of the block), so the frame's bytes are the single-threaded
 //! encoder's.
 //!
-//! [`compress_with_dict`]: crate::frame::compress_with_dict
+//! [`compress_with_dictionary`]: crate::frame::compress_with_dictionary
 
 use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
@@ -39,8 +39,8 @@ struct Context {
     writer: Option<BlockWriter>,
 }
 
-/// [`compress_with_dict`](crate::frame::compress_with_dict) of an input longer than one block
-/// into a frame of independent blocks, on `threads` threads (the caller's among them).
+/// [`compress_with_dictionary`](crate::frame::compress_with_dictionary) of an input longer than one
+/// block into a frame of independent blocks, on `threads` threads (the caller's among them).
 pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads: usize) -> Vec<u8> {
     debug_assert!(
         options.block_mode == BlockMode::Independent && src.len() > options.block_size.bytes()
@@ -147,10 +147,11 @@ pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads:
 ///
 /// Session 15 (Xeon model 167): most of that xxh32 time was waiting for input not in the cache.
 /// Read ahead ([`ContentHasher::update_ahead`]), 64 MiB hash in about 10 ms instead of 35, and
-/// with one thread the function is [`compress_with_dict`](crate::frame::compress_with_dict)
-/// itself: 4 MiB blocks on 2 threads went from 1.64-1.67x the single-threaded encoder to
-/// 1.93-1.98x (1 thread 0.85-0.86x -> 0.98-1.01x), 64 KiB blocks 1.92-1.94x -> 1.92-2.02x
-/// (main's bench binary interleaved with two builds of this one, two rounds each).
+/// with one thread the function is
+/// [`compress_with_dictionary`](crate::frame::compress_with_dictionary) itself: 4 MiB blocks on 2
+/// threads went from 1.64-1.67x the single-threaded encoder to 1.93-1.98x (1 thread 0.85-0.86x ->
+/// 0.98-1.01x), 64 KiB blocks 1.92-1.94x -> 1.92-2.02x (main's bench binary interleaved with two
+/// builds of this one, two rounds each).
 const CHECKSUM_LAG: usize = 1;
 
 /// The content checksum of a one-shot frame: computed in order over `src`, a piece at a time,
