@@ -4,7 +4,8 @@
 //! - `dict-compress/<size>`: 1 KiB and 4 KiB messages with a 64 KiB prepared dictionary, ours
 //!   (`Compressor::compress_into_with_prepared_dictionary`) against liblz4's
 //!   `LZ4_attach_dictionary` + `LZ4_compress_fast_continue` (`LZ4_resetStream_fast` per
-//!   message), and ours without the dictionary (`Compressor::compress_into`). Targets: ≥ liblz4, and within 1.5× of no dictionary.
+//!   message), and ours without the dictionary (`Compressor::compress_into`). Targets: ≥ liblz4,
+//!   and within 1.5× of no dictionary.
 //!   The same cost ratio for liblz4 puts the second figure in context: its attach path against
 //!   `LZ4_compress_fast_extState` on the same messages (one state, reinitialised per call, as
 //!   liblz4's own one-shot compression does).

@@ -465,7 +465,9 @@ impl Compressor {
     /// let dict = Dictionary::new(b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n");
     /// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
     /// let mut out = vec![0u8; block::compress_bound(request.len())];
-    /// let n = Compressor::new().compress_into_with_prepared_dictionary(request, &mut out, &dict, 1).unwrap();
+    /// let n = Compressor::new()
+    ///     .compress_into_with_prepared_dictionary(request, &mut out, &dict, 1)
+    ///     .unwrap();
     /// assert!(n < block::compress(request).unwrap().len());
     /// let back = block::decompress_with_dictionary(&out[..n], dict.as_bytes(), 1000).unwrap();
     /// assert_eq!(back, request);

@@ -39,8 +39,8 @@ use super::MAX_HISTORY;
 /// let message = b"{\"user\": \"ada\", \"action\": \"login\", \"ok\": true}";
 /// let mut out = vec![0u8; block::compress_bound(message.len())];
 /// let n = compressor.compress_into_with_prepared_dictionary(message, &mut out, &dict, 1).unwrap();
-/// let back = block::decompress_with_dictionary(&out[..n], dict.as_bytes(), message.len()).unwrap();
-/// assert_eq!(back, message);
+/// let back = block::decompress_with_dictionary(&out[..n], dict.as_bytes(), message.len());
+/// assert_eq!(back.unwrap(), message);
 /// ```
 #[derive(Clone)]
 pub struct Dictionary {

@@ -622,7 +622,8 @@ pub fn compress_with_dictionary(src: &[u8], dict: &[u8], options: &FrameOptions)
 /// let dict = Dictionary::new(b"{\"level\": \"info\", \"service\": \"billing\"}");
 /// let record = b"{\"level\": \"info\", \"service\": \"billing\", \"id\": 7}";
 /// let framed = frame::compress_with_prepared_dictionary(record, &dict, &FrameOptions::new());
-/// assert_eq!(frame::decompress_with_dictionary(&framed, dict.as_bytes(), 0, 100).unwrap(), record);
+/// let back = frame::decompress_with_dictionary(&framed, dict.as_bytes(), 0, 100).unwrap();
+/// assert_eq!(back, record);
 /// ```
 pub fn compress_with_prepared_dictionary(
     src: &[u8],

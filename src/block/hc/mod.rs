@@ -255,7 +255,9 @@ impl HcCompressor {
     /// let message = b"{\"user\": \"bob\", \"action\": \"login\", \"ok\": false}";
     /// let mut compressor = HcCompressor::new();
     /// let mut out = vec![0u8; block::compress_bound(message.len())];
-    /// let len = compressor.compress_into_with_prepared_dictionary(message, &mut out, &dict, 9).unwrap();
+    /// let len = compressor
+    ///     .compress_into_with_prepared_dictionary(message, &mut out, &dict, 9)
+    ///     .unwrap();
     /// assert!(len < message.len() / 2);
     /// let mut back = vec![0u8; message.len()];
     /// block::decompress_into_with_dictionary(&out[..len], &mut back, dict.as_bytes()).unwrap();
