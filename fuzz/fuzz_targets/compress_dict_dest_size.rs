@@ -60,8 +60,12 @@ fuzz_target!(|data: &[u8]| {
     // A smaller destination.
     let cap = cap_hint % (bound + 1);
     let mut small = vec![CANARY; cap + 16];
-    let result =
-        compressor.compress_into_with_prepared_dictionary(&src, &mut small[..cap], &dict, acceleration);
+    let result = compressor.compress_into_with_prepared_dictionary(
+        &src,
+        &mut small[..cap],
+        &dict,
+        acceleration,
+    );
     assert!(small[cap..].iter().all(|&b| b == CANARY), "wrote past dst");
     if let Ok(m) = result {
         assert!(small[..m] == want[..]);

@@ -83,7 +83,8 @@ fuzz_target!(|data: &[u8]| {
             let mut page = vec![0xA5u8; capacity + 8];
             // No room for a block (an empty page) is an error; liblz4 returns 0.
             let (consumed, written) =
-                block::compress_hc_dest_size(&src, &mut page[..capacity], level).unwrap_or_default();
+                block::compress_hc_dest_size(&src, &mut page[..capacity], level)
+                    .unwrap_or_default();
             assert!(
                 page[capacity..].iter().all(|&b| b == 0xA5),
                 "dest-size wrote past the page"

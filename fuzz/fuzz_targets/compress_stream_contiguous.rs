@@ -77,7 +77,11 @@ fuzz_target!(|data: &[u8]| {
                     "block {index} differs from liblz4"
                 );
                 let decoded = if index == 0 && !dict.is_empty() {
-                    block::decompress_into_with_dictionary(&got[..written], &mut out[start..end], &dict)
+                    block::decompress_into_with_dictionary(
+                        &got[..written],
+                        &mut out[start..end],
+                        &dict,
+                    )
                 } else {
                     block::decompress_into_with_history(&got[..written], &mut out[..end], start)
                 };
