@@ -272,8 +272,8 @@ fn compare(
     let mut state = State {
         fast: Compressor::new(),
         hc: HcCompressor::new(),
-        sans_io: FrameCompressor::new(frame_options()),
-        encoder: FrameEncoder::new(Vec::new(), frame_options()),
+        sans_io: FrameCompressor::with_options(frame_options()),
+        encoder: FrameEncoder::with_options(Vec::new(), frame_options()),
         spare: Vec::new(),
         lz4f_stream: liblz4::FrameStream::new(),
         lz4f_out: Vec::new(),

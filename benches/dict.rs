@@ -1,9 +1,9 @@
 //! The cost of compressing small messages with a prepared dictionary: 1 KiB and 4 KiB messages
-//! with a 64 KiB dictionary, lz4-simd's `Compressor::compress_with_dictionary_into` against
-//! liblz4's `LZ4_attach_dictionary` + `LZ4_compress_fast_continue` (on a working stream reset with
-//! `LZ4_resetStream_fast` per message, as LZ4F does), and against lz4-simd compressing the same
-//! message without a dictionary (`Compressor::compress_into`). The targets: at least
-//! liblz4's speed, and within 1.5x of the dictionary-less time.
+//! with a 64 KiB dictionary, lz4-simd's `Compressor::compress_into_with_prepared_dictionary`
+//! against liblz4's `LZ4_attach_dictionary` + `LZ4_compress_fast_continue` (on a working stream
+//! reset with `LZ4_resetStream_fast` per message, as LZ4F does), and against lz4-simd compressing
+//! the same message without a dictionary (`Compressor::compress_into`). The targets: at
+//! least liblz4's speed, and within 1.5x of the dictionary-less time.
 //!
 //! Data: the dictionary is the first 64 KiB of Silesia `dickens` (`testkit::corpus`), the
 //! messages are cut from the text after it; generated text when the corpus is absent (a NOTICE
@@ -71,7 +71,7 @@ fn dict_compress(c: &mut Criterion) {
 
         // Same bytes from both before timing anything.
         let ours = compressor
-            .compress_with_dictionary_into(&message, &mut dst, &dict, 1)
+            .compress_into_with_prepared_dictionary(&message, &mut dst, &dict, 1)
             .unwrap();
         let ours = dst[..ours].to_vec();
         let mut theirs = vec![0u8; dst.len()];
@@ -81,7 +81,7 @@ fn dict_compress(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("lz4-simd-dict", len), &message, |b, m| {
             b.iter(|| {
                 compressor
-                    .compress_with_dictionary_into(black_box(m), &mut dst, &dict, 1)
+                    .compress_into_with_prepared_dictionary(black_box(m), &mut dst, &dict, 1)
                     .unwrap()
             })
         });

@@ -93,7 +93,7 @@ fn bench_compress(c: &mut Criterion, samples: &[Sample]) {
         group.bench_function(BenchmarkId::new("lz4-simd-stream", &sample.name), |b| {
             b.iter(|| {
                 out.clear();
-                let mut encoder = frame::FrameEncoder::new(&mut out, options.clone());
+                let mut encoder = frame::FrameEncoder::with_options(&mut out, options.clone());
                 encoder.write_all(black_box(&sample.data)).unwrap();
                 encoder.finish().unwrap();
                 out.len()

@@ -11,7 +11,7 @@
 //! the inputs are returned from the benchmark functions so that freeing them is not counted either.
 //!
 //! Benchmarks (each `<function>::<file>`):
-//! - `decode_scalar`, `decode_sse2`, `decode_avx2`: `block::decompress_into_with` with that
+//! - `decode_scalar`, `decode_sse2`, `decode_avx2`: `Decoder::decompress_into` with that
 //!   kernel over every chunk. A kernel this CPU (or build) cannot run returns at once, so its
 //!   count is near zero; `decode_liblz4`: `LZ4_decompress_safe` on the same blocks.
 //! - `compress_lz4_simd`: `block::compress_into` (acceleration 1; allocates its hash table per
@@ -80,7 +80,8 @@ fn setup_decode(name: &str) -> DecodeInput {
         for kernel in Kernel::available() {
             out.fill(0);
             assert_eq!(
-                block::decompress_into_with(kernel, src, &mut out),
+                block::Decoder::with_kernel(kernel)
+                    .and_then(|decoder| decoder.decompress_into(src, &mut out)),
                 Ok(chunk.len())
             );
             assert_eq!(&out, chunk, "{} decoded wrongly", kernel.name());
@@ -123,7 +124,9 @@ fn decode(kernel: Kernel, mut input: DecodeInput) -> (usize, DecodeInput) {
     }
     let mut total = 0;
     for (src, dst) in input.compressed.iter().zip(input.outputs.iter_mut()) {
-        total += block::decompress_into_with(kernel, black_box(src), dst).unwrap();
+        total += block::Decoder::with_kernel(kernel)
+            .and_then(|decoder| decoder.decompress_into(black_box(src), dst))
+            .unwrap();
     }
     (total, input)
 }

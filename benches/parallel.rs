@@ -128,7 +128,7 @@ mod bench {
             group.throughput(Throughput::Bytes(input.len() as u64));
             group.bench_function("single", |b| {
                 b.iter(|| {
-                    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+                    let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
                     write_pieces(&mut encoder, &input);
                     encoder.finish().unwrap().len()
                 })
@@ -137,7 +137,7 @@ mod bench {
                 group.bench_function(BenchmarkId::from_parameter(count), |b| {
                     b.iter(|| {
                         let mut encoder =
-                            ParallelFrameEncoder::new(Vec::new(), options.clone(), count);
+                            ParallelFrameEncoder::with_options(Vec::new(), options.clone(), count);
                         write_pieces(&mut encoder, &input);
                         encoder.finish().unwrap().len()
                     })

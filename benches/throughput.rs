@@ -135,7 +135,9 @@ fn bench_decompress(c: &mut Criterion, group_name: &str, samples: &[Sample]) {
                 b.iter(|| {
                     let mut total = 0;
                     for (src, dst) in sample.compressed.iter().zip(outputs.iter_mut()) {
-                        total += block::decompress_into_with(kernel, black_box(src), dst).unwrap();
+                        total += block::Decoder::with_kernel(kernel)
+                            .and_then(|decoder| decoder.decompress_into(black_box(src), dst))
+                            .unwrap();
                     }
                     total
                 })

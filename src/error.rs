@@ -474,7 +474,7 @@ impl fmt::Display for Error {
             ),
             Error::FrameMissingDictionary { dict_id } => write!(
                 f,
-                "the frame was compressed with dictionary {dict_id:#010x}; supply it to decode (frame::decompress_with_dict or FrameDecoder::with_dictionary)"
+                "the frame was compressed with dictionary {dict_id:#010x}; supply it to decode (frame::decompress_with_dictionary or FrameDecoder::with_dictionary)"
             ),
             Error::FrameOutputLimit { max_out, declared } => match declared {
                 Some(declared) => write!(
@@ -556,7 +556,7 @@ impl Error {
     /// ```
     /// use lz4_simd::{block, ErrorKind};
     ///
-    /// let block = block::compress(&[7u8; 1000]);
+    /// let block = block::compress(&[7u8; 1000]).unwrap();
     /// // The cap is too small: a limit, not corrupt data.
     /// assert_eq!(block::decompress(&block, 10).unwrap_err().kind(), ErrorKind::LimitExceeded);
     /// // Offset 0 is never valid.

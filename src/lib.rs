@@ -9,7 +9,7 @@
 //!
 //! ```
 //! let data = b"hello hello hello hello, lz4-simd says hello".repeat(10);
-//! let block = lz4_simd::block::compress(&data);
+//! let block = lz4_simd::block::compress(&data).unwrap();
 //! let back = lz4_simd::block::decompress(&block, data.len()).unwrap();
 //! assert_eq!(back, data);
 //! ```
@@ -36,6 +36,21 @@
 //! `kernel` (CPU detection, the [`Kernel`] value, copy primitives, tables) is the bottom and
 //! knows nothing above it; [`block`] (the block format, its decoders and compressors) uses it;
 //! [`frame`] uses `block`; [`container`] (feature `containers`) uses both.
+//!
+//! ## Naming
+//!
+//! Every function name is a verb, then where the output goes if not to a new `Vec`, then
+//! `_with_` and the extra input if there is one, always last. Destinations: `_into` (the
+//! caller's slice), `_into_uninit`, `_append`, `_partial`. The extra input is the history the
+//! data may reference: `_with_dictionary` takes a dictionary's bytes (`&[u8]`),
+//! `_with_prepared_dictionary` a dictionary prepared once ([`block::Dictionary`],
+//! [`block::HcDictionary`]), `_with_history` history in front of the input in the same buffer.
+//! Hence [`block::decompress_into_with_dictionary`],
+//! [`block::Compressor::compress_into_with_prepared_dictionary`] and
+//! [`frame::compress_with_prepared_dictionary`]. A decode kernel is chosen in one place,
+//! [`block::Decoder::with_kernel`]; encoders take default options in `new` and others in
+//! `with_options`. No function returns an empty or zero result for input it cannot handle: that
+//! is an [`Error`] (an input above [`block::MAX_INPUT_SIZE`] is [`Error::InputTooLarge`]).
 //!
 //! ## Features
 //! - `std` (default): `std::error::Error` for [`Error`], the `std::io` frame adapters, the

@@ -197,7 +197,8 @@ fn frames_of(data: &[u8]) -> Vec<(&'static str, Vec<u8>, Vec<u8>, usize)> {
     let sized = FrameOptions::new()
         .block_size(BlockSize::Max64KB)
         .content_size(true);
-    let mut flushed = FrameEncoder::new(Vec::new(), linked.clone().content_checksum(false));
+    let mut flushed =
+        FrameEncoder::with_options(Vec::new(), linked.clone().content_checksum(false));
     for piece in data.chunks(5_000) {
         flushed.write_all(piece).unwrap();
         flushed.flush().unwrap();
@@ -280,12 +281,16 @@ fn one_shot_frames_with_a_dictionary_stay_within_the_cap() {
             .block_size(BlockSize::Max64KB)
             .block_mode(mode)
             .dict_id(Some(9));
-        let mut framed = frame::compress_with_dict(&data[..half], &dict, &options);
-        framed.extend(frame::compress_with_dict(&data[half..], &dict, &options));
+        let mut framed = frame::compress_with_dictionary(&data[..half], &dict, &options);
+        framed.extend(frame::compress_with_dictionary(
+            &data[half..],
+            &dict,
+            &options,
+        ));
         let name = format!("two {mode:?} frames with a dictionary");
         for cap in caps(data.len()) {
             let result = check(&name, cap, FRAME_SLACK, || {
-                frame::decompress_with_dict(&framed, &dict, 9, cap)
+                frame::decompress_with_dictionary(&framed, &dict, 9, cap)
             });
             match result {
                 Ok(out) => assert!(cap >= data.len() && out == data, "{name}, cap {cap}"),
@@ -321,7 +326,7 @@ fn streaming_read_to_end_stays_within_the_vec_it_is_given() {
 /// One block of `data` and the caps to try.
 fn block_cases() -> (Vec<u8>, Vec<u8>) {
     let data = content(2 << 20, 5);
-    let compressed = block::compress(&data);
+    let compressed = block::compress(&data).unwrap();
     assert!(compressed.len() * 5 < data.len());
     (data, compressed)
 }
@@ -334,7 +339,7 @@ fn block_decompress_stays_within_the_cap() {
             block::decompress(&compressed, cap)
         });
         assert_eq!(result.is_ok(), cap >= data.len(), "cap {cap}");
-        let prefixed = block::compress_prepend_size(&data);
+        let prefixed = block::compress_prepend_size(&data).unwrap();
         let result = check("decompress_size_prepended", cap, BLOCK_SLACK, || {
             block::decompress_size_prepended(&prefixed, cap)
         });
@@ -343,17 +348,20 @@ fn block_decompress_stays_within_the_cap() {
 }
 
 // Regression (`4999265`, 2026-12-04): after removing the history from the front,
-// `block::decompress_with_dict` returned a `Vec` whose capacity was the cap plus the dictionary's
+// `block::decompress_with_dictionary` returned a `Vec` whose capacity was the cap plus the dictionary's
 // 64 KiB.
 #[test]
 fn block_decompress_with_dict_stays_within_the_cap() {
     let (data, _) = block_cases();
     let dict = content(100_000, 6);
-    let compressed = block::compress_with_dict(&data, &dict, 1);
+    let compressed = block::compress_with_dictionary(&data, &dict, 1).unwrap();
     for cap in caps(data.len()) {
-        let result = check("block::decompress_with_dict", cap, BLOCK_SLACK, || {
-            block::decompress_with_dict(&compressed, &dict, cap)
-        });
+        let result = check(
+            "block::decompress_with_dictionary",
+            cap,
+            BLOCK_SLACK,
+            || block::decompress_with_dictionary(&compressed, &dict, cap),
+        );
         assert_eq!(result.is_ok(), cap >= data.len(), "cap {cap}");
     }
 }

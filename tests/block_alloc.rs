@@ -26,13 +26,13 @@ fn first_room(compressed_len: usize) -> usize {
 }
 
 /// On 32-bit targets a valid 9 MiB block with `max_out = usize::MAX` made `decompress`,
-/// `decompress_size_prepended`, `decompress_with_dict` and `decompress_append` reserve
+/// `decompress_size_prepended`, `decompress_with_dictionary` and `decompress_append` reserve
 /// `255 × 9 MiB` up front, more than `isize::MAX`, and panic (before `a510f0b`, 2026-12-04).
 /// Now each decodes, with a first reservation of 4 × the input.
 #[test]
 fn nine_mib_block_without_a_cap() {
     let data = noise(9 << 20, 15);
-    let compressed = block::compress(&data);
+    let compressed = block::compress(&data).unwrap();
     let n = compressed.len();
     assert!(n > 9 << 20, "incompressible: {n}");
     let (result, largest) = largest_allocation(|| block::decompress(&compressed, usize::MAX));
@@ -42,17 +42,17 @@ fn nine_mib_block_without_a_cap() {
         "decompress allocated {largest} for a {n}-byte block"
     );
 
-    let prepended = block::compress_prepend_size(&data);
+    let prepended = block::compress_prepend_size(&data).unwrap();
     let (result, largest) =
         largest_allocation(|| block::decompress_size_prepended(&prepended, usize::MAX));
     assert!(result.unwrap() == data, "decompress_size_prepended");
     assert!(largest <= data.len(), "size-prepended: {largest}");
 
     let dict = noise(100_000, 16);
-    let with_dict = block::compress_with_dict(&data, &dict, 1);
+    let with_dict = block::compress_with_dictionary(&data, &dict, 1).unwrap();
     let (result, largest) =
-        largest_allocation(|| block::decompress_with_dict(&with_dict, &dict, usize::MAX));
-    assert!(result.unwrap() == data, "decompress_with_dict");
+        largest_allocation(|| block::decompress_with_dictionary(&with_dict, &dict, usize::MAX));
+    assert!(result.unwrap() == data, "decompress_with_dictionary");
     assert!(
         largest <= 65536 + first_room(with_dict.len()),
         "with dict: {largest}"
@@ -110,12 +110,12 @@ fn allocations_stay_within_the_cap() {
     let mut data = noise(50_000, 17);
     data.extend(std::iter::repeat_n(b'a', 400_000));
     data.extend(noise(10_000, 18));
-    let compressed = block::compress(&data);
+    let compressed = block::compress(&data).unwrap();
     let n = compressed.len();
     let len = data.len();
     let dict = noise(70_000, 19);
-    let with_dict = block::compress_with_dict(&data, &dict, 1);
-    let prepended = block::compress_prepend_size(&data);
+    let with_dict = block::compress_with_dictionary(&data, &dict, 1).unwrap();
+    let prepended = block::compress_prepend_size(&data).unwrap();
     for max_out in [
         0,
         1,
@@ -153,7 +153,7 @@ fn allocations_stay_within_the_cap() {
 
         let dict_cap = 65536 + max_out.min(255 * with_dict.len());
         let (result, largest) =
-            largest_allocation(|| block::decompress_with_dict(&with_dict, &dict, max_out));
+            largest_allocation(|| block::decompress_with_dictionary(&with_dict, &dict, max_out));
         assert_eq!(result.is_ok(), max_out >= len, "max_out {max_out}");
         assert!(
             largest <= dict_cap,

@@ -82,7 +82,8 @@ fn forcing_an_unavailable_kernel_is_an_error() {
                 // The free functions that take a kernel say the same.
                 let mut dst = [0u8; 8];
                 assert_eq!(
-                    block::decompress_into_with(kernel, &[0x00], &mut dst),
+                    block::Decoder::with_kernel(kernel)
+                        .and_then(|decoder| decoder.decompress_into(&[0x00], &mut dst)),
                     Err(error)
                 );
             }
@@ -108,9 +109,9 @@ fn every_operation_agrees_across_kernels() {
         (70_000, 7),
     ] {
         let data = sample(len, seed);
-        let compressed = block::compress(&data);
-        let with_dict = block::compress_with_dict(&data, &dict, 1);
-        let prepended = block::compress_prepend_size(&data);
+        let compressed = block::compress(&data).unwrap();
+        let with_dict = block::compress_with_dictionary(&data, &dict, 1).unwrap();
+        let prepended = block::compress_prepend_size(&data).unwrap();
         let expected = block::decompress(&compressed, len).unwrap();
         assert_eq!(expected, data);
         for decoder in decoders() {
@@ -132,13 +133,13 @@ fn every_operation_agrees_across_kernels() {
             );
             assert_eq!(
                 decoder
-                    .decompress_with_dict(&with_dict, &dict, len)
+                    .decompress_with_dictionary(&with_dict, &dict, len)
                     .unwrap(),
                 data,
                 "{kernel}"
             );
             assert_eq!(
-                block::decompress_with_dict(&with_dict, &dict, len).unwrap(),
+                block::decompress_with_dictionary(&with_dict, &dict, len).unwrap(),
                 data
             );
 
@@ -177,12 +178,8 @@ fn every_operation_agrees_across_kernels() {
             );
             assert_eq!(&buf[history.len()..], &data[..], "{kernel}");
             assert_eq!(
-                block::decompress_into_with_history_kernel(
-                    kernel,
-                    &with_dict,
-                    &mut buf,
-                    history.len()
-                ),
+                block::Decoder::with_kernel(kernel).and_then(|decoder| decoder
+                    .decompress_into_with_history(&with_dict, &mut buf, history.len())),
                 Ok(len)
             );
 
@@ -222,7 +219,7 @@ fn growing_room_gives_the_verdicts_of_the_full_cap() {
     let mut data = vec![0u8; 3 << 20];
     data.extend(sample(100_000, 3));
     data.extend(std::iter::repeat_n(b'q', 2 << 20));
-    let compressed = block::compress(&data);
+    let compressed = block::compress(&data).unwrap();
     assert!(compressed.len() * 8 < data.len());
     for decoder in decoders() {
         let kernel = decoder.kernel();
@@ -265,7 +262,7 @@ fn growing_room_gives_the_verdicts_of_the_full_cap() {
 
 #[test]
 fn error_kinds() {
-    let block = block::compress(&[7u8; 1000]);
+    let block = block::compress(&[7u8; 1000]).unwrap();
     let too_small = block::decompress(&block, 10).unwrap_err();
     assert_eq!(too_small.kind(), ErrorKind::LimitExceeded);
     let offset_zero = block::decompress(&[0x11, b'a', 0x00, 0x00, 0x10, b'b'], 100).unwrap_err();
@@ -274,7 +271,7 @@ fn error_kinds() {
         block::decompress(&[], 10).unwrap_err().kind(),
         ErrorKind::CorruptInput
     );
-    let prefixed = block::compress_prepend_size(&[1u8; 100]);
+    let prefixed = block::compress_prepend_size(&[1u8; 100]).unwrap();
     assert_eq!(
         block::decompress_size_prepended(&prefixed, 50)
             .unwrap_err()
@@ -458,7 +455,7 @@ fn override_status_child() {
     // Decoding works with whatever was chosen, and the status stays.
     let data = sample(10_000, 5);
     assert_eq!(
-        block::decompress(&block::compress(&data), data.len()).unwrap(),
+        block::decompress(&block::compress(&data).unwrap(), data.len()).unwrap(),
         data
     );
     assert_eq!(Kernel::override_status(), status);
@@ -470,7 +467,7 @@ fn uninit_decode_of_every_small_block() {
     // Blocks of every length up to 40, into uninitialised buffers of exact and larger sizes.
     for len in 0..=40 {
         let data = sample(len, len as u64 + 100);
-        let compressed = block::compress(&data);
+        let compressed = block::compress(&data).unwrap();
         for decoder in decoders() {
             for extra in [0usize, 1, 15, 64] {
                 let mut buf = vec![MaybeUninit::<u8>::uninit(); len + extra];

@@ -5,7 +5,7 @@
 //!
 //! liblz4 is called through `testkit::liblz4`.
 
-use lz4_simd::block;
+use lz4_simd::{block, Error};
 use testkit::samples::XorShift as Rng;
 use testkit::{corpus, liblz4};
 
@@ -14,7 +14,8 @@ const CANARY: u8 = 0xA5;
 /// Ours against liblz4 for `cap`, with canaries after `dst`, and the round trip.
 fn check(src: &[u8], cap: usize, label: &str) {
     let mut buf = vec![CANARY; cap + 32];
-    let (consumed, written) = block::compress_dest_size(src, &mut buf[..cap]);
+    // No room for a block (an empty page) is an error; liblz4 returns 0.
+    let (consumed, written) = block::compress_dest_size(src, &mut buf[..cap]).unwrap_or_default();
     assert!(
         buf[cap..].iter().all(|&b| b == CANARY),
         "{label}, cap {cap}: wrote past dst"
@@ -119,15 +120,21 @@ fn silesia_pages() {
 
 #[test]
 fn edges() {
-    // An empty input: the block `00` when one byte fits, nothing otherwise.
+    // An empty input: the block `00` when one byte fits; an empty page holds no block.
     let mut dst = [CANARY; 4];
-    assert_eq!(block::compress_dest_size(&[], &mut dst), (0, 1));
+    assert_eq!(block::compress_dest_size(&[], &mut dst).unwrap(), (0, 1));
     assert_eq!(dst[0], 0);
-    assert_eq!(block::compress_dest_size(b"abc", &mut []), (0, 0));
+    assert_eq!(
+        block::compress_dest_size(b"abc", &mut []),
+        Err(Error::OutputTooSmall {
+            capacity: 0,
+            needed: 1
+        })
+    );
     // A large enough page takes the whole input, as `compress` does.
     let src = sample(0, 5000, 3);
     let mut page = vec![0u8; block::compress_bound(src.len())];
-    let (consumed, written) = block::compress_dest_size(&src, &mut page);
+    let (consumed, written) = block::compress_dest_size(&src, &mut page).unwrap();
     assert_eq!(consumed, src.len());
-    assert_eq!(&page[..written], &block::compress(&src)[..]);
+    assert_eq!(&page[..written], &block::compress(&src).unwrap()[..]);
 }

@@ -1,6 +1,7 @@
-//! Blocks with history: `compress_with_dict` / `decompress_with_dict`, the `Compressor`'s
-//! history entry point, and `decompress_into_with_history` on every kernel, checked against
-//! liblz4's dictionary decoder (`LZ4_decompress_safe_usingDict`) and its streaming compressor.
+//! Blocks with history: `compress_with_dictionary` / `decompress_with_dictionary`, the
+//! `Compressor`'s history entry point, and `decompress_into_with_history` on every kernel, checked
+//! against liblz4's dictionary decoder (`LZ4_decompress_safe_usingDict`) and its streaming
+//! compressor.
 
 use lz4_simd::block::{self, Compressor, MAX_HISTORY};
 use lz4_simd::Kernel;
@@ -50,17 +51,17 @@ fn empty_dict_is_plain_compression() {
         for len in [0, 1, 12, 13, 100, 65_546, 65_547, 200_000] {
             let data = generated(kind, len, 3);
             assert_eq!(
-                block::compress_with_dict(&data, &[], 1),
-                block::compress(&data),
+                block::compress_with_dictionary(&data, &[], 1).unwrap(),
+                block::compress(&data).unwrap(),
                 "{kind} {len}"
             );
             let mut out = vec![0u8; block::compress_bound(len)];
             let n = Compressor::new()
-                .compress_with_history_into(&data, 0, &mut out, 4)
+                .compress_into_with_history(&data, 0, &mut out, 4)
                 .unwrap();
             assert_eq!(
                 &out[..n],
-                &block::compress_fast(&data, 4)[..],
+                &block::compress_fast(&data, 4).unwrap()[..],
                 "{kind} {len}"
             );
         }
@@ -72,13 +73,13 @@ fn dict_blocks_round_trip_everywhere() {
     let kernels = Kernel::available();
     let mut compressor = Compressor::new();
     for (name, dict, data) in cases() {
-        let compressed = block::compress_with_dict(&data, &dict, 1);
+        let compressed = block::compress_with_dictionary(&data, &dict, 1).unwrap();
         // The history entry point on a contiguous window gives the same bytes, reused state too.
         let mut window = dict.clone();
         window.extend_from_slice(&data);
         let mut out = vec![0u8; block::compress_bound(data.len())];
         let n = compressor
-            .compress_with_history_into(&window, dict.len(), &mut out, 1)
+            .compress_into_with_history(&window, dict.len(), &mut out, 1)
             .unwrap();
         assert_eq!(&out[..n], &compressed[..], "{name}: history entry point");
 
@@ -92,12 +93,12 @@ fn dict_blocks_round_trip_everywhere() {
         }
 
         assert_eq!(
-            block::decompress_with_dict(&compressed, &dict, data.len()).unwrap(),
+            block::decompress_with_dictionary(&compressed, &dict, data.len()).unwrap(),
             data,
             "{name}: ours"
         );
         assert_eq!(
-            liblz4::decompress_with_dict(&compressed, &dict, data.len()).as_deref(),
+            liblz4::decompress_with_dictionary(&compressed, &dict, data.len()).as_deref(),
             Some(&data[..]),
             "{name}: liblz4"
         );
@@ -106,13 +107,11 @@ fn dict_blocks_round_trip_everywhere() {
             for spare in [0usize, 64] {
                 let mut buf = window[..dict.len()].to_vec();
                 buf.resize(dict.len() + data.len() + spare, 0xA5);
-                let n = block::decompress_into_with_history_kernel(
-                    kernel,
-                    &compressed,
-                    &mut buf,
-                    dict.len(),
-                )
-                .unwrap_or_else(|e| panic!("{name}: {kernel:?}: {e}"));
+                let n = block::Decoder::with_kernel(kernel)
+                    .and_then(|decoder| {
+                        decoder.decompress_into_with_history(&compressed, &mut buf, dict.len())
+                    })
+                    .unwrap_or_else(|e| panic!("{name}: {kernel:?}: {e}"));
                 assert_eq!(n, data.len(), "{name}: {kernel:?}");
                 assert_eq!(
                     &buf[dict.len()..dict.len() + n],
@@ -130,9 +129,9 @@ fn dictionary_helps_and_matches_liblz4_ratio() {
     // Log lines compressed alone vs with the previous lines as dictionary.
     let all = generated("log-lines", 40_000, 5);
     let (dict, data) = all.split_at(32_000);
-    let alone = block::compress(data).len();
-    let ours = block::compress_with_dict(data, dict, 1);
-    let theirs = liblz4::compress_with_dict(data, dict);
+    let alone = block::compress(data).unwrap().len();
+    let ours = block::compress_with_dictionary(data, dict, 1).unwrap();
+    let theirs = liblz4::compress_with_dictionary(data, dict);
     assert!(
         ours.len() < alone,
         "dictionary did not help: {} vs {alone}",
@@ -147,7 +146,7 @@ fn dictionary_helps_and_matches_liblz4_ratio() {
     );
     // liblz4's dictionary blocks decode with ours.
     assert_eq!(
-        block::decompress_with_dict(&theirs, dict, data.len()).unwrap(),
+        block::decompress_with_dictionary(&theirs, dict, data.len()).unwrap(),
         data
     );
 }
@@ -158,26 +157,32 @@ fn matches_cannot_reach_before_the_history() {
     // history it repeats that byte.
     let block = [0x00, 0x01, 0x00, 0x50, b'a', b'b', b'c', b'd', b'e'];
     assert!(block::decompress(&block, 100).is_err());
-    assert!(block::decompress_with_dict(&block, &[], 100).is_err());
+    assert!(block::decompress_with_dictionary(&block, &[], 100).is_err());
     assert_eq!(
-        block::decompress_with_dict(&block, b"z", 100).unwrap(),
+        block::decompress_with_dictionary(&block, b"z", 100).unwrap(),
         b"zzzzabcde"
     );
     for kernel in Kernel::available() {
         let mut buf = [b'q', 0, 0, 0, 0, 0, 0, 0, 0, 0];
         assert_eq!(
-            block::decompress_into_with_history_kernel(kernel, &block, &mut buf, 1).unwrap(),
+            block::Decoder::with_kernel(kernel)
+                .and_then(|decoder| decoder.decompress_into_with_history(&block, &mut buf, 1))
+                .unwrap(),
             9
         );
         assert_eq!(&buf, b"qqqqqabcde");
         let mut short = [b'q'; 9];
         assert!(
-            block::decompress_into_with_history_kernel(kernel, &block, &mut short, 1).is_err(),
+            block::Decoder::with_kernel(kernel)
+                .and_then(|decoder| decoder.decompress_into_with_history(&block, &mut short, 1))
+                .is_err(),
             "{kernel:?}: output cap is the space after the history"
         );
         // Offset 2 with one byte of history reaches before it.
         let far = [0x00, 0x02, 0x00, 0x50, b'a', b'b', b'c', b'd', b'e'];
-        assert!(block::decompress_into_with_history_kernel(kernel, &far, &mut buf, 1).is_err());
+        assert!(block::Decoder::with_kernel(kernel)
+            .and_then(|decoder| decoder.decompress_into_with_history(&far, &mut buf, 1))
+            .is_err());
     }
 }
 
@@ -193,15 +198,15 @@ fn random_dict_round_trips() {
             .collect();
         let (dict, data) = all.split_at(dict_len);
         let acceleration = 1 + rng.below(20) as u32;
-        let compressed = block::compress_with_dict(data, dict, acceleration);
+        let compressed = block::compress_with_dictionary(data, dict, acceleration).unwrap();
         assert!(compressed.len() <= block::compress_bound(data.len()));
         assert_eq!(
-            block::decompress_with_dict(&compressed, dict, data.len()).unwrap(),
+            block::decompress_with_dictionary(&compressed, dict, data.len()).unwrap(),
             data,
             "round {round}"
         );
         assert_eq!(
-            liblz4::decompress_with_dict(&compressed, dict, data.len()).as_deref(),
+            liblz4::decompress_with_dictionary(&compressed, dict, data.len()).as_deref(),
             Some(data),
             "round {round}: liblz4"
         );
@@ -211,7 +216,7 @@ fn random_dict_round_trips() {
 #[test]
 fn decompress_append_uses_the_vec_tail_as_history() {
     for (name, dict, data) in cases() {
-        let compressed = block::compress_with_dict(&data, &dict, 1);
+        let compressed = block::compress_with_dictionary(&data, &dict, 1).unwrap();
         // Some unrelated bytes, then the dictionary, then the block's output.
         let mut out = b"unrelated prefix".to_vec();
         out.extend_from_slice(&dict);

@@ -1,4 +1,4 @@
-//! `block::Dictionary` + `Compressor::compress_with_dictionary_into` against liblz4 1.10:
+//! `block::Dictionary` + `Compressor::compress_into_with_prepared_dictionary` against liblz4 1.10:
 //! byte-identical to `LZ4_loadDict` + `LZ4_compress_fast_continue` on a fresh stream (the
 //! dictionary in its own buffer), and to `LZ4_attach_dictionary` + `LZ4_compress_fast_continue`,
 //! over dictionary sizes around liblz4's edges (under 8 bytes ignored, 64 KiB kept), input sizes
@@ -33,7 +33,7 @@ fn liblz4_attach(
 fn ours(src: &[u8], dict: &Dictionary, acceleration: u32) -> Vec<u8> {
     let mut out = vec![0u8; block::compress_bound(src.len())];
     let n = Compressor::new()
-        .compress_with_dictionary_into(src, &mut out, dict, acceleration)
+        .compress_into_with_prepared_dictionary(src, &mut out, dict, acceleration)
         .unwrap();
     out.truncate(n);
     out
@@ -157,7 +157,7 @@ fn identical_to_load_dict_and_continue() {
                 // A reused compressor (tables full of another input's positions) and a fresh one.
                 let mut out = vec![0u8; block::compress_bound(len)];
                 let n = compressor
-                    .compress_with_dictionary_into(&src, &mut out, &dict, acceleration)
+                    .compress_into_with_prepared_dictionary(&src, &mut out, &dict, acceleration)
                     .unwrap();
                 assert_eq!(
                     &out[..n],
@@ -166,7 +166,7 @@ fn identical_to_load_dict_and_continue() {
                 );
                 assert_eq!(ours(&src, &dict, acceleration), want);
                 // It decodes with the dictionary.
-                let back = block::decompress_with_dict(&out[..n], &dict_bytes, len).unwrap();
+                let back = block::decompress_with_dictionary(&out[..n], &dict_bytes, len).unwrap();
                 assert!(back == src, "dict {dict_len}, input {len}: round trip");
             }
         }
@@ -279,7 +279,7 @@ fn one_dictionary_shared_by_threads() {
                     let i = (t + round) % inputs.len();
                     let mut out = vec![0u8; block::compress_bound(inputs[i].len())];
                     let n = compressor
-                        .compress_with_dictionary_into(&inputs[i], &mut out, dict, 1)
+                        .compress_into_with_prepared_dictionary(&inputs[i], &mut out, dict, 1)
                         .unwrap();
                     assert_eq!(&out[..n], &wants[i][..], "thread {t}, input {i}");
                 }
@@ -307,7 +307,8 @@ fn exact_and_too_small_destinations() {
             .collect();
         for cap in capacities {
             let mut buf = vec![CANARY; cap + 32];
-            let result = compressor.compress_with_dictionary_into(&src, &mut buf[..cap], &dict, 1);
+            let result =
+                compressor.compress_into_with_prepared_dictionary(&src, &mut buf[..cap], &dict, 1);
             assert!(
                 buf[cap..].iter().all(|&b| b == CANARY),
                 "input {len}, cap {cap}: canary"
@@ -342,13 +343,13 @@ fn forms_and_edges() {
     assert_eq!(ours(&[], &dict, 1), [0]);
     let mut out = [0u8; 0];
     assert!(Compressor::new()
-        .compress_with_dictionary_into(&[], &mut out, &dict, 1)
+        .compress_into_with_prepared_dictionary(&[], &mut out, &dict, 1)
         .is_err());
-    // `compress_with_dict` keeps working (its own window-based parse).
+    // `compress_with_dictionary` keeps working (its own window-based parse).
     let src = text(3000, 2);
-    let block = block::compress_with_dict(&src, &text(5000, 1), 1);
+    let block = block::compress_with_dictionary(&src, &text(5000, 1), 1).unwrap();
     assert_eq!(
-        block::decompress_with_dict(&block, &text(5000, 1), 3000).unwrap(),
+        block::decompress_with_dictionary(&block, &text(5000, 1), 3000).unwrap(),
         src
     );
 }
@@ -369,7 +370,7 @@ fn tiny_dictionaries_as_liblz4_and_lz4f() {
         for slow in [false, true] {
             let (dict, dict_stream) = if slow {
                 let stream = Stream::with_dict_slow(dict_bytes);
-                (Dictionary::new_slow(dict_bytes), stream)
+                (Dictionary::new_dense(dict_bytes), stream)
             } else {
                 (Dictionary::new(dict_bytes), Stream::with_dict(dict_bytes))
             };
@@ -378,7 +379,7 @@ fn tiny_dictionaries_as_liblz4_and_lz4f() {
             let want = liblz4_attach(src, &dict_stream, &mut Working::new(), 1);
             assert_eq!(ours(src, &dict, 1), want, "dict {dict_len}: block");
             if dict_len < 8 {
-                assert_eq!(want, liblz4::compress_with_dict(src, &[]));
+                assert_eq!(want, liblz4::compress_with_dictionary(src, &[]));
             }
             // A stream with the dictionary attached.
             let theirs_stream = if slow {
@@ -387,7 +388,7 @@ fn tiny_dictionaries_as_liblz4_and_lz4f() {
                 Stream::with_dict(dict_bytes)
             };
             let mut theirs = SavingStream::new(theirs_stream);
-            let mut stream = StreamCompressor::with_dictionary(&dict);
+            let mut stream = StreamCompressor::with_prepared_dictionary(&dict);
             for piece in src.chunks(600) {
                 let mut a = vec![0u8; block::compress_bound(piece.len())];
                 let mut b = a.clone();
@@ -409,27 +410,30 @@ fn tiny_dictionaries_as_liblz4_and_lz4f() {
                     let theirs =
                         liblz4_hc::lz4_tool_frame_with_dict(src, dict_bytes, level, linked, false);
                     let options = options.clone().hc_level(Some(level));
-                    let ours = frame::compress_with_dictionary(src, &dict, &options);
+                    let ours = frame::compress_with_prepared_dictionary(src, &dict, &options);
                     assert!(
                         ours == theirs,
                         "dict {dict_len}, level {level}, linked {linked}: HC frame"
                     );
-                    assert_eq!(ours, frame::compress_with_dict(src, dict_bytes, &options));
-                    let back = frame::decompress_with_dict(&ours, dict.as_bytes(), 0, 2000);
+                    assert_eq!(
+                        ours,
+                        frame::compress_with_dictionary(src, dict_bytes, &options)
+                    );
+                    let back = frame::decompress_with_dictionary(&ours, dict.as_bytes(), 0, 2000);
                     assert_eq!(back.unwrap(), src);
                 }
                 // Fast frames: LZ4F 1.10 with a CDict (`LZ4_loadDictSlow`, which ignores the
                 // bytes too).
                 let preferences = liblz4::fast_frame_preferences(4, linked, 1);
                 let theirs = liblz4_hc::compress_frame_cdict(src, dict_bytes, &preferences);
-                let ours = frame::compress_with_dictionary(src, &dict, &options);
+                let ours = frame::compress_with_prepared_dictionary(src, &dict, &options);
                 if slow {
                     assert!(
                         ours == theirs,
                         "dict {dict_len}, linked {linked}: fast frame"
                     );
                 }
-                let back = frame::decompress_with_dict(&ours, dict.as_bytes(), 0, 2000);
+                let back = frame::decompress_with_dictionary(&ours, dict.as_bytes(), 0, 2000);
                 assert_eq!(back.unwrap(), src);
             }
         }

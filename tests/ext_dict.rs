@@ -1,4 +1,4 @@
-//! `block::decompress_into_with_dict` (dictionary in its own buffer, never copied) against
+//! `block::decompress_into_with_dictionary` (dictionary in its own buffer, never copied) against
 //! liblz4's `LZ4_decompress_safe_usingDict`, against our own decode with the dictionary placed in
 //! front of the output (`decompress_into_with_history`, which defines the verdicts), and across
 //! every available kernel: dictionaries of 0, 1, 15, 64 KiB and 100 KiB, matches that straddle
@@ -13,7 +13,7 @@ use testkit::samples::XorShift as Rng;
 /// liblz4's decode with `dict` in its own buffer (extDict mode: `dst` is a separate allocation,
 /// so it never directly follows `dict`), or `None` for its error.
 fn liblz4_with_dict(src: &[u8], capacity: usize, dict: &[u8]) -> Option<Vec<u8>> {
-    testkit::liblz4::decompress_with_dict(src, dict, capacity)
+    testkit::liblz4::decompress_with_dictionary(src, dict, capacity)
 }
 
 const CANARY: usize = 64;
@@ -34,7 +34,7 @@ fn ours(
     fill: u8,
 ) -> Result<Vec<u8>, Error> {
     let mut buf = vec![fill; capacity + CANARY];
-    let result = decoder.decompress_into_with_dict(src, &mut buf[..capacity], dict);
+    let result = decoder.decompress_into_with_dictionary(src, &mut buf[..capacity], dict);
     assert!(
         buf[capacity..].iter().all(|&b| b == fill),
         "{:?} wrote past dst",
@@ -85,7 +85,7 @@ fn check(decoders: &[Decoder], src: &[u8], capacity: usize, dict: &[u8], valid: 
         }
     }
     // The Vec form gives the same.
-    let vec = block::decompress_with_dict(src, dict, capacity);
+    let vec = block::decompress_with_dictionary(src, dict, capacity);
     assert_eq!(vec.map_err(|_| ()), expected.map_err(|_| ()));
 }
 
@@ -123,7 +123,7 @@ fn compressed_with_the_dictionary() {
         let dict = phrases(dict_len, 100 + i as u64);
         for len in [0, 1, 10, 100, 1000, 4096, 70_000] {
             let data = phrases(len, len as u64 + 3);
-            let src = block::compress_with_dict(&data, &dict, 1);
+            let src = block::compress_with_dictionary(&data, &dict, 1).unwrap();
             for capacity in [len, len + 1, len + 100] {
                 check(&decoders, &src, capacity, &dict, true);
             }
@@ -133,11 +133,14 @@ fn compressed_with_the_dictionary() {
             // Decoded with the free functions and the Vec form.
             let mut out = vec![0u8; len];
             assert_eq!(
-                block::decompress_into_with_dict(&src, &mut out, &dict).unwrap(),
+                block::decompress_into_with_dictionary(&src, &mut out, &dict).unwrap(),
                 len
             );
             assert_eq!(out, data);
-            assert_eq!(block::decompress_with_dict(&src, &dict, len).unwrap(), data);
+            assert_eq!(
+                block::decompress_with_dictionary(&src, &dict, len).unwrap(),
+                data
+            );
         }
     }
 }
@@ -189,7 +192,7 @@ fn corrupt_and_truncated_blocks() {
         let dict = phrases(dict_len, dict_len as u64);
         for len in [30, 500, 3000] {
             let data = phrases(len, len as u64 + dict_len as u64);
-            let src = block::compress_with_dict(&data, &dict, 1);
+            let src = block::compress_with_dictionary(&data, &dict, 1).unwrap();
             for round in 0..150 {
                 let mut bad = src.clone();
                 for _ in 0..1 + round % 3 {
@@ -213,13 +216,13 @@ fn reaching_before_the_dictionary_is_an_error() {
     let mut out = [0u8; 32];
     for decoder in decoders() {
         assert!(matches!(
-            decoder.decompress_into_with_dict(&src, &mut out, dict),
+            decoder.decompress_into_with_dictionary(&src, &mut out, dict),
             Err(Error::OffsetBeforeStart { offset: 11, .. })
         ));
         // Offset 10 reaches the dictionary's first byte.
         let src = encode(&[(&[], 10, 4)], b"abcde");
         assert_eq!(
-            decoder.decompress_into_with_dict(&src, &mut out, dict),
+            decoder.decompress_into_with_dictionary(&src, &mut out, dict),
             Ok(9)
         );
         assert_eq!(&out[..9], b"0123abcde");

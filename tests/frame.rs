@@ -5,7 +5,8 @@
 use std::io::{BufRead, Read, Write};
 
 use lz4_simd::frame::{
-    self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameHeader, FrameOptions,
+    self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameEncoder, FrameHeader,
+    FrameOptions,
 };
 use lz4_simd::Error;
 use testkit::samples::{generated, GENERATED_KINDS};
@@ -97,7 +98,7 @@ fn hello_vector_exact_bytes() {
         HELLO
     );
     // The streaming encoder with a declared size writes the same frame.
-    let mut encoder = FrameEncoder::new(
+    let mut encoder = FrameEncoder::with_options(
         Vec::new(),
         FrameOptions::new()
             .block_size(BlockSize::Max64KB)
@@ -121,7 +122,7 @@ fn empty_input_frames() {
         let framed = frame::compress(&[], &options);
         assert_eq!(frame::decompress(&framed, 0).unwrap(), b"");
         assert_eq!(stream_decode(&framed).unwrap(), b"");
-        let encoder = FrameEncoder::new(Vec::new(), options.clone());
+        let encoder = FrameEncoder::with_options(Vec::new(), options.clone());
         let streamed = encoder.finish().unwrap();
         assert_eq!(frame::decompress(&streamed, 0).unwrap(), b"");
     }
@@ -166,7 +167,8 @@ fn every_option_round_trips_one_shot_and_streaming() {
             );
 
             // Streamed in uneven writes, with a flush in the middle.
-            let mut encoder = FrameEncoder::new(Vec::new(), options.clone().content_size(false));
+            let mut encoder =
+                FrameEncoder::with_options(Vec::new(), options.clone().content_size(false));
             let mut rest = &data[..];
             let mut step = 1usize;
             while !rest.is_empty() {
@@ -215,7 +217,7 @@ fn large_inputs_round_trip() {
                     "{name}"
                 );
                 assert!(stream_decode(&framed).unwrap() == *data, "{name}");
-                let mut encoder = FrameEncoder::new(Vec::new(), options);
+                let mut encoder = FrameEncoder::with_options(Vec::new(), options);
                 for chunk in data.chunks(1 << 20) {
                     encoder.write_all(chunk).unwrap();
                 }
@@ -250,7 +252,7 @@ fn streamed_frames_equal_one_shot_frames() {
                 100_003,
                 data.len(),
             ] {
-                let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+                let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
                 for chunk in data.chunks(write_len) {
                     encoder.write_all(chunk).unwrap();
                 }
@@ -396,7 +398,7 @@ fn dictionaries() {
                 .block_size(block_size)
                 .block_mode(block_mode)
                 .dict_id(Some(0xDEC0_DE42));
-            let framed = frame::compress_with_dict(&data, &dict, &options);
+            let framed = frame::compress_with_dictionary(&data, &dict, &options);
             let plain = frame::compress(&data, &options.clone().dict_id(None));
             assert!(
                 framed.len() < plain.len(),
@@ -409,7 +411,7 @@ fn dictionaries() {
                 Some(0xDEC0_DE42)
             );
             assert!(
-                frame::decompress_with_dict(&framed, &dict, 0xDEC0_DE42, data.len()).unwrap()
+                frame::decompress_with_dictionary(&framed, &dict, 0xDEC0_DE42, data.len()).unwrap()
                     == data
             );
             let mut out = Vec::new();
@@ -424,7 +426,8 @@ fn dictionaries() {
             }
             let streamed = encoder.finish().unwrap();
             assert!(
-                frame::decompress_with_dict(&streamed, &dict, 0xDEC0_DE42, data.len()).unwrap()
+                frame::decompress_with_dictionary(&streamed, &dict, 0xDEC0_DE42, data.len())
+                    .unwrap()
                     == data
             );
             // Missing or wrong dictionary.
@@ -435,7 +438,7 @@ fn dictionaries() {
                 })
             );
             assert_eq!(
-                frame::decompress_with_dict(&framed, &dict, 7, data.len()),
+                frame::decompress_with_dictionary(&framed, &dict, 7, data.len()),
                 Err(Error::FrameDictIdMismatch {
                     frame: 0xDEC0_DE42,
                     supplied: 7
@@ -626,7 +629,7 @@ fn each_error_names_the_problem() {
         "{got}"
     );
     // Streaming encoder with a wrong declared size.
-    let mut encoder = FrameEncoder::new(
+    let mut encoder = FrameEncoder::with_options(
         Vec::new(),
         FrameOptions::new().declared_content_size(Some(10)),
     );
@@ -640,10 +643,10 @@ fn bad_magic_says_what_the_data_looks_like() {
     let data = generated("log-lines", 3000, 1);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (
-            lz4_simd::block::compress_prepend_size(&data),
+            lz4_simd::block::compress_prepend_size(&data).unwrap(),
             "size-prefixed",
         ),
-        (lz4_simd::block::compress(&data), "raw LZ4 block"),
+        (lz4_simd::block::compress(&data).unwrap(), "raw LZ4 block"),
         (vec![0x1f, 0x8b, 8, 0, 0, 0], "gzip"),
         (vec![0x28, 0xb5, 0x2f, 0xfd, 0, 0], "zstd"),
         (b"plain text, not compressed at all".to_vec(), "not LZ4"),
@@ -780,7 +783,7 @@ fn hc_frames() {
                 frame::decompress(&framed, data.len()).unwrap() == data,
                 "level {level}"
             );
-            let mut encoder = FrameEncoder::new(Vec::new(), options);
+            let mut encoder = FrameEncoder::with_options(Vec::new(), options);
             for chunk in data.chunks(50_000) {
                 encoder.write_all(chunk).unwrap();
             }
@@ -851,7 +854,7 @@ fn read_and_read_to_end_agree() {
         assert!(out == expected, "first {first}");
     }
     // Independent blocks with a dictionary keep the dictionary as history.
-    let framed = frame::compress_with_dict(
+    let framed = frame::compress_with_dictionary(
         &a,
         &dict,
         &FrameOptions::new()
@@ -863,4 +866,23 @@ fn read_and_read_to_end_agree() {
         .read_to_end(&mut out)
         .unwrap();
     assert!(out == a);
+}
+
+/// `FrameEncoder::new(writer)` and `FrameCompressor::new()` take the default options: their
+/// frames are `frame::compress`'s with `FrameOptions::default()`.
+#[test]
+fn new_encoders_take_the_default_options() {
+    let content = generated(GENERATED_KINDS[0], 300_000, 7);
+    let want = frame::compress(&content, &FrameOptions::default());
+    let mut encoder = FrameEncoder::new(Vec::new());
+    encoder.write_all(&content).unwrap();
+    assert!(encoder.finish().unwrap() == want, "FrameEncoder::new");
+    let mut compressor = FrameCompressor::new();
+    let mut out = vec![0u8; frame::compress_bound(content.len(), &FrameOptions::default())];
+    let mut written = 0;
+    let progress = compressor.compress(&content, &mut out).unwrap();
+    assert_eq!(progress.consumed, content.len());
+    written += progress.produced;
+    written += compressor.finish(&mut out[written..]).unwrap().produced;
+    assert!(out[..written] == want[..], "FrameCompressor::new");
 }

@@ -108,7 +108,7 @@ async fn tokio_decoder_over_loopback_tcp() {
     let sender = tokio::spawn(async move {
         let (socket, _) = listener.accept().await.unwrap();
         let options = FrameOptions::new().block_size(BlockSize::Max64KB);
-        let mut encoder = frame::tokio::FrameEncoder::new(socket, options);
+        let mut encoder = frame::tokio::FrameEncoder::with_options(socket, options);
         for piece in input.chunks(1013) {
             encoder.write_all(piece).await.unwrap();
         }
@@ -233,7 +233,7 @@ async fn tokio_encoder_to_decoder_through_a_pipe() {
         ),
     ] {
         let (writer, reader) = tokio::io::duplex(4096);
-        let mut encoder = frame::tokio::FrameEncoder::new(writer, options.clone());
+        let mut encoder = frame::tokio::FrameEncoder::with_options(writer, options.clone());
         let input = data.clone();
         let sender = tokio::spawn(async move {
             let mut rest = &input[..];
@@ -251,7 +251,7 @@ async fn tokio_encoder_to_decoder_through_a_pipe() {
         reader.read_to_end(&mut raw).await.unwrap();
         sender.await.unwrap();
         let expected = if linked {
-            let mut encoder = frame::FrameEncoder::new(Vec::new(), options.clone());
+            let mut encoder = frame::FrameEncoder::with_options(Vec::new(), options.clone());
             let (mut rest, mut step) = (&data[..], 1);
             while !rest.is_empty() {
                 let n = step.min(rest.len());
@@ -279,7 +279,7 @@ async fn tokio_encoder_to_decoder_through_a_pipe() {
 async fn a_dropped_write_loses_nothing() {
     let data = content(300_000);
     let (writer, mut reader) = tokio::io::duplex(1000);
-    let mut encoder = frame::tokio::FrameEncoder::new(writer, FrameOptions::new());
+    let mut encoder = frame::tokio::FrameEncoder::new(writer);
     let mut raw = Vec::new();
     let mut rest = &data[..];
     let mut buf = vec![0u8; 100_000];
@@ -313,8 +313,7 @@ fn futures_encoder_writes_the_blocking_bytes() {
     use futures_util::io::{AsyncWriteExt as _, Cursor};
     let data = content(200_000);
     futures_executor::block_on(async {
-        let mut encoder =
-            frame::futures::FrameEncoder::new(Cursor::new(Vec::new()), FrameOptions::new());
+        let mut encoder = frame::futures::FrameEncoder::new(Cursor::new(Vec::new()));
         for piece in data.chunks(777) {
             encoder.write_all(piece).await.unwrap();
         }

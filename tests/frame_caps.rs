@@ -199,15 +199,15 @@ fn independent_frames_with_a_dictionary_stay_within_the_cap() {
     let options = FrameOptions::new()
         .block_size(BlockSize::Max4MB)
         .dict_id(Some(7));
-    let framed = frame::compress_with_dict(&data, &dict, &options);
+    let framed = frame::compress_with_dictionary(&data, &dict, &options);
     for threads in [1, 2, 3] {
         let _ = frame::decompress_parallel(b"", 0, threads);
     }
     for cap in caps(data.len()) {
-        let sequential = frame::decompress_with_dict(&framed, &dict, 7, cap);
+        let sequential = frame::decompress_with_dictionary(&framed, &dict, 7, cap);
         for threads in [1, 2, 3] {
             let (result, peak) =
-                measure(|| frame::decompress_parallel_with_dict(&framed, &dict, 7, cap, threads));
+                measure(|| frame::decompress_parallel_with_dictionary(&framed, &dict, 7, cap, threads));
             assert!(
                 peak <= cap + SLACK,
                 "cap {cap}, {threads} threads: {peak} bytes live at the peak (allowed: {})",

@@ -8,7 +8,7 @@ use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};
 #[test]
 fn compress_after_the_end_keeps_the_output_it_wrote() {
     let content = b"the end of the frame ".repeat(100);
-    let mut compressor = FrameCompressor::new(FrameOptions::new());
+    let mut compressor = FrameCompressor::new();
     let mut framed = Vec::new();
     let mut out = [0u8; 16];
     let progress = compressor.compress(&content, &mut out).unwrap();
@@ -78,7 +78,7 @@ fn tokio_encoder_over_a_failing_writer_loses_nothing() {
             out: Vec::new(),
             calls: 0,
         };
-        let mut encoder = frame::tokio::FrameEncoder::new(flaky, options.clone());
+        let mut encoder = frame::tokio::FrameEncoder::with_options(flaky, options.clone());
         let mut rest = &content[..];
         while !rest.is_empty() {
             if let Ok(n) = encoder.write(&rest[..rest.len().min(5000)]).await {
@@ -100,7 +100,7 @@ fn auto_finish_does_not_finish_a_frame_abandoned_by_a_panic() {
     use std::io::Write;
     let mut framed = Vec::new();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut encoder = frame::FrameEncoder::new(&mut framed, FrameOptions::new()).auto_finish();
+        let mut encoder = frame::FrameEncoder::new(&mut framed).auto_finish();
         encoder.write_all(b"the first half ").unwrap();
         panic!("the producer of the second half failed");
     }));

@@ -98,7 +98,7 @@ fn random_frame(rng: &mut Rng, content: &[u8], dict: Option<&[u8]>) -> Vec<u8> {
     if rng.chance(50) {
         options = options.content_size(true);
         let framed = match dict {
-            Some(dict) => frame::compress_with_dict(content, dict, &options),
+            Some(dict) => frame::compress_with_dictionary(content, dict, &options),
             None => frame::compress(content, &options),
         };
         return framed;
@@ -165,7 +165,7 @@ fn frame_error(error: std::io::Error) -> Error {
 
 fn one_shot(stream: &[u8], dict: Option<&[u8]>, max_out: usize) -> Result<Vec<u8>, Error> {
     match dict {
-        Some(dict) => frame::decompress_with_dict(stream, dict, DICT_ID, max_out),
+        Some(dict) => frame::decompress_with_dictionary(stream, dict, DICT_ID, max_out),
         None => frame::decompress(stream, max_out),
     }
 }
@@ -436,9 +436,13 @@ fn every_frame_starts_from_the_dictionary() {
                     .content_checksum(checksum)
                     .dict_id(Some(DICT_ID))
             };
-            let first = frame::compress_with_dict(&first_content, &dict, &options(first_mode));
-            let second =
-                frame::compress_with_dict(&second_content, &dict, &options(BlockMode::Linked));
+            let first =
+                frame::compress_with_dictionary(&first_content, &dict, &options(first_mode));
+            let second = frame::compress_with_dictionary(
+                &second_content,
+                &dict,
+                &options(BlockMode::Linked),
+            );
             let stream = [first.clone(), second.clone()].concat();
             let expected = [&first_content[..], &second_content[..]].concat();
             let label = format!("first {first_mode:?}, checksum {checksum}");
@@ -498,7 +502,7 @@ fn small_frames_with_a_dictionary() {
     assert!(lz4f_stream(&parts, Some(&dict)) == Some(expected));
 }
 
-/// A dictionary for any ID (`decompress_with_any_dict`, `FrameDecoder::with_any_dictionary`:
+/// A dictionary for any ID (`decompress_with_any_dictionary`, `FrameDecoder::with_any_dictionary`:
 /// the `lz4` command's `-D`) decodes frames naming different IDs, or none, one after the other,
 /// where a dictionary with one ID stops at the first frame naming another.
 #[test]
@@ -508,11 +512,11 @@ fn a_dictionary_for_any_id_serves_frames_naming_different_ids() {
     let mut stream = Vec::new();
     for id in [Some(1), Some(2), None] {
         let options = FrameOptions::new().dict_id(id);
-        stream.extend(frame::compress_with_dict(&content, &dict, &options));
+        stream.extend(frame::compress_with_dictionary(&content, &dict, &options));
     }
     let want = content.repeat(3);
     assert_eq!(
-        frame::decompress_with_any_dict(&stream, &dict, want.len()).unwrap(),
+        frame::decompress_with_any_dictionary(&stream, &dict, want.len()).unwrap(),
         want
     );
     let mut streamed = Vec::new();
@@ -520,7 +524,7 @@ fn a_dictionary_for_any_id_serves_frames_naming_different_ids() {
         .read_to_end(&mut streamed)
         .unwrap();
     assert_eq!(streamed, want);
-    let err = frame::decompress_with_dict(&stream, &dict, 1, want.len()).unwrap_err();
+    let err = frame::decompress_with_dictionary(&stream, &dict, 1, want.len()).unwrap_err();
     assert!(
         matches!(
             err,
@@ -533,5 +537,5 @@ fn a_dictionary_for_any_id_serves_frames_naming_different_ids() {
     );
     // A wrong dictionary for any ID is caught by the content checksum (on by default).
     let wrong = vec![0u8; dict.len()];
-    assert!(frame::decompress_with_any_dict(&stream, &wrong, want.len()).is_err());
+    assert!(frame::decompress_with_any_dictionary(&stream, &wrong, want.len()).is_err());
 }

@@ -86,17 +86,17 @@ fn stream(with_dict: bool) -> Stream {
         let with_id = |options: &FrameOptions| options.clone().dict_id(Some(DICT_ID));
         push(
             &mut out,
-            frame::compress_with_dict(&text[9..], dict, &with_id(&large)),
+            frame::compress_with_dictionary(&text[9..], dict, &with_id(&large)),
             &text[9..],
         );
         push(
             &mut out,
-            frame::compress_with_dict(&text[..250 * KIB], dict, &with_id(&small)),
+            frame::compress_with_dictionary(&text[..250 * KIB], dict, &with_id(&small)),
             &text[..250 * KIB],
         );
         push(
             &mut out,
-            frame::compress_with_dict(&text[..1100 * KIB], dict, &with_id(&linked)),
+            frame::compress_with_dictionary(&text[..1100 * KIB], dict, &with_id(&linked)),
             &text[..1100 * KIB],
         );
     }
@@ -117,7 +117,9 @@ fn stream(with_dict: bool) -> Stream {
 /// The one-shot decoder's verdict (which hashes each block as it decodes it).
 fn one_shot(stream: &Stream, framed: &[u8]) -> Result<(), Error> {
     match &stream.dict {
-        Some(dict) => frame::decompress_with_dict(framed, dict, DICT_ID, usize::MAX).map(drop),
+        Some(dict) => {
+            frame::decompress_with_dictionary(framed, dict, DICT_ID, usize::MAX).map(drop)
+        }
         None => frame::decompress(framed, usize::MAX).map(drop),
     }
 }

@@ -98,11 +98,11 @@ fn decoders(framed: &[u8]) -> Vec<(String, Result<Vec<u8>, String>)> {
         ),
         (
             "decompress_with_dict".into(),
-            text(frame::decompress_with_dict(framed, b"", 0, MAX_OUT)),
+            text(frame::decompress_with_dictionary(framed, b"", 0, MAX_OUT)),
         ),
         (
             "decompress_with_any_dict".into(),
-            text(frame::decompress_with_any_dict(framed, b"", MAX_OUT)),
+            text(frame::decompress_with_any_dictionary(framed, b"", MAX_OUT)),
         ),
         (
             "FrameDecoder read_to_end".into(),
@@ -124,7 +124,7 @@ fn decoders(framed: &[u8]) -> Vec<(String, Result<Vec<u8>, String>)> {
             ),
             (
                 format!("decompress_parallel_with_dict, {threads} threads"),
-                text(frame::decompress_parallel_with_dict(
+                text(frame::decompress_parallel_with_dictionary(
                     framed, b"", 0, MAX_OUT, threads,
                 )),
             ),

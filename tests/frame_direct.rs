@@ -14,7 +14,7 @@ mod frame_common;
 
 /// The frame of `content`, handed in at once, with `room` bytes of output per call.
 fn sans_io(content: &[u8], options: &FrameOptions, room: usize) -> Vec<u8> {
-    let mut compressor = FrameCompressor::new(options.clone());
+    let mut compressor = FrameCompressor::with_options(options.clone());
     frame_common::compress_in_pieces(&mut compressor, [content], room)
 }
 

@@ -705,7 +705,8 @@ fn encoder_resumes_after_an_error_at_every_position() {
     for (index, case) in encoder_cases().iter().enumerate() {
         let reference = case.encode(FaultyWriter::new(Faults::none(), 0));
         let decoded =
-            frame::decompress_with_dict(&reference, &case.dict, 3, case.content.len()).unwrap();
+            frame::decompress_with_dictionary(&reference, &case.dict, 3, case.content.len())
+                .unwrap();
         assert!(
             decoded == case.content,
             "case {index}: the reference does not round-trip"
@@ -784,7 +785,7 @@ fn a_broken_writer_never_yields_a_complete_looking_frame() {
 
 #[test]
 fn writing_after_finish_is_an_error() {
-    let mut encoder = FrameEncoder::new(Vec::new(), FrameOptions::new());
+    let mut encoder = FrameEncoder::new(Vec::new());
     encoder.write_all(b"content").unwrap();
     encoder.try_finish().unwrap();
     assert!(encoder.write(b"more").is_err());

@@ -24,7 +24,7 @@ fn ours(data: &[u8], options: &FrameOptions, piece: usize, what: &str) -> Vec<u8
     let mut buf = vec![0u8; frame::compress_bound(data.len(), options)];
     let n = frame::compress_into(data, &mut buf, options).unwrap();
     assert!(buf[..n] == one_shot[..], "{what}: compress_into differs");
-    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+    let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
     for chunk in data.chunks(piece.max(1)) {
         encoder.write_all(chunk).unwrap();
     }
@@ -34,7 +34,7 @@ fn ours(data: &[u8], options: &FrameOptions, piece: usize, what: &str) -> Vec<u8
         xxh32(data, 0),
         "{what}: streamed checksum"
     );
-    let mut sans_io = FrameCompressor::new(options.clone());
+    let mut sans_io = FrameCompressor::with_options(options.clone());
     let mut out = vec![0u8; frame::compress_bound(data.len(), options) + 64];
     let mut written = 0;
     let mut input = data;
@@ -137,7 +137,7 @@ fn fused_checksum_after_flushed_partial_blocks() {
         &[1, 2, 3],
     ] {
         let options = FrameOptions::new().block_size(BlockSize::Max64KB);
-        let mut encoder = FrameEncoder::new(Vec::new(), options);
+        let mut encoder = FrameEncoder::with_options(Vec::new(), options);
         let mut at = 0;
         for &cut in cuts {
             encoder.write_all(&data[at..cut]).unwrap();
@@ -164,7 +164,7 @@ fn dictionary_frames_keep_their_checksum() {
     for len in [0usize, 15, 16, 17, 65_535, 65_536, 65_537, 200_000] {
         let data = &logs[100_000..100_000 + len];
         let options = FrameOptions::new().block_size(BlockSize::Max64KB);
-        let framed = frame::compress_with_dict(data, dict, &options);
+        let framed = frame::compress_with_dictionary(data, dict, &options);
         assert_eq!(checksum(&framed), xxh32(data, 0), "len {len}");
     }
 }

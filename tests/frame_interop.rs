@@ -235,7 +235,7 @@ fn our_frames_decode_with_lz4_cli() {
             }
         }
         // Streaming encoder output, legacy, and a stream with skippable frames.
-        let mut encoder = FrameEncoder::new(
+        let mut encoder = FrameEncoder::with_options(
             Vec::new(),
             FrameOptions::new()
                 .block_mode(BlockMode::Linked)
@@ -263,7 +263,7 @@ fn our_frames_decode_with_lz4_cli() {
     let dict_path = dir.join("dict");
     std::fs::write(&dict_path, &dict).unwrap();
     for block_mode in [BlockMode::Independent, BlockMode::Linked] {
-        let framed = frame::compress_with_dict(
+        let framed = frame::compress_with_dictionary(
             &data,
             &dict,
             &FrameOptions::new()
@@ -294,7 +294,7 @@ fn our_frames_decode_with_lz4_cli() {
             .arg(&input));
         let info = frame::read_frame_info(&theirs).unwrap();
         let id = info.dict_id.unwrap_or(0);
-        assert!(frame::decompress_with_dict(&theirs, &dict, id, data.len()).unwrap() == data);
+        assert!(frame::decompress_with_dictionary(&theirs, &dict, id, data.len()).unwrap() == data);
     }
 }
 
@@ -384,7 +384,7 @@ open(sys.argv[2], 'wb').write(lz4.block.decompress(open(sys.argv[1], 'rb').read(
             block::decompress_size_prepended(&theirs, data.len()).unwrap() == data,
             "{name}: lz4.block"
         );
-        std::fs::write(&input, block::compress_prepend_size(&data)).unwrap();
+        std::fs::write(&input, block::compress_prepend_size(&data).unwrap()).unwrap();
         python(decompress_block, &[&input, &output]);
         assert!(
             std::fs::read(&output).unwrap() == data,

@@ -53,13 +53,13 @@ fn options() -> Vec<FrameOptions> {
 /// `frame::compress` and one byte less against `OutputTooSmall`.
 fn check(content: &[u8], options: &FrameOptions, dict: Option<&Dictionary>) {
     let want = match dict {
-        Some(dict) => frame::compress_with_dictionary(content, dict, options),
+        Some(dict) => frame::compress_with_prepared_dictionary(content, dict, options),
         None => frame::compress(content, options),
     };
     let bound = frame::compress_bound(content.len(), options);
     assert!(bound >= want.len(), "bound {bound} < frame {}", want.len());
     let into = |dst: &mut [u8]| match dict {
-        Some(dict) => frame::compress_into_with_dictionary(content, dict, dst, options),
+        Some(dict) => frame::compress_into_with_prepared_dictionary(content, dst, dict, options),
         None => frame::compress_into(content, dst, options),
     };
     let mut dst = vec![0xa5u8; bound + 16];

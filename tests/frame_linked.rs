@@ -90,7 +90,7 @@ fn options_for(args: &[&str]) -> FrameOptions {
 /// must be equal; returns it.
 fn ours(data: &[u8], dict: Option<&[u8]>, options: &FrameOptions, what: &str) -> Vec<u8> {
     let one_shot = match dict {
-        Some(dict) => frame::compress_with_dict(data, dict, options),
+        Some(dict) => frame::compress_with_dictionary(data, dict, options),
         None => frame::compress(data, options),
     };
     for chunk in [1000usize, 65536 + 17] {
@@ -104,7 +104,7 @@ fn ours(data: &[u8], dict: Option<&[u8]>, options: &FrameOptions, what: &str) ->
             // Linked frames are LZ4F's for the same updates (tests/lz4f_updates.rs), which
             // differ from the one-shot frame's: here the round trip.
             let back = match dict {
-                Some(dict) => frame::decompress_with_dict(&streamed, dict, 0, data.len()),
+                Some(dict) => frame::decompress_with_dictionary(&streamed, dict, 0, data.len()),
                 None => frame::decompress(&streamed, data.len()),
             };
             assert!(back.unwrap() == data, "{what}: streamed chunks of {chunk}");
@@ -116,7 +116,7 @@ fn ours(data: &[u8], dict: Option<&[u8]>, options: &FrameOptions, what: &str) ->
         }
     }
     let back = match dict {
-        Some(dict) => frame::decompress_with_dict(&one_shot, dict, 0, data.len()),
+        Some(dict) => frame::decompress_with_dictionary(&one_shot, dict, 0, data.len()),
         None => frame::decompress(&one_shot, data.len()),
     };
     assert!(back.unwrap() == data, "{what}: does not decode");
@@ -277,16 +277,16 @@ fn dictionary_frames_match_lz4_d() {
     assert!(compared > 0);
 }
 
-/// A dictionary prepared as liblz4 1.10's `LZ4_loadDictSlow` (`Dictionary::new_slow`) gives the
+/// A dictionary prepared as liblz4 1.10's `LZ4_loadDictSlow` (`Dictionary::new_dense`) gives the
 /// frames of LZ4F 1.10 with a CDict (`LZ4F_compressBegin_usingCDict`, the tool's call pattern),
-/// independent and linked; one from `Dictionary::new` gives those of `compress_with_dict`.
+/// independent and linked; one from `Dictionary::new` gives those of `compress_with_dictionary`.
 #[test]
 fn prepared_dictionary_frames_match_lz4f_cdict() {
     let mut rng = Rng::new(11);
     let logs = samples::logs(700_000, &mut rng);
     for dict_len in [8usize, 100, 4096, 65536, 100_000] {
         let dict = &logs[..dict_len];
-        let slow = lz4_simd::block::Dictionary::new_slow(dict);
+        let slow = lz4_simd::block::Dictionary::new_dense(dict);
         let fast = lz4_simd::block::Dictionary::new(dict);
         for (name, data) in [
             ("block", &logs[200_000..265_536]),
@@ -307,7 +307,7 @@ fn prepared_dictionary_frames_match_lz4f_cdict() {
                         .acceleration(acceleration);
                     let what =
                         format!("dict {dict_len} {name} linked {linked} accel {acceleration}");
-                    let ours = frame::compress_with_dictionary(data, &slow, &options);
+                    let ours = frame::compress_with_prepared_dictionary(data, &slow, &options);
                     assert!(
                         ours == theirs,
                         "{what}: ours {} bytes, LZ4F {}",
@@ -334,9 +334,9 @@ fn prepared_dictionary_frames_match_lz4f_cdict() {
                         "{what}: streaming differs"
                     );
                     assert!(
-                        frame::compress_with_dictionary(data, &fast, &options)
-                            == frame::compress_with_dict(data, dict, &options),
-                        "{what}: Dictionary::new differs from compress_with_dict"
+                        frame::compress_with_prepared_dictionary(data, &fast, &options)
+                            == frame::compress_with_dictionary(data, dict, &options),
+                        "{what}: Dictionary::new differs from compress_with_dictionary"
                     );
                 }
             }

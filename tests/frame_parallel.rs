@@ -158,7 +158,7 @@ fn compression_is_byte_identical_for_every_thread_count() {
         for round in 0..6 {
             let options = random_options(&mut rng, data.len());
             let dict: &[u8] = if options_dict(&options) { &dict } else { &[] };
-            let expected = frame::compress_with_dict(&data, dict, &options);
+            let expected = frame::compress_with_dictionary(&data, dict, &options);
             let plan = write_plan(&mut rng, data.len());
             let declared = options
                 .clone()
@@ -177,7 +177,8 @@ fn compression_is_byte_identical_for_every_thread_count() {
             for threads in [round + 1, 8 - round, 0] {
                 let what = std::format!("{name}, round {round}, {threads} threads: {options:?}");
                 assert!(
-                    frame::compress_parallel_with_dict(&data, dict, &options, threads) == expected,
+                    frame::compress_parallel_with_dictionary(&data, dict, &options, threads)
+                        == expected,
                     "{what}: one-shot"
                 );
                 assert!(
@@ -195,7 +196,7 @@ fn compression_is_byte_identical_for_every_thread_count() {
                 assert!(encoder.finish().unwrap() == auto, "{what}: auto-flush");
             }
             assert_eq!(
-                frame::decompress_with_dict(&expected, dict, 0xD1C7, data.len()).unwrap(),
+                frame::decompress_with_dictionary(&expected, dict, 0xD1C7, data.len()).unwrap(),
                 data
             );
         }
@@ -264,7 +265,7 @@ fn streams() -> Vec<(String, Vec<u8>, bool)> {
             let options = random_options(&mut rng, data.len()).hc_level(None);
             let with_dict = options_dict(&options);
             let mut framed = if with_dict {
-                frame::compress_with_dict(&data, &dict, &options)
+                frame::compress_with_dictionary(&data, &dict, &options)
             } else {
                 frame::compress(&data, &options)
             };
@@ -336,7 +337,7 @@ fn one_shot_parallel(
     threads: usize,
 ) -> Result<Vec<u8>, Error> {
     if with_dict {
-        frame::decompress_parallel_with_dict(framed, &dictionary(), 0xD1C7, cap, threads)
+        frame::decompress_parallel_with_dictionary(framed, &dictionary(), 0xD1C7, cap, threads)
     } else {
         frame::decompress_parallel(framed, cap, threads)
     }
@@ -344,7 +345,7 @@ fn one_shot_parallel(
 
 fn one_shot(framed: &[u8], with_dict: bool, cap: usize) -> Result<Vec<u8>, Error> {
     if with_dict {
-        frame::decompress_with_dict(framed, &dictionary(), 0xD1C7, cap)
+        frame::decompress_with_dictionary(framed, &dictionary(), 0xD1C7, cap)
     } else {
         frame::decompress(framed, cap)
     }
@@ -591,7 +592,8 @@ fn a_failing_writer_at_every_call_loses_nothing() {
                         persistent: false,
                         step,
                     };
-                    let mut encoder = ParallelFrameEncoder::new(writer, options.clone(), threads);
+                    let mut encoder =
+                        ParallelFrameEncoder::with_options(writer, options.clone(), threads);
                     let mut failures = 0;
                     for piece in data.chunks(50_000) {
                         failures += write_through_failures(&mut encoder, piece);
@@ -627,7 +629,7 @@ fn a_writer_that_keeps_failing_stops_the_pipeline() {
                     persistent: true,
                     step: usize::MAX,
                 };
-                let mut encoder = ParallelFrameEncoder::new(writer, options, 2);
+                let mut encoder = ParallelFrameEncoder::with_options(writer, options, 2);
                 let result = encoder.write_all(&data);
                 assert_eq!(result.unwrap_err().kind(), ErrorKind::WouldBlock);
                 // The encoder stopped taking input: at most the blocks in flight, the one being
@@ -665,7 +667,7 @@ fn dropping_mid_stream_neither_hangs_nor_leaks() {
                     .block_size(BlockSize::Max64KB)
                     .block_mode(mode)
                     .hc_level(Some(9));
-                let mut encoder = ParallelFrameEncoder::new(io::sink(), options, threads);
+                let mut encoder = ParallelFrameEncoder::with_options(io::sink(), options, threads);
                 // Blocks in flight when it is dropped.
                 encoder.write_all(&data[..20 * 64 * KIB + 5]).unwrap();
                 drop(encoder);
@@ -685,7 +687,7 @@ fn dropping_mid_stream_neither_hangs_nor_leaks() {
     let data_for_stalled = data.clone();
     let stalled_thread = std::thread::spawn(move || {
         let options = FrameOptions::new().block_size(BlockSize::Max64KB);
-        let mut encoder = ParallelFrameEncoder::new(StalledWriter(stalled), options, 2);
+        let mut encoder = ParallelFrameEncoder::with_options(StalledWriter(stalled), options, 2);
         let _ = encoder.write_all(&data_for_stalled);
     });
     let data2 = data.clone();
@@ -730,7 +732,8 @@ fn memory_is_bounded_by_the_blocks_in_flight() {
     for threads in [1, 2, 3, 8] {
         // The caller's thread never allocates anything sized by the content.
         let (peak, largest) = largest_allocation(|| {
-            let mut encoder = ParallelFrameEncoder::new(io::sink(), options.clone(), threads);
+            let mut encoder =
+                ParallelFrameEncoder::with_options(io::sink(), options.clone(), threads);
             for chunk in data.chunks(100_000) {
                 encoder.write_all(chunk).unwrap();
             }
@@ -764,7 +767,7 @@ fn memory_is_bounded_by_the_blocks_in_flight() {
 
 #[test]
 fn writes_after_finish_fail_and_finish_is_idempotent() {
-    let mut encoder = ParallelFrameEncoder::new(Vec::new(), FrameOptions::new(), 2);
+    let mut encoder = ParallelFrameEncoder::new(Vec::new(), 2);
     encoder.write_all(b"content").unwrap();
     encoder.try_finish().unwrap();
     encoder.try_finish().unwrap();
@@ -773,7 +776,7 @@ fn writes_after_finish_fail_and_finish_is_idempotent() {
     assert_eq!(frame::decompress(&framed, 100).unwrap(), b"content");
     // A declared content size that is not met fails without writing.
     let options = FrameOptions::new().declared_content_size(Some(10));
-    let mut encoder = ParallelFrameEncoder::new(Vec::new(), options, 2);
+    let mut encoder = ParallelFrameEncoder::with_options(Vec::new(), options, 2);
     encoder.write_all(b"short").unwrap();
     let error = encoder.try_finish().unwrap_err();
     assert!(matches!(
@@ -803,7 +806,7 @@ fn hc_dictionary_with_favour_is_byte_identical() {
             .hc_level(Some(level))
             .favor_dec_speed(true)
             .dict_id(Some(0xD1C7));
-        let expected = frame::compress_with_dict(&data, &dict, &options);
+        let expected = frame::compress_with_dictionary(&data, &dict, &options);
         for plan in [
             vec![data.len()],
             vec![3000, usize::MAX, 2000, usize::MAX, data.len() - 5000],
@@ -819,7 +822,8 @@ fn hc_dictionary_with_favour_is_byte_identical() {
             for threads in [1, 2, 3] {
                 let what = format!("level {level}, {threads} threads, plan {plan:?}");
                 assert!(
-                    frame::compress_parallel_with_dict(&data, &dict, &options, threads) == expected,
+                    frame::compress_parallel_with_dictionary(&data, &dict, &options, threads)
+                        == expected,
                     "{what}: one-shot"
                 );
                 assert!(
@@ -858,7 +862,10 @@ fn decoders_one_after_another_reuse_buffers_with_their_own_dictionary() {
         for threads in [1, 2, 3] {
             let which = round % 4;
             let (framed, dict) = match dicts.get(which) {
-                Some(dict) => (frame::compress_with_dict(&content, dict, &options), dict),
+                Some(dict) => (
+                    frame::compress_with_dictionary(&content, dict, &options),
+                    dict,
+                ),
                 None => (plain.clone(), &dicts[0]),
             };
             let mut decoder = if which < dicts.len() {
@@ -902,12 +909,12 @@ fn linked_frames_follow_writes_that_end_inside_blocks() {
         for auto_flush in [false, true] {
             let mut single = FrameEncoder::with_compressor(
                 Vec::new(),
-                FrameCompressor::new(options.clone()).auto_flush(auto_flush),
+                FrameCompressor::with_options(options.clone()).auto_flush(auto_flush),
             );
             run_plan(&mut single, &data, &plan);
             let single = single.finish().unwrap();
-            let mut parallel =
-                ParallelFrameEncoder::new(Vec::new(), options.clone(), 2).auto_flush(auto_flush);
+            let mut parallel = ParallelFrameEncoder::with_options(Vec::new(), options.clone(), 2)
+                .auto_flush(auto_flush);
             run_plan(&mut parallel, &data, &plan);
             assert!(
                 parallel.finish().unwrap() == single,
@@ -933,7 +940,7 @@ fn auto_flush_switched_after_writes_is_the_compressors() {
         first: bool,
         switch_at: usize,
     ) -> Vec<u8> {
-        let mut compressor = Some(FrameCompressor::new(options.clone()).auto_flush(first));
+        let mut compressor = Some(FrameCompressor::with_options(options.clone()).auto_flush(first));
         let mut out = Vec::new();
         let mut drain = |compressor: &mut FrameCompressor| {
             out.extend_from_slice(compressor.pending_output());
@@ -984,7 +991,7 @@ fn auto_flush_switched_after_writes_is_the_compressors() {
                 for threads in 1..=3 {
                     let what = format!("{mode:?} {level:?}, auto-flush {first} then switched before write {switch_at}, {threads} threads");
                     let mut encoder = Some(
-                        ParallelFrameEncoder::new(Vec::new(), options.clone(), threads)
+                        ParallelFrameEncoder::with_options(Vec::new(), options.clone(), threads)
                             .auto_flush(first),
                     );
                     for (at, piece) in pieces.iter().enumerate() {

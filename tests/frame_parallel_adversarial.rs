@@ -27,7 +27,7 @@ const THREADS: [usize; 4] = [1, 2, 3, 7];
 /// A frame written by the streaming encoder with `flushes` (content offsets where a block is
 /// ended early).
 fn flushed(data: &[u8], options: &FrameOptions, flushes: &[usize]) -> Vec<u8> {
-    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+    let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
     let mut pos = 0;
     for &at in flushes {
         encoder.write_all(&data[pos..at]).unwrap();
@@ -350,16 +350,16 @@ fn one_shot_compression_is_byte_identical_for_every_option_and_thread_count() {
                     .content_size(content_size)
                     .dict_id(with_dict.then_some(7));
                 let dict: &[u8] = if with_dict { &dict } else { &[] };
-                let expected = frame::compress_with_dict(&data, dict, &options);
+                let expected = frame::compress_with_dictionary(&data, dict, &options);
                 for threads in THREADS {
                     assert!(
-                        frame::compress_parallel_with_dict(&data, dict, &options, threads)
+                        frame::compress_parallel_with_dictionary(&data, dict, &options, threads)
                             == expected,
                         "{options:?}, {threads} threads"
                     );
                 }
                 assert!(
-                    frame::decompress_parallel_with_dict(&expected, dict, 7, data.len(), 3)
+                    frame::decompress_parallel_with_dictionary(&expected, dict, 7, data.len(), 3)
                         .unwrap()
                         == data
                 );

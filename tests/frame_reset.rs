@@ -66,7 +66,7 @@ fn reset_compressor_writes_the_frames_of_new_ones() {
     for (options, _) in all_options() {
         for dict in [None, Some(false), Some(true)] {
             let fresh = || match dict {
-                None => FrameCompressor::new(options.clone()),
+                None => FrameCompressor::with_options(options.clone()),
                 Some(false) => FrameCompressor::with_dictionary(options.clone(), &dict_bytes),
                 Some(true) => FrameCompressor::with_prepared_dictionary(options.clone(), &prepared),
             };
@@ -110,9 +110,9 @@ fn reset_keeps_content_size_and_auto_flush() {
             .block_mode(mode)
             .hc_level(level)
             .declared_content_size(Some(content.len() as u64));
-        let mut reused = FrameCompressor::new(options.clone()).auto_flush(true);
+        let mut reused = FrameCompressor::with_options(options.clone()).auto_flush(true);
         for chunk in [30_000, 70_000, 150_000] {
-            let mut new = FrameCompressor::new(options.clone()).auto_flush(true);
+            let mut new = FrameCompressor::with_options(options.clone()).auto_flush(true);
             let want = frame_common::compress_in_pieces(&mut new, content.chunks(chunk), 1 << 20);
             let got = frame_common::compress_in_pieces(&mut reused, content.chunks(chunk), 1 << 20);
             assert!(got == want, "{mode:?} {level:?} chunks of {chunk}");
@@ -134,7 +134,7 @@ fn reset_encoder_finishes_and_starts_over() {
     let contents = contents();
     for (options, mode) in all_options() {
         let want = |content: &[u8]| {
-            let mut new = FrameEncoder::new(Vec::new(), options.clone());
+            let mut new = FrameEncoder::with_options(Vec::new(), options.clone());
             written(&mut new, content);
             let framed = new.finish().unwrap();
             if mode == BlockMode::Independent {
@@ -142,7 +142,7 @@ fn reset_encoder_finishes_and_starts_over() {
             }
             framed
         };
-        let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+        let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
         let mut previous: Option<&Vec<u8>> = None;
         for content in &contents {
             let finished = encoder.reset(Vec::new()).unwrap();
@@ -184,7 +184,7 @@ impl Write for FailsOnce {
 fn reset_encoder_failing_writer_keeps_the_frame() {
     let content = samples::text(2 * BLOCK + 9, &mut Rng::new(2));
     let options = FrameOptions::new().block_size(BlockSize::Max64KB);
-    let mut encoder = FrameEncoder::new(
+    let mut encoder = FrameEncoder::with_options(
         FailsOnce {
             failed: true,
             out: Vec::new(),
@@ -232,7 +232,7 @@ fn reset_restores_favour_dec_speed() {
                 let compressor = if with_dict {
                     FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
                 } else {
-                    FrameCompressor::new(options.clone())
+                    FrameCompressor::with_options(options.clone())
                 };
                 compressor.auto_flush(mode == BlockMode::Linked)
             };
@@ -313,7 +313,7 @@ fn reset_allocates_nothing_after_warm_up() {
             let mut compressor = if with_dict {
                 FrameCompressor::with_dictionary(options.clone(), &dict_bytes)
             } else {
-                FrameCompressor::new(options.clone())
+                FrameCompressor::with_options(options.clone())
             };
             for content in shapes {
                 frame(&mut compressor, content, &mut out);
@@ -451,7 +451,7 @@ fn reset_allocates_nothing_whatever_the_warm_up() {
         let mut compressor = if with_dict {
             FrameCompressor::with_dictionary(options, &dict_bytes)
         } else {
-            FrameCompressor::new(options)
+            FrameCompressor::with_options(options)
         };
         for ops in &warm_up {
             frame_of_ops(&mut compressor, ops, &mut out);

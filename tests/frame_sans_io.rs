@@ -318,7 +318,8 @@ fn checksums_can_be_left_unverified_for_trusted_data() {
 fn dictionaries_work_as_in_the_one_shot_decoder() {
     let dict = data(80_000, 6);
     let content = dict[10_000..70_000].to_vec();
-    let framed = frame::compress_with_dict(&content, &dict, &FrameOptions::new().dict_id(Some(5)));
+    let framed =
+        frame::compress_with_dictionary(&content, &dict, &FrameOptions::new().dict_id(Some(5)));
     let got = sans_io(
         &framed,
         999,
@@ -456,14 +457,14 @@ fn the_compressor_writes_the_one_shot_bytes_for_every_slicing() {
                     &content,
                     in_step,
                     out_step,
-                    FrameCompressor::new(options.clone()),
+                    FrameCompressor::with_options(options.clone()),
                 );
                 assert!(
                     got == want,
                     "{len} bytes, {options:?}, in {in_step}, out {out_step}"
                 );
             }
-            let want = frame::compress_with_dict(&content, &dict, &options);
+            let want = frame::compress_with_dictionary(&content, &dict, &options);
             let got = sans_io_compress(
                 &content,
                 4096,
@@ -472,7 +473,7 @@ fn the_compressor_writes_the_one_shot_bytes_for_every_slicing() {
             );
             if debug.contains("Linked") && len > 65_536 {
                 // LZ4F's bytes for these updates (tests/lz4f_updates.rs); here the round trip.
-                let back = frame::decompress_with_dict(&got, &dict, 0, len).unwrap();
+                let back = frame::decompress_with_dictionary(&got, &dict, 0, len).unwrap();
                 assert!(
                     back == content,
                     "{len} bytes with a dictionary, {options:?}"
@@ -487,7 +488,7 @@ fn the_compressor_writes_the_one_shot_bytes_for_every_slicing() {
 #[test]
 fn flush_and_auto_flush_make_everything_taken_decodable() {
     let content = data(50_000, 8);
-    let mut compressor = FrameCompressor::new(FrameOptions::new());
+    let mut compressor = FrameCompressor::new();
     let mut framed = Vec::new();
     let mut out = vec![0u8; 1 << 20];
     let progress = compressor.compress(&content[..1234], &mut out).unwrap();
@@ -499,7 +500,7 @@ fn flush_and_auto_flush_make_everything_taken_decodable() {
     let progress = decompressor.decompress(&framed, &mut back).unwrap();
     assert_eq!(&back[..progress.produced], &content[..1234]);
     // Auto-flush: each call is a block.
-    let mut compressor = FrameCompressor::new(FrameOptions::new()).auto_flush(true);
+    let mut compressor = FrameCompressor::new().auto_flush(true);
     let progress = compressor.compress(&content[..10], &mut out).unwrap();
     let mut decompressor = FrameDecompressor::new();
     let decoded = decompressor
@@ -512,7 +513,7 @@ fn flush_and_auto_flush_make_everything_taken_decodable() {
 fn the_compressor_refuses_what_the_frame_cannot_hold() {
     let mut out = vec![0u8; 1 << 16];
     let options = FrameOptions::new().declared_content_size(Some(10));
-    let mut compressor = FrameCompressor::new(options);
+    let mut compressor = FrameCompressor::with_options(options);
     compressor.compress(b"only nine", &mut out).unwrap();
     assert!(matches!(
         compressor.finish(&mut out),
@@ -521,7 +522,7 @@ fn the_compressor_refuses_what_the_frame_cannot_hold() {
             actual: 9
         })
     ));
-    let mut compressor = FrameCompressor::new(FrameOptions::new());
+    let mut compressor = FrameCompressor::new();
     compressor.finish(&mut out).unwrap();
     assert!(matches!(
         compressor.compress(b"late", &mut out),

@@ -52,7 +52,8 @@ fn check_block(data: &[u8], block: &[u8], what: &str) {
     for kernel in kernels {
         out.fill(0xA5);
         assert_eq!(
-            block::decompress_into_with(kernel, block, &mut out),
+            block::Decoder::with_kernel(kernel)
+                .and_then(|decoder| decoder.decompress_into(block, &mut out)),
             Ok(data.len()),
             "{what}: {kernel} rejects the block"
         );
@@ -77,7 +78,7 @@ fn small_inputs_every_level() {
         for len in 0..=300 {
             let data = generated(kind, len, len as u64 + 7);
             for level in LEVELS {
-                let block = compressor.compress(&data, level);
+                let block = compressor.compress(&data, level).unwrap();
                 check_block(&data, &block, &format!("{kind} len {len} level {level}"));
                 assert_eq!(
                     block,
@@ -113,7 +114,7 @@ fn sizes_around_64k() {
         for &len in sizes {
             let data = generated(kind, len, 99);
             for &level in &levels {
-                let block = compressor.compress(&data, level);
+                let block = compressor.compress(&data, level).unwrap();
                 let what = format!("{kind} len {len} level {level}");
                 check_block(&data, &block, &what);
                 assert_eq!(
@@ -147,7 +148,7 @@ fn random_and_mixed_data() {
     ];
     for (name, data) in &inputs {
         for level in LEVELS {
-            let block = compressor.compress(data, level);
+            let block = compressor.compress(data, level).unwrap();
             let what = format!("{name} level {level}");
             check_block(data, &block, &what);
             assert_eq!(block, liblz4_hc(data, level), "{what}: differs from liblz4");
@@ -165,7 +166,7 @@ fn four_mib_input() {
     let levels: Vec<u8> = if DEBUG { vec![2, 3] } else { LEVELS.collect() };
     let mut compressor = HcCompressor::new();
     for level in levels {
-        let block = compressor.compress(&data, level);
+        let block = compressor.compress(&data, level).unwrap();
         let what = format!("4 MiB level {level}");
         check_block(&data, &block, &what);
         assert_eq!(
@@ -219,7 +220,7 @@ fn corpus_every_level_vs_liblz4() {
     for level in levels {
         let mut totals = std::collections::BTreeMap::<String, (usize, usize, usize, usize)>::new();
         for (name, data) in &slices {
-            let ours = compressor.compress(data, level);
+            let ours = compressor.compress(data, level).unwrap();
             check_block(data, &ours, &format!("{name} level {level}"));
             let theirs = liblz4_hc(data, level);
             let file = name.split([' ', '[']).next().unwrap().to_string();
@@ -265,9 +266,9 @@ fn reused_compressor_gives_the_same_bytes() {
         for (i, data) in inputs.iter().enumerate() {
             for level in [12u8, 2, 9, 3, 10, 11] {
                 let level = if round == 1 { 14 - level } else { level };
-                let fresh = block::compress_hc(data, level);
+                let fresh = block::compress_hc(data, level).unwrap();
                 assert_eq!(
-                    reused.compress(data, level),
+                    reused.compress(data, level).unwrap(),
                     fresh,
                     "input {i} level {level}"
                 );
@@ -290,7 +291,7 @@ fn destination_smaller_than_the_bound() {
     let mut compressor = HcCompressor::new();
     for data in &inputs {
         for level in [2u8, 3, 9, 10, 12] {
-            let full = block::compress_hc(data, level);
+            let full = block::compress_hc(data, level).unwrap();
             // Debug: every 5th size and the last 40; release: every size.
             let sizes =
                 (0..=full.len()).filter(|&size| !DEBUG || size % 5 == 0 || size + 40 >= full.len());
@@ -328,19 +329,26 @@ fn destination_smaller_than_the_bound() {
 #[test]
 fn level_clamping() {
     let data = generated("log-lines", 20_000, 21);
-    let nine = block::compress_hc(&data, 9);
-    let twelve = block::compress_hc(&data, 12);
+    let nine = block::compress_hc(&data, 9).unwrap();
+    let twelve = block::compress_hc(&data, 12).unwrap();
     assert_eq!(
-        block::compress_hc(&data, 0),
+        block::compress_hc(&data, 0).unwrap(),
         nine,
         "level 0 is the default, 9"
     );
     assert_eq!(block::HC_LEVEL_DEFAULT, 9);
     assert_eq!(block::HC_LEVEL_MAX, 12);
     for level in [13u8, 20, 100, 255] {
-        assert_eq!(block::compress_hc(&data, level), twelve, "level {level}");
+        assert_eq!(
+            block::compress_hc(&data, level).unwrap(),
+            twelve,
+            "level {level}"
+        );
     }
-    assert_eq!(block::compress_hc(&data, 1), block::compress_hc(&data, 2));
+    assert_eq!(
+        block::compress_hc(&data, 1).unwrap(),
+        block::compress_hc(&data, 2).unwrap()
+    );
     // And liblz4 agrees on what the clamped levels mean.
     assert_eq!(nine, liblz4_hc(&data, 0));
     assert_eq!(twelve, liblz4_hc(&data, 13));
@@ -383,10 +391,10 @@ fn favor_dec_speed() {
     };
     for (name, data) in &inputs {
         for &level in &levels {
-            let block = favored.compress(data, level);
+            let block = favored.compress(data, level).unwrap();
             let what = format!("{name} level {level} favor_dec_speed");
             check_block(data, &block, &what);
-            let normal = plain.compress(data, level);
+            let normal = plain.compress(data, level).unwrap();
             if level < 10 {
                 assert_eq!(block, normal, "{what}: only levels 10-12 are affected");
                 continue;

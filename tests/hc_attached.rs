@@ -1,4 +1,4 @@
-//! `HcCompressor::compress_with_attached_dictionary_into` against liblz4 1.10's
+//! `HcCompressor::compress_into_with_attached_dictionary` against liblz4 1.10's
 //! `LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary` + `LZ4_compress_HC_continue` (the
 //! dictionary stream prepared as LZ4F's CDict prepares it: `LZ4_loadDictHC` at level 9), at
 //! every level, dictionary sizes from 0 to above 64 KiB, inputs of 0-20 bytes, 1 KiB, 4 KiB,
@@ -54,7 +54,7 @@ fn attached_dictionary_every_level() {
                         );
                         let mut out = vec![0xA5u8; capacity + 8];
                         let got = compressor
-                            .compress_with_attached_dictionary_into(
+                            .compress_into_with_attached_dictionary(
                                 &src,
                                 &mut out[..capacity],
                                 &prepared,
@@ -80,7 +80,7 @@ fn attached_dictionary_every_level() {
                         }
                         if let Some(block) = got {
                             let mut back = vec![0u8; len];
-                            let n = block::decompress_into_with_dict(
+                            let n = block::decompress_into_with_dictionary(
                                 &block,
                                 &mut back,
                                 prepared.as_bytes(),

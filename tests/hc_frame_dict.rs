@@ -67,7 +67,7 @@ fn hc_dictionary_frames_match_lz4f() {
                         let what = format!(
                             "level {level} dict {dict_len} len {len} linked {linked} favor {favor}"
                         );
-                        let ours = frame::compress_with_dict(src, dict, &options);
+                        let ours = frame::compress_with_dictionary(src, dict, &options);
                         if ours != theirs {
                             let at = ours.iter().zip(&theirs).position(|(a, b)| a != b);
                             panic!(
@@ -97,7 +97,8 @@ fn hc_dictionary_frames_match_lz4f() {
                             encoder.finish().unwrap() == theirs_streamed,
                             "{what}: streaming differs"
                         );
-                        let back = frame::decompress_with_dict(&ours, dict, 0, len + 1).unwrap();
+                        let back =
+                            frame::decompress_with_dictionary(&ours, dict, 0, len + 1).unwrap();
                         assert!(back == src, "{what}: round trip");
                         compared += 1;
                     }
@@ -158,7 +159,7 @@ fn lz4_tool_dictionary_frames() {
                     assert!(output.status.success(), "lz4 failed");
                     let options = options(level, linked, favor);
                     // The tool keeps the dictionary file's last 64 KiB.
-                    let ours = frame::compress_with_dict(src, dict, &options);
+                    let ours = frame::compress_with_dictionary(src, dict, &options);
                     assert!(
                         ours == output.stdout,
                         "level {level} len {len} linked {linked} favor {favor}: ours {} bytes, \

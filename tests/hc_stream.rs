@@ -1,8 +1,9 @@
-//! HC dictionaries and streams against liblz4 1.10: `HcCompressor::compress_with_dictionary_into`
-//! equals `LZ4_loadDictHC` + `LZ4_compress_HC_continue`, and `HcStreamCompressor` equals
-//! `LZ4_compress_HC_continue` + `LZ4_saveDictHC(64 KiB)` per block (the CLI's layout), at every
-//! level, with and without favorDecSpeed, at bound-sized and smaller capacities (liblz4's
-//! give-up rule included: the table state it leaves decides the next blocks).
+//! HC dictionaries and streams against liblz4 1.10:
+//! `HcCompressor::compress_into_with_prepared_dictionary` equals `LZ4_loadDictHC` +
+//! `LZ4_compress_HC_continue`, and `HcStreamCompressor` equals `LZ4_compress_HC_continue` +
+//! `LZ4_saveDictHC(64 KiB)` per block (the CLI's layout), at every level, with and without
+//! favorDecSpeed, at bound-sized and smaller capacities (liblz4's give-up rule included: the table
+//! state it leaves decides the next blocks).
 
 use lz4_simd::block::{self, HcCompressor, HcDictionary, HcStreamCompressor};
 use testkit::liblz4_hc::{self, HcStream};
@@ -115,15 +116,19 @@ fn dictionary_every_level_and_size() {
                     );
                     let mut out = vec![0u8; bound];
                     let ours = compressor
-                        .compress_with_dictionary_into(&src, &mut out, &prepared, level)
+                        .compress_into_with_prepared_dictionary(&src, &mut out, &prepared, level)
                         .ok()
                         .map(|n| out[..n].to_vec());
                     let what = format!("level {level} dict {dict_len} len {len} favor {favor}");
                     assert_same(&ours, &theirs, &what);
                     let ours = ours.unwrap();
                     let mut back = vec![0u8; len];
-                    let n = block::decompress_into_with_dict(&ours, &mut back, prepared.as_bytes())
-                        .unwrap();
+                    let n = block::decompress_into_with_dictionary(
+                        &ours,
+                        &mut back,
+                        prepared.as_bytes(),
+                    )
+                    .unwrap();
                     assert_eq!(&back[..n], &src[..], "{what}: round trip");
                 }
             }
@@ -142,7 +147,7 @@ fn compare_stream(
 ) {
     let (mut ours, mut theirs) = match dict {
         Some(dict) => (
-            HcStreamCompressor::with_dictionary(level, &HcDictionary::new(dict)),
+            HcStreamCompressor::with_prepared_dictionary(level, &HcDictionary::new(dict)),
             HcStream::with_dict(i32::from(level), favor, dict),
         ),
         None => (
@@ -167,7 +172,7 @@ fn compare_stream(
         );
         if let Some(block) = got {
             let mut back = vec![0u8; src.len()];
-            let n = block::decompress_into_with_dict(&block, &mut back, &history).unwrap();
+            let n = block::decompress_into_with_dictionary(&block, &mut back, &history).unwrap();
             assert_eq!(&back[..n], &src[..], "{what}: block {i} round trip");
         }
         history = src[src.len().saturating_sub(65_536)..].to_vec();
@@ -423,7 +428,7 @@ fn runs_across_the_history_boundary() {
                     let mut compressor = HcCompressor::with_favor_dec_speed(favor);
                     let mut out = vec![0u8; bound];
                     let ours = compressor
-                        .compress_with_dictionary_into(
+                        .compress_into_with_prepared_dictionary(
                             &src,
                             &mut out,
                             &HcDictionary::new(&dict),

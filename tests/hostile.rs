@@ -421,7 +421,7 @@ fn size_prefix_impossible_is_refused_before_allocating() {
 
 #[test]
 fn size_prefix_mismatch() {
-    let mut src = block::compress_prepend_size(b"hello world");
+    let mut src = block::compress_prepend_size(b"hello world").unwrap();
     assert_eq!(
         block::decompress_size_prepended(&src, 100).unwrap(),
         b"hello world"
@@ -598,7 +598,7 @@ fn display_names_the_position() {
     }
 }
 
-/// `compress_into` on an input above MAX_INPUT_SIZE. The input is a zeroed allocation the
+/// Every block compressor on an input above MAX_INPUT_SIZE. The input is a zeroed allocation the
 /// kernel maps lazily, so this costs no memory or time as long as the size check comes first.
 #[test]
 fn input_too_large() {
@@ -624,9 +624,27 @@ fn input_too_large() {
         block::Compressor::new().compress_into(src, &mut dst, 1),
         expected
     );
-    assert!(block::compress(src).is_empty());
-    assert!(block::compress_fast(src, 8).is_empty());
-    assert!(block::compress_prepend_size(src).is_empty());
+    // The `Vec` and dest-size forms name the size too (they gave an empty `Vec` or `(0, 0)`).
+    let expected = Err(Error::InputTooLarge {
+        len,
+        max: MAX_INPUT_SIZE,
+    });
+    assert_eq!(block::compress(src), expected);
+    assert_eq!(block::compress_fast(src, 8), expected);
+    assert_eq!(block::compress_prepend_size(src), expected);
+    assert_eq!(
+        block::compress_with_dictionary(src, b"dictionary", 1),
+        expected
+    );
+    assert_eq!(block::Compressor::new().compress(src, 1), expected);
+    assert_eq!(block::compress_hc(src, 9), expected);
+    assert_eq!(block::HcCompressor::new().compress(src, 9), expected);
+    let expected = Err(Error::InputTooLarge {
+        len,
+        max: MAX_INPUT_SIZE,
+    });
+    assert_eq!(block::compress_dest_size(src, &mut dst), expected);
+    assert_eq!(block::compress_hc_dest_size(src, &mut dst, 9), expected);
     assert_eq!(block::compress_bound(len), 0);
     // SAFETY: allocated above with this layout.
     unsafe { std::alloc::dealloc(ptr, layout) };

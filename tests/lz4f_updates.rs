@@ -59,10 +59,10 @@ impl Case<'_> {
         let options = self.options();
         match self.dict {
             Some(dict) if self.level.is_none() => {
-                FrameCompressor::with_prepared_dictionary(options, &Dictionary::new_slow(dict))
+                FrameCompressor::with_prepared_dictionary(options, &Dictionary::new_dense(dict))
             }
             Some(dict) => FrameCompressor::with_dictionary(options, dict),
-            None => FrameCompressor::new(options),
+            None => FrameCompressor::with_options(options),
         }
         .auto_flush(self.auto_flush)
     }

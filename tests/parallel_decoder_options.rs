@@ -47,7 +47,7 @@ fn any_dictionary_serves_every_frame_as_in_the_sequential_decoder() {
             .block_size(BlockSize::Max256KB)
             .dict_id(Some(1)),
     ] {
-        framed.extend_from_slice(&frame::compress_with_dict(&text, &dict, &options));
+        framed.extend_from_slice(&frame::compress_with_dictionary(&text, &dict, &options));
     }
     let expected = drain(FrameDecoder::with_any_dictionary(&framed[..], &dict));
     assert_eq!(expected.1, None);

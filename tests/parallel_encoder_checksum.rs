@@ -62,7 +62,7 @@ fn run_plan(encoder: &mut impl Write, data: &[u8], plan: &[usize]) {
 }
 
 fn single(data: &[u8], options: &FrameOptions, plan: &[usize]) -> Vec<u8> {
-    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+    let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
     run_plan(&mut encoder, data, plan);
     encoder.finish().unwrap()
 }
@@ -86,7 +86,7 @@ fn writes_around_block_boundaries_are_byte_identical_at_every_thread_count() {
                 let expected = single(&data, &options, &plan);
                 for threads in 1..=7 {
                     let mut encoder =
-                        ParallelFrameEncoder::new(Vec::new(), options.clone(), threads);
+                        ParallelFrameEncoder::with_options(Vec::new(), options.clone(), threads);
                     run_plan(&mut encoder, &data, &plan);
                     assert!(
                         encoder.finish().unwrap() == expected,
@@ -107,7 +107,7 @@ fn default_blocks_with_odd_writes_are_byte_identical() {
     let plan = boundary_plan(data.len(), 4096 * KIB, &mut rng);
     let expected = single(&data, &options, &plan);
     for threads in [2, 3] {
-        let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), threads);
+        let mut encoder = ParallelFrameEncoder::with_options(Vec::new(), options.clone(), threads);
         run_plan(&mut encoder, &data, &plan);
         assert!(encoder.finish().unwrap() == expected, "{threads} threads");
     }
@@ -134,7 +134,7 @@ fn a_failing_writer_anywhere_leaves_the_checksum_right() {
                 persistent: false,
                 step: 20_000,
             };
-            let mut encoder = ParallelFrameEncoder::new(writer, options.clone(), threads);
+            let mut encoder = ParallelFrameEncoder::with_options(writer, options.clone(), threads);
             let mut pos = 0;
             let mut failures = 0;
             for &step in &plan {
@@ -176,7 +176,7 @@ fn failing_and_dropping_mid_stream_neither_hang() {
                         .block_size(BlockSize::Max64KB)
                         .block_mode(mode)
                         .content_checksum(true);
-                    let mut encoder = ParallelFrameEncoder::new(writer, options, threads);
+                    let mut encoder = ParallelFrameEncoder::with_options(writer, options, threads);
                     let mut result = Ok(());
                     for piece in data.chunks(block / 3 + 1) {
                         result = encoder.write_all(piece);
@@ -196,7 +196,8 @@ fn failing_and_dropping_mid_stream_neither_hang() {
                         .block_size(BlockSize::Max64KB)
                         .block_mode(mode)
                         .content_checksum(true);
-                    let mut encoder = ParallelFrameEncoder::new(io::sink(), options, threads);
+                    let mut encoder =
+                        ParallelFrameEncoder::with_options(io::sink(), options, threads);
                     for piece in data[..stop].chunks(1000 + stop % 7) {
                         encoder.write_all(piece).unwrap();
                     }

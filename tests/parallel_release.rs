@@ -25,7 +25,7 @@ fn kept_buffers_are_freed_and_capped() {
     );
     for round in 0..3 {
         let framed = frame::compress_parallel(&content, &options, 3);
-        let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), 3);
+        let mut encoder = ParallelFrameEncoder::with_options(Vec::new(), options.clone(), 3);
         encoder.write_all(&content).unwrap();
         assert!(encoder.finish().unwrap() == framed, "round {round}");
         assert!(frame::decompress_parallel(&framed, content.len(), 3).unwrap() == content);

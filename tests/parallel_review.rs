@@ -44,7 +44,7 @@ fn read_all(decoder: &mut impl Read, chunk: usize, stop_after: usize) -> Outcome
 fn framed(data: &[u8], dict: Option<&[u8]>, options: &FrameOptions) -> Vec<u8> {
     let mut encoder = match dict {
         Some(dict) => FrameEncoder::with_dictionary(Vec::new(), options.clone(), dict),
-        None => FrameEncoder::new(Vec::new(), options.clone()),
+        None => FrameEncoder::with_options(Vec::new(), options.clone()),
     };
     io::Write::write_all(&mut encoder, data).unwrap();
     encoder.finish().unwrap()

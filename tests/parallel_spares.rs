@@ -17,7 +17,7 @@ use testkit::samples::{self, Rng};
 const KIB: usize = 1 << 10;
 
 fn single(content: &[u8], options: &FrameOptions) -> Vec<u8> {
-    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+    let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
     encoder.write_all(content).unwrap();
     encoder.finish().unwrap()
 }
@@ -26,7 +26,7 @@ fn single(content: &[u8], options: &FrameOptions) -> Vec<u8> {
 /// blocks the frame depends on where the writes end (liblz4's linked streams do), so a streamed
 /// frame is compared with this, not with the one-shot frame.
 fn single_in_pieces(content: &[u8], options: &FrameOptions, piece: usize) -> Vec<u8> {
-    let mut encoder = FrameEncoder::new(Vec::new(), options.clone());
+    let mut encoder = FrameEncoder::with_options(Vec::new(), options.clone());
     for piece in content.chunks(piece) {
         encoder.write_all(piece).unwrap();
     }
@@ -34,7 +34,7 @@ fn single_in_pieces(content: &[u8], options: &FrameOptions, piece: usize) -> Vec
 }
 
 fn streamed(content: &[u8], options: &FrameOptions, threads: usize, piece: usize) -> Vec<u8> {
-    let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), threads);
+    let mut encoder = ParallelFrameEncoder::with_options(Vec::new(), options.clone(), threads);
     for piece in content.chunks(piece) {
         encoder.write_all(piece).unwrap();
     }
@@ -86,7 +86,7 @@ fn frames_after_other_frames_are_the_single_threaded_bytes() {
             }
             // An encoder dropped with blocks in flight and content gathered: its buffers come
             // back (or not) while the next frames run.
-            let mut dropped = ParallelFrameEncoder::new(Vec::new(), options.clone(), 3);
+            let mut dropped = ParallelFrameEncoder::with_options(Vec::new(), options.clone(), 3);
             dropped
                 .write_all(&content[..content.len() * 2 / 3])
                 .unwrap();

@@ -104,7 +104,7 @@ fn every_target_of_small_blocks() {
     let decoders = decoders();
     for len in (0..40).chain([64, 100, 255, 300, 777]) {
         let data = sample(len, len as u64 + 7);
-        let src = block::compress(&data);
+        let src = block::compress(&data).unwrap();
         for target in 0..=len + 3 {
             check(&decoders, &src, target);
         }
@@ -118,9 +118,9 @@ fn sampled_targets_of_big_blocks() {
     for (len, seed) in [(70_000, 1), (300_000, 2)] {
         let data = sample(len, seed);
         for src in [
-            block::compress(&data),
-            block::compress_hc(&data, 9),
-            block::compress_fast(&data, 20),
+            block::compress(&data).unwrap(),
+            block::compress_hc(&data, 9).unwrap(),
+            block::compress_fast(&data, 20).unwrap(),
         ] {
             let mut targets: Vec<usize> = (0..200).chain(len - 100..=len + 2).collect();
             targets.extend((0..300).map(|_| rng.below(len + 1)));
@@ -137,7 +137,7 @@ fn corrupt_and_truncated_blocks() {
     let mut rng = Rng(0xc0ffee);
     for len in [20, 200, 3000] {
         let data = sample(len, len as u64);
-        let src = block::compress(&data);
+        let src = block::compress(&data).unwrap();
         for round in 0..600 {
             let mut bad = src.clone();
             for _ in 0..1 + round % 3 {
@@ -228,7 +228,7 @@ fn edge_cases() {
     }
     // A block whose second half is garbage decodes its first half.
     let data = sample(4000, 99);
-    let mut src = block::compress(&data);
+    let mut src = block::compress(&data).unwrap();
     let half = src.len() / 2;
     src[half..].fill(0xFF);
     for target in [10, 100, 1000, 1500] {

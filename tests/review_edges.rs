@@ -79,12 +79,17 @@ fn dictionary_messages_around_4_kib_are_liblz4s() {
                     assert_eq!(&attached[..n], &want[..], "{what}: liblz4's two modes");
                     let mut out = vec![0u8; bound];
                     let n = reused
-                        .compress_with_dictionary_into(&src, &mut out, &dict, acceleration as u32)
+                        .compress_into_with_prepared_dictionary(
+                            &src,
+                            &mut out,
+                            &dict,
+                            acceleration as u32,
+                        )
                         .unwrap();
                     assert_eq!(&out[..n], &want[..], "{what}");
                     // One byte short of the output: liblz4 gives up, and so do we.
                     if !want.is_empty() {
-                        let short = reused.compress_with_dictionary_into(
+                        let short = reused.compress_into_with_prepared_dictionary(
                             &src,
                             &mut out[..want.len() - 1],
                             &dict,
@@ -93,7 +98,7 @@ fn dictionary_messages_around_4_kib_are_liblz4s() {
                         assert!(short.is_err(), "{what}: one byte short");
                     }
                     assert_eq!(
-                        block::decompress_with_dict(&want, dict_bytes, len).unwrap(),
+                        block::decompress_with_dictionary(&want, dict_bytes, len).unwrap(),
                         src,
                         "{what}: round trip"
                     );
@@ -108,7 +113,7 @@ fn dictionary_messages_around_4_kib_are_liblz4s() {
 fn one_shot(block: &[u8], history: &[u8], cap: usize) -> (Result<usize, lz4_simd::Error>, Vec<u8>) {
     let history = &history[history.len().saturating_sub(64 * KIB)..];
     let mut dst = vec![0u8; cap];
-    let result = block::decompress_into_with_dict(block, &mut dst, history);
+    let result = block::decompress_into_with_dictionary(block, &mut dst, history);
     let out = result.as_ref().map_or(Vec::new(), |&n| dst[..n].to_vec());
     (result, out)
 }
@@ -126,7 +131,7 @@ fn stream_decoder_goes_on_after_errors_with_the_one_shot_verdict() {
         let dict_bytes = &pool[pool.len() - dict_len..];
         let dict = Dictionary::new(dict_bytes);
         let mut compressor = if dict_len > 0 {
-            StreamCompressor::with_dictionary(&dict)
+            StreamCompressor::with_prepared_dictionary(&dict)
         } else {
             StreamCompressor::new()
         };
@@ -354,7 +359,12 @@ fn random_dictionary_messages_through_one_compressor() {
         };
         let want = liblz4::compress_with_dict_cap(&src, dict_bytes, acceleration, cap);
         let mut out = vec![0u8; cap];
-        let got = reused.compress_with_dictionary_into(&src, &mut out, &dict, acceleration as u32);
+        let got = reused.compress_into_with_prepared_dictionary(
+            &src,
+            &mut out,
+            &dict,
+            acceleration as u32,
+        );
         let what = format!(
             "message {i}: dict {dict_len}, input {len}, acceleration {acceleration}, cap {cap}"
         );

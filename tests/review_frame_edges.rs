@@ -105,7 +105,11 @@ fn review_frames_at_the_give_up_edge() {
                 bound_block + 19,
                 1 << 20,
             ] {
-                let got = sans_io(&content, &mut FrameCompressor::new(options.clone()), room);
+                let got = sans_io(
+                    &content,
+                    &mut FrameCompressor::with_options(options.clone()),
+                    room,
+                );
                 if got != want {
                     failures.push(format!("{name} copies {copies}: sans-io room {room}"));
                 }
@@ -176,10 +180,11 @@ fn review_dictionary_frames_direct_and_into() {
         let mut content = nearly(2, 500, copies, &mut rng);
         content[70_000..70_040].copy_from_slice(&dict_bytes[50_000..50_040]);
         for (name, options) in option_sets() {
-            let want = frame::compress_with_dictionary(&content, &dict, &options);
+            let want = frame::compress_with_prepared_dictionary(&content, &dict, &options);
             let bound = frame::compress_bound(content.len(), &options);
             let mut dst = vec![0u8; bound];
-            match frame::compress_into_with_dictionary(&content, &dict, &mut dst, &options) {
+            match frame::compress_into_with_prepared_dictionary(&content, &mut dst, &dict, &options)
+            {
                 Ok(n) if dst[..n] == want[..] => {}
                 other => failures.push(format!("{name} copies {copies}: into with dict {other:?}")),
             }
@@ -200,7 +205,7 @@ fn review_dictionary_frames_direct_and_into() {
             let options = FrameOptions::new()
                 .block_size(BlockSize::Max64KB)
                 .block_checksum(checksum);
-            let want = frame::compress_with_dictionary(&content, &dict, &options);
+            let want = frame::compress_with_prepared_dictionary(&content, &dict, &options);
             let p = liblz4::fast_frame_preferences(4, false, 1);
             let want = if checksum { continue } else { want };
             let lz4f = liblz4_hc::compress_frame_cdict(&content, &dict_bytes, &p);
@@ -255,7 +260,8 @@ fn auto_flush_chunks(levels: &[Option<u8>], modes: &[bool]) {
                         4 + block::compress_bound(BLOCK) + 27,
                         1 << 20,
                     ] {
-                        let mut compressor = FrameCompressor::new(options.clone()).auto_flush(true);
+                        let mut compressor =
+                            FrameCompressor::with_options(options.clone()).auto_flush(true);
                         let framed = frame_common::compress_in_pieces(
                             &mut compressor,
                             content.chunks(chunk),

@@ -49,7 +49,7 @@ fn c_stream(with_dict: bool, dict: &[u8]) -> Stream<'_> {
 /// A fresh stream of ours, with `dict` when `with_dict`.
 fn our_stream(with_dict: bool, dict: &Dictionary) -> StreamCompressor<'_> {
     if with_dict {
-        StreamCompressor::with_dictionary(dict)
+        StreamCompressor::with_prepared_dictionary(dict)
     } else {
         StreamCompressor::new()
     }
@@ -211,7 +211,7 @@ fn contiguous_layout_every_capacity() {
     }
 }
 
-/// `Compressor::compress_with_dictionary_into` at every capacity: the bound's bytes or
+/// `Compressor::compress_into_with_prepared_dictionary` at every capacity: the bound's bytes or
 /// `OutputTooSmall`, never a write past `dst`; and at least every capacity liblz4's attach path
 /// fits into.
 #[test]
@@ -232,13 +232,13 @@ fn dictionary_every_capacity() {
         let src = &data[at..at + len];
         let bound = block::compress_bound(len);
         let full = ours_into(
-            |dst| compressor.compress_with_dictionary_into(src, dst, &dict, 1),
+            |dst| compressor.compress_into_with_prepared_dictionary(src, dst, &dict, 1),
             bound,
         )
         .unwrap();
         for cap in capacities(len, full.len()) {
             let got = ours_into(
-                |dst| compressor.compress_with_dictionary_into(src, dst, &dict, 1),
+                |dst| compressor.compress_into_with_prepared_dictionary(src, dst, &dict, 1),
                 cap,
             );
             let want = theirs_into(
@@ -353,7 +353,10 @@ fn dictionary_window_edge() {
                 let cap = block::compress_bound(len);
                 let want = liblz4::compress_with_dict_cap(&src, &dict_bytes, 1, cap).unwrap();
                 let got = ours_into(
-                    |dst| Compressor::new().compress_with_dictionary_into(&src, dst, &dict, 1),
+                    |dst| {
+                        Compressor::new()
+                            .compress_into_with_prepared_dictionary(&src, dst, &dict, 1)
+                    },
                     cap,
                 )
                 .unwrap();
@@ -366,19 +369,22 @@ fn dictionary_window_edge() {
                 assert_eq!(Some(&got), attached.as_ref());
                 // As the first block of a stream, in both layouts.
                 let got = ours_into(
-                    |dst| StreamCompressor::with_dictionary(&dict).compress_into(&src, dst, 1),
+                    |dst| {
+                        StreamCompressor::with_prepared_dictionary(&dict)
+                            .compress_into(&src, dst, 1)
+                    },
                     cap,
                 );
                 assert_eq!(got.as_ref(), Some(&want));
                 let got = ours_into(
                     |dst| {
-                        StreamCompressor::with_dictionary(&dict)
+                        StreamCompressor::with_prepared_dictionary(&dict)
                             .compress_contiguous_into(&src, 0, dst, 1)
                     },
                     cap,
                 );
                 assert_eq!(got.as_ref(), Some(&want));
-                let back = block::decompress_with_dict(&want, &dict_bytes, len).unwrap();
+                let back = block::decompress_with_dictionary(&want, &dict_bytes, len).unwrap();
                 assert_eq!(back, src);
             }
         }
@@ -535,7 +541,7 @@ fn acceleration_extremes() {
     for acceleration in [0u32, 1, 2, 63, 64, 65, 65_536, 65_537, 65_538, u32::MAX] {
         let c_acceleration = liblz4::clamp_acceleration(acceleration);
         let mut theirs = SavingStream::new(Stream::with_dict(&dict_bytes));
-        let mut ours = StreamCompressor::with_dictionary(&dict);
+        let mut ours = StreamCompressor::with_prepared_dictionary(&dict);
         let mut contiguous_theirs = Stream::new();
         let mut contiguous_ours = StreamCompressor::new();
         let mut start = 0;
@@ -560,7 +566,12 @@ fn acceleration_extremes() {
             let want = liblz4::compress_with_dict_cap(src, &dict_bytes, c_acceleration, cap);
             let got = ours_into(
                 |dst| {
-                    Compressor::new().compress_with_dictionary_into(src, dst, &dict, acceleration)
+                    Compressor::new().compress_into_with_prepared_dictionary(
+                        src,
+                        dst,
+                        &dict,
+                        acceleration,
+                    )
                 },
                 cap,
             );

@@ -10,7 +10,7 @@ fn abc_end_vector() {
     let expected = [
         0x3f, 0x61, 0x62, 0x63, 0x03, 0x00, 0x02, 0x50, 0x2d, 0x65, 0x6e, 0x64, 0x21,
     ];
-    assert_eq!(block::compress(ABC_END), expected);
+    assert_eq!(block::compress(ABC_END).unwrap(), expected);
     assert_eq!(block::decompress(&expected, 29).unwrap(), ABC_END);
 }
 
@@ -20,23 +20,23 @@ fn abc_times_ten_vector() {
     let expected = [
         0x3f, 0x61, 0x62, 0x63, 0x03, 0x00, 0x03, 0x50, 0x62, 0x63, 0x61, 0x62, 0x63,
     ];
-    assert_eq!(block::compress(&input), expected);
+    assert_eq!(block::compress(&input).unwrap(), expected);
     assert_eq!(block::decompress(&expected, 30).unwrap(), input);
 }
 
 #[test]
 fn empty_input_vector() {
-    assert_eq!(block::compress(b""), [0x00]);
+    assert_eq!(block::compress(b"").unwrap(), [0x00]);
     assert_eq!(block::decompress(&[0x00], 0).unwrap(), b"");
     assert_eq!(block::decompress(&[0x00], 100).unwrap(), b"");
-    assert_eq!(block::compress_prepend_size(b""), [0, 0, 0, 0, 0]);
+    assert_eq!(block::compress_prepend_size(b"").unwrap(), [0, 0, 0, 0, 0]);
 }
 
 #[test]
 fn prepended_vector() {
-    let prefixed = block::compress_prepend_size(ABC_END);
+    let prefixed = block::compress_prepend_size(ABC_END).unwrap();
     assert_eq!(&prefixed[..4], &[0x1d, 0x00, 0x00, 0x00]);
-    assert_eq!(&prefixed[4..], &block::compress(ABC_END)[..]);
+    assert_eq!(&prefixed[4..], &block::compress(ABC_END).unwrap()[..]);
     assert_eq!(
         block::decompress_size_prepended(&prefixed, 29).unwrap(),
         ABC_END

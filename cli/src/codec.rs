@@ -103,7 +103,7 @@ pub fn compress_frame(
     if first < block_len {
         let options = options.content_size(content_size.is_some());
         let framed = match dictionary {
-            Some(dict) => frame::compress_with_dict(&buf[..first], dict, &options),
+            Some(dict) => frame::compress_with_dictionary(&buf[..first], dict, &options),
             None => frame::compress(&buf[..first], &options),
         };
         return writer.write_all(&framed);
@@ -121,7 +121,7 @@ pub fn compress_frame(
             ),
             None => FrameEncoder::with_compressor(
                 writer,
-                FrameCompressor::new(options).auto_flush(true),
+                FrameCompressor::with_options(options).auto_flush(true),
             ),
         };
         pump(reader, &mut encoder, &mut buf, first)?;
@@ -130,7 +130,7 @@ pub fn compress_frame(
         // Auto-flush too: the same frames as the one-thread path for the same reads.
         let mut encoder = match dictionary {
             Some(dict) => ParallelFrameEncoder::with_dictionary(writer, options, dict, threads),
-            None => ParallelFrameEncoder::new(writer, options, threads),
+            None => ParallelFrameEncoder::with_options(writer, options, threads),
         }
         .auto_flush(true);
         pump(reader, &mut encoder, &mut buf, first)?;
@@ -342,7 +342,7 @@ mod tests {
             Some(lz4_simd::Error::InputTooLarge { len: 10, max: 4 })
         );
         // A size-prepended input longer than any block of `max_out` bytes is refused whole.
-        let mut long = block::compress_prepend_size(&[1u8; 100]);
+        let mut long = block::compress_prepend_size(&[1u8; 100]).unwrap();
         long.extend([0u8; 1000]);
         let err = decompress_prepended(&mut &long[..], &mut Vec::new(), 100).unwrap_err();
         assert!(err.to_string().contains("larger than"), "{err}");
@@ -354,7 +354,7 @@ mod tests {
         for (_, sample) in crate::samples::generated(64 * 1024) {
             let mut out = Vec::new();
             compress_prepended(&mut &sample[..], &mut out, &settings).unwrap();
-            assert_eq!(out, block::compress_prepend_size(&sample));
+            assert_eq!(out, block::compress_prepend_size(&sample).unwrap());
             let mut back = Vec::new();
             decompress_prepended(&mut &out[..], &mut back, sample.len()).unwrap();
             assert!(back == sample);

@@ -60,7 +60,10 @@ fn size_prepended_blocks_with_block_flag() {
     let data = sample(100_000);
     let out = piped(&["compress", "--block"], &data);
     assert!(out.status.success());
-    assert_eq!(out.stdout, lz4_simd::block::compress_prepend_size(&data));
+    assert_eq!(
+        out.stdout,
+        lz4_simd::block::compress_prepend_size(&data).unwrap()
+    );
     let back = piped(&["-d", "--block"], &out.stdout);
     assert!(back.status.success());
     assert!(back.stdout == data);
@@ -68,12 +71,15 @@ fn size_prepended_blocks_with_block_flag() {
     assert!(!capped.status.success());
     let hc = piped(&["-z9", "--block"], &data);
     assert!(hc.status.success());
-    assert_eq!(&hc.stdout[4..], lz4_simd::block::compress_hc(&data, 9));
+    assert_eq!(
+        &hc.stdout[4..],
+        lz4_simd::block::compress_hc(&data, 9).unwrap()
+    );
 }
 
 #[test]
 fn bad_input_is_reported_not_panicked() {
-    let raw_block = lz4_simd::block::compress(&sample(5000));
+    let raw_block = lz4_simd::block::compress(&sample(5000)).unwrap();
     for (input, needle) in [
         (&b"plain text"[..], "not LZ4 frame data"),
         (&raw_block[..], "raw LZ4 block"),
@@ -199,7 +205,7 @@ fn a_dictionary_frame_header_may_arrive_in_pieces() {
     let dict = sample(70_000);
     let data = sample(100_000);
     let options = lz4_simd::frame::FrameOptions::new().dict_id(Some(7));
-    let framed = lz4_simd::frame::compress_with_dict(&data, &dict, &options);
+    let framed = lz4_simd::frame::compress_with_dictionary(&data, &dict, &options);
     let dir = scratch("dict-pieces");
     std::fs::write(dir.join("dict"), &dict).unwrap();
     let mut child = bin()
@@ -426,7 +432,7 @@ fn a_dictionary_decodes_frames_naming_any_id() {
     let content = dict[5_000..60_000].to_vec();
     let mut stream = Vec::new();
     for id in [Some(7), None, Some(0xDEAD_BEEF)] {
-        stream.extend(frame::compress_with_dict(
+        stream.extend(frame::compress_with_dictionary(
             &content,
             &dict,
             &FrameOptions::new().dict_id(id),

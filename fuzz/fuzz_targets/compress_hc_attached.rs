@@ -1,4 +1,4 @@
-//! `HcCompressor::compress_with_attached_dictionary_into` (the HC dictCtx search, as LZ4F
+//! `HcCompressor::compress_into_with_attached_dictionary` (the HC dictCtx search, as LZ4F
 //! compresses each block with a dictionary) must produce exactly liblz4's bytes and verdict:
 //! `LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary` + `LZ4_compress_HC_continue`, at
 //! bound-sized and smaller capacities, and its output must decode back with the dictionary.
@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
     compressor.set_favor_dec_speed(favor);
     let mut out = vec![0xA5u8; capacity + 8];
     let got = compressor
-        .compress_with_attached_dictionary_into(&src, &mut out[..capacity], &prepared, level)
+        .compress_into_with_attached_dictionary(&src, &mut out[..capacity], &prepared, level)
         .ok()
         .map(|n| out[..n].to_vec());
     assert!(
@@ -61,7 +61,7 @@ fuzz_target!(|data: &[u8]| {
     );
     if let Some(block) = got {
         let mut back = vec![0u8; src.len()];
-        let n = block::decompress_into_with_dict(&block, &mut back, prepared.as_bytes())
+        let n = block::decompress_into_with_dictionary(&block, &mut back, prepared.as_bytes())
             .expect("our block decodes with its dictionary");
         assert_eq!(&back[..n], &src[..], "round trip");
     }

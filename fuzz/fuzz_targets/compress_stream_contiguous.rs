@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
     let mut ours = if dict.is_empty() {
         StreamCompressor::new()
     } else {
-        StreamCompressor::with_dictionary(&prepared)
+        StreamCompressor::with_prepared_dictionary(&prepared)
     };
     let mut theirs = if dict.is_empty() {
         Stream::new()
@@ -77,7 +77,11 @@ fuzz_target!(|data: &[u8]| {
                     "block {index} differs from liblz4"
                 );
                 let decoded = if index == 0 && !dict.is_empty() {
-                    block::decompress_into_with_dict(&got[..written], &mut out[start..end], &dict)
+                    block::decompress_into_with_dictionary(
+                        &got[..written],
+                        &mut out[start..end],
+                        &dict,
+                    )
                 } else {
                     block::decompress_into_with_history(&got[..written], &mut out[..end], start)
                 };

@@ -79,7 +79,7 @@ fn lz4_frame(content: &[u8], kind: u8, seed: u8, dict: Option<&[u8]>) -> Vec<u8>
     let mut framed = if kind & 0x40 == 0 {
         let options = options.content_size(kind & 0x80 != 0);
         match dict {
-            Some(dict) => frame::compress_with_dict(content, dict, &options),
+            Some(dict) => frame::compress_with_dictionary(content, dict, &options),
             None => frame::compress(content, &options),
         }
     } else {
@@ -271,7 +271,7 @@ fn sans_io(stream: &[u8], dict: Option<&[u8]>, pattern: u8) -> Result<Vec<u8>, E
 
 fn one_shot(stream: &[u8], dict: Option<&[u8]>, cap: usize) -> Result<Vec<u8>, Error> {
     match dict {
-        Some(dict) => frame::decompress_with_dict(stream, dict, DICT_ID, cap),
+        Some(dict) => frame::decompress_with_dictionary(stream, dict, DICT_ID, cap),
         None => frame::decompress(stream, cap),
     }
 }

@@ -7,7 +7,7 @@
 //! - from a copy of the input followed by `0xFF` bytes (a decoder that let them matter would
 //!   differ) into a guard buffer pre-filled with another byte value, `dst` at its start;
 //! - into an exact-size `Vec` pre-filled with a third value (ASan flags any write past `dst`);
-//! - into an exact-size buffer of uninitialised memory (`decompress_into_uninit_with`).
+//! - into an exact-size buffer of uninitialised memory (`Decoder::decompress_into_uninit`).
 //!
 //! `block::decompress` (the detected kernel into a `Vec`'s spare capacity) must agree too.
 //!

@@ -4,12 +4,12 @@
 //!   must give liblz4's `LZ4_decompress_safe_partial(src, dst, len, target, target)` verdict and
 //!   output, except offset 0 (liblz4 accepts it, we return `Error::OffsetZero`); every kernel the
 //!   same result, whatever `dst` held.
-//! - Dictionary: `Decoder::decompress_into_with_dict` must give the verdict and output of our
+//! - Dictionary: `Decoder::decompress_into_with_dictionary` must give the verdict and output of our
 //!   decode with the dictionary's last 64 KiB in front of the output
 //!   (`decompress_into_with_history`, the definition), on every kernel; a block liblz4's
 //!   `LZ4_decompress_safe_usingDict` (dictionary in its own buffer) accepts we accept with the same
 //!   output (offset 0 aside). And the fuzz input compressed with the dictionary
-//!   (`compress_with_dict`) decodes back to itself.
+//!   (`compress_with_dictionary`) decodes back to itself.
 //!
 //! Input layout: a mode byte (bit 0: partial or dictionary; bits 1-3: dictionary size choice),
 //! two little-endian bytes of target length or capacity, then the block.
@@ -93,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
     });
     for (index, decoder) in decoders.iter().enumerate() {
         let got = guarded(len, 0x5A ^ index as u8, |dst| {
-            decoder.decompress_into_with_dict(src, dst, &dict)
+            decoder.decompress_into_with_dictionary(src, dst, &dict)
         });
         assert_eq!(
             got.as_ref().map_err(|_| ()),
@@ -102,15 +102,15 @@ fuzz_target!(|data: &[u8]| {
             decoder.kernel()
         );
     }
-    let theirs = liblz4::decompress_with_dict(src, &dict, len);
+    let theirs = liblz4::decompress_with_dictionary(src, &dict, len);
     compare(&expected, &theirs, true);
 
     // The input as data: compressed with the dictionary, it decodes back with it.
-    let compressed = block::compress_with_dict(src, &dict, 1);
+    let compressed = block::compress_with_dictionary(src, &dict, 1).unwrap();
     for decoder in &decoders {
         let mut out = vec![0u8; src.len()];
         let n = decoder
-            .decompress_into_with_dict(&compressed, &mut out, &dict)
+            .decompress_into_with_dictionary(&compressed, &mut out, &dict)
             .expect("round trip with the dictionary failed");
         assert!(n == src.len() && out == src, "round trip differs");
     }

@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
 
     // Compress: the fuzz bytes cut at the block lengths, after the dictionary.
     let prepared = Dictionary::new(&dict);
-    let mut ours = StreamCompressor::with_dictionary(&prepared);
+    let mut ours = StreamCompressor::with_prepared_dictionary(&prepared);
     // `LZ4_loadDict` even of an empty dictionary moves the indices 64 KiB in (no phantom
     // position 0), as attaching one does.
     let mut theirs = SavingStream::new(Stream::with_dict(&dict));

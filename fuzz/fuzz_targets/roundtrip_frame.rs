@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
 
     let decode_one_shot = |framed: &[u8]| {
         if use_dict {
-            frame::decompress_with_dict(framed, dict, u32::from(more), data.len())
+            frame::decompress_with_dictionary(framed, dict, u32::from(more), data.len())
         } else {
             frame::decompress(framed, data.len())
         }
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
         .map(|_| out)
     };
 
-    let framed = frame::compress_with_dict(data, dict, &options);
+    let framed = frame::compress_with_dictionary(data, dict, &options);
     let info = frame::read_frame_info(&framed).expect("our header does not parse");
     assert_eq!(info.block_checksum, flags & 16 != 0);
     assert_eq!(info.content_checksum, flags & 8 != 0);

@@ -78,9 +78,7 @@ use super::sequence::{
     MIN_COMPRESSIBLE,
 };
 use super::xxh32::{ContentHasher, Lanes, STRIPE};
-use super::{
-    compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_HISTORY, MAX_INPUT_SIZE, MFLIMIT, MINMATCH,
-};
+use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_HISTORY, MFLIMIT, MINMATCH};
 use crate::Error;
 
 /// Inputs shorter than this use the `u16` table (liblz4's `LZ4_64Klimit` = 64 KiB + MFLIMIT - 1).
@@ -318,14 +316,14 @@ use fresh::{Cleared, Indexed};
 /// let mut out = vec![0u8; lz4_simd::block::compress_bound(1000)];
 /// for chunk in [&[7u8; 1000][..], &[9u8; 1000][..]] {
 ///     let n = compressor.compress_into(chunk, &mut out, 1).unwrap();
-///     assert_eq!(&out[..n], &lz4_simd::block::compress(chunk)[..]);
+///     assert_eq!(&out[..n], &lz4_simd::block::compress(chunk).unwrap()[..]);
 /// }
 /// ```
 pub struct Compressor {
     small: Box<U16Table>,
     large: Box<U32Table>,
     /// The dictionary path's own table, allocated on first use (see
-    /// [`Compressor::compress_with_dictionary_into`]).
+    /// [`Compressor::compress_into_with_prepared_dictionary`]).
     with_dict: Option<Box<DictTable>>,
 }
 
@@ -373,7 +371,7 @@ impl Compressor {
         dst: &mut [u8],
         acceleration: u32,
     ) -> Result<usize, Error> {
-        self.compress_with_history_into(src, 0, dst, acceleration)
+        self.compress_into_with_history(src, 0, dst, acceleration)
     }
 
     /// Compresses `window[history_len..]` into `dst`, letting matches reach back into
@@ -385,7 +383,7 @@ impl Compressor {
     /// The history is indexed every [`HISTORY_STRIDE`] bytes before the parse starts; with
     /// `history_len == 0` the output is exactly that of [`compress_into`](super::compress_into).
     /// `history_len` above `window.len()` counts as `window.len()`.
-    pub fn compress_with_history_into(
+    pub fn compress_into_with_history(
         &mut self,
         window: &[u8],
         history_len: usize,
@@ -447,8 +445,8 @@ impl Compressor {
     /// Compresses `src` into `dst` with the prepared dictionary `dict` as history, at the given
     /// acceleration (clamped to `1..=65537`), and returns the compressed length. The block decodes
     /// with the same dictionary bytes in front of it
-    /// ([`decompress_with_dict`](super::decompress_with_dict) with `dict.as_bytes()` or the
-    /// original bytes).
+    /// ([`decompress_with_dictionary`](super::decompress_with_dictionary) with `dict.as_bytes()` or
+    /// the original bytes).
     ///
     /// The output is byte-identical to liblz4 1.10's `LZ4_loadDict(stream, dict)` followed by
     /// `LZ4_compress_fast_continue(stream, src, dst, src.len(), dst.len(), acceleration)` on a
@@ -467,12 +465,14 @@ impl Compressor {
     /// let dict = Dictionary::new(b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n");
     /// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
     /// let mut out = vec![0u8; block::compress_bound(request.len())];
-    /// let n = Compressor::new().compress_with_dictionary_into(request, &mut out, &dict, 1).unwrap();
-    /// assert!(n < block::compress(request).len());
-    /// let back = block::decompress_with_dict(&out[..n], dict.as_bytes(), 1000).unwrap();
+    /// let n = Compressor::new()
+    ///     .compress_into_with_prepared_dictionary(request, &mut out, &dict, 1)
+    ///     .unwrap();
+    /// assert!(n < block::compress(request).unwrap().len());
+    /// let back = block::decompress_with_dictionary(&out[..n], dict.as_bytes(), 1000).unwrap();
     /// assert_eq!(back, request);
     /// ```
-    pub fn compress_with_dictionary_into(
+    pub fn compress_into_with_prepared_dictionary(
         &mut self,
         src: &[u8],
         dst: &mut [u8],
@@ -500,17 +500,13 @@ impl Compressor {
         }
     }
 
-    /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)).
-    pub fn compress(&mut self, src: &[u8], acceleration: u32) -> Vec<u8> {
+    /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)). Inputs
+    /// above [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) are [`Error::InputTooLarge`].
+    pub fn compress(&mut self, src: &[u8], acceleration: u32) -> Result<Vec<u8>, Error> {
         let mut out = vec![0u8; compress_bound(src.len())];
-        match self.compress_into(src, &mut out, acceleration) {
-            Ok(len) => {
-                out.truncate(len);
-                out
-            }
-            // Only an input above MAX_INPUT_SIZE fails with a bound-sized buffer.
-            Err(_) => Vec::new(),
-        }
+        let len = self.compress_into(src, &mut out, acceleration)?;
+        out.truncate(len);
+        Ok(out)
     }
 }
 
@@ -828,16 +824,17 @@ unchecked_fn! {
 /// liblz4's `LZ4_compress_destSize`: compresses as much of `src` as fits into `dst` at
 /// acceleration 1 and returns (bytes of `src` consumed, bytes written). See
 /// [`compress_dest_size`](super::compress_dest_size).
-pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
-    if src.len() > MAX_INPUT_SIZE || dst.is_empty() {
-        return (0, 0);
+pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, usize), Error> {
+    check_input_size(src)?;
+    if dst.is_empty() {
+        return Err(Error::OutputTooSmall {
+            capacity: 0,
+            needed: 1,
+        });
     }
     if dst.len() >= compress_bound(src.len()) {
         // Everything fits: the plain compressor's bytes (liblz4 takes the same shortcut).
-        return match compress_once(src, dst, 1) {
-            Ok(written) => (src.len(), written),
-            Err(_) => (0, 0),
-        };
+        return compress_once(src, dst, 1).map(|written| (src.len(), written));
     }
     // The table layout follows the whole input's size, as in liblz4.
     let result = if src.len() < U16_TABLE_LIMIT {
@@ -862,11 +859,8 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
         ))
     };
     // The fill rules leave room for every sequence and cut the last literals to fit, so the
-    // writer never refuses; should it, nothing usable was written.
-    match result {
-        Ok((written, consumed)) => (consumed, written),
-        Err(_) => (0, 0),
-    }
+    // writer never refuses; should it, its error says so.
+    result.map(|(written, consumed)| (consumed, written))
 }
 
 /// What a [`parse_external`] may match besides its input, and how: liblz4's dictionary
@@ -1549,18 +1543,18 @@ mod tests {
     fn compress_checked(compressor: &mut Compressor, window: &[u8], start: usize) -> Vec<u8> {
         let mut dst = vec![0u8; compress_bound(window.len() - start)];
         let len = compressor
-            .compress_with_history_into(window, start, &mut dst, 1)
+            .compress_into_with_history(window, start, &mut dst, 1)
             .unwrap();
         dst.truncate(len);
         let mut exact = vec![0u8; len];
         let exact_len = compressor
-            .compress_with_history_into(window, start, &mut exact, 1)
+            .compress_into_with_history(window, start, &mut exact, 1)
             .unwrap();
         assert_eq!(exact_len, len);
         assert_eq!(exact, dst);
         let mut short = vec![0u8; len - 1];
         assert!(matches!(
-            compressor.compress_with_history_into(window, start, &mut short, 1),
+            compressor.compress_into_with_history(window, start, &mut short, 1),
             Err(Error::OutputTooSmall { .. })
         ));
         let mut out = window[..start].to_vec();
@@ -1584,11 +1578,11 @@ mod tests {
         {
             let src = &text[70_000 + i * 37..][..len];
             let n = Compressor::new()
-                .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+                .compress_into_with_prepared_dictionary(src, &mut dst, &dict, 1)
                 .unwrap();
             let want = dst[..n].to_vec();
             let n = reused
-                .compress_with_dictionary_into(src, &mut dst, &dict, 1)
+                .compress_into_with_prepared_dictionary(src, &mut dst, &dict, 1)
                 .unwrap();
             assert_eq!(&dst[..n], &want[..], "input {i} ({len} bytes)");
         }
@@ -1611,7 +1605,7 @@ mod tests {
                 // Fill the tables with positions of a longer input first.
                 compress_checked(&mut reused, &long, 0);
                 let block = compress_checked(&mut reused, src, 0);
-                assert_eq!(block, super::super::compress(src), "len {len}");
+                assert_eq!(block, super::super::compress(src).unwrap(), "len {len}");
             }
         }
         for history in [0usize, 1, 12, 13, 65535, 65536, 65537, 70000] {

@@ -42,7 +42,7 @@ use crate::{Error, Kernel};
 /// use lz4_simd::Kernel;
 ///
 /// let data = b"sensor 7: 21.5C, sensor 8: 21.6C, sensor 9: 21.5C; ".repeat(40);
-/// let compressed = block::compress(&data);
+/// let compressed = block::compress(&data).unwrap();
 ///
 /// // The detected kernel, into a new Vec of at most `max_out` bytes.
 /// let decoder = Decoder::new();
@@ -174,8 +174,9 @@ impl Decoder {
     }
 
     /// Decompresses a block compressed with `dict` as history into a new `Vec` of at most
-    /// `max_out` bytes. See [`block::decompress_with_dict`](super::decompress_with_dict).
-    pub fn decompress_with_dict(
+    /// `max_out` bytes. See
+    /// [`block::decompress_with_dictionary`](super::decompress_with_dictionary).
+    pub fn decompress_with_dictionary(
         &self,
         src: &[u8],
         dict: &[u8],
@@ -190,8 +191,8 @@ impl Decoder {
     /// Decompresses the block `src` into `dst` with `dict` as the data before `dst[0]`: matches
     /// may read the dictionary's last bytes (up to 64 KiB back), or start there and continue in
     /// `dst`. The dictionary is not copied. Returns the number of bytes written. See
-    /// [`block::decompress_into_with_dict`](super::decompress_into_with_dict).
-    pub fn decompress_into_with_dict(
+    /// [`block::decompress_into_with_dictionary`](super::decompress_into_with_dictionary).
+    pub fn decompress_into_with_dictionary(
         &self,
         src: &[u8],
         dst: &mut [u8],

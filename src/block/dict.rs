@@ -5,8 +5,9 @@
 //! table (the `u32` layout's hash of 5 bytes), positions counted so that the dictionary ends just
 //! below index 65,536, where the input starts. A dictionary under 8 bytes is ignored by the fast
 //! compressor, as `LZ4_loadDict` ignores it (its bytes are still kept: HC compression, which
-//! LZ4F gives the same bytes, uses them). Each [`Compressor::compress_with_dictionary_into`] call then reads or copies that
-//! table instead of hashing the dictionary again, and reads the dictionary bytes in place.
+//! LZ4F gives the same bytes, uses them). Each
+//! [`Compressor::compress_into_with_prepared_dictionary`] call then reads or copies that table
+//! instead of hashing the dictionary again, and reads the dictionary bytes in place.
 //!
 //! The table's indices are all below 65,536, so its slots are 16 bits (8 KiB, where liblz4's are
 //! 32): the same values, and half the cache footprint for the dictCtx probe, which reads the
@@ -26,7 +27,7 @@ use super::MAX_HISTORY;
 /// table liblz4's `LZ4_loadDict` builds from them.
 ///
 /// Build it once, then compress any number of inputs with
-/// [`Compressor::compress_with_dictionary_into`]; the output is byte-identical to liblz4's
+/// [`Compressor::compress_into_with_prepared_dictionary`]; the output is byte-identical to liblz4's
 /// `LZ4_loadDict` + `LZ4_compress_fast_continue` (and `LZ4_attach_dictionary`). It is plain
 /// owned data (about 72 KiB), `Send + Sync`: share it by reference (or in an `Arc`) between
 /// threads, each with its own [`Compressor`].
@@ -37,9 +38,9 @@ use super::MAX_HISTORY;
 /// let mut compressor = Compressor::new();
 /// let message = b"{\"user\": \"ada\", \"action\": \"login\", \"ok\": true}";
 /// let mut out = vec![0u8; block::compress_bound(message.len())];
-/// let n = compressor.compress_with_dictionary_into(message, &mut out, &dict, 1).unwrap();
-/// let back = block::decompress_with_dict(&out[..n], dict.as_bytes(), message.len()).unwrap();
-/// assert_eq!(back, message);
+/// let n = compressor.compress_into_with_prepared_dictionary(message, &mut out, &dict, 1).unwrap();
+/// let back = block::decompress_with_dictionary(&out[..n], dict.as_bytes(), message.len());
+/// assert_eq!(back.unwrap(), message);
 /// ```
 #[derive(Clone)]
 pub struct Dictionary {
@@ -90,13 +91,14 @@ impl Dictionary {
         dict
     }
 
-    /// Prepares `bytes` as liblz4 1.10's `LZ4_loadDictSlow` does: [`Dictionary::new`]'s table,
-    /// then every position whose slot is still empty enters its first position there. Blocks
+    /// Prepares `bytes` as a denser table than [`Dictionary::new`]'s: that table, then every
+    /// position whose slot is still empty enters its first position there (liblz4 1.10's
+    /// `LZ4_loadDictSlow`), so LZ4F 1.10's bytes. Blocks
     /// compressed with it are byte-identical to `LZ4_loadDictSlow` + `LZ4_compress_fast_continue`
     /// (and so to liblz4 1.10's LZ4F frames with a dictionary, whose `LZ4F_createCDict` prepares
     /// fast dictionaries this way); they are usually a little smaller, and preparing costs one
     /// more pass. Decoding needs only the bytes, as for any dictionary.
-    pub fn new_slow(bytes: &[u8]) -> Self {
+    pub fn new_dense(bytes: &[u8]) -> Self {
         let mut dict = Self::new(bytes);
         let history_len = dict.history().len();
         let first = Self::BASE - history_len;

@@ -38,9 +38,11 @@
 //! # Decoding
 //!
 //! The free functions ([`decompress`], [`decompress_into`], [`decompress_into_uninit`],
-//! [`decompress_into_with_history`], [`decompress_append`], [`decompress_with_dict`],
-//! [`decompress_into_with_dict`], [`decompress_partial`], [`decompress_size_prepended`]) decode with the detected kernel ([`Kernel::detect`]). A
-//! [`Decoder`] has the same operations for a kernel of your choice. The decoders, bottom up:
+//! [`decompress_into_with_history`], [`decompress_append`], [`decompress_with_dictionary`],
+//! [`decompress_into_with_dictionary`], [`decompress_partial`], [`decompress_size_prepended`])
+//! decode with the detected kernel ([`Kernel::detect`](crate::Kernel::detect)). A [`Decoder`]
+//! has the same operations for a kernel of your choice ([`Decoder::with_kernel`], the one place
+//! a kernel is chosen). The decoders, bottom up:
 //! `reference` (the oracle, and every decoder's careful tail), `scalar` (the tuned safe decoder),
 //! `fast_decode` (the one SIMD loop and its entry points per kernel), `dispatch` (kernel token →
 //! entry point), `decoder` ([`Decoder`], the one implementation behind the free functions).
@@ -63,7 +65,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
-use crate::{Error, Kernel};
+use crate::Error;
 
 mod compress;
 mod decoder;
@@ -134,14 +136,13 @@ pub const fn compress_bound(len: usize) -> usize {
 
 /// Compresses `src` at acceleration 1 (liblz4's default). Same bytes as `LZ4_compress_default`.
 ///
-/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec` (liblz4 returns 0 for them); use
-/// [`compress_into`] to get an [`Error`] instead.
+/// Inputs above [`MAX_INPUT_SIZE`] are [`Error::InputTooLarge`] (liblz4 returns 0 for them).
 ///
 /// ```
-/// let block = lz4_simd::block::compress(b"abcabcabcabcabcabcabcabc-end!");
+/// let block = lz4_simd::block::compress(b"abcabcabcabcabcabcabcabc-end!").unwrap();
 /// assert_eq!(block, [0x3f, 0x61, 0x62, 0x63, 0x03, 0x00, 0x02, 0x50, 0x2d, 0x65, 0x6e, 0x64, 0x21]);
 /// ```
-pub fn compress(src: &[u8]) -> Vec<u8> {
+pub fn compress(src: &[u8]) -> Result<Vec<u8>, Error> {
     compress_fast(src, 1)
 }
 
@@ -149,16 +150,12 @@ pub fn compress(src: &[u8]) -> Vec<u8> {
 /// 1 count as 1 and values above [`ACCELERATION_MAX`] as that. The output is byte-identical to
 /// liblz4 1.10's `LZ4_compress_fast(src, dst, len, bound, acceleration)`.
 ///
-/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`; use [`compress_into`] to get an error.
-pub fn compress_fast(src: &[u8], acceleration: u32) -> Vec<u8> {
+/// Inputs above [`MAX_INPUT_SIZE`] are [`Error::InputTooLarge`].
+pub fn compress_fast(src: &[u8], acceleration: u32) -> Result<Vec<u8>, Error> {
     let mut out = vec![0u8; compress_bound(src.len())];
-    match compress::compress_once(src, &mut out, acceleration) {
-        Ok(len) => {
-            out.truncate(len);
-            out
-        }
-        Err(_) => Vec::new(),
-    }
+    let len = compress::compress_once(src, &mut out, acceleration)?;
+    out.truncate(len);
+    Ok(out)
 }
 
 /// Compresses `src` into `dst`, returning the compressed length.
@@ -173,57 +170,49 @@ pub fn compress_into(src: &[u8], dst: &mut [u8], acceleration: u32) -> Result<us
 /// Compresses `src` at acceleration 1 behind a 4-byte little-endian prefix holding `src.len()`:
 /// the size-prepended convention of python-lz4's `lz4.block.compress` and lz4_flex.
 ///
-/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`.
-pub fn compress_prepend_size(src: &[u8]) -> Vec<u8> {
-    if src.len() > MAX_INPUT_SIZE {
-        return Vec::new();
-    }
+/// Inputs above [`MAX_INPUT_SIZE`] are [`Error::InputTooLarge`].
+pub fn compress_prepend_size(src: &[u8]) -> Result<Vec<u8>, Error> {
+    sequence::check_input_size(src)?;
     let mut out = vec![0u8; 4 + compress_bound(src.len())];
     out[..4].copy_from_slice(&(src.len() as u32).to_le_bytes());
-    match compress::compress_once(src, &mut out[4..], 1) {
-        Ok(len) => {
-            out.truncate(4 + len);
-            out
-        }
-        Err(_) => Vec::new(),
-    }
+    let len = compress::compress_once(src, &mut out[4..], 1)?;
+    out.truncate(4 + len);
+    Ok(out)
 }
 
 /// Compresses `src` at the given acceleration with `dict` as history: matches may reference the
 /// last [`MAX_HISTORY`] bytes of `dict`. The block must be decoded with the same dictionary
-/// ([`decompress_with_dict`]). With an empty `dict` this is [`compress_fast`].
+/// ([`decompress_with_dictionary`]). With an empty `dict` this is [`compress_fast`].
 ///
-/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`.
+/// Inputs above [`MAX_INPUT_SIZE`] are [`Error::InputTooLarge`].
 ///
 /// ```
 /// use lz4_simd::block;
 /// let dict = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n";
 /// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
-/// let with_dict = block::compress_with_dict(request, dict, 1);
-/// assert!(with_dict.len() < block::compress(request).len());
-/// assert_eq!(block::decompress_with_dict(&with_dict, dict, 1000).unwrap(), request);
+/// let with_dict = block::compress_with_dictionary(request, dict, 1).unwrap();
+/// assert!(with_dict.len() < block::compress(request).unwrap().len());
+/// assert_eq!(block::decompress_with_dictionary(&with_dict, dict, 1000).unwrap(), request);
 /// ```
-pub fn compress_with_dict(src: &[u8], dict: &[u8], acceleration: u32) -> Vec<u8> {
-    if src.len() > MAX_INPUT_SIZE {
-        return Vec::new();
-    }
+pub fn compress_with_dictionary(
+    src: &[u8],
+    dict: &[u8],
+    acceleration: u32,
+) -> Result<Vec<u8>, Error> {
+    sequence::check_input_size(src)?;
     let history = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
     let mut window = Vec::with_capacity(history.len() + src.len());
     window.extend_from_slice(history);
     window.extend_from_slice(src);
     let mut out = vec![0u8; compress_bound(src.len())];
-    match Compressor::new().compress_with_history_into(
+    let len = Compressor::new().compress_into_with_history(
         &window,
         history.len(),
         &mut out,
         acceleration,
-    ) {
-        Ok(len) => {
-            out.truncate(len);
-            out
-        }
-        Err(_) => Vec::new(),
-    }
+    )?;
+    out.truncate(len);
+    Ok(out)
 }
 
 /// Compresses as much of `src` as fits into `dst` (a fixed-size page) at acceleration 1, and
@@ -232,19 +221,20 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8], acceleration: u32) -> Vec<u8>
 /// afterwards is `consumed`).
 ///
 /// When `dst` holds [`compress_bound`]`(src.len())` the whole input is compressed as by
-/// [`compress`]. An empty `src` gives the block `00` (`(0, 1)`); an empty `dst`, or an input above
-/// [`MAX_INPUT_SIZE`], gives `(0, 0)`.
+/// [`compress`]. An empty `src` gives the block `00` (`(0, 1)`). An input above
+/// [`MAX_INPUT_SIZE`] is [`Error::InputTooLarge`]; an empty `dst`, which holds no block, is
+/// [`Error::OutputTooSmall`].
 ///
 /// ```
 /// use lz4_simd::block;
 /// let log = b"GET /a 200\nGET /b 200\nGET /c 404\n".repeat(100);
 /// let mut page = [0u8; 64];
-/// let (consumed, written) = block::compress_dest_size(&log, &mut page);
+/// let (consumed, written) = block::compress_dest_size(&log, &mut page).unwrap();
 /// assert!(written <= 64 && consumed > 64);
 /// let back = block::decompress(&page[..written], consumed).unwrap();
 /// assert_eq!(back, &log[..consumed]);
 /// ```
-pub fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
+pub fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, usize), Error> {
     compress::compress_dest_size(src, dst)
 }
 
@@ -253,8 +243,8 @@ pub fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> (usize, usize) {
 /// returns the number of bytes written after the history. Matches may reach into the history but
 /// not before `buf[0]`. The output cap is `buf.len() - history_len`.
 ///
-/// This is the zero-copy form of [`decompress_with_dict`] for streaming decoders that keep the
-/// history in front of the output. ([`Decoder::decompress_into_with_history`] with the detected
+/// This is the zero-copy form of [`decompress_with_dictionary`] for streaming decoders that keep
+/// the history in front of the output. ([`Decoder::decompress_into_with_history`] with the detected
 /// kernel.)
 pub fn decompress_into_with_history(
     src: &[u8],
@@ -262,19 +252,6 @@ pub fn decompress_into_with_history(
     history_len: usize,
 ) -> Result<usize, Error> {
     Decoder::new().decompress_into_with_history(src, buf, history_len)
-}
-
-/// [`decompress_into_with_history`] with a chosen decode kernel, for tests, benchmarks and
-/// debugging. Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run.
-/// New code should prefer the [`Decoder`] form, which does the same:
-/// `Decoder::with_kernel(kernel)?.decompress_into_with_history(src, buf, history_len)`.
-pub fn decompress_into_with_history_kernel(
-    kernel: Kernel,
-    src: &[u8],
-    buf: &mut [u8],
-    history_len: usize,
-) -> Result<usize, Error> {
-    Decoder::with_kernel(kernel)?.decompress_into_with_history(src, buf, history_len)
 }
 
 /// Decodes the block `src` and appends its output (at most `max_out` bytes) to `out`, whose last
@@ -295,11 +272,15 @@ pub fn decompress_append(
     Decoder::new().decompress_append(src, out, history_len, max_out)
 }
 
-/// Decompresses a block compressed with `dict` as history ([`compress_with_dict`]) into a new
+/// Decompresses a block compressed with `dict` as history ([`compress_with_dictionary`]) into a new
 /// `Vec` of at most `max_out` bytes. With an empty `dict` this is [`decompress`]. The dictionary
-/// is not copied (see [`decompress_into_with_dict`]).
-pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    Decoder::new().decompress_with_dict(src, dict, max_out)
+/// is not copied (see [`decompress_into_with_dictionary`]).
+pub fn decompress_with_dictionary(
+    src: &[u8],
+    dict: &[u8],
+    max_out: usize,
+) -> Result<Vec<u8>, Error> {
+    Decoder::new().decompress_with_dictionary(src, dict, max_out)
 }
 
 // Dictionary and partial decoding.
@@ -323,13 +304,17 @@ pub fn decompress_with_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<V
 /// use lz4_simd::block;
 /// let dict = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\n";
 /// let request = b"GET /about.html HTTP/1.1\r\nHost: example.com\r\n\r\n";
-/// let compressed = block::compress_with_dict(request, dict, 1);
+/// let compressed = block::compress_with_dictionary(request, dict, 1).unwrap();
 /// let mut out = [0u8; 64];
-/// let n = block::decompress_into_with_dict(&compressed, &mut out, dict).unwrap();
+/// let n = block::decompress_into_with_dictionary(&compressed, &mut out, dict).unwrap();
 /// assert_eq!(&out[..n], request);
 /// ```
-pub fn decompress_into_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Result<usize, Error> {
-    Decoder::new().decompress_into_with_dict(src, dst, dict)
+pub fn decompress_into_with_dictionary(
+    src: &[u8],
+    dst: &mut [u8],
+    dict: &[u8],
+) -> Result<usize, Error> {
+    Decoder::new().decompress_into_with_dictionary(src, dst, dict)
 }
 
 /// Decodes only the first `dst.len()` bytes of the block `src` (all of it if it decodes to
@@ -351,7 +336,7 @@ pub fn decompress_into_with_dict(src: &[u8], dst: &mut [u8], dict: &[u8]) -> Res
 /// ```
 /// use lz4_simd::block;
 /// let page = b"key=0001;value=alpha;".repeat(100);
-/// let compressed = block::compress(&page);
+/// let compressed = block::compress(&page).unwrap();
 /// let mut head = [0u8; 30];
 /// assert_eq!(block::decompress_partial(&compressed, &mut head).unwrap(), 30);
 /// assert_eq!(&head, &page[..30]);
@@ -373,15 +358,6 @@ pub fn decompress_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     Decoder::new().decompress_into(src, dst)
 }
 
-/// [`decompress_into`] with a chosen decode kernel, for tests, benchmarks and debugging.
-///
-/// Returns [`Error::KernelUnavailable`] for a kernel this CPU or build cannot run. Every kernel
-/// gives the same verdict and output as [`Kernel::Scalar`]. New code should prefer the
-/// [`Decoder`] form, which does the same: `Decoder::with_kernel(kernel)?.decompress_into(src, dst)`.
-pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
-    Decoder::with_kernel(kernel)?.decompress_into(src, dst)
-}
-
 /// Decompresses the block `src` into `dst`, which may be uninitialised memory (a reused buffer,
 /// a `Vec`'s spare capacity), returning the number of bytes written.
 ///
@@ -397,17 +373,6 @@ pub fn decompress_into_with(kernel: Kernel, src: &[u8], dst: &mut [u8]) -> Resul
 /// bytes in the safe build, a zero-fill of `dst` with the scalar kernel.
 pub fn decompress_into_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Result<usize, Error> {
     Decoder::new().decompress_into_uninit(src, dst)
-}
-
-/// [`decompress_into_uninit`] with a chosen decode kernel (see [`decompress_into_with`]). New
-/// code should prefer the [`Decoder`] form, which does the same:
-/// `Decoder::with_kernel(kernel)?.decompress_into_uninit(src, dst)`.
-pub fn decompress_into_uninit_with(
-    kernel: Kernel,
-    src: &[u8],
-    dst: &mut [MaybeUninit<u8>],
-) -> Result<usize, Error> {
-    Decoder::with_kernel(kernel)?.decompress_into_uninit(src, dst)
 }
 
 /// Decompresses the block `src` into a new `Vec` of at most `max_out` bytes.

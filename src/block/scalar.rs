@@ -527,8 +527,8 @@ mod tests {
             .collect();
         let dict: Vec<u8> = text[1000..].iter().rev().copied().collect();
         let blocks = [
-            crate::block::compress(&text[..2000]),
-            crate::block::compress_with_dict(&text[..2000], &dict, 1),
+            crate::block::compress(&text[..2000]).unwrap(),
+            crate::block::compress_with_dictionary(&text[..2000], &dict, 1).unwrap(),
             block(&[(&text[..30], 40, 100), (&text[..3], 8, 18)], &text[..20]),
         ];
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -571,7 +571,7 @@ mod tests {
         let text: Vec<u8> = (0..2000u32)
             .map(|i| b"the quick brown fox "[(i % 20) as usize] ^ (i / 97) as u8)
             .collect();
-        let src = crate::block::compress(&text);
+        let src = crate::block::compress(&text).unwrap();
         let mut state = 0x1234_5678_9abc_def0u64;
         for _ in 0..3000 {
             state ^= state << 13;

@@ -44,8 +44,8 @@
 //!
 //! [`StreamDecoder`] keeps the last 64 KiB of what it decoded (a copy, as `LZ4_saveDict` would
 //! make) and decodes each block with it as an external dictionary, read in place by every kernel
-//! ([`Decoder::decompress_into_with_dict`]). Blocks made in consecutive slices of one buffer can
-//! also be decoded in place, with no copy, by
+//! ([`Decoder::decompress_into_with_dictionary`]). Blocks made in consecutive slices of one buffer
+//! can also be decoded in place, with no copy, by
 //! [`decompress_into_with_history`](super::decompress_into_with_history).
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
@@ -407,8 +407,9 @@ impl StreamState {
 ///   buffer, compressed in place (liblz4's prefix mode); copies nothing.
 ///
 /// Blocks decode with a [`StreamDecoder`] (or `LZ4_decompress_safe_continue`), in order.
-/// [`with_dictionary`](Self::with_dictionary) starts the stream from a prepared [`Dictionary`]
-/// (`LZ4_loadDict` on the stream, or `LZ4_attach_dictionary`: the same bytes); only the first
+/// [`with_prepared_dictionary`](Self::with_prepared_dictionary) starts the stream from a
+/// prepared [`Dictionary`] (`LZ4_loadDict` on the stream, or `LZ4_attach_dictionary`: the same
+/// bytes); only the first
 /// block can use it, as in liblz4. The state is 16 KiB of table plus the saved history.
 ///
 /// ```
@@ -462,7 +463,7 @@ impl<'d> StreamCompressor<'d> {
     /// use lz4_simd::block::{self, Dictionary, StreamCompressor, StreamDecoder};
     /// let dict_bytes = b"level=info service=billing msg=".repeat(4);
     /// let dict = Dictionary::new(&dict_bytes);
-    /// let mut stream = StreamCompressor::with_dictionary(&dict);
+    /// let mut stream = StreamCompressor::with_prepared_dictionary(&dict);
     /// let mut decoder = StreamDecoder::with_dictionary(&dict_bytes);
     /// for _ in 0..2 {
     ///     let entry = b"level=info service=billing msg=charged";
@@ -476,18 +477,19 @@ impl<'d> StreamCompressor<'d> {
     ///     decoder.reset();
     /// }
     /// ```
-    pub fn with_dictionary(dictionary: &'d Dictionary) -> Self {
+    pub fn with_prepared_dictionary(dictionary: &'d Dictionary) -> Self {
         Self {
             state: StreamState::new(Some(dictionary)),
             dictionary: Some(dictionary),
         }
     }
 
-    /// Back to the state of [`new`](Self::new) (or [`with_dictionary`](Self::with_dictionary)
-    /// with the same dictionary): the next block references nothing before it. The output is
-    /// that of a fresh stream. Without a dictionary this clears the 16 KiB table; with one it
-    /// moves the indices past the old ones instead (liblz4's `LZ4_resetStream_fast` +
-    /// `LZ4_attach_dictionary`, which gives a fresh stream's bytes there).
+    /// Back to the state of [`new`](Self::new) (or
+    /// [`with_prepared_dictionary`](Self::with_prepared_dictionary) with the same dictionary): the
+    /// next block references nothing before it. The output is that of a fresh stream. Without a
+    /// dictionary this clears the 16 KiB table; with one it moves the indices past the old ones
+    /// instead (liblz4's `LZ4_resetStream_fast` + `LZ4_attach_dictionary`, which gives a fresh
+    /// stream's bytes there).
     pub fn reset(&mut self) {
         self.state.reset(self.dictionary);
     }
@@ -572,7 +574,7 @@ impl<'d> StreamCompressor<'d> {
 ///
 /// It keeps the last 64 KiB of its output (a copy of at most 64 KiB per block, amortised) and
 /// decodes each block with it as an external dictionary, read in place by every kernel
-/// ([`Decoder::decompress_into_with_dict`]). Verdicts are those of that function: a block is
+/// ([`Decoder::decompress_into_with_dictionary`]). Verdicts are those of that function: a block is
 /// checked against the history this decoder has, the last 64 KiB of everything decoded, where
 /// liblz4 checks against the buffers the caller happens to use (it may reject an offset reaching
 /// into an older, non-adjacent buffer, and does not notice a ring buffer overwriting history).
@@ -640,7 +642,7 @@ impl StreamDecoder {
 
     /// A decoder for a stream that started from `dictionary` (its last 64 KiB are copied):
     /// `LZ4_setStreamDecode(stream, dictionary, len)`. See
-    /// [`StreamCompressor::with_dictionary`] for an example.
+    /// [`StreamCompressor::with_prepared_dictionary`] for an example.
     pub fn with_dictionary(dictionary: &[u8]) -> Self {
         let dictionary: Box<[u8]> =
             dictionary[dictionary.len().saturating_sub(MAX_HISTORY)..].into();

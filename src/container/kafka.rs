@@ -524,7 +524,7 @@ mod stream {
                 head_out: 0,
             };
             Self {
-                frame: FrameEncoder::new(patch, kafka_options()),
+                frame: FrameEncoder::with_options(patch, kafka_options()),
             }
         }
 

@@ -413,13 +413,7 @@ pub(crate) fn max_block_len(content: usize) -> usize {
 /// Compresses `src` as one raw block (liblz4's bytes at acceleration 1), refusing inputs the
 /// block format cannot hold.
 pub(crate) fn compress_block(src: &[u8]) -> Result<Vec<u8>, Error> {
-    if src.len() > MAX_INPUT_SIZE {
-        return Err(Error::InputTooLarge {
-            len: src.len(),
-            max: MAX_INPUT_SIZE,
-        });
-    }
-    Ok(block::compress(src))
+    block::compress(src)
 }
 
 /// Makes room for `additional` more bytes in `out`, which the caller's cap lets take `room` more

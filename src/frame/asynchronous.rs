@@ -96,7 +96,7 @@ impl<R> AsyncFrameDecoder<R> {
 /// # async fn main() -> std::io::Result<()> {
 /// use tokio::io::AsyncWriteExt;
 /// use lz4_simd::frame::{self, FrameOptions};
-/// let mut encoder = frame::tokio::FrameEncoder::new(Vec::new(), FrameOptions::new());
+/// let mut encoder = frame::tokio::FrameEncoder::new(Vec::new());
 /// encoder.write_all(b"async frames").await?;
 /// encoder.shutdown().await?; // ends the frame
 /// let framed = encoder.into_inner();
@@ -113,9 +113,15 @@ pub struct AsyncFrameEncoder<W> {
 }
 
 impl<W> AsyncFrameEncoder<W> {
+    /// An encoder writing one frame with the default options ([`FrameOptions::default`]) to
+    /// `writer`.
+    pub fn new(writer: W) -> Self {
+        Self::with_options(writer, FrameOptions::default())
+    }
+
     /// An encoder writing one frame with `options` to `writer`.
-    pub fn new(writer: W, options: FrameOptions) -> Self {
-        Self::with_compressor(writer, FrameCompressor::new(options))
+    pub fn with_options(writer: W, options: FrameOptions) -> Self {
+        Self::with_compressor(writer, FrameCompressor::with_options(options))
     }
 
     /// An encoder with the settings of `compressor` (a dictionary, auto-flush), which must not

@@ -40,7 +40,7 @@ const END_LEN: usize = 8;
 /// ```
 /// use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};
 /// let content = b"sans-IO compression ".repeat(1000);
-/// let mut compressor = FrameCompressor::new(FrameOptions::new());
+/// let mut compressor = FrameCompressor::new();
 /// let (mut framed, mut out) = (Vec::new(), [0u8; 512]);
 /// for piece in content.chunks(300) {
 ///     let mut piece = piece;
@@ -98,22 +98,34 @@ impl core::fmt::Debug for FrameCompressor {
     }
 }
 
+impl Default for FrameCompressor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl FrameCompressor {
+    /// A compressor for one frame with the default options ([`FrameOptions::default`]).
+    pub fn new() -> Self {
+        Self::with_options(FrameOptions::default())
+    }
+
     /// A compressor for one frame with `options`.
-    pub fn new(options: FrameOptions) -> Self {
+    pub fn with_options(options: FrameOptions) -> Self {
         Self::with_dictionary(options, &[])
     }
 
     /// A compressor whose blocks may reference the last 64 KiB of `dict` (every block in
     /// independent mode, the start of the content in linked mode); at the fast levels the frame
-    /// is that of `lz4 -D dict` (see [`compress_with_dict`](super::compress_with_dict)). Set
+    /// is that of `lz4 -D dict` (see
+    /// [`compress_with_dictionary`](super::compress_with_dictionary)). Set
     /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
     pub fn with_dictionary(options: FrameOptions, dict: &[u8]) -> Self {
         Self::with_dictionary_parts(options, dict, None)
     }
 
     /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once (see
-    /// [`compress_with_dictionary`](super::compress_with_dictionary)).
+    /// [`compress_with_prepared_dictionary`](super::compress_with_prepared_dictionary)).
     pub fn with_prepared_dictionary(options: FrameOptions, dict: &Dictionary) -> Self {
         Self::with_dictionary_parts(options, dict.as_bytes(), Some(dict))
     }
@@ -160,7 +172,7 @@ impl FrameCompressor {
     ///
     /// ```
     /// use lz4_simd::frame::{self, FrameCompressor, FrameOptions, Status};
-    /// let mut compressor = FrameCompressor::new(FrameOptions::new());
+    /// let mut compressor = FrameCompressor::new();
     /// let mut out = vec![0u8; 1024];
     /// for message in [&b"first message"[..], b"second message"] {
     ///     compressor.reset();

@@ -20,7 +20,7 @@ use crate::Error;
 /// blocks could possibly decode to, and the returned `Vec`'s capacity is at most `max_out`.
 /// Each frame is decoded on its own: a linked block may reference earlier blocks of its frame
 /// (and the dictionary), never an earlier frame. Frames with a dictionary ID need
-/// [`decompress_with_dict`].
+/// [`decompress_with_dictionary`].
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     decode_all(src, max_out, &[], DictRule::None)
 }
@@ -28,7 +28,7 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
 /// [`decompress`] for frames compressed with a dictionary: `dict` is the dictionary's bytes and
 /// `dict_id` its ID, checked against the ID in each frame header (a frame without an ID is
 /// decoded with the dictionary as given). Every frame starts from the dictionary.
-pub fn decompress_with_dict(
+pub fn decompress_with_dictionary(
     src: &[u8],
     dict: &[u8],
     dict_id: u32,
@@ -37,11 +37,15 @@ pub fn decompress_with_dict(
     decode_all(src, max_out, dict, DictRule::Id(dict_id))
 }
 
-/// [`decompress_with_dict`] for frames whose dictionary ID is not checked: `dict` serves every
-/// frame, whatever ID (or none) its header names, as the `lz4` command's `-D` does. For
+/// [`decompress_with_dictionary`] for frames whose dictionary ID is not checked: `dict` serves
+/// every frame, whatever ID (or none) its header names, as the `lz4` command's `-D` does. For
 /// streams whose frames name IDs that the application does not track; a wrong dictionary then
 /// shows as a checksum error or wrong output, not as an ID mismatch.
-pub fn decompress_with_any_dict(src: &[u8], dict: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+pub fn decompress_with_any_dictionary(
+    src: &[u8],
+    dict: &[u8],
+    max_out: usize,
+) -> Result<Vec<u8>, Error> {
     decode_all(src, max_out, dict, DictRule::AnyId)
 }
 

@@ -400,7 +400,7 @@ impl BlockWriter {
             .ok()
             .filter(|&len| fits_like_liblz4(&body[..len], limit)),
             BlockCompressor::FastWithDict(compressor, dictionary) => compressor
-                .compress_with_dictionary_into(input, body, dictionary, self.acceleration)
+                .compress_into_with_prepared_dictionary(input, body, dictionary, self.acceleration)
                 .ok()
                 .filter(|&len| fits_like_liblz4(&body[..len], limit)),
             BlockCompressor::Linked(stream, dictionary, window) => {
@@ -604,15 +604,15 @@ pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
 /// levels ([`FrameOptions::hc_level`]) they are those of LZ4F with a CDict (1.9.4 and 1.10
 /// alike at levels 3-12, so `lz4 -# -D dict`): the dictionary attached to each independent
 /// block, or to the first linked block (see
-/// [`HcCompressor::compress_with_attached_dictionary_into`](crate::block::HcCompressor::compress_with_attached_dictionary_into)).
-pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
+/// [`HcCompressor::compress_into_with_attached_dictionary`](crate::block::HcCompressor::compress_into_with_attached_dictionary)).
+pub fn compress_with_dictionary(src: &[u8], dict: &[u8], options: &FrameOptions) -> Vec<u8> {
     compress_frame(src, dict, None, options)
 }
 
-/// [`compress_with_dict`] with a dictionary prepared once ([`Dictionary`]), for many frames: at
-/// the fast levels it is attached as prepared (no per-frame hashing), so a dictionary from
-/// [`Dictionary::new`] gives the bytes of [`compress_with_dict`] (`lz4 -D`, 1.9.4) and one from
-/// [`Dictionary::new_slow`] those of liblz4 1.10's LZ4F with that dictionary
+/// [`compress_with_dictionary`] with a dictionary prepared once ([`Dictionary`]), for many frames:
+/// at the fast levels it is attached as prepared (no per-frame hashing), so a dictionary from
+/// [`Dictionary::new`] gives the bytes of [`compress_with_dictionary`] (`lz4 -D`, 1.9.4) and one
+/// from [`Dictionary::new_dense`] those of liblz4 1.10's LZ4F with that dictionary
 /// (`LZ4F_createCDict`). HC levels use its bytes ([`Dictionary::as_bytes`], every byte of a
 /// dictionary under 8 bytes too, as LZ4F).
 ///
@@ -621,10 +621,15 @@ pub fn compress_with_dict(src: &[u8], dict: &[u8], options: &FrameOptions) -> Ve
 /// use lz4_simd::frame::{self, FrameOptions};
 /// let dict = Dictionary::new(b"{\"level\": \"info\", \"service\": \"billing\"}");
 /// let record = b"{\"level\": \"info\", \"service\": \"billing\", \"id\": 7}";
-/// let framed = frame::compress_with_dictionary(record, &dict, &FrameOptions::new());
-/// assert_eq!(frame::decompress_with_dict(&framed, dict.as_bytes(), 0, 100).unwrap(), record);
+/// let framed = frame::compress_with_prepared_dictionary(record, &dict, &FrameOptions::new());
+/// let back = frame::decompress_with_dictionary(&framed, dict.as_bytes(), 0, 100).unwrap();
+/// assert_eq!(back, record);
 /// ```
-pub fn compress_with_dictionary(src: &[u8], dict: &Dictionary, options: &FrameOptions) -> Vec<u8> {
+pub fn compress_with_prepared_dictionary(
+    src: &[u8],
+    dict: &Dictionary,
+    options: &FrameOptions,
+) -> Vec<u8> {
     compress_frame(src, dict.as_bytes(), Some(dict), options)
 }
 
@@ -667,11 +672,11 @@ pub fn compress_into(src: &[u8], dst: &mut [u8], options: &FrameOptions) -> Resu
     compress_frame_into(src, &[], None, dst, options)
 }
 
-/// [`compress_with_dictionary`] into `dst`, as [`compress_into`].
-pub fn compress_into_with_dictionary(
+/// [`compress_with_prepared_dictionary`] into `dst`, as [`compress_into`].
+pub fn compress_into_with_prepared_dictionary(
     src: &[u8],
-    dict: &Dictionary,
     dst: &mut [u8],
+    dict: &Dictionary,
     options: &FrameOptions,
 ) -> Result<usize, Error> {
     compress_frame_into(src, dict.as_bytes(), Some(dict), dst, options)

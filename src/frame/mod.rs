@@ -11,8 +11,9 @@
 //! end mark). Any mix of frames may be concatenated; the decoders here read them all as one
 //! stream.
 //!
-//! - One-shot: [`compress`], [`compress_with_dict`], [`compress_legacy`], [`skippable_frame`],
-//!   [`decompress`], [`decompress_with_dict`], [`read_frame_info`], [`frames`].
+//! - One-shot: [`compress`], [`compress_with_dictionary`], [`compress_legacy`],
+//!   [`skippable_frame`], [`decompress`], [`decompress_with_dictionary`], [`read_frame_info`],
+//!   [`frames`].
 //! - Streaming (`std`): [`FrameEncoder`] (a `Write`; call [`FrameEncoder::finish`]) and
 //!   [`FrameDecoder`] (a `Read` and `BufRead` whose memory is bounded by the block size, not the
 //!   content size).
@@ -77,18 +78,18 @@ pub use asynchronous::tokio;
 pub use asynchronous::{AsyncFrameDecoder, AsyncFrameEncoder};
 pub use compressor::FrameCompressor;
 pub use decode::{
-    decompress, decompress_with_any_dict, decompress_with_dict, frames, Frame, Frames,
+    decompress, decompress_with_any_dictionary, decompress_with_dictionary, frames, Frame, Frames,
 };
 pub use decompressor::{FrameDecompressor, Progress, Status};
 pub use encode::{
-    compress, compress_bound, compress_into, compress_into_with_dictionary, compress_legacy,
-    compress_with_dict, compress_with_dictionary, skippable_frame,
+    compress, compress_bound, compress_into, compress_into_with_prepared_dictionary,
+    compress_legacy, compress_with_dictionary, compress_with_prepared_dictionary, skippable_frame,
 };
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "parallel")]
 pub use parallel::{
-    compress_parallel, compress_parallel_with_dict, decompress_parallel,
-    decompress_parallel_with_dict, release_parallel_buffers, ParallelFrameDecoder,
+    compress_parallel, compress_parallel_with_dictionary, decompress_parallel,
+    decompress_parallel_with_dictionary, release_parallel_buffers, ParallelFrameDecoder,
     ParallelFrameEncoder,
 };
 /// Shared with the containers' `std::io` adapters.
@@ -274,8 +275,8 @@ impl FrameOptions {
     }
 
     /// The dictionary ID to write in the header (`None`: no ID). The dictionary's bytes are
-    /// given to [`compress_with_dict`] / [`FrameEncoder::with_dictionary`]; the decoder checks
-    /// the ID against the one it is given.
+    /// given to [`compress_with_dictionary`] / [`FrameEncoder::with_dictionary`]; the decoder
+    /// checks the ID against the one it is given.
     pub fn dict_id(mut self, dict_id: Option<u32>) -> Self {
         self.dict_id = dict_id;
         self

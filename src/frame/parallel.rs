@@ -1,12 +1,12 @@
 //! Frames on every core (feature `parallel`): compression and decompression of LZ4 frames on a
 //! pool of worker threads, with the single-threaded codec's bytes, verdicts and errors.
 //!
-//! - [`compress_parallel`] / [`compress_parallel_with_dict`] and [`ParallelFrameEncoder`] (a
+//! - [`compress_parallel`] / [`compress_parallel_with_dictionary`] and [`ParallelFrameEncoder`] (a
 //!   `Write`): the bytes of [`compress`](super::compress) / [`FrameEncoder`](super::FrameEncoder)
 //!   for every option and every thread count (for the streaming encoder, for the same writes,
 //!   flushes and auto-flush option).
-//! - [`decompress_parallel`] / [`decompress_parallel_with_dict`] and [`ParallelFrameDecoder`] (a
-//!   `Read` and `BufRead` that decodes ahead): the content and the errors of
+//! - [`decompress_parallel`] / [`decompress_parallel_with_dictionary`] and [`ParallelFrameDecoder`]
+//!   (a `Read` and `BufRead` that decodes ahead): the content and the errors of
 //!   [`decompress`](super::decompress) / [`FrameDecoder`](super::FrameDecoder).
 //!
 //! # How
@@ -55,8 +55,8 @@
 //! order, one at a time, with the single-threaded [`FrameEncoder`](super::FrameEncoder) itself
 //! on a worker (its blocks' bytes are the single-threaded encoder's by construction), while the
 //! caller's thread gathers and hashes the next block (the content checksum) and writes the last.
-//! The one-shot function calls [`compress_with_dict`](super::compress_with_dict). Linked frames
-//! decode on the caller's thread.
+//! The one-shot function calls [`compress_with_dictionary`](super::compress_with_dictionary).
+//! Linked frames decode on the caller's thread.
 //!
 //! The known route to parallel linked frames is the one `lz4` 1.10's command line tool takes:
 //! cut the content into chunks (4 MiB), and compress each chunk as a fresh LZ4F stream whose
@@ -123,15 +123,15 @@ use oneshot::Outcome;
 /// assert_eq!(framed, frame::compress(&data, &options));
 /// ```
 pub fn compress_parallel(src: &[u8], options: &FrameOptions, threads: usize) -> Vec<u8> {
-    compress_parallel_with_dict(src, &[], options, threads)
+    compress_parallel_with_dictionary(src, &[], options, threads)
 }
 
-/// [`compress_with_dict`](super::compress_with_dict) on `threads` worker threads.
+/// [`compress_with_dictionary`](super::compress_with_dictionary) on `threads` worker threads.
 ///
 /// HC with favour-decompression-speed is compressed on the caller's thread: there liblz4's
 /// blocks depend on the blocks before them even when independent (a block's options depend on
 /// whether an earlier one failed), and the bytes stay LZ4F's.
-pub fn compress_parallel_with_dict(
+pub fn compress_parallel_with_dictionary(
     src: &[u8],
     dict: &[u8],
     options: &FrameOptions,
@@ -144,7 +144,7 @@ pub fn compress_parallel_with_dict(
         || blocks_depend_on_earlier(options)
         || pool::thread_count(threads) == 1
     {
-        return super::compress_with_dict(src, dict, options);
+        return super::compress_with_dictionary(src, dict, options);
     }
     compress::compress(src, dict, options, threads)
 }
@@ -192,8 +192,8 @@ pub fn decompress_parallel(src: &[u8], max_out: usize, threads: usize) -> Result
     }
 }
 
-/// [`decompress_with_dict`](super::decompress_with_dict) on `threads` worker threads.
-pub fn decompress_parallel_with_dict(
+/// [`decompress_with_dictionary`](super::decompress_with_dictionary) on `threads` worker threads.
+pub fn decompress_parallel_with_dictionary(
     src: &[u8],
     dict: &[u8],
     dict_id: u32,
@@ -203,7 +203,7 @@ pub fn decompress_parallel_with_dict(
     match oneshot::decompress(src, dict, DictRule::Id(dict_id), max_out, threads) {
         Outcome::Done(content) => Ok(content),
         Outcome::Unplanned | Outcome::Failed => {
-            super::decompress_with_dict(src, dict, dict_id, max_out)
+            super::decompress_with_dictionary(src, dict, dict_id, max_out)
         }
     }
 }

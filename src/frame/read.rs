@@ -54,7 +54,7 @@ impl<R: Read> FrameDecoder<R> {
 
     /// A decoder whose dictionary `dict` serves every frame, whatever dictionary ID (or none)
     /// its header names: IDs are not checked, as the `lz4` command's `-D` does not check them
-    /// (see [`decompress_with_any_dict`](super::decompress_with_any_dict)).
+    /// (see [`decompress_with_any_dictionary`](super::decompress_with_any_dictionary)).
     pub fn with_any_dictionary(reader: R, dict: &[u8]) -> Self {
         Self::with_decompressor(reader, FrameDecompressor::with_any_dictionary(dict))
     }

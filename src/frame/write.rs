@@ -36,7 +36,7 @@ use crate::block::Dictionary;
 /// ```
 /// use std::io::Write;
 /// use lz4_simd::frame::{FrameEncoder, FrameOptions};
-/// let mut encoder = FrameEncoder::new(Vec::new(), FrameOptions::new());
+/// let mut encoder = FrameEncoder::new(Vec::new());
 /// encoder.write_all(b"streamed ").unwrap();
 /// encoder.write_all(b"content").unwrap();
 /// let framed = encoder.finish().unwrap();
@@ -49,9 +49,15 @@ pub struct FrameEncoder<W: Write> {
 }
 
 impl<W: Write> FrameEncoder<W> {
+    /// An encoder writing one frame with the default options ([`FrameOptions::default`]) to
+    /// `writer`.
+    pub fn new(writer: W) -> Self {
+        Self::with_options(writer, FrameOptions::default())
+    }
+
     /// An encoder writing one frame with `options` to `writer`.
-    pub fn new(writer: W, options: FrameOptions) -> Self {
-        Self::with_compressor(writer, FrameCompressor::new(options))
+    pub fn with_options(writer: W, options: FrameOptions) -> Self {
+        Self::with_compressor(writer, FrameCompressor::with_options(options))
     }
 
     /// An encoder whose blocks may reference the last 64 KiB of `dict` (every block in
@@ -59,14 +65,14 @@ impl<W: Write> FrameEncoder<W> {
     /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
     ///
     /// At the fast levels the frame is that of `lz4 -D dict` (see
-    /// [`compress_with_dict`](super::compress_with_dict)).
+    /// [`compress_with_dictionary`](super::compress_with_dictionary)).
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8]) -> Self {
         Self::with_compressor(writer, FrameCompressor::with_dictionary(options, dict))
     }
 
     /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once (see
-    /// [`compress_with_dictionary`](super::compress_with_dictionary): [`Dictionary::new`] gives
-    /// `lz4 -D`'s frames, [`Dictionary::new_slow`] liblz4 1.10 LZ4F's).
+    /// [`compress_with_prepared_dictionary`](super::compress_with_prepared_dictionary):
+    /// [`Dictionary::new`] gives `lz4 -D`'s frames, [`Dictionary::new_dense`] liblz4 1.10 LZ4F's).
     pub fn with_prepared_dictionary(writer: W, options: FrameOptions, dict: &Dictionary) -> Self {
         Self::with_compressor(
             writer,
@@ -81,7 +87,7 @@ impl<W: Write> FrameEncoder<W> {
     /// use std::io::Write;
     /// use lz4_simd::frame::{self, FrameCompressor, FrameEncoder, FrameOptions};
     /// // Every write is a block of its own: each message can be decoded as soon as it is sent.
-    /// let compressor = FrameCompressor::new(FrameOptions::new()).auto_flush(true);
+    /// let compressor = FrameCompressor::new().auto_flush(true);
     /// let mut encoder = FrameEncoder::with_compressor(Vec::new(), compressor);
     /// encoder.write_all(b"first message").unwrap();
     /// let so_far = encoder.get_ref().clone();
@@ -163,7 +169,7 @@ impl<W: Write> FrameEncoder<W> {
     /// ```
     /// use std::io::Write;
     /// use lz4_simd::frame::{self, FrameEncoder, FrameOptions};
-    /// let mut encoder = FrameEncoder::new(Vec::new(), FrameOptions::new());
+    /// let mut encoder = FrameEncoder::new(Vec::new());
     /// encoder.write_all(b"first frame").unwrap();
     /// let first = encoder.reset(Vec::new()).unwrap();
     /// encoder.write_all(b"second frame").unwrap();
@@ -251,7 +257,7 @@ impl<W: Write> core::fmt::Debug for FrameEncoder<W> {
 /// use lz4_simd::frame::{self, FrameEncoder, FrameOptions};
 /// let mut framed = Vec::new();
 /// {
-///     let mut encoder = FrameEncoder::new(&mut framed, FrameOptions::new()).auto_finish();
+///     let mut encoder = FrameEncoder::new(&mut framed).auto_finish();
 ///     encoder.write_all(b"finished on drop").unwrap();
 /// }
 /// assert_eq!(frame::decompress(&framed, 100).unwrap(), b"finished on drop");

@@ -98,7 +98,7 @@ pub(crate) fn prefetch(bytes: &[u8], at: usize) {
 /// use lz4_simd::{block, Kernel};
 ///
 /// let data = b"kernels differ in speed, never in output; ".repeat(50);
-/// let compressed = block::compress(&data);
+/// let compressed = block::compress(&data).unwrap();
 /// for kernel in Kernel::available() {
 ///     // Names are what `LZ4_SIMD_KERNEL` takes.
 ///     assert_eq!(kernel.name().parse::<Kernel>().unwrap(), kernel);

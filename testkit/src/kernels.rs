@@ -110,8 +110,8 @@ pub struct Setup {
     pub around_src: Option<u8>,
     /// The byte `dst` and the guards around it are pre-filled with.
     pub fill: u8,
-    /// Decode through `decompress_into_uninit_with` (a `&mut [MaybeUninit<u8>]` destination)
-    /// instead of `decompress_into_with`. Every byte starts initialised (to `fill`) so the guards
+    /// Decode through `Decoder::decompress_into_uninit` (a `&mut [MaybeUninit<u8>]` destination)
+    /// instead of `decompress_into`. Every byte starts initialised (to `fill`) so the guards
     /// can be read back; [`decode_exact`] decodes into memory that is really uninitialised.
     pub uninit: bool,
 }
@@ -175,19 +175,20 @@ pub fn decode_guarded(
     };
     let (result, backing) = if setup.uninit {
         let mut backing = vec![MaybeUninit::new(setup.fill); front + cap + GUARD];
-        let result =
-            block::decompress_into_uninit_with(setup.kernel, src, &mut backing[front..front + cap]);
+        let result = block::Decoder::with_kernel(setup.kernel).and_then(|decoder| {
+            decoder.decompress_into_uninit(src, &mut backing[front..front + cap])
+        });
         let backing: Vec<u8> = backing
             .iter()
             // SAFETY: every element was initialised above, and the decoder writes only
-            // initialised bytes (what `decompress_into_uninit_with` documents).
+            // initialised bytes (what `Decoder::decompress_into_uninit` documents).
             .map(|b| unsafe { b.assume_init() })
             .collect();
         (result, backing)
     } else {
         let mut backing = vec![setup.fill; front + cap + GUARD];
-        let result =
-            block::decompress_into_with(setup.kernel, src, &mut backing[front..front + cap]);
+        let result = block::Decoder::with_kernel(setup.kernel)
+            .and_then(|decoder| decoder.decompress_into(src, &mut backing[front..front + cap]));
         (result, backing)
     };
     let breach = |what: String| ContractBreach {
@@ -211,17 +212,18 @@ pub fn decode_guarded(
 }
 
 /// Decodes `src` with `kernel` into an exact-size `cap`-byte `dst`: a `Vec` pre-filled with
-/// `fill`, or, when `fill` is `None`, uninitialised memory (`decompress_into_uninit_with`, where
-/// Miri reports any read of a byte the decoder did not write, and reading back `dst[..n]` checks
-/// that all of it was).
+/// `fill`, or, when `fill` is `None`, uninitialised memory
+/// (`Decoder::decompress_into_uninit`, where Miri reports any read of a byte the decoder did not
+/// write, and reading back `dst[..n]` checks that all of it was).
 pub fn decode_exact(kernel: Kernel, src: &[u8], cap: usize, fill: Option<u8>) -> Outcome {
     let Some(fill) = fill else {
         let mut dst: Vec<MaybeUninit<u8>> = Vec::with_capacity(cap);
         dst.resize_with(cap, MaybeUninit::uninit);
-        let result = block::decompress_into_uninit_with(kernel, src, &mut dst);
+        let result = block::Decoder::with_kernel(kernel)
+            .and_then(|decoder| decoder.decompress_into_uninit(src, &mut dst));
         let produced = match result {
             // SAFETY: on `Ok(n)` the decoder has initialised `dst[..n]` (what
-            // `decompress_into_uninit_with` documents; Miri checks it).
+            // `Decoder::decompress_into_uninit` documents; Miri checks it).
             Ok(n) => dst[..n]
                 .iter()
                 .map(|b| unsafe { b.assume_init() })
@@ -231,7 +233,8 @@ pub fn decode_exact(kernel: Kernel, src: &[u8], cap: usize, fill: Option<u8>) ->
         return (result, produced);
     };
     let mut dst = vec![fill; cap];
-    let result = block::decompress_into_with(kernel, src, &mut dst);
+    let result = block::Decoder::with_kernel(kernel)
+        .and_then(|decoder| decoder.decompress_into(src, &mut dst));
     let produced = match result {
         Ok(n) => dst[..n].to_vec(),
         Err(_) => Vec::new(),

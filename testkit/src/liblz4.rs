@@ -226,14 +226,14 @@ pub fn decompress_partial_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
 
 /// `LZ4_decompress_safe_usingDict` into a buffer of exactly `capacity` bytes; `None` when liblz4
 /// rejects the block.
-pub fn decompress_with_dict(block: &[u8], dict: &[u8], capacity: usize) -> Option<Vec<u8>> {
+pub fn decompress_with_dictionary(block: &[u8], dict: &[u8], capacity: usize) -> Option<Vec<u8>> {
     let mut out = vec![0u8; capacity];
     let n = decompress_with_dict_into(block, dict, &mut out)?;
     out.truncate(n);
     Some(out)
 }
 
-/// [`decompress_with_dict`] into `dst`: the length decoded.
+/// [`decompress_with_dictionary`] into `dst`: the length decoded.
 pub fn decompress_with_dict_into(block: &[u8], dict: &[u8], dst: &mut [u8]) -> Option<usize> {
     // SAFETY: all pointers come from live slices with their lengths; liblz4 reads at most
     // `block.len()` and `dict.len()` bytes and writes at most `dst.len()`.
@@ -690,7 +690,7 @@ pub fn compress_with_dict_cap(
 
 /// `src` compressed at acceleration 1 by a stream that loaded `dict` (`LZ4_loadDict`, then
 /// `LZ4_compress_fast_continue`).
-pub fn compress_with_dict(src: &[u8], dict: &[u8]) -> Vec<u8> {
+pub fn compress_with_dictionary(src: &[u8], dict: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; compress_bound(src.len()) + 16];
     let n = Stream::with_dict(dict).compress(src, &mut out, 1);
     assert!(n > 0, "liblz4 failed to compress with a dictionary");

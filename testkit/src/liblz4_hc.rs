@@ -1,12 +1,12 @@
 //! liblz4's HC streams and HC dest-size as the oracle for [`HcStreamCompressor`],
-//! [`HcCompressor::compress_with_dictionary_into`] and `compress_hc_dest_size`.
+//! [`HcCompressor::compress_into_with_prepared_dictionary`] and `compress_hc_dest_size`.
 //!
 //! [`HcStream`] fixes the C layout those are defined by (the `lz4` CLI's and LZ4F's for linked
 //! blocks): each block copied into its own buffer, compressed with `LZ4_compress_HC_continue`,
 //! then `LZ4_saveDictHC(stream, saved, 65536)` into a buffer of the stream's own.
 //!
 //! [`HcStreamCompressor`]: lz4_simd::block::HcStreamCompressor
-//! [`HcCompressor::compress_with_dictionary_into`]: lz4_simd::block::HcCompressor::compress_with_dictionary_into
+//! [`HcCompressor::compress_into_with_prepared_dictionary`]: lz4_simd::block::HcCompressor::compress_into_with_prepared_dictionary
 
 use std::os::raw::{c_char, c_int, c_void};
 

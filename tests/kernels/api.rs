@@ -130,7 +130,8 @@ fn forcing_an_unavailable_kernel() {
     for kernel in &available {
         let mut dst = vec![0u8; expected.len()];
         assert_eq!(
-            block::decompress_into_with(*kernel, &block, &mut dst),
+            block::Decoder::with_kernel(*kernel)
+                .and_then(|decoder| decoder.decompress_into(&block, &mut dst)),
             Ok(expected.len()),
             "{kernel}"
         );
@@ -148,7 +149,8 @@ fn forcing_an_unavailable_kernel() {
         for kernel in unavailable {
             let mut dst = vec![0xEEu8; expected.len()];
             assert_eq!(
-                block::decompress_into_with(kernel, &block, &mut dst),
+                block::Decoder::with_kernel(kernel)
+                    .and_then(|decoder| decoder.decompress_into(&block, &mut dst)),
                 Err(Error::KernelUnavailable {
                     kernel: kernel.name()
                 }),
@@ -161,7 +163,8 @@ fn forcing_an_unavailable_kernel() {
         for kernel in Kernel::ALL {
             let mut dst = vec![0xEEu8; expected.len()];
             assert_eq!(
-                block::decompress_into_with(kernel, &block, &mut dst),
+                block::Decoder::with_kernel(kernel)
+                    .and_then(|decoder| decoder.decompress_into(&block, &mut dst)),
                 Ok(expected.len()),
                 "{kernel}"
             );

@@ -10,7 +10,9 @@ use crate::DEBUG;
 type Compressor = (&'static str, fn(&[u8]) -> Vec<u8>);
 
 const COMPRESSORS: [Compressor; 5] = [
-    ("lz4_simd::block::compress", block::compress),
+    ("lz4_simd::block::compress", |src| {
+        block::compress(src).unwrap()
+    }),
     ("liblz4 fast 1", |src| liblz4::compress_fast(src, 1)),
     ("liblz4 HC 3", |src| liblz4::compress_hc(src, 3)),
     ("liblz4 HC 9", |src| liblz4::compress_hc(src, 9)),

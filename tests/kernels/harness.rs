@@ -33,7 +33,7 @@ pub fn reproducer(src: &[u8], cap: usize) -> String {
         Err(err) => format!("could not save the block: {err}"),
     };
     let mut text = format!(
-        "reproduce: block::decompress_into_with(kernel, &block, &mut vec![0; {cap}]); {} input bytes, {saved}",
+        "reproduce: block::Decoder::with_kernel(kernel)?.decompress_into(&block, &mut vec![0; {cap}]); {} input bytes, {saved}",
         src.len()
     );
     if src.len() <= 300 {

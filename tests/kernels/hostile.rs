@@ -33,7 +33,7 @@ fn hostile_bases(rng: &mut Rng, random_blocks: usize) -> Vec<(Vec<u8>, usize)> {
         let compressed = match i % 3 {
             0 => liblz4::compress_fast(input, 1),
             1 => liblz4::compress_hc(input, 9),
-            _ => block::compress(input),
+            _ => block::compress(input).unwrap(),
         };
         bases.push((compressed, input.len()));
     }

@@ -17,7 +17,7 @@
 //! output (`harness`). Every decode runs on a `src` that is a slice of a larger buffer and into a
 //! `dst` that is a slice of a larger buffer: the bytes around `dst` must stay untouched, and
 //! different bytes around `src` and different prior contents of `dst` must not change the result.
-//! Every kernel also decodes through `decompress_into_uninit_with` (a `&mut [MaybeUninit<u8>]`
+//! Every kernel also decodes through `Decoder::decompress_into_uninit` (a `&mut [MaybeUninit<u8>]`
 //! destination, same guards). Reads of uninitialised memory themselves are Miri's to find
 //! (tests/miri/tests/kernels.rs).
 //!

@@ -19,10 +19,11 @@ const DICT_MAX: usize = 64 * 1024;
 /// A dictionary for the HC levels, prepared once: its last 64 KiB, and the hash-chain tables
 /// of levels 3 to 12 with every dictionary position inserted (liblz4's `LZ4_loadDictHC`).
 ///
-/// Loading it ([`HcCompressor::compress_with_dictionary_into`](super::HcCompressor::compress_with_dictionary_into),
+/// Loading it
+/// ([`HcCompressor::compress_into_with_prepared_dictionary`](super::HcCompressor::compress_into_with_prepared_dictionary),
 /// `LZ4_loadDictHC`) costs a copy of the prepared tables (256 KiB) per block instead of hashing
 /// the whole dictionary again; attaching it
-/// ([`HcCompressor::compress_with_attached_dictionary_into`](super::HcCompressor::compress_with_attached_dictionary_into),
+/// ([`HcCompressor::compress_into_with_attached_dictionary`](super::HcCompressor::compress_into_with_attached_dictionary),
 /// `LZ4_attach_HC_dictionary`) reads the tables in place for inputs of up to 4 KiB; level 2 (and 1), whose tables are filled differently, enters the
 /// dictionary at each use (a third of its positions, quickly). It is `Send + Sync`: one
 /// dictionary serves any number of [`HcCompressor`](super::HcCompressor)s and
@@ -34,10 +35,10 @@ const DICT_MAX: usize = 64 * 1024;
 /// let record = b"temperature=22.0;humidity=41;pressure=1012;";
 /// let mut out = [0u8; 64];
 /// let len = HcCompressor::new()
-///     .compress_with_dictionary_into(record, &mut out, &dict, 12)
+///     .compress_into_with_prepared_dictionary(record, &mut out, &dict, 12)
 ///     .unwrap();
 /// let mut back = vec![0u8; record.len()];
-/// block::decompress_into_with_dict(&out[..len], &mut back, dict.as_bytes()).unwrap();
+/// block::decompress_into_with_dictionary(&out[..len], &mut back, dict.as_bytes()).unwrap();
 /// assert_eq!(&back[..], &record[..]);
 /// ```
 #[derive(Clone)]

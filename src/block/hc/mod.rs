@@ -46,15 +46,16 @@
 //! - as a *prefix* (`compress_window`, the one-shot functions with `start == 0`): the history
 //!   is entered into freshly reset tables and searched as if it were the start of the block;
 //! - as liblz4's *external dictionary* (`EXT`): [`HcDictionary`],
-//!   [`HcCompressor::compress_with_dictionary_into`] and [`HcStreamCompressor`]. The tables then
-//!   carry liblz4's exact state from the dictionary load or the previous blocks (which positions
-//!   were inserted, under which indices), and the searches follow liblz4's extDict rules: a
+//!   [`HcCompressor::compress_into_with_prepared_dictionary`] and [`HcStreamCompressor`]. The
+//!   tables then carry liblz4's exact state from the dictionary load or the previous blocks
+//!   (which positions were inserted, under which indices), and the searches follow liblz4's
+//!   extDict rules: a
 //!   match found in the block does not extend backwards into the history, level 2 counts a
 //!   history match only up to the history's end, and no search starts in the history's last 3
 //!   bytes. This is what makes their bytes liblz4's `LZ4_loadDictHC` +
 //!   `LZ4_compress_HC_continue` (+ `LZ4_saveDictHC`) bytes, which differ from a prefix's.
 //!
-//! An *attached* dictionary ([`HcCompressor::compress_with_attached_dictionary_into`], liblz4's
+//! An *attached* dictionary ([`HcCompressor::compress_into_with_attached_dictionary`], liblz4's
 //! `LZ4_attach_HC_dictionary`, which LZ4F uses for frame dictionaries) is a third way: the
 //! dictionary's bytes sit in front of the input in the window, but the input's own tables hold
 //! the input only; after its own chain, a search walks the dictionary's prepared chain with
@@ -85,10 +86,7 @@ use alloc::vec::Vec;
 use super::sequence::{
     call_unchecked, check_input_size, unchecked_fn, SequenceWriter, MIN_COMPRESSIBLE,
 };
-use super::{
-    compress_bound, LASTLITERALS, MAX_DISTANCE, MAX_INPUT_SIZE, MFLIMIT, MINMATCH, ML_MASK,
-    RUN_MASK,
-};
+use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
 
 mod chain;
@@ -163,7 +161,7 @@ fn strategy(level: u8) -> Strategy {
 /// let mut out = vec![0u8; compress_bound(1000)];
 /// for chunk in [&b"abcd".repeat(250)[..], &[9u8; 1000][..]] {
 ///     let n = compressor.compress_into(chunk, &mut out, 9).unwrap();
-///     assert_eq!(&out[..n], &compress_hc(chunk, 9)[..]);
+///     assert_eq!(&out[..n], &compress_hc(chunk, 9).unwrap()[..]);
 /// }
 /// ```
 pub struct HcCompressor {
@@ -231,17 +229,13 @@ impl HcCompressor {
         self.compress_window(src, 0, dst, level)
     }
 
-    /// Compresses `src` into a new `Vec` (see [`compress_hc`]).
-    pub fn compress(&mut self, src: &[u8], level: u8) -> Vec<u8> {
+    /// Compresses `src` into a new `Vec` (see [`compress_hc`]). Inputs above
+    /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) are [`Error::InputTooLarge`].
+    pub fn compress(&mut self, src: &[u8], level: u8) -> Result<Vec<u8>, Error> {
         let mut out = vec![0u8; compress_bound(src.len())];
-        match self.compress_into(src, &mut out, level) {
-            Ok(len) => {
-                out.truncate(len);
-                out
-            }
-            // Only an input above MAX_INPUT_SIZE fails with a bound-sized buffer.
-            Err(_) => Vec::new(),
-        }
+        let len = self.compress_into(src, &mut out, level)?;
+        out.truncate(len);
+        Ok(out)
     }
 
     /// Compresses `src` into `dst` at `level` with the dictionary `dict` (matches may reach into
@@ -249,7 +243,8 @@ impl HcCompressor {
     /// `LZ4_loadDictHC(dict)` followed by one `LZ4_compress_HC_continue(src)` on a stream at
     /// `level` (with [`Self::favor_dec_speed`] as `LZ4_favorDecompressionSpeed` set after the
     /// load), with the dictionary and the input in separate buffers. Decode with
-    /// [`decompress_into_with_dict`](super::decompress_into_with_dict) and the same dictionary.
+    /// [`decompress_into_with_dictionary`](super::decompress_into_with_dictionary) and the same
+    /// dictionary.
     ///
     /// With `dst` smaller than [`compress_bound`]`(src.len())`, this gives up
     /// ([`Error::OutputTooSmall`]) exactly when liblz4 does: by liblz4's estimate, which may
@@ -261,13 +256,15 @@ impl HcCompressor {
     /// let message = b"{\"user\": \"bob\", \"action\": \"login\", \"ok\": false}";
     /// let mut compressor = HcCompressor::new();
     /// let mut out = vec![0u8; block::compress_bound(message.len())];
-    /// let len = compressor.compress_with_dictionary_into(message, &mut out, &dict, 9).unwrap();
+    /// let len = compressor
+    ///     .compress_into_with_prepared_dictionary(message, &mut out, &dict, 9)
+    ///     .unwrap();
     /// assert!(len < message.len() / 2);
     /// let mut back = vec![0u8; message.len()];
-    /// block::decompress_into_with_dict(&out[..len], &mut back, dict.as_bytes()).unwrap();
+    /// block::decompress_into_with_dictionary(&out[..len], &mut back, dict.as_bytes()).unwrap();
     /// assert_eq!(&back[..], &message[..]);
     /// ```
-    pub fn compress_with_dictionary_into(
+    pub fn compress_into_with_prepared_dictionary(
         &mut self,
         src: &[u8],
         dst: &mut [u8],
@@ -323,7 +320,8 @@ impl HcCompressor {
     /// `LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary` + one `LZ4_compress_HC_continue`,
     /// which is what LZ4F, and so `lz4 -D dict` at the HC levels, does for every independent
     /// block), returning the compressed length. Decode with
-    /// [`decompress_into_with_dict`](super::decompress_into_with_dict) and the same dictionary.
+    /// [`decompress_into_with_dictionary`](super::decompress_into_with_dictionary) and the same
+    /// dictionary.
     ///
     /// liblz4 treats the dictionary in one of two ways, and so does this:
     ///
@@ -334,12 +332,12 @@ impl HcCompressor {
     ///   is copied but the dictionary's bytes, in front of the input;
     /// - larger inputs at levels 3 to 12: liblz4 copies the dictionary's whole state (its tables
     ///   are prepared at a hash-chain level), so the bytes are those of
-    ///   [`Self::compress_with_dictionary_into`], except that the copied state has the
+    ///   [`Self::compress_into_with_prepared_dictionary`], except that the copied state has the
     ///   favour-decompression-speed option off: [`Self::favor_dec_speed`] does not apply, as in
     ///   liblz4.
     ///
-    /// The bytes differ from [`Self::compress_with_dictionary_into`]'s (`LZ4_loadDictHC`) for
-    /// some inputs of up to 4 KiB and at level 2. With `dst` smaller than
+    /// The bytes differ from [`Self::compress_into_with_prepared_dictionary`]'s (`LZ4_loadDictHC`)
+    /// for some inputs of up to 4 KiB and at level 2. With `dst` smaller than
     /// [`compress_bound`]`(src.len())`, this gives up ([`Error::OutputTooSmall`]) exactly when
     /// liblz4 does.
     ///
@@ -350,14 +348,14 @@ impl HcCompressor {
     /// let mut compressor = HcCompressor::new();
     /// let mut out = vec![0u8; block::compress_bound(request.len())];
     /// let len = compressor
-    ///     .compress_with_attached_dictionary_into(request, &mut out, &dict, 9)
+    ///     .compress_into_with_attached_dictionary(request, &mut out, &dict, 9)
     ///     .unwrap();
     /// assert!(len < request.len() / 2);
     /// let mut back = vec![0u8; request.len()];
-    /// block::decompress_into_with_dict(&out[..len], &mut back, dict.as_bytes()).unwrap();
+    /// block::decompress_into_with_dictionary(&out[..len], &mut back, dict.as_bytes()).unwrap();
     /// assert_eq!(&back[..], &request[..]);
     /// ```
-    pub fn compress_with_attached_dictionary_into(
+    pub fn compress_into_with_attached_dictionary(
         &mut self,
         src: &[u8],
         dst: &mut [u8],
@@ -368,7 +366,7 @@ impl HcCompressor {
         let level = clamp_level(level);
         if dict::copies_attached(src.len(), level) {
             let favor = core::mem::replace(&mut self.favor_dec_speed, false);
-            let result = self.compress_with_dictionary_into(src, dst, dict, level);
+            let result = self.compress_into_with_prepared_dictionary(src, dst, dict, level);
             self.favor_dec_speed = favor;
             return result;
         }
@@ -377,7 +375,7 @@ impl HcCompressor {
 
     /// One independent block of an LZ4F frame with a dictionary (`lz4 -D`): LZ4F compresses
     /// each block on a working stream reset with `LZ4_resetStreamHC_fast` and the CDict
-    /// attached, which is [`Self::compress_with_attached_dictionary_into`], with one more liblz4
+    /// attached, which is [`Self::compress_into_with_attached_dictionary`], with one more liblz4
     /// effect: the working stream loses the favour-decompression-speed option for the rest of
     /// the frame once a block has copied the dictionary's state (above 4 KiB, levels 3-12) or
     /// failed (`dirty`: its next reset re-initialises the whole stream). `None` when liblz4
@@ -390,7 +388,7 @@ impl HcCompressor {
         level: u8,
     ) -> Option<usize> {
         let result = self
-            .compress_with_attached_dictionary_into(src, dst, dict, level)
+            .compress_into_with_attached_dictionary(src, dst, dict, level)
             .ok();
         if result.is_none() || dict::copies_attached(src.len(), clamp_level(level)) {
             self.favor_dec_speed = false;
@@ -401,11 +399,20 @@ impl HcCompressor {
     /// Compresses as much of `src` as fits into `dst` at `level`, returning `(consumed,
     /// written)`; see [`compress_hc_dest_size`]. The favour-decompression-speed option does not
     /// apply (liblz4's `LZ4_compress_HC_destSize` has none).
-    pub fn compress_dest_size(&mut self, src: &[u8], dst: &mut [u8], level: u8) -> (usize, usize) {
-        if src.len() > MAX_INPUT_SIZE || dst.is_empty() {
-            return (0, 0);
+    pub fn compress_dest_size(
+        &mut self,
+        src: &[u8],
+        dst: &mut [u8],
+        level: u8,
+    ) -> Result<(usize, usize), Error> {
+        check_input_size(src)?;
+        if dst.is_empty() {
+            return Err(Error::OutputTooSmall {
+                capacity: 0,
+                needed: 1,
+            });
         }
-        match compress_block::<false>(
+        compress_block::<false>(
             &mut self.tables,
             &mut self.opt,
             src,
@@ -415,10 +422,8 @@ impl HcCompressor {
             false,
             Limit::Fill,
             None,
-        ) {
-            Ok((written, consumed)) => (consumed, written),
-            Err(_) => (0, 0),
-        }
+        )
+        .map(|(written, consumed)| (consumed, written))
     }
 
     /// Compresses `window[start..]` into `dst`; matches may reach back into `window[..start]`
@@ -719,16 +724,15 @@ unchecked_fn! {
 /// Compresses `src` with LZ4 HC at `level` (0 means 9, above 12 means 12; see the module
 /// documentation for what each level does). The output is a standard LZ4 block.
 ///
-/// Inputs above [`MAX_INPUT_SIZE`] give an empty `Vec`; use
-/// [`compress_hc_into`] to get an [`Error`] instead.
+/// Inputs above [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) are [`Error::InputTooLarge`].
 ///
 /// ```
 /// let data = b"high compression, high compression, high compression!".repeat(20);
-/// let block = lz4_simd::block::compress_hc(&data, 12);
-/// assert!(block.len() < lz4_simd::block::compress(&data).len());
+/// let block = lz4_simd::block::compress_hc(&data, 12).unwrap();
+/// assert!(block.len() < lz4_simd::block::compress(&data).unwrap().len());
 /// assert_eq!(lz4_simd::block::decompress(&block, data.len()).unwrap(), data);
 /// ```
-pub fn compress_hc(src: &[u8], level: u8) -> Vec<u8> {
+pub fn compress_hc(src: &[u8], level: u8) -> Result<Vec<u8>, Error> {
     HcCompressor::new().compress(src, level)
 }
 
@@ -739,25 +743,30 @@ pub fn compress_hc(src: &[u8], level: u8) -> Vec<u8> {
 ///
 /// Unlike [`compress_dest_size`](super::compress_dest_size) there is no shortcut when `dst`
 /// holds the bound: the parse always keeps the last 5 bytes of `dst` for the final literals,
-/// as liblz4's does. An empty `src` gives the block `00` (`(0, 1)`); an empty `dst`, or an
-/// input above [`MAX_INPUT_SIZE`], gives `(0, 0)`.
+/// as liblz4's does. An empty `src` gives the block `00` (`(0, 1)`). An input above
+/// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) is [`Error::InputTooLarge`]; an empty `dst`, which
+/// holds no block, is [`Error::OutputTooSmall`].
 ///
 /// ```
 /// use lz4_simd::block;
 /// let log = b"GET /index.html 200\nGET /style.css 304\nGET /app.js 200\n".repeat(200);
 /// let mut page = [0u8; 256];
-/// let (consumed, written) = block::compress_hc_dest_size(&log, &mut page, 9);
+/// let (consumed, written) = block::compress_hc_dest_size(&log, &mut page, 9).unwrap();
 /// assert!(written <= page.len() && consumed > 4 * page.len());
 /// assert_eq!(block::decompress(&page[..written], consumed).unwrap(), &log[..consumed]);
 /// ```
-pub fn compress_hc_dest_size(src: &[u8], dst: &mut [u8], level: u8) -> (usize, usize) {
+pub fn compress_hc_dest_size(
+    src: &[u8],
+    dst: &mut [u8],
+    level: u8,
+) -> Result<(usize, usize), Error> {
     HcCompressor::new().compress_dest_size(src, dst, level)
 }
 
 /// Compresses `src` with LZ4 HC at `level` into `dst`, returning the compressed length.
 ///
 /// With `dst.len() >= compress_bound(src.len())` this always succeeds (for inputs up to
-/// [`MAX_INPUT_SIZE`]). With a smaller `dst` it either writes the same
+/// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE)). With a smaller `dst` it either writes the same
 /// bytes as into a large buffer or returns [`Error::OutputTooSmall`]; it never writes past `dst`.
 pub fn compress_hc_into(src: &[u8], dst: &mut [u8], level: u8) -> Result<usize, Error> {
     HcCompressor::new().compress_into(src, dst, level)
@@ -803,7 +812,7 @@ mod tests {
             crate::block::reference::decode(&dst[..len], &mut out, start).unwrap();
             assert!(out == window, "level {level}: history round trip");
             // Three of the four copies are in reach: the block is far smaller than alone.
-            let alone = compressor.compress(&window[start..], level);
+            let alone = compressor.compress(&window[start..], level).unwrap();
             assert!(
                 len + 8000 < alone.len(),
                 "level {level}: {len} vs {}",
@@ -822,12 +831,16 @@ mod tests {
     fn index_space_restart() {
         let data: Vec<u8> = b"index space wraps around; ".repeat(3000);
         for level in [2u8, 3, 9, 12] {
-            let fresh = compress_hc(&data, level);
+            let fresh = compress_hc(&data, level).unwrap();
             let mut compressor = HcCompressor::new();
             // The next call still fits below the restart limit, the one after restarts.
             compressor.tables.set_base((1 << 30) - 65_536 - 10);
             for _ in 0..3 {
-                assert_eq!(compressor.compress(&data, level), fresh, "level {level}");
+                assert_eq!(
+                    compressor.compress(&data, level).unwrap(),
+                    fresh,
+                    "level {level}"
+                );
             }
         }
     }

@@ -54,7 +54,7 @@ const RELOAD_INDEX: u64 = 1 << 31;
 /// and the bytes are liblz4 1.10's for the same sequence of blocks (see the module
 /// documentation for the C call pattern this equals). Blocks are decoded in order with the
 /// previous block's last 64 KiB as the dictionary
-/// ([`decompress_into_with_dict`](crate::block::decompress_into_with_dict)).
+/// ([`decompress_into_with_dictionary`](crate::block::decompress_into_with_dictionary)).
 ///
 /// ```
 /// use lz4_simd::block::{self, HcStreamCompressor};
@@ -70,7 +70,7 @@ const RELOAD_INDEX: u64 = 1 << 31;
 ///     let len = stream.compress_into(record, &mut out).unwrap();
 ///     // The stream's history is now this record, so the next one compresses against it.
 ///     let mut back = vec![0u8; record.len()];
-///     block::decompress_into_with_dict(&out[..len], &mut back, previous).unwrap();
+///     block::decompress_into_with_dictionary(&out[..len], &mut back, previous).unwrap();
 ///     assert_eq!(&back[..], record);
 ///     previous = record;
 /// }
@@ -131,9 +131,9 @@ impl HcStreamCompressor {
 
     /// A stream at `level` whose first block may reference `dict` (liblz4's `LZ4_loadDictHC`).
     /// Later blocks reference the previous block only, as in liblz4.
-    pub fn with_dictionary(level: u8, dict: &HcDictionary) -> Self {
+    pub fn with_prepared_dictionary(level: u8, dict: &HcDictionary) -> Self {
         let mut stream = Self::new(level);
-        stream.reset_with_dictionary(dict);
+        stream.reset_with_prepared_dictionary(dict);
         stream
     }
 
@@ -149,9 +149,9 @@ impl HcStreamCompressor {
         self.fresh = true;
     }
 
-    /// Replaces the history with `dict`, as [`Self::with_dictionary`] (liblz4's
+    /// Replaces the history with `dict`, as [`Self::with_prepared_dictionary`] (liblz4's
     /// `LZ4_loadDictHC`).
-    pub fn reset_with_dictionary(&mut self, dict: &HcDictionary) {
+    pub fn reset_with_prepared_dictionary(&mut self, dict: &HcDictionary) {
         dict.load_into(&mut self.tables, self.level);
         self.window.clear();
         self.window.extend_from_slice(dict.as_bytes());
@@ -255,7 +255,7 @@ impl HcStreamCompressor {
             match dict {
                 Some(dict) if self.prefix_len < SAVED_HISTORY => {
                     if self.prefix_len == 0 && dict::copies_attached(src.len(), self.level) {
-                        self.reset_with_dictionary(dict);
+                        self.reset_with_prepared_dictionary(dict);
                         self.favor_dec_speed = false;
                         self.set_external_dict();
                     } else {
@@ -359,7 +359,7 @@ impl HcStreamCompressor {
     /// linked frame with a dictionary (`LZ4_resetStreamHC_fast` + `LZ4_attach_HC_dictionary`):
     /// the blocks then passed `dict` to [`compress_continue`](Self::compress_continue) search it
     /// in place while liblz4 does, or start from a copy of its state (see
-    /// [`HcCompressor::compress_with_attached_dictionary_into`](super::HcCompressor::compress_with_attached_dictionary_into)).
+    /// [`HcCompressor::compress_into_with_attached_dictionary`](super::HcCompressor::compress_into_with_attached_dictionary)).
     pub(crate) fn attach_dictionary(&mut self, dict: &HcDictionary) {
         debug_assert!(self.history_len == 0);
         let dict_len = dict.as_bytes().len();
@@ -418,7 +418,7 @@ mod tests {
             assert!(!stream.favor_dec_speed());
 
             let dict = HcDictionary::new(&first);
-            let mut fresh = HcStreamCompressor::with_dictionary(level, &dict);
+            let mut fresh = HcStreamCompressor::with_prepared_dictionary(level, &dict);
             let mut expected = vec![0u8; compress_bound(second.len())];
             let expected_len = fresh.compress_into(&second, &mut expected).unwrap();
             assert_eq!(&reloaded[..len], &expected[..expected_len], "level {level}");

@@ -11,11 +11,11 @@
 //! 1.79x the single-threaded encoder to 1.85-1.9x (AMD EPYC family 26 model 2, 2 vCPUs,
 //! 2026-12-05, `bd0dd90`); [`CHECKSUM_LAG`] says why the caller's thread keeps up with it too.
 //!
-//! Each block is compressed by a [`BlockWriter`] as [`compress_with_dict`] compresses it (the
+//! Each block is compressed by a [`BlockWriter`] as [`compress_with_dictionary`] compresses it (the
 //! same writer options, nothing in front of the block), so the frame's bytes are the single-threaded
 //! encoder's.
 //!
-//! [`compress_with_dict`]: crate::frame::compress_with_dict
+//! [`compress_with_dictionary`]: crate::frame::compress_with_dictionary
 
 use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
@@ -34,8 +34,8 @@ struct Context {
     writer: Option<BlockWriter>,
 }
 
-/// [`compress_with_dict`](crate::frame::compress_with_dict) of an input longer than one block
-/// into a frame of independent blocks, on `threads` threads (the caller's among them).
+/// [`compress_with_dictionary`](crate::frame::compress_with_dictionary) of an input longer than one
+/// block into a frame of independent blocks, on `threads` threads (the caller's among them).
 pub(super) fn compress(src: &[u8], dict: &[u8], options: &FrameOptions, threads: usize) -> Vec<u8> {
     debug_assert!(
         options.block_mode == BlockMode::Independent && src.len() > options.block_size.bytes()

@@ -76,8 +76,8 @@ struct Parallel<W: Write> {
 /// slow writer slows the encoder down and memory stays bounded by the block size, not the
 /// content size. Linked blocks ([`BlockMode::Linked`]) each depend on the one before them (and
 /// so do HC blocks with favour-decompression-speed, see
-/// [`compress_parallel_with_dict`](crate::frame::compress_parallel_with_dict)): they are
-/// compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
+/// [`compress_parallel_with_dictionary`](crate::frame::compress_parallel_with_dictionary)): they
+/// are compressed one at a time, in order, by the single-threaded [`FrameEncoder`] on a worker
 /// while the caller's thread gathers and hashes the next block and writes the last (see the
 /// [module documentation](crate::frame#frames-on-every-core)).
 ///
@@ -100,11 +100,11 @@ struct Parallel<W: Write> {
 /// use lz4_simd::frame::{BlockSize, FrameEncoder, FrameOptions, ParallelFrameEncoder};
 /// let options = FrameOptions::new().block_size(BlockSize::Max64KB);
 /// let content = b"streamed content ".repeat(10_000);
-/// let mut encoder = ParallelFrameEncoder::new(Vec::new(), options.clone(), 4);
+/// let mut encoder = ParallelFrameEncoder::with_options(Vec::new(), options.clone(), 4);
 /// encoder.write_all(&content).unwrap();
 /// let framed = encoder.finish().unwrap();
 ///
-/// let mut single = FrameEncoder::new(Vec::new(), options);
+/// let mut single = FrameEncoder::with_options(Vec::new(), options);
 /// single.write_all(&content).unwrap();
 /// assert_eq!(framed, single.finish().unwrap());
 /// ```
@@ -118,9 +118,15 @@ enum Inner<W: Write> {
 }
 
 impl<W: Write> ParallelFrameEncoder<W> {
+    /// An encoder writing one frame with the default options ([`FrameOptions::default`]) to
+    /// `writer`, on `threads` threads in all (see [`with_options`](Self::with_options)).
+    pub fn new(writer: W, threads: usize) -> Self {
+        Self::with_options(writer, FrameOptions::default(), threads)
+    }
+
     /// An encoder writing one frame with `options` to `writer`, on `threads` threads in all, the
     /// caller's among them (0: one per core; 1: the caller's thread alone).
-    pub fn new(writer: W, options: FrameOptions, threads: usize) -> Self {
+    pub fn with_options(writer: W, options: FrameOptions, threads: usize) -> Self {
         Self::with_dictionary(writer, options, &[], threads)
     }
 

@@ -506,7 +506,7 @@ fn decode_block(data: &[u8], planned: &Planned, region: &mut [u8], dict: &[u8]) 
         region.get_mut(..data.len())?.copy_from_slice(data);
         return Some(data.len());
     }
-    block::decompress_into_with_dict(data, region, dict).ok()
+    block::decompress_into_with_dictionary(data, region, dict).ok()
 }
 
 /// The parser's sink: hands out the planned blocks, decoded in their regions (`next` takes the

@@ -17,7 +17,7 @@
 //! half the size (the output ends mid-block with much input left); and one block of mixed shapes
 //! decoded into capacities from 0 to its size + 1 (every 7th, and each of the last 48).
 //! Every kernel must give the scalar decoder's verdict (the whole `Error`) and output, decoding
-//! into initialised memory and into uninitialised memory (`decompress_into_uninit_with`, where
+//! into initialised memory and into uninitialised memory (`Decoder::decompress_into_uninit`, where
 //! Miri reports any read of a byte the decoder did not write), and `block::decompress` (spare
 //! capacity of a `Vec`) must agree too.
 //!
@@ -240,7 +240,7 @@ fn compressed_blocks() {
         inputs.push((format!("period {period}"), data));
     }
     for (name, data) in &inputs {
-        let src = block::compress(data);
+        let src = block::compress(data).unwrap();
         check_valid(&format!("compressed {name}"), &src, data);
     }
 }
@@ -283,7 +283,7 @@ fn corrupted_and_truncated_blocks() {
     ));
 
     // Every 11th cut and the last 16 cuts of a compressed block, and mutants of it.
-    let compressed = block::compress(&text);
+    let compressed = block::compress(&text).unwrap();
     for cut in (0..compressed.len()).filter(|c| c % 11 == 0 || c + 16 >= compressed.len()) {
         hostile.push((
             format!("cut at {cut}"),
@@ -331,7 +331,7 @@ fn append_with_history_into_spare_capacity() {
     let mut data = dict[100..220].to_vec();
     data.extend_from_slice(&bytes(90, 4, 2));
     data.extend_from_slice(&dict[10..60]);
-    let compressed = block::compress_with_dict(&data, &dict, 1);
+    let compressed = block::compress_with_dictionary(&data, &dict, 1).unwrap();
     for reserve in [0usize, 7, 4096] {
         let mut out = Vec::with_capacity(dict.len() + reserve);
         out.extend_from_slice(&dict);
@@ -363,20 +363,20 @@ fn compressor_reads_stay_in_bounds() {
     inputs.extend([300, 1000].map(|len| bytes(len, 11, 0)));
     // The u32 table (inputs of 65,547 bytes and more), once: it is the slowest case under Miri.
     let large = bytes(65_600, 5, 2);
-    let compressed = block::compress(&large);
+    let compressed = block::compress(&large).unwrap();
     assert_eq!(block::decompress(&compressed, large.len()).unwrap(), large);
     for input in &inputs {
         for acceleration in [1, 7] {
-            let compressed = block::compress_fast(input, acceleration);
+            let compressed = block::compress_fast(input, acceleration).unwrap();
             assert_eq!(&block::decompress(&compressed, input.len()).unwrap(), input);
             let mut exact = vec![0u8; block::compress_bound(input.len())];
             let written = block::compress_into(input, &mut exact, acceleration).unwrap();
             assert_eq!(exact[..written], compressed[..]);
         }
         let dict = bytes(100, 1, 1);
-        let with_dict = block::compress_with_dict(input, &dict, 1);
+        let with_dict = block::compress_with_dictionary(input, &dict, 1).unwrap();
         assert_eq!(
-            &block::decompress_with_dict(&with_dict, &dict, input.len()).unwrap(),
+            &block::decompress_with_dictionary(&with_dict, &dict, input.len()).unwrap(),
             input
         );
     }
@@ -404,7 +404,7 @@ fn hc_reads_stay_in_bounds() {
     let mut compressor = block::HcCompressor::new();
     for input in &inputs {
         for level in [2u8, 3, 9, 12] {
-            let compressed = compressor.compress(input, level);
+            let compressed = compressor.compress(input, level).unwrap();
             assert_eq!(
                 &block::decompress(&compressed, input.len()).unwrap(),
                 input,
