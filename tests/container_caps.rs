@@ -450,3 +450,33 @@ fn kafka_decompress_reports_the_frame_decoders_error() {
     );
     assert_eq!(kafka_streamed(&good, accept), after);
 }
+
+/// A Kafka-accepted frame that declares its content size, whose first block fails to decode:
+/// with a cap below the declared size, both forms refuse the header's size (the first error in
+/// input order), as `frame::decompress` does, before any block is decoded.
+#[test]
+fn kafka_declared_size_above_the_cap_comes_before_a_bad_block() {
+    let content = samples::text(3 << 16, &mut Rng::new(9));
+    let options = frame::FrameOptions::new()
+        .block_size(frame::BlockSize::Max64KB)
+        .block_mode(frame::BlockMode::Independent)
+        .content_size(true);
+    let mut data = frame::compress(&content, &options);
+    // Header (15 bytes with the content size), then the first block's size word; its data
+    // starts at 19.
+    let first = u32::from_le_bytes(data[15..19].try_into().unwrap());
+    assert_eq!(first & 0x8000_0000, 0, "the first block is compressed");
+    data[19..22].copy_from_slice(&[0x00, 0xFF, 0xFF]);
+    let cap = content.len() - 1;
+    let expected = Error::FrameOutputLimit {
+        max_out: cap as u64,
+        declared: Some(content.len() as u64),
+    };
+    assert_eq!(frame::decompress(&data, cap).unwrap_err(), expected);
+    let accept = AcceptHeaderChecksum::Either;
+    assert_eq!(kafka::decompress(&data, accept, cap).unwrap_err(), expected);
+    let mut decoder = kafka::Decoder::new(&data[..], accept).max_out(cap as u64);
+    let error = decoder.read_to_end(&mut Vec::new()).unwrap_err();
+    let error = *error.into_inner().unwrap().downcast::<Error>().unwrap();
+    assert_eq!(error, expected);
+}

@@ -195,7 +195,9 @@ fn spec_checksum(header: &[u8], accept: AcceptHeaderChecksum) -> Result<u8, Erro
 /// header checksum `accept` allows. Everything else is checked as [`frame::decompress`] checks
 /// it (block sizes, block and content checksums when present, a declared content size), and a
 /// frame that fails is reported with its error (the first in input order, as [`Decoder`] reports
-/// it too); bytes after the frame are refused once the frame has decoded.
+/// it too); bytes after the frame are refused once the frame has decoded. One difference: a bad
+/// block whose content passes `max_out` before its fault is [`Error::FrameOutputLimit`] here, but
+/// the block's own error from [`Decoder`], which decodes a block whole before it counts it.
 ///
 /// A frame with the pre-KIP-57 checksum is decoded from a copy of the input with the checksum
 /// byte corrected (the frame decoder reads one contiguous slice).
@@ -255,7 +257,7 @@ mod stream {
         HeaderChecksum, HEADER_INCOMPLETE, LONG_HEADER_LEN, NAME, SHORT_HEADER_LEN,
     };
     use crate::container::stream::io_error;
-    use crate::frame::read_buffered;
+    use crate::frame::{read_buffered, read_frame_info};
     use crate::frame::{FrameDecoder, FrameDecompressor, FrameEncoder};
     use crate::Error;
 
@@ -302,6 +304,7 @@ mod stream {
                 checked: false,
                 head_out: 0,
                 passed: 0,
+                max_out: u64::MAX,
                 failure: None,
             };
             let single = FrameDecompressor::new().single_frame(true);
@@ -316,12 +319,13 @@ mod stream {
         }
 
         /// Caps the frame's content at `max_out` bytes, as [`decompress`](super::decompress)
-        /// caps it: a declared content size above it, or content beyond it, is
-        /// [`Error::FrameOutputLimit`] (kind `LimitExceeded`), and the block that would go past
-        /// the cap is not delivered. Without it, the content is not capped (memory is one
-        /// block whatever the frame's length).
+        /// caps it: a declared content size above it (refused with the header, before any
+        /// block is decoded), or content beyond it, is [`Error::FrameOutputLimit`] (kind
+        /// `LimitExceeded`), and the block that would go past the cap is not delivered. Without
+        /// it, the content is not capped (memory is one block whatever the frame's length).
         pub fn max_out(mut self, max_out: u64) -> Self {
             self.max_out = max_out;
+            self.frame.get_mut().max_out = max_out;
             self
         }
 
@@ -429,6 +433,8 @@ mod stream {
         head_out: usize,
         /// Bytes of input read from `reader`.
         passed: u64,
+        /// The decoder's cap on the content, for a declared content size.
+        max_out: u64,
         failure: Option<Error>,
     }
 
@@ -469,6 +475,17 @@ mod stream {
             match spec_checksum(header, self.accept) {
                 Ok(spec) => self.head[self.head_need - 1] = spec,
                 Err(error) => return Err(self.fail(error)),
+            }
+            // A declared content size above the cap is refused here, before the first block is
+            // decoded, as `decompress` refuses it (a header the frame decoder refuses is left to
+            // it, with its own error).
+            let info = read_frame_info(&self.head[..self.head_need]);
+            if let Some(size) = info.ok().and_then(|info| info.content_size) {
+                if size > self.max_out {
+                    let max_out = self.max_out;
+                    let declared = Some(size);
+                    return Err(self.fail(Error::FrameOutputLimit { max_out, declared }));
+                }
             }
             self.checked = true;
             Ok(())
