@@ -217,3 +217,38 @@ fn independent_frames_with_a_dictionary_stay_within_the_cap() {
         }
     }
 }
+
+/// Independent 4 MiB blocks (the planned path) under caps below the content, under a header
+/// that declares far more than the cap, and 20 000 two-byte blocks of one byte each (a region
+/// planned per block, more gaps than the planned path keeps): within the cap, with
+/// `frame::decompress`'s result.
+#[test]
+fn independent_frames_and_hostile_headers_stay_within_the_cap() {
+    let _serial = serial();
+    let zeros = vec![0u8; 12 << 20];
+    let options = FrameOptions::new().block_size(BlockSize::Max4MB);
+    let framed = frame::compress(&zeros, &options);
+    check("independent, 12 MiB of zeros", &framed, &zeros);
+    // The same frame declaring 1 TiB: the field added to the 7-byte header.
+    let mut huge = framed[..4].to_vec();
+    huge.extend_from_slice(&[framed[4] | 0x08, framed[5]]);
+    huge.extend_from_slice(&(1u64 << 40).to_le_bytes());
+    huge.push((xxhash_rust::xxh32::xxh32(&huge[4..], 0) >> 8) as u8);
+    huge.extend_from_slice(&framed[7..]);
+    for cap in [100, 20 << 20] {
+        let (result, peak) = measure(|| frame::decompress_parallel(&huge, cap, 2));
+        assert!(peak <= cap + SLACK, "declared 1 TiB, cap {cap}: {peak}");
+        assert_eq!(
+            result,
+            frame::decompress(&huge, cap),
+            "declared 1 TiB, cap {cap}"
+        );
+    }
+    let mut tiny = frame::compress(b"", &options.content_checksum(false));
+    tiny.truncate(tiny.len() - 4);
+    for _ in 0..20_000 {
+        tiny.extend_from_slice(&[2, 0, 0, 0, 0x10, b'a']);
+    }
+    tiny.extend_from_slice(&[0; 4]);
+    check("20 000 one-byte blocks", &tiny, &[b'a'; 20_000]);
+}
