@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-mod frame_common;
+use crate::common as frame_common;
 
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameOptions,

@@ -9,7 +9,7 @@ use testkit::liblz4_hc::{self, HcStream};
 use testkit::samples::generated;
 use testkit::Rng;
 
-mod hc_common;
+use crate::common as hc_common;
 use hc_common::against;
 
 const DEBUG: bool = cfg!(debug_assertions);

@@ -10,7 +10,7 @@ use testkit::{liblz4, liblz4_hc};
 
 const BLOCK: usize = 64 << 10;
 
-mod frame_common;
+use crate::common as frame_common;
 
 fn sans_io(content: &[u8], compressor: &mut FrameCompressor, room: usize) -> Vec<u8> {
     frame_common::compress_in_pieces(compressor, [content], room)

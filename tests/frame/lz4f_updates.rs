@@ -11,7 +11,7 @@
 
 use std::io::Write;
 
-mod frame_common;
+use crate::common as frame_common;
 
 use lz4_simd::block::Dictionary;
 use lz4_simd::frame::{BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};

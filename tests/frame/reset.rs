@@ -2,7 +2,7 @@
 //! reset is byte for byte the frame a new encoder writes, for every option, dictionary and
 //! content size, and after frames abandoned half-way, finished, or left with output not taken.
 
-mod frame_common;
+use crate::common as frame_common;
 
 use std::io::{self, Write};
 

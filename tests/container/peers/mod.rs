@@ -27,7 +27,7 @@ pub fn peer_missing(what: &str) {
 }
 
 fn peers_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/container/peers")
 }
 
 /// Whether python3 has every module tests/peers/containers.py uses.

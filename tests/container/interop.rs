@@ -5,8 +5,7 @@
 //! kernel images). See tests/peers/mod.rs for what happens when a peer is missing.
 #![cfg(feature = "containers")]
 
-#[path = "peers/mod.rs"]
-mod peers;
+use crate::peers;
 
 use std::process::Command;
 

@@ -10,7 +10,7 @@ use lz4_simd::frame::{self, BlockMode, BlockSize, FrameCompressor, FrameOptions}
 use testkit::liblz4;
 use testkit::samples::{self, Rng};
 
-mod frame_common;
+use crate::common as frame_common;
 
 /// The frame of `content`, handed in at once, with `room` bytes of output per call.
 fn sans_io(content: &[u8], options: &FrameOptions, room: usize) -> Vec<u8> {

@@ -8,8 +8,7 @@
 //! offsets and sizes, footer) and pyarrow must read it back to the same table.
 #![cfg(feature = "containers")]
 
-#[path = "peers/mod.rs"]
-mod peers;
+use crate::peers;
 
 use lz4_simd::container::parquet;
 use peers::{peer_missing, python, python_peers, scratch_dir};
