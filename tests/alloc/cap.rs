@@ -16,120 +16,20 @@
 //!   dictionary);
 //! - block decoding: [`BLOCK_SLACK`] = 64 KiB + 4 KiB (a dictionary's history).
 //!
-//! Self-contained (its own allocator and data generator).
+//! The counting allocator is the binary's (`allocator`); the data generator is this module's.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::{Read, Write};
 
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
 use lz4_simd::{block, Error};
+
+use crate::allocator::measure;
 
 const FRAME_SLACK: usize = 320 << 10;
 const BLOCK_SLACK: usize = (64 << 10) + (4 << 10);
 
 fn stream_slack(block_max: usize) -> usize {
     2 * block_max + (256 << 10)
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Stats {
-    on: bool,
-    live: isize,
-    peak: isize,
-    largest: usize,
-}
-
-impl Stats {
-    const OFF: Stats = Stats {
-        on: false,
-        live: 0,
-        peak: 0,
-        largest: 0,
-    };
-}
-
-thread_local! {
-    static STATS: Cell<Stats> = const { Cell::new(Stats::OFF) };
-}
-
-/// Counts `size` more bytes live (`transient`: also live, but only for the moment), `new_block`
-/// bytes in one allocation.
-fn note(change: isize, transient: isize, new_block: usize) {
-    let _ = STATS.try_with(|cell| {
-        let mut stats = cell.get();
-        if stats.on {
-            stats.peak = stats.peak.max(stats.live + transient.max(change));
-            stats.live += change;
-            stats.largest = stats.largest.max(new_block);
-            cell.set(stats);
-        }
-    });
-}
-
-struct Counting;
-
-// SAFETY: every call is passed to `System` unchanged; the counting only reads sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is `System.alloc`'s.
-        let ptr = unsafe { System.alloc(layout) };
-        if !ptr.is_null() {
-            note(layout.size() as isize, 0, layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is `System.alloc_zeroed`'s.
-        let ptr = unsafe { System.alloc_zeroed(layout) };
-        if !ptr.is_null() {
-            note(layout.size() as isize, 0, layout.size());
-        }
-        ptr
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is `System.dealloc`'s.
-        unsafe { System.dealloc(ptr, layout) };
-        note(-(layout.size() as isize), 0, 0);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's contract is `System.realloc`'s.
-        let new = unsafe { System.realloc(ptr, layout, new_size) };
-        if !new.is_null() {
-            let old = layout.size();
-            if new_size > old {
-                // Growing may copy: both blocks are live for a moment.
-                note(
-                    new_size as isize - old as isize,
-                    new_size as isize,
-                    new_size,
-                );
-            } else {
-                note(new_size as isize - old as isize, 0, 0);
-            }
-        }
-        new
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// What `f` allocated: the largest single allocation and the peak of live bytes above what was
-/// live before (what `f` returns is still live at the end, so it counts).
-fn measure<R>(f: impl FnOnce() -> R) -> (R, usize, usize) {
-    STATS.with(|cell| {
-        cell.set(Stats {
-            on: true,
-            ..Stats::OFF
-        })
-    });
-    let result = f();
-    let stats = STATS.with(|cell| cell.replace(Stats::OFF));
-    (result, stats.largest, stats.peak.max(0) as usize)
 }
 
 /// Checks one call under `cap`: its allocations, and the capacity of the `Vec` it returns.

@@ -7,6 +7,7 @@
 //! - `block`: the block decoders' `Vec` operations on sizes a 32-bit target cannot address.
 //! - `read_to_end_oom`: `read_to_end` into a `Vec` that cannot grow.
 
+mod allocator;
 mod block;
 mod cap;
 mod read_to_end_oom;

@@ -3,52 +3,15 @@
 //! what they appended before it is a prefix of the content; no panic, no abort (review R4,
 //! session 17: the error was `InvalidData`).
 //!
-//! Self-contained: its own global allocator.
+//! The allocator is the binary's (`allocator`): it refuses on the calling thread only, where the
+//! decoders grow the `Vec`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{ErrorKind, Read};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use lz4_simd::frame::{self, BlockSize, FrameDecoder, FrameOptions};
 use testkit::samples::{self, Rng};
 
-/// Allocations (and reallocations) to more than this many bytes are refused; 0: none are.
-static REFUSE_ABOVE: AtomicUsize = AtomicUsize::new(0);
-
-struct Refusing;
-
-fn refused(size: usize) -> bool {
-    let limit = REFUSE_ABOVE.load(Ordering::Relaxed);
-    limit != 0 && size > limit
-}
-
-// SAFETY: every call forwards to `System` with the caller's arguments (whose contracts are the
-// caller's), or returns null, which `GlobalAlloc` allows for a refused allocation.
-unsafe impl GlobalAlloc for Refusing {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if refused(layout.size()) {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: forwarded as received (see the impl).
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded as received; `ptr` came from `System` (see `alloc`).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if refused(new_size) {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: forwarded as received; `ptr` came from `System` (see `alloc`).
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Refusing = Refusing;
+use crate::allocator::refusing_above;
 
 /// What `read_to_end` gave with allocations above `limit` refused: the error, and the content
 /// appended before it.
@@ -57,9 +20,7 @@ fn read_to_end_refusing(
     read: impl FnOnce(&mut Vec<u8>) -> std::io::Result<usize>,
 ) -> (std::io::Error, Vec<u8>) {
     let mut out = Vec::new();
-    REFUSE_ABOVE.store(limit, Ordering::Relaxed);
-    let result = read(&mut out);
-    REFUSE_ABOVE.store(0, Ordering::Relaxed);
+    let result = refusing_above(limit, || read(&mut out));
     (result.expect_err("the content cannot fit"), out)
 }
 

@@ -374,7 +374,7 @@ fn unknown_kernel_message_lists_every_kernel() {
     }
 }
 
-const STATUS_CHILD: &str = "override_status_child";
+const STATUS_CHILD: &str = "decoder_api::override_status_child";
 const EXPECT_STATUS_ENV: &str = "LZ4_SIMD_TEST_EXPECT_OVERRIDE";
 
 /// What `override_status` returns in this process is consistent with `detect`; with the

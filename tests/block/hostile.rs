@@ -7,20 +7,16 @@ use std::alloc::Layout;
 
 use lz4_simd::block::{self, MAX_INPUT_SIZE};
 use lz4_simd::Error;
-use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::alloc::largest_allocation;
 use testkit::decoder_rule::{check_decoder_rule, RuleStats};
 use testkit::liblz4;
 use testkit::liblz4_model::Lz4Margin;
 use testkit::parse::encode_block;
 use testkit::Rng;
 
-// ---------------------------------------------------------------------------------------------
-// An allocator that records the largest allocation made by the current thread, to show that
-// size prefixes and length fields are checked before anything is allocated for them.
-// ---------------------------------------------------------------------------------------------
-
-#[global_allocator]
-static GLOBAL: LargestAllocation = LargestAllocation;
+// The binary's global allocator (main.rs) records the largest allocation made by the current
+// thread, to show that size prefixes and length fields are checked before anything is allocated
+// for them.
 
 // ---------------------------------------------------------------------------------------------
 // Helpers

@@ -11,11 +11,8 @@ use lz4_simd::container::kafka::{AcceptHeaderChecksum, HeaderChecksum};
 use lz4_simd::container::prefixed::SizePrefix;
 use lz4_simd::container::{clickhouse, hadoop, java, kafka, linux, parquet, prefixed};
 use lz4_simd::{block, frame, Error, ErrorKind};
-use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::alloc::largest_allocation;
 use testkit::samples::generated;
-
-#[global_allocator]
-static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 /// `unwrap_err` without printing the (possibly large) output of a decode that succeeded.
 trait Fails {

@@ -2,7 +2,7 @@
 //! python-lz4, the Cassandra driver and RocksDB (size-prefixed blocks), kafka-python (Kafka
 //! frames, v0 and v1 checksums), sarama's published fixtures (Kafka), clickhouse-cityhash with python-lz4 (ClickHouse blocks, as clickhouse-driver writes them),
 //! lz4-java from Debian's liblz4-java (LZ4Block streams) and the `lz4` tool (legacy frames for
-//! kernel images). See tests/peers/mod.rs for what happens when a peer is missing.
+//! kernel images). See tests/container/peers/mod.rs for what happens when a peer is missing.
 #![cfg(feature = "containers")]
 
 use crate::peers;

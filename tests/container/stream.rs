@@ -11,11 +11,8 @@ use std::io::{self, BufRead, ErrorKind, Read, Write};
 use lz4_simd::container::kafka::{AcceptHeaderChecksum, HeaderChecksum};
 use lz4_simd::container::{clickhouse, hadoop, java, kafka};
 use lz4_simd::{Error, ErrorKind as Kind};
-use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::alloc::largest_allocation;
 use testkit::samples::generated;
-
-#[global_allocator]
-static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 type OneShotDecode = fn(&[u8], usize) -> Result<Vec<u8>, Error>;
 type StreamDecode = for<'a> fn(Box<dyn Read + 'a>, usize) -> Box<dyn BufRead + 'a>;

@@ -10,7 +10,7 @@
 //! of odd amounts and over-consume, sans-IO `decompress` with small and large output slices,
 //! `pending` + `consume`, and the tokio and futures-io decoders.
 //!
-//! Run: `cargo test --test frame_content_hash` (the async rows: `--features tokio,futures-io`).
+//! Run: `cargo test --test frame content_hash::` (the async rows: `--features tokio,futures-io`).
 
 use std::io::{BufRead, Read};
 

@@ -1,6 +1,6 @@
-//! Review of session 12's frame changes (direct path, tight rooms, `compress_into`): frames of
-//! nearly incompressible blocks, swept across the give-up edge, must equal `frame::compress`'s
-//! and LZ4F's for every option, output room and dictionary; `compress_into` below its bound must
+//! The frame compressor's direct path, tight rooms and `compress_into` at the give-up edge: frames
+//! of nearly incompressible blocks, swept across the edge, must equal `frame::compress`'s and
+//! LZ4F's for every option, output room and dictionary; `compress_into` below its bound must
 //! write nothing.
 
 use lz4_simd::block::{self, Dictionary};
@@ -66,7 +66,7 @@ fn option_sets() -> Vec<(String, FrameOptions)> {
 }
 
 #[test]
-fn review_frames_at_the_give_up_edge() {
+fn frames_at_the_give_up_edge() {
     let mut rng = Rng::new(0x5eed_0012);
     let mut failures = Vec::new();
     // Repeat densities that put 64 KiB noise blocks from "stored raw" to "16 bytes smaller".
@@ -162,7 +162,7 @@ fn review_frames_at_the_give_up_edge() {
 }
 
 #[test]
-fn review_dictionary_frames_direct_and_into() {
+fn dictionary_frames_direct_and_into() {
     let mut rng = Rng::new(0xd1c7_0012);
     let dict_bytes = {
         let mut d = rng.bytes(70_000);
@@ -216,7 +216,7 @@ fn review_dictionary_frames_direct_and_into() {
 /// path (tight room at the fast levels), the rest is gathered and flushed; the frame must be
 /// LZ4F's with one `LZ4F_compressUpdate` per chunk (auto-flush on).
 #[test]
-fn review_auto_flush_chunks_direct_and_lz4f() {
+fn auto_flush_chunks_direct_and_lz4f() {
     auto_flush_chunks(&[None], &[false, true]);
     auto_flush_chunks(&[Some(3), Some(9), Some(12)], &[false]);
 }
@@ -226,7 +226,7 @@ fn review_auto_flush_chunks_direct_and_lz4f() {
 /// its full block in the caller's buffer (prefix mode), and the history is saved once per update.
 /// (It differed by a byte before session 13, when every block saved its history.)
 #[test]
-fn review_hc_linked_auto_flush_matches_lz4f() {
+fn hc_linked_auto_flush_matches_lz4f() {
     auto_flush_chunks(&[Some(3), Some(9), Some(12)], &[true]);
 }
 
@@ -283,7 +283,7 @@ fn auto_flush_chunks(levels: &[Option<u8>], modes: &[bool]) {
 /// remainder of an update right after the update's full block, contiguous with it in the
 /// caller's buffer, and saves the dictionary once per update, not once per block.
 #[test]
-fn review_hc_stream_blocks_match_liblz4() {
+fn hc_stream_blocks_match_liblz4() {
     let mut rng = Rng::new(0xa7f1_0012);
     let _ = nearly(4, 12_345, 250, &mut rng);
     let content = nearly(4, 12_345, 280, &mut rng);

@@ -10,12 +10,9 @@ use lz4_simd::block::Dictionary;
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions, Status,
 };
-use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::alloc::largest_allocation;
 use testkit::liblz4::FrameOp;
 use testkit::samples::{self, Rng};
-
-#[global_allocator]
-static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const BLOCK: usize = 64 << 10;
 

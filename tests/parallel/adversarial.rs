@@ -5,7 +5,7 @@
 //! boundary, many tiny frames, every byte corrupted and every cut of a small stream; readers
 //! that are interrupted or short at every call; many frames decoded at once on the shared pool.
 //!
-//! Run: `cargo test --features parallel --test frame_parallel_adversarial`.
+//! Run: `cargo test --features parallel --test parallel adversarial::`.
 #![cfg(feature = "parallel")]
 
 use std::io::{self, ErrorKind, Read, Write};
@@ -15,11 +15,8 @@ use std::time::Duration;
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions, ParallelFrameDecoder,
 };
-use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::alloc::largest_allocation;
 use testkit::samples::{self, Rng};
-
-#[global_allocator]
-static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const KIB: usize = 1 << 10;
 const THREADS: [usize; 4] = [1, 2, 3, 7];

@@ -7,7 +7,7 @@
 //! block of a frame. The same for the streaming decoder ([`ParallelFrameDecoder`]): the content
 //! handed out before the error and the error are [`FrameDecoder`]'s.
 //!
-//! Run: `cargo test --features parallel --test parallel_checksums`.
+//! Run: `cargo test --features parallel --test parallel checksums::`.
 #![cfg(feature = "parallel")]
 
 use std::io::Read;

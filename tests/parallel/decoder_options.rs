@@ -7,7 +7,7 @@
 //! image's size trailer and zero padding (accepted with the option, the sequential decoder's
 //! error without it, and a trailer that lies about the size or is followed by other bytes).
 //!
-//! Run: `cargo test --features parallel --test parallel_decoder_options`.
+//! Run: `cargo test --features parallel --test parallel decoder_options::`.
 #![cfg(feature = "parallel")]
 
 use std::io::Read;

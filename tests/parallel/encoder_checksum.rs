@@ -5,7 +5,7 @@
 //! just short of it, start it or cross it, at every thread count 1-7, against the
 //! single-threaded encoder's bytes.
 //!
-//! Run: `cargo test --features parallel --test parallel_encoder_checksum`.
+//! Run: `cargo test --features parallel --test parallel encoder_checksum::`.
 #![cfg(feature = "parallel")]
 
 use std::io::{self, ErrorKind, Write};

@@ -3,7 +3,7 @@
 //! which the workspace enables through the CLI's dependency. Without it they would compile to
 //! no tests and pass, silently.
 //!
-//! Run: `LZ4_SIMD_REQUIRE_PARALLEL=1 cargo test --test parallel_feature` (at the workspace).
+//! Run: `LZ4_SIMD_REQUIRE_PARALLEL=1 cargo test --test parallel feature::` (at the workspace).
 
 #[test]
 fn the_parallel_tests_run_where_ci_requires_them() {

@@ -4,7 +4,7 @@
 //! truncated frames, failing readers), failing writers at every call, dropping mid-stream
 //! without a hang, and the bound on blocks in flight.
 //!
-//! Run: `cargo test --features parallel --test frame_parallel`.
+//! Run: `cargo test --features parallel --test parallel frames::`.
 #![cfg(feature = "parallel")]
 
 use std::io::{self, BufRead, ErrorKind, Read, Write};
@@ -15,13 +15,10 @@ use lz4_simd::frame::{
     ParallelFrameDecoder, ParallelFrameEncoder,
 };
 use lz4_simd::Error;
-use testkit::alloc::{largest_allocation, LargestAllocation};
+use testkit::alloc::largest_allocation;
 use testkit::hang::no_hang;
 use testkit::io::{retry_would_block, write_through_failures, FailingWriter};
 use testkit::samples::{self, Rng};
-
-#[global_allocator]
-static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 const KIB: usize = 1 << 10;
 

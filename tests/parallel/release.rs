@@ -1,21 +1,38 @@
 //! [`frame::release_parallel_buffers`]: the block buffers that parallel encoders and decoders
 //! keep for the next ones in the process are freed (and counted), the next frames allocate
 //! afresh and are still right, and nothing is kept beyond the documented caps (33 MiB for
-//! compression, 24 MiB of each kind for decompression). One test in its own process: no other
-//! test's frames fill the stores meanwhile.
+//! compression, 24 MiB of each kind for decompression). The test runs in a child process of its
+//! own (`testkit::process::rerun_test`): no other test's frames fill the stores meanwhile.
 //!
-//! Run: `cargo test --features parallel --test parallel_release`.
+//! Run: `cargo test --features parallel --test parallel release::`.
 #![cfg(feature = "parallel")]
 
 use std::io::{Read, Write};
 
 use lz4_simd::frame::{self, FrameOptions, ParallelFrameDecoder, ParallelFrameEncoder};
+use testkit::process::rerun_test;
 use testkit::samples::{self, Rng};
 
 const MIB: usize = 1 << 20;
+const CHILD: &str = "release::kept_buffers_are_freed_and_capped";
+const CHILD_ENV: &str = "LZ4_SIMD_TEST_RELEASE_CHILD";
 
 #[test]
 fn kept_buffers_are_freed_and_capped() {
+    if std::env::var_os(CHILD_ENV).is_none() {
+        let output = rerun_test(CHILD, |command| {
+            command.env(CHILD_ENV, "1");
+        });
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let context = format!("--- stdout\n{stdout}\n--- stderr\n{stderr}");
+        assert!(output.status.success(), "child failed: {context}");
+        assert!(
+            stdout.contains("kept buffers checked"),
+            "child did not run: {context}"
+        );
+        return;
+    }
     let content = samples::logs(40 * MIB, &mut Rng::new(41));
     let options = FrameOptions::new();
     assert_eq!(
@@ -44,4 +61,5 @@ fn kept_buffers_are_freed_and_capped() {
         );
         assert_eq!(frame::release_parallel_buffers(), 0, "round {round}");
     }
+    println!("kept buffers checked");
 }

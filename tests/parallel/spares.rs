@@ -4,7 +4,7 @@
 //! with blocks in flight) has the single-threaded encoder's bytes, and nothing of the earlier
 //! frames.
 //!
-//! Run: `cargo test --features parallel --test parallel_spares`.
+//! Run: `cargo test --features parallel --test parallel spares::`.
 #![cfg(feature = "parallel")]
 
 use std::io::Write;

@@ -1,4 +1,4 @@
-//! Parallel frames at the seams a review found worth probing:
+//! Parallel frames at two seams:
 //!
 //! - the buffers a dropped `ParallelFrameDecoder` leaves to the next decoder in the process:
 //!   whatever the earlier decoder was (another dictionary or none, dropped mid-stream or at the
@@ -9,8 +9,9 @@
 //!   (either side of the lag, inputs a byte either side of a block multiple) are the sequential
 //!   encoder's, and liblz4 accepts them.
 //!
-//! The decoder tests run one at a time (the stash is process-wide): `cargo test --features
-//! parallel --test parallel_review`.
+//! The decoder tests run one at a time (the stash is process-wide; the binary's other tests may
+//! take from it meanwhile, which the checks allow): `cargo test --features parallel --test
+//! parallel stash_and_lag::`.
 #![cfg(feature = "parallel")]
 
 use std::collections::HashSet;

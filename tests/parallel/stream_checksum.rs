@@ -7,7 +7,7 @@
 //! decoder dropped mid-frame, with blocks decoded and not handed out, neither hangs nor leaks
 //! its jobs' work into the next decoder.
 //!
-//! Run: `cargo test --features parallel --test parallel_stream_checksum`.
+//! Run: `cargo test --features parallel --test parallel stream_checksum::`.
 #![cfg(feature = "parallel")]
 
 use std::io::{self, BufRead, ErrorKind, Read};

@@ -1,6 +1,6 @@
 //! Adversarial checks of `block::StreamCompressor` and `block::StreamDecoder` against liblz4
 //! 1.10 (`LZ4_compress_fast_continue`, `LZ4_decompress_safe_continue`), at the edges
-//! `tests/stream.rs` samples only now and then:
+//! `tests/stream/layouts.rs` samples only now and then:
 //!
 //! - every destination size from 0 to past the bound, with canaries, for a block after a history
 //!   (saved-history layout, contiguous layout, attached dictionary);

@@ -1,8 +1,8 @@
-// A real peer for tests/container_peers.rs: lz4-java's LZ4BlockOutputStream / LZ4BlockInputStream
+// A real peer for tests/container/interop.rs: lz4-java's LZ4BlockOutputStream / LZ4BlockInputStream
 // (the Debian package liblz4-java, /usr/share/java/lz4-java.jar), run as a single-file program:
 //
-//   java -cp /usr/share/java/lz4-java.jar tests/peers/Lz4BlockPeer.java compress BLOCK_SIZE IN OUT [IN OUT ...]
-//   java -cp /usr/share/java/lz4-java.jar tests/peers/Lz4BlockPeer.java decompress IN OUT [IN OUT ...]
+//   java -cp /usr/share/java/lz4-java.jar tests/container/peers/Lz4BlockPeer.java compress BLOCK_SIZE IN OUT [IN OUT ...]
+//   java -cp /usr/share/java/lz4-java.jar tests/container/peers/Lz4BlockPeer.java decompress IN OUT [IN OUT ...]
 //
 // `compress` writes one stream per file with lz4-java's defaults (fast compressor, xxh32
 // checksum); `decompress` reads concatenated streams (stopOnEmptyBlock = false), as Spark does.

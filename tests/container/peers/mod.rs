@@ -1,6 +1,6 @@
-//! What the container tests share: running the real peers (tests/peers/containers.py on
+//! What the container tests share: running the real peers (tests/container/peers/containers.py on
 //! python3 with python-lz4, kafka-python, clickhouse-cityhash and pyarrow; lz4-java through
-//! tests/peers/Lz4BlockPeer.java), the rule for a missing peer, and the sample inputs.
+//! tests/container/peers/Lz4BlockPeer.java), the rule for a missing peer, and the sample inputs.
 //!
 //! A missing peer makes a test print a notice and pass, unless `LZ4_SIMD_REQUIRE_PEERS=1` (set by
 //! `.ci/run`, which installs them), in which case it fails.
@@ -30,7 +30,7 @@ fn peers_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/container/peers")
 }
 
-/// Whether python3 has every module tests/peers/containers.py uses.
+/// Whether python3 has every module tests/container/peers/containers.py uses.
 pub fn python_peers() -> bool {
     Command::new("python3")
         .arg(peers_dir().join("containers.py"))
@@ -72,7 +72,7 @@ pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Result<Vec<u8>, String
     }
 }
 
-/// tests/peers/containers.py with `args`, `input` on stdin.
+/// tests/container/peers/containers.py with `args`, `input` on stdin.
 pub fn python(args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
     run_with_input(
         Command::new("python3")
@@ -82,7 +82,7 @@ pub fn python(args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
     )
 }
 
-/// lz4-java's LZ4Block streams through tests/peers/Lz4BlockPeer.java.
+/// lz4-java's LZ4Block streams through tests/container/peers/Lz4BlockPeer.java.
 pub fn lz4_java(jar: &Path, args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
     run_with_input(
         Command::new("java")
