@@ -45,6 +45,9 @@ export CARGO_PROFILE_RELEASE_LTO=false
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 export CARGO_PROFILE_RELEASE_DEBUG=0
 export LZ4_SIMD_REQUIRE_KERNELS=neon
+# The random and hostile kernel sweeps (tests/kernels/) on a quarter of their debug-build blocks:
+# every test still runs on every kernel, under emulation.
+export LZ4_SIMD_TEST_SAMPLE=4
 
 # The library's unit tests and the test binaries, each named: not tests/parallel (the `parallel`
 # feature is off here, so it would hold only its feature check) nor tests/frame_async (it needs
