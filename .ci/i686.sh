@@ -3,7 +3,7 @@
 #
 # 32-bit targets are where sizes overflow: `255 × input` or a `max_out` of `usize::MAX` exceed
 # `isize::MAX`, and a reservation of that size panics ("capacity overflow") unless it is made
-# fallibly (tests/block_alloc.rs holds the regressions). i686 is x86 but not x86_64, so no SIMD
+# fallibly (tests/alloc/block.rs holds the regressions). i686 is x86 but not x86_64, so no SIMD
 # kernel is compiled in: this is also the build of the `unsafe` feature without a kernel.
 #
 # The target is i686-unknown-linux-gnu rather than -musl: the tests' C dependencies (liblz4
@@ -13,23 +13,23 @@
 #
 # Skipped:
 # - `kernel_env_override` (it re-executes the test binary, which under user-mode QEMU without
-#   binfmt_misc the kernel may refuse; tests/decoder_api.rs's child test takes the runner from
-#   LZ4_SIMD_TEST_RUNNER instead) and the peers (the lz4 CLI and python-lz4 run on the host).
+#   binfmt_misc the kernel may refuse; tests/block/decoder_api.rs's child test takes the runner
+#   from LZ4_SIMD_TEST_RUNNER instead) and the peers (the lz4 CLI and python-lz4 run on the host).
 # - The fast compressor against liblz4 on inputs of 65,547 bytes and more: liblz4 built for a
 #   32-bit target switches to its `byPtr` hash table there (lz4.c: `sizeof(void*)==4`), whose
 #   output differs from its 64-bit `byU32` output, which is the output we reproduce (on every
 #   target). Smaller inputs, HC and every decoder are compared as on x86_64. The same holds for
-#   dest-size compression (tests/dest_size.rs: large inputs and Silesia pages) and for every
-#   dictionary/stream comparison (tests/dict_prepared.rs): streams always use the u32 table, and
-#   32-bit liblz4 hashes 4 bytes there where 64-bit liblz4 hashes 5 (lz4.c, LZ4_hashPosition:
-#   `sizeof(reg_t)==8`), so its bytes differ even for a 1 KiB input. tests/dict_prepared.rs's
-#   round trips and edge cases (forms_and_edges) still run; so do tests/stream_adversarial.rs's
-#   decoder and foreign-history tests (its other tests compare stream bytes with liblz4's), and
-#   tests/review_edges.rs's stream-decoder and kernel tests (its dictionary-message tests compare
-#   bytes with liblz4's, as does tests/dict_prepared.rs's tiny-dictionary test). So do the
-#   linked frames of streamed updates against LZ4F's (tests/lz4f_updates.rs, and
-#   tests/frame.rs's and tests/frame_sans_io.rs's streamed-frame tests, whose linked frames of
-#   smaller writes are LZ4F's prefix-mode streams).
+#   dest-size compression (tests/block/dest_size.rs: large inputs and Silesia pages) and for
+#   every dictionary/stream comparison (tests/block/dict_prepared.rs): streams always use the u32
+#   table, and 32-bit liblz4 hashes 4 bytes there where 64-bit liblz4 hashes 5 (lz4.c,
+#   LZ4_hashPosition: `sizeof(reg_t)==8`), so its bytes differ even for a 1 KiB input.
+#   tests/block/dict_prepared.rs's round trips and edge cases (forms_and_edges) still run; so do
+#   tests/stream/adversarial.rs's decoder and foreign-history tests (its other tests compare
+#   stream bytes with liblz4's), and tests/block/edges.rs's stream-decoder and kernel tests (its
+#   dictionary-message tests compare bytes with liblz4's, as does tests/block/dict_prepared.rs's
+#   tiny-dictionary test). So do the linked frames of streamed updates against LZ4F's
+#   (tests/frame/lz4f_updates.rs, and tests/frame/format.rs's and tests/frame/sans_io.rs's
+#   streamed-frame tests, whose linked frames of smaller writes are LZ4F's prefix-mode streams).
 # - `output_cap_is_enforced_before_allocating`: it expects a 2^40-byte declared content size to
 #   pass a `usize::MAX` cap, true only on 64-bit (on 32-bit the frame is refused by the cap).
 set -euo pipefail
@@ -65,16 +65,25 @@ export CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS=true
 export CARGO_PROFILE_RELEASE_LTO=false
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 export CARGO_PROFILE_RELEASE_DEBUG=0
+# The random and hostile kernel sweeps (tests/kernels/) on a quarter of their debug-build blocks:
+# every test still runs on every kernel, under emulation.
+export LZ4_SIMD_TEST_SAMPLE=4
 
 step "lint for $TARGET: the unsafe feature without a SIMD kernel, and the safe build"
 cargo clippy -p lz4-simd --target "$TARGET" -- -D warnings
 cargo clippy -p lz4-simd --target "$TARGET" --no-default-features --features std -- -D warnings
 
+# The library's unit tests and the test binaries, each named: not tests/parallel (the `parallel`
+# feature is off here, so it would hold only its feature check) nor tests/frame_async (it needs
+# the features tokio and futures-io).
+tests=(--lib --test alloc --test block --test container --test frame --test hc --test kernels
+    --test stream)
+
 step "build tests for $TARGET"
-cargo test -p lz4-simd --release --target "$TARGET" --lib --tests --no-run
+cargo test -p lz4-simd --release --target "$TARGET" "${tests[@]}" --no-run
 
 step "run tests under qemu-i386"
-cargo test -p lz4-simd --release --target "$TARGET" --lib --tests --no-fail-fast -- \
+cargo test -p lz4-simd --release --target "$TARGET" "${tests[@]}" --no-fail-fast -- \
     --skip kernel_env_override --skip lz4_cli_frames_decode_with_ours_and_match_bytes \
     --skip our_frames_decode_with_lz4_cli --skip python_lz4_interop \
     --skip prefixed_blocks_with_python_lz4 --skip kafka_frames_with_kafka_python \

@@ -15,7 +15,7 @@
 #   block and frame interop with lz4_flex (pure Rust), on lz4-simd built without std. The simd128
 #   pass requires the simd128 kernel (LZ4_SIMD_REQUIRE_KERNELS): a build that silently fell
 #   back to scalar fails.
-# - Not run: lz4-simd's integration tests (tests/*.rs: liblz4 is their oracle, some re-run
+# - Not run: lz4-simd's integration tests (tests/*/main.rs: liblz4 is their oracle, some re-run
 #   themselves as child processes, which WASI cannot start), the CLI (processes, pipes), the
 #   benches and fuzz targets.
 # - examples/wasm_decode_speed runs once on small inputs as a smoke test (its figures are for

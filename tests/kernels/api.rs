@@ -1,6 +1,6 @@
 //! The kernel API: `available()` / `detect()` / `name()` / `FromStr`, forcing an unavailable
 //! kernel, the `LZ4_SIMD_KERNEL` override (re-running this test binary with the variable set;
-//! what `Kernel::override_status()` says of it is tests/decoder_api.rs's), and the kernels
+//! what `Kernel::override_status()` says of it is tests/block/decoder_api.rs's), and the kernels
 //! `LZ4_SIMD_REQUIRE_KERNELS` requires.
 
 use lz4_simd::{block, Error, Kernel, KERNEL_ENV};

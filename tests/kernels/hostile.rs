@@ -8,7 +8,7 @@ use testkit::{corpus, liblz4, Rng};
 
 use crate::blocks::{mutate, random_block};
 use crate::harness::{compare, decode, reproducer, REFERENCE};
-use crate::DEBUG;
+use crate::rounds;
 
 /// Valid blocks to corrupt, with their decoded sizes: random hand-built blocks, and liblz4 (fast
 /// and HC) and our compressor's blocks of generated data and Silesia slices.
@@ -63,8 +63,8 @@ fn hostile_caps(src: &[u8], original_len: usize) -> Vec<usize> {
 #[test]
 fn hostile_mutations() {
     let mut rng = Rng::new(6);
-    let bases = hostile_bases(&mut rng, if DEBUG { 200 } else { 1000 });
-    let per_base = if DEBUG { 60 } else { 250 };
+    let bases = hostile_bases(&mut rng, rounds(200, 1000));
+    let per_base = rounds(60, 250);
     for_each_kernel("hostile mutations", |kernel, tally| {
         // Every kernel sees the same mutants.
         let mut rng = rng.clone();
@@ -94,7 +94,7 @@ fn hostile_mutations() {
 
 #[test]
 fn hostile_every_truncation() {
-    let count = if DEBUG { 60 } else { 400 };
+    let count = rounds(60, 400);
     for_each_kernel("every truncation", |kernel, tally| {
         let mut rng = Rng::new(7);
         for i in 0..count {
@@ -121,10 +121,10 @@ fn vec_api_matches_reference() {
     // `decompress` / `decompress_size_prepended` decode into uninitialised spare capacity with the
     // detected kernel; they must agree with the reference into an exact (or capped) buffer.
     let mut rng = Rng::new(8);
-    let bases = hostile_bases(&mut rng, if DEBUG { 30 } else { 200 });
+    let bases = hostile_bases(&mut rng, rounds(30, 200));
     let mut checks = 0u64;
     for (base, original_len) in &bases {
-        for round in 0..if DEBUG { 8 } else { 40 } {
+        for round in 0..rounds(8, 40) {
             let src = if round == 0 {
                 base.clone()
             } else {

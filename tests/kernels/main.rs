@@ -35,3 +35,19 @@ mod random;
 
 /// Debug builds sample the heavy sweeps.
 const DEBUG: bool = cfg!(debug_assertions);
+
+/// How many rounds (blocks, bases) a random or hostile sweep runs: `release` in release builds;
+/// in debug builds `debug`, divided by `LZ4_SIMD_TEST_SAMPLE` when that is a number above 1 (at
+/// least 1 left). .ci/neon.sh and .ci/i686.sh set it under qemu; every kernel still runs every
+/// test, on fewer random blocks.
+fn rounds(debug: usize, release: usize) -> usize {
+    if !DEBUG {
+        return release;
+    }
+    let divisor = std::env::var("LZ4_SIMD_TEST_SAMPLE")
+        .ok()
+        .and_then(|value| value.parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    (debug / divisor).max(1)
+}

@@ -6,13 +6,13 @@ use testkit::Rng;
 
 use crate::blocks::{mutate, random_block};
 use crate::harness::{check_valid, compare};
-use crate::DEBUG;
+use crate::rounds;
 
 #[test]
 fn random_valid_blocks() {
     for_each_kernel("random valid blocks", |kernel, tally| {
         let mut rng = Rng::new(5);
-        for round in 0..if DEBUG { 8000 } else { 60_000 } {
+        for round in 0..rounds(8000, 60_000) {
             let (src, decoded) = random_block(&mut rng, 1 + round as u64 % 40);
             tally.blocks += 1;
             let n = decoded.len();
@@ -45,7 +45,8 @@ fn every_capacity() {
         let mut rng = Rng::new(9);
         let mut round = 0usize;
         let mut mutant_rejects = 0u64;
-        while tally.blocks < if DEBUG { 160 } else { 2000 } {
+        let blocks = rounds(160, 2000) as u64;
+        while tally.blocks < blocks {
             round += 1;
             let (src, decoded) = random_block(&mut rng, 1 + round as u64 % 8);
             let n = decoded.len();

@@ -12,6 +12,15 @@
 /// Debug builds sample the heavy sweeps (as in `tests/kernels`).
 const DEBUG: bool = cfg!(debug_assertions);
 
+/// The sweep sizes of tests/kernels (its `rounds`), without the `LZ4_SIMD_TEST_SAMPLE` divisor.
+fn rounds(debug: usize, release: usize) -> usize {
+    if DEBUG {
+        debug
+    } else {
+        release
+    }
+}
+
 // `hostile`, the other user of `blocks`, needs liblz4 and is not included.
 #[allow(dead_code)]
 #[path = "../../kernels/blocks.rs"]
