@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
     let input = &input[..];
 
     let compressor = if favor { &FAVORED } else { &PLAIN };
-    let compressed = compressor.with(|c| c.borrow_mut().compress(input, level));
+    let compressed = compressor.with(|c| c.borrow_mut().compress(input, level).unwrap());
     assert!(compressed.len() <= block::compress_bound(input.len()));
     let parsed = parse_block(&compressed);
     assert!(
@@ -72,7 +72,9 @@ fuzz_target!(|data: &[u8]| {
     );
 
     let fresh = if favor {
-        block::HcCompressor::with_favor_dec_speed(true).compress(input, level)
+        block::HcCompressor::with_favor_dec_speed(true)
+            .compress(input, level)
+            .unwrap()
     } else {
         block::compress_hc(input, level).unwrap()
     };
@@ -96,7 +98,7 @@ fuzz_target!(|data: &[u8]| {
                 );
             }
         } else {
-            let plain = PLAIN.with(|c| c.borrow_mut().compress(input, level));
+            let plain = PLAIN.with(|c| c.borrow_mut().compress(input, level).unwrap());
             assert!(
                 plain == compressed,
                 "favor_dec_speed changed a level below 10"
