@@ -20,7 +20,7 @@
 //! error.
 //!
 //! Every encoder writes what the system's own reader accepts (checked against the real
-//! implementations in `tests/container_*.rs`).
+//! implementations in `tests/container/`).
 //!
 //! # Streaming
 //!
