@@ -206,8 +206,9 @@ fn independent_frames_with_a_dictionary_stay_within_the_cap() {
     for cap in caps(data.len()) {
         let sequential = frame::decompress_with_dictionary(&framed, &dict, 7, cap);
         for threads in [1, 2, 3] {
-            let (result, peak) =
-                measure(|| frame::decompress_parallel_with_dictionary(&framed, &dict, 7, cap, threads));
+            let (result, peak) = measure(|| {
+                frame::decompress_parallel_with_dictionary(&framed, &dict, 7, cap, threads)
+            });
             assert!(
                 peak <= cap + SLACK,
                 "cap {cap}, {threads} threads: {peak} bytes live at the peak (allowed: {})",
