@@ -25,10 +25,10 @@ fn peer_missing(what: &str) {
 }
 
 fn peers_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/peers")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/container/peers")
 }
 
-/// `python3 tests/peers/containers.py ARGS` with `input` on stdin.
+/// `python3 tests/container/peers/containers.py ARGS` with `input` on stdin.
 fn python(args: &[&str], input: &[u8]) -> Vec<u8> {
     let mut command = Command::new("python3");
     command.arg(peers_dir().join("containers.py")).args(args);
