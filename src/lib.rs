@@ -63,6 +63,8 @@
 //!   size-prefixed blocks (Cassandra, RocksDB), ClickHouse and Linux kernel images.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs (`--cfg docsrs`, nightly) labels the items each feature gates.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
@@ -72,6 +74,7 @@ extern crate alloc;
 
 pub mod block;
 #[cfg(feature = "containers")]
+#[cfg_attr(docsrs, doc(cfg(feature = "containers")))]
 pub mod container;
 mod error;
 pub mod frame;

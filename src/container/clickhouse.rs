@@ -244,14 +244,17 @@ impl Units for DecodeState {
 /// assert_eq!(decoded, column);
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 
 /// Writes ClickHouse compressed blocks, the bytes of [`compress`] (`std::io::Write`, see
 /// [`stream::Encoder`](super::stream::Encoder)); call `finish`.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Encoder<W> {
     /// An encoder writing blocks of at most `block_size` input bytes to `writer` (see
     /// [`compress`] for the sizes allowed).

@@ -257,6 +257,7 @@ fn is_empty_chunk(rest: &[u8]) -> bool {
 /// assert!(capped.read_to_end(&mut Vec::new()).is_err());
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 
 /// Writes a Hadoop `Lz4Codec` stream, the bytes of [`compress`] (`std::io::Write`, see
@@ -271,9 +272,11 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// assert_eq!(encoder.finish().unwrap(), hadoop::compress(&data).unwrap());
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Encoder<W> {
     /// An encoder writing a Hadoop stream (chunks of [`MAX_CHUNK_INPUT`] bytes) to `writer`.
     pub fn new(writer: W) -> Self {

@@ -280,6 +280,7 @@ impl Units for DecodeState {
 /// assert_eq!(decoded, data);
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 
 /// Writes an lz4-java stream, the bytes of [`compress`] (`std::io::Write`, see
@@ -295,9 +296,11 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// assert_eq!(stream, java::compress(&data, java::DEFAULT_BLOCK_SIZE).unwrap());
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Encoder<W> {
     /// An encoder writing one lz4-java stream of `block_size`-byte blocks to `writer` (see
     /// [`compress`] for the sizes allowed).

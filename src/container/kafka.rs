@@ -246,6 +246,7 @@ pub fn decompress(
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use self::stream::{Decoder, Encoder};
 
 #[cfg(feature = "std")]
