@@ -18,7 +18,7 @@
 # - Not run: lz4-simd's integration tests (tests/*/main.rs: liblz4 is their oracle, some re-run
 #   themselves as child processes, which WASI cannot start), the CLI (processes, pipes), the
 #   benches and fuzz targets.
-# - examples/wasm_decode_speed runs once on small inputs as a smoke test (its figures are for
+# - benches/wasm_decode_speed runs once on small inputs as a smoke test (its figures are for
 #   the README, measured by hand: see the example's docs).
 #
 # Panics abort on wasm32-wasip1, which takes the whole test binary down at the first failure,
@@ -66,8 +66,8 @@ step "wasm32-wasip1 with simd128 under node: unit tests, doctests, tests/portabl
     export RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR="$simd_dir"
     export LZ4_SIMD_REQUIRE_KERNELS=simd128
     run_suite
-    step "examples/wasm_decode_speed (smoke run, small inputs)"
-    cargo run --release -p lz4-simd --target wasm32-wasip1 --example wasm_decode_speed -- 65536 1
+    step "benches/wasm_decode_speed (smoke run, small inputs)"
+    cargo bench -p lz4-simd --target wasm32-wasip1 --bench wasm_decode_speed -- 65536 1
 )
 
 step "wasm32-wasip1 without simd128 (scalar) under node: unit tests, doctests, tests/portable"

@@ -620,6 +620,7 @@ impl Error {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl std::error::Error for Error {
     /// The block decoder's error inside [`Error::FrameBlock`]; `None` for the other variants
     /// (they wrap nothing).

@@ -37,6 +37,53 @@
 //! knows nothing above it; [`block`] (the block format, its decoders and compressors) uses it;
 //! [`frame`] uses `block`; [`container`] (feature `containers`) uses both.
 //!
+//! ## API map
+//!
+//! Tiered as liblz4's API is (`lz4.h`: simple functions, then advanced and streaming ones).
+//!
+//! **Simple: one call, one buffer.**
+//! - Blocks (raw LZ4, no header: the caller keeps the decompressed size):
+//!   [`block::compress`] / [`block::decompress`] (`LZ4_compress_default` /
+//!   `LZ4_decompress_safe`).
+//! - Frames (the `.lz4` file format, self-describing, checksummed): [`frame::compress`] /
+//!   [`frame::decompress`] (`LZ4F_compressFrame` / `LZ4F_decompress`, the `lz4` tool's bytes).
+//!
+//! **Advanced: control over memory, speed and ratio.**
+//! - State reused across calls, no allocation per call: [`block::Compressor`] and
+//!   [`block::Decoder`] (a chosen decode kernel: [`block::Decoder::with_kernel`]).
+//! - The caller's buffers: the `_into` forms ([`block::compress_into`],
+//!   [`block::decompress_into`], [`block::decompress_into_uninit`], [`frame::compress_into`]),
+//!   [`block::decompress_append`], [`block::compress_dest_size`] (fill a fixed-size output).
+//! - Speed against ratio: [`block::compress_fast`] (acceleration), and the high-compression
+//!   levels [`block::compress_hc`], [`block::HcCompressor`] (`LZ4_compress_HC`).
+//! - Dictionaries (small inputs that look alike): [`block::Dictionary`] /
+//!   [`block::HcDictionary`] prepared once, [`block::compress_with_dictionary`],
+//!   [`block::decompress_with_dictionary`], [`frame::compress_with_prepared_dictionary`],
+//!   [`frame::decompress_with_dictionary`].
+//! - Partial decode (a prefix of a block, work proportional to it): [`block::decompress_partial`].
+//! - Inspecting frames without decoding them: [`frame::read_frame_info`], [`frame::frames`].
+//!
+//! **Streaming: data larger than memory, or arriving in pieces.**
+//! - `std::io`: [`frame::FrameEncoder`] (a `Write`; call [`frame::FrameEncoder::finish`]) and
+//!   [`frame::FrameDecoder`] (a `Read` / `BufRead`), memory bounded by the block size.
+//! - Without I/O (sans-IO, `no_std` + `alloc`, any transport): [`frame::FrameCompressor`] and
+//!   [`frame::FrameDecompressor`], push input, pull output.
+//! - Async (features `tokio`, `futures-io`): [`frame::AsyncFrameEncoder`] and
+//!   [`frame::AsyncFrameDecoder`], named `FrameEncoder` / `FrameDecoder` in [`frame::tokio`] and
+//!   [`frame::futures`].
+//! - Linked blocks without frames (`LZ4_compress_fast_continue` /
+//!   `LZ4_decompress_safe_continue`): [`block::StreamCompressor`],
+//!   [`block::HcStreamCompressor`], [`block::StreamDecoder`].
+//!
+//! **Parallel (feature `parallel`): frames on every core**, the sequential functions' bytes:
+//! [`frame::compress_parallel`], [`frame::decompress_parallel`], [`frame::ParallelFrameEncoder`],
+//! [`frame::ParallelFrameDecoder`].
+//!
+//! **Containers (feature `containers`, default): LZ4 inside other systems' formats**:
+//! [`container::hadoop`] (Hadoop, Spark), [`container::parquet`], [`container::kafka`],
+//! [`container::java`] (lz4-java's `LZ4BlockOutputStream`), [`container::prefixed`] (Cassandra,
+//! RocksDB), [`container::clickhouse`], [`container::linux`] (kernel images).
+//!
 //! ## Naming
 //!
 //! Every function name is a verb, then where the output goes if not to a new `Vec`, then
@@ -61,8 +108,46 @@
 //!   `wasm32` the `simd128` kernel when built with `-C target-feature=+simd128`.
 //! - `containers` (default): [`container`], LZ4 inside Hadoop, Parquet, Kafka, lz4-java (Spark),
 //!   size-prefixed blocks (Cassandra, RocksDB), ClickHouse and Linux kernel images.
+//! - `parallel`: frames compressed and decoded on a pool of worker threads (rayon).
+//! - `tokio`, `futures-io`: the async frame adapters on either runtime's traits.
+//!
 
+// The API map's links to items of features that are off lead to docs.rs.
+#![cfg_attr(
+    not(feature = "tokio"),
+    doc = "[`frame::tokio`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/tokio/index.html"
+)]
+#![cfg_attr(
+    not(feature = "futures-io"),
+    doc = "[`frame::futures`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/futures/index.html"
+)]
+#![cfg_attr(
+    not(any(feature = "tokio", feature = "futures-io")),
+    doc = "[`frame::AsyncFrameEncoder`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/struct.AsyncFrameEncoder.html"
+)]
+#![cfg_attr(
+    not(any(feature = "tokio", feature = "futures-io")),
+    doc = "[`frame::AsyncFrameDecoder`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/struct.AsyncFrameDecoder.html"
+)]
+#![cfg_attr(
+    not(feature = "parallel"),
+    doc = "[`frame::compress_parallel`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/fn.compress_parallel.html"
+)]
+#![cfg_attr(
+    not(feature = "parallel"),
+    doc = "[`frame::decompress_parallel`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/fn.decompress_parallel.html"
+)]
+#![cfg_attr(
+    not(feature = "parallel"),
+    doc = "[`frame::ParallelFrameEncoder`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/struct.ParallelFrameEncoder.html"
+)]
+#![cfg_attr(
+    not(feature = "parallel"),
+    doc = "[`frame::ParallelFrameDecoder`]: https://docs.rs/lz4-simd/latest/lz4_simd/frame/struct.ParallelFrameDecoder.html"
+)]
 #![cfg_attr(not(feature = "std"), no_std)]
+// docs.rs (`--cfg docsrs`, nightly) labels the items each feature gates.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
@@ -72,6 +157,7 @@ extern crate alloc;
 
 pub mod block;
 #[cfg(feature = "containers")]
+#[cfg_attr(docsrs, doc(cfg(feature = "containers")))]
 pub mod container;
 mod error;
 pub mod frame;

@@ -32,6 +32,8 @@ use super::MAX_HISTORY;
 /// owned data (about 72 KiB), `Send + Sync`: share it by reference (or in an `Arc`) between
 /// threads, each with its own [`Compressor`].
 ///
+/// # Examples
+///
 /// ```
 /// use lz4_simd::block::{self, Compressor, Dictionary};
 /// let dict = Dictionary::new(b"{\"user\": \"\", \"action\": \"login\", \"ok\": true}");

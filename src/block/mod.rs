@@ -138,9 +138,15 @@ pub const fn compress_bound(len: usize) -> usize {
 ///
 /// Inputs above [`MAX_INPUT_SIZE`] are [`Error::InputTooLarge`] (liblz4 returns 0 for them).
 ///
+/// # Examples
+///
 /// ```
-/// let block = lz4_simd::block::compress(b"abcabcabcabcabcabcabcabc-end!").unwrap();
+/// let block = lz4_simd::block::compress(b"abcabcabcabcabcabcabcabc-end!")?;
+/// // A literal run "abc", a match of 23 bytes at offset 3, the last 5 bytes as literals.
 /// assert_eq!(block, [0x3f, 0x61, 0x62, 0x63, 0x03, 0x00, 0x02, 0x50, 0x2d, 0x65, 0x6e, 0x64, 0x21]);
+/// // A block does not record its size: keep it to decompress (see [`decompress`]).
+/// assert_eq!(lz4_simd::block::decompress(&block, 29)?, b"abcabcabcabcabcabcabcabc-end!");
+/// # Ok::<(), lz4_simd::Error>(())
 /// ```
 pub fn compress(src: &[u8]) -> Result<Vec<u8>, Error> {
     compress_fast(src, 1)
@@ -383,6 +389,19 @@ pub fn decompress_into_uninit(src: &[u8], dst: &mut [MaybeUninit<u8>]) -> Result
 /// block can produce (`usize::MAX`), a smaller first reservation is grown as needed (see
 /// [`Decoder`]). With the `unsafe` feature the block is decoded straight into the allocation's
 /// uninitialised memory (no zero-fill first).
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::block;
+/// let data = b"block block block block ".repeat(100);
+/// let compressed = block::compress(&data)?;
+/// // The caller keeps the decompressed size (a raw block does not record it) and caps with it.
+/// assert_eq!(block::decompress(&compressed, data.len())?, data);
+/// // A cap below the content is an error, never a truncated result.
+/// assert!(block::decompress(&compressed, data.len() - 1).is_err());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     Decoder::new().decompress(src, max_out)
 }

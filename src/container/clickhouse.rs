@@ -70,6 +70,18 @@ pub fn checksum(block: &[u8]) -> [u8; 16] {
 /// default is [`DEFAULT_BLOCK_SIZE`]); empty input gives no block. A block size of 0, or one
 /// whose compressed form could exceed [`MAX_COMPRESSED_SIZE`], is an
 /// [`Error::InvalidArgument`].
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::clickhouse;
+/// let column = b"2026-12-07 GET /index.html 200\n".repeat(100);
+/// let blocks = clickhouse::compress(&column, clickhouse::DEFAULT_BLOCK_SIZE)?;
+/// // A block: the 16-byte checksum, then the method byte.
+/// assert_eq!(blocks[clickhouse::CHECKSUM_LEN], clickhouse::METHOD_LZ4);
+/// assert_eq!(clickhouse::decompress(&blocks, 1 << 20)?, column);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress(src: &[u8], block_size: usize) -> Result<Vec<u8>, Error> {
     super::encode_blocks(&mut EncodeState::new(block_size)?, src)
 }
@@ -118,6 +130,20 @@ impl Blocks for EncodeState {
 /// bytes. Each block's header is checked before its data is read (see the
 /// [module docs](self)), its checksum is verified before its data is decoded, and each must
 /// decode to exactly its uncompressed size.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::clickhouse;
+/// let column = b"2026-12-07 GET /index.html 200\n".repeat(100);
+/// let mut blocks = clickhouse::compress(&column, 1000)?;
+/// assert_eq!(clickhouse::decompress(&blocks, 1 << 20)?, column);
+/// // A changed byte fails the block's checksum.
+/// let last = blocks.len() - 1;
+/// blocks[last] ^= 1;
+/// assert!(clickhouse::decompress(&blocks, 1 << 20).is_err());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     super::decode_units::<DecodeState>(src, max_out)
 }
@@ -234,6 +260,8 @@ impl Units for DecodeState {
 /// Reads a stream of ClickHouse compressed blocks as their content, one block at a time
 /// (`std::io::Read`, see [`stream::Decoder`](super::stream::Decoder)).
 ///
+/// # Examples
+///
 /// ```
 /// use std::io::Read;
 /// use lz4_simd::container::clickhouse;
@@ -244,14 +272,17 @@ impl Units for DecodeState {
 /// assert_eq!(decoded, column);
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 
 /// Writes ClickHouse compressed blocks, the bytes of [`compress`] (`std::io::Write`, see
 /// [`stream::Encoder`](super::stream::Encoder)); call `finish`.
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Encoder<W> {
     /// An encoder writing blocks of at most `block_size` input bytes to `writer` (see
     /// [`compress`] for the sizes allowed).

@@ -57,6 +57,18 @@ const EMPTY_END_LOOKAHEAD: usize = 4 + 16 + 1;
 
 /// Compresses `src` into a Hadoop `Lz4Codec` stream: one block with one chunk per
 /// [`MAX_CHUNK_INPUT`] bytes of input.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::hadoop;
+/// let data = b"hadoop hadoop hadoop ".repeat(1000);
+/// let stream = hadoop::compress(&data)?;
+/// // A block starts with its decompressed length, big-endian.
+/// assert_eq!(stream[..4], (data.len() as u32).to_be_bytes());
+/// assert_eq!(hadoop::decompress(&stream, 1 << 20)?, data);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress(src: &[u8]) -> Result<Vec<u8>, Error> {
     super::encode_blocks(&mut EncodeState, src)
 }
@@ -96,6 +108,18 @@ impl Blocks for EncodeState {
 /// block is an error, and the chunks must produce the block's length exactly. An empty block
 /// may be followed by one chunk that decodes to nothing if that chunk ends the input (Arrow's
 /// form of an empty stream).
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::hadoop;
+/// let data = b"hadoop hadoop hadoop ".repeat(1000);
+/// let stream = hadoop::compress(&data)?;
+/// assert_eq!(hadoop::decompress(&stream, 1 << 20)?, data);
+/// // A block longer than `max_out` is refused before its chunks are read.
+/// assert!(hadoop::decompress(&stream, 1000).is_err());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     super::decode_units::<DecodeState>(src, max_out)
 }
@@ -244,6 +268,8 @@ fn is_empty_chunk(rest: &[u8]) -> bool {
 /// caps given to [`new`](super::stream::Decoder::new) (each block) and
 /// [`max_out`](super::stream::Decoder::max_out) (the whole content).
 ///
+/// # Examples
+///
 /// ```
 /// use std::io::Read;
 /// use lz4_simd::container::hadoop;
@@ -257,10 +283,13 @@ fn is_empty_chunk(rest: &[u8]) -> bool {
 /// assert!(capped.read_to_end(&mut Vec::new()).is_err());
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 
 /// Writes a Hadoop `Lz4Codec` stream, the bytes of [`compress`] (`std::io::Write`, see
 /// [`stream::Encoder`](super::stream::Encoder)); call `finish`.
+///
+/// # Examples
 ///
 /// ```
 /// use std::io::Write;
@@ -271,9 +300,11 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// assert_eq!(encoder.finish().unwrap(), hadoop::compress(&data).unwrap());
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Encoder<W> {
     /// An encoder writing a Hadoop stream (chunks of [`MAX_CHUNK_INPUT`] bytes) to `writer`.
     pub fn new(writer: W) -> Self {

@@ -67,6 +67,17 @@ pub fn checksum(data: &[u8]) -> u32 {
 /// Compresses `src` as one lz4-java stream with blocks of `block_size` bytes
 /// ([`MIN_BLOCK_SIZE`]..=[`MAX_BLOCK_SIZE`]; lz4-java's default is [`DEFAULT_BLOCK_SIZE`]), as
 /// `LZ4BlockOutputStream` with its default fast compressor writes it.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::java;
+/// let data = b"spark shuffle spark shuffle ".repeat(100);
+/// let stream = java::compress(&data, java::DEFAULT_BLOCK_SIZE)?;
+/// assert_eq!(&stream[..8], java::MAGIC);
+/// assert_eq!(java::decompress(&stream, 1 << 20)?, data);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress(src: &[u8], block_size: usize) -> Result<Vec<u8>, Error> {
     super::encode_blocks(&mut EncodeState::new(block_size)?, src)
 }
@@ -135,6 +146,18 @@ impl Blocks for EncodeState {
 /// lengths equal, an LZ4 block's compressed length within the bound of its decompressed
 /// length), its checksum, and that every stream ends with its empty block. Empty input holds no
 /// stream and decodes to nothing.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::java;
+/// let data = b"spark shuffle spark shuffle ".repeat(100);
+/// let stream = java::compress(&data, java::MIN_BLOCK_SIZE)?;
+/// assert_eq!(java::decompress(&stream, 1 << 20)?, data);
+/// // A stream without its closing empty block is truncated.
+/// assert!(java::decompress(&stream[..stream.len() - java::HEADER_LEN], 1 << 20).is_err());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     super::decode_units::<DecodeState>(src, max_out)
 }
@@ -270,6 +293,8 @@ impl Units for DecodeState {
 /// Reads lz4-java streams (one or more, concatenated) as their content, one block at a time
 /// (`std::io::Read`, see [`stream::Decoder`](super::stream::Decoder)).
 ///
+/// # Examples
+///
 /// ```
 /// use std::io::Read;
 /// use lz4_simd::container::java;
@@ -280,10 +305,13 @@ impl Units for DecodeState {
 /// assert_eq!(decoded, data);
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 
 /// Writes an lz4-java stream, the bytes of [`compress`] (`std::io::Write`, see
 /// [`stream::Encoder`](super::stream::Encoder)); call `finish`, which writes the end block.
+///
+/// # Examples
 ///
 /// ```
 /// use std::io::Write;
@@ -295,9 +323,11 @@ pub type Decoder<R> = super::stream::Decoder<R, DecodeState>;
 /// assert_eq!(stream, java::compress(&data, java::DEFAULT_BLOCK_SIZE).unwrap());
 /// ```
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub type Encoder<W> = super::stream::Encoder<W, EncodeState>;
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl<W: std::io::Write> Encoder<W> {
     /// An encoder writing one lz4-java stream of `block_size`-byte blocks to `writer` (see
     /// [`compress`] for the sizes allowed).

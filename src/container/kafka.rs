@@ -79,6 +79,17 @@ pub enum AcceptHeaderChecksum {
 
 /// Compresses a message set or record batch as Kafka does: an LZ4 frame of independent 64 KiB
 /// blocks without content size or checksums, with the header checksum `checksum` asks for.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::kafka::{self, AcceptHeaderChecksum, HeaderChecksum};
+/// let batch = b"record record record ".repeat(100);
+/// // Message format v2 (and v1): the frame format's header checksum.
+/// let framed = kafka::compress(&batch, HeaderChecksum::for_message_format(2));
+/// assert_eq!(kafka::decompress(&framed, AcceptHeaderChecksum::Spec, 1 << 20)?, batch);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress(src: &[u8], checksum: HeaderChecksum) -> Vec<u8> {
     let mut out = frame::compress(src, &kafka_options());
     if checksum == HeaderChecksum::OverMagic {
@@ -201,6 +212,18 @@ fn spec_checksum(header: &[u8], accept: AcceptHeaderChecksum) -> Result<u8, Erro
 ///
 /// A frame with the pre-KIP-57 checksum is decoded from a copy of the input with the checksum
 /// byte corrected (the frame decoder reads one contiguous slice).
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::kafka::{self, AcceptHeaderChecksum, HeaderChecksum};
+/// let batch = b"record record record ".repeat(100);
+/// // Message format v0 wrote the header checksum over the magic too (pre-KIP-57).
+/// let old = kafka::compress(&batch, HeaderChecksum::OverMagic);
+/// assert!(kafka::decompress(&old, AcceptHeaderChecksum::Spec, 1 << 20).is_err());
+/// assert_eq!(kafka::decompress(&old, AcceptHeaderChecksum::Either, 1 << 20)?, batch);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(
     src: &[u8],
     accept: AcceptHeaderChecksum,
@@ -246,6 +269,7 @@ pub fn decompress(
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use self::stream::{Decoder, Encoder};
 
 #[cfg(feature = "std")]

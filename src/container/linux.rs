@@ -29,6 +29,18 @@ const NAME: &str = "linux kernel image";
 /// Decodes a stream of frames that may end, after a legacy frame, with a little-endian `u32`
 /// of the total decoded size and zero padding; the size must equal what was decoded. At most
 /// `max_out` bytes.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::{container::linux, frame};
+/// let image = b"vmlinux vmlinux vmlinux vmlinux".repeat(100);
+/// // `lz4 -l`, then the kernel build's size trailer.
+/// let mut file = frame::compress_legacy(&image, 1);
+/// file.extend_from_slice(&(image.len() as u32).to_le_bytes());
+/// assert_eq!(linux::decompress(&file, 1 << 20)?, image);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     // A stream without a trailer (or whose trailer and padding happen to parse as a block).
     let whole = frame::frames(src)

@@ -43,6 +43,7 @@ pub mod linux;
 pub mod parquet;
 pub mod prefixed;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub mod stream;
 
 use alloc::boxed::Box;
@@ -84,6 +85,7 @@ mod sealed {
 
         /// A cap on each block, none on the whole output.
         #[cfg(feature = "std")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
         pub fn per_block(max_block: usize) -> Self {
             Self {
                 max_block,
@@ -94,6 +96,7 @@ mod sealed {
 
         /// Caps the whole output at `max_out` bytes too.
         #[cfg(feature = "std")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
         pub fn set_max_out(&mut self, max_out: u64) {
             self.max_out = max_out;
         }

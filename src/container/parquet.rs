@@ -47,12 +47,34 @@ const NAME: &str = "parquet";
 const NAME_RAW: &str = "parquet LZ4_RAW";
 
 /// Compresses a page for the `LZ4_RAW` codec: one raw block.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::parquet;
+/// let page = b"parquet page parquet page ".repeat(50);
+/// let compressed = parquet::compress_lz4_raw(&page)?;
+/// assert_eq!(parquet::decompress_lz4_raw(&compressed, page.len(), 1 << 20)?, page);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress_lz4_raw(page: &[u8]) -> Result<Vec<u8>, Error> {
     compress_block(page)
 }
 
 /// Decodes an `LZ4_RAW` page: one raw block that must decode to exactly `uncompressed_size`
 /// bytes (the page header's `uncompressed_page_size`), which must be within `max_out`.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::parquet;
+/// let page = b"parquet page parquet page ".repeat(50);
+/// let compressed = parquet::compress_lz4_raw(&page)?;
+/// assert_eq!(parquet::decompress_lz4_raw(&compressed, page.len(), 1 << 20)?, page);
+/// // The page must decode to exactly its header's size.
+/// assert!(parquet::decompress_lz4_raw(&compressed, page.len() + 1, 1 << 20).is_err());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress_lz4_raw(
     src: &[u8],
     uncompressed_size: usize,
@@ -66,6 +88,17 @@ pub fn decompress_lz4_raw(
 
 /// Compresses a page for the `LZ4` codec as parquet-java and Spark write it: Hadoop framing
 /// ([`hadoop::compress`]).
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::{hadoop, parquet};
+/// let page = b"parquet page parquet page ".repeat(50);
+/// let compressed = parquet::compress_lz4(&page)?;
+/// assert_eq!(compressed, hadoop::compress(&page)?);
+/// assert_eq!(parquet::decompress_lz4(&compressed, page.len(), 1 << 20)?, page);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress_lz4(page: &[u8]) -> Result<Vec<u8>, Error> {
     hadoop::compress(page)
 }
@@ -86,6 +119,23 @@ pub fn compress_lz4(page: &[u8]) -> Result<Vec<u8>, Error> {
 /// 3. else, the page's first block length is `uncompressed_size`: the Hadoop error;
 /// 4. else the raw block's error (Arrow C++'s too: its Hadoop reader falls back to a raw block
 ///    on any failure, and reports the raw block's error).
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::parquet;
+/// use lz4_simd::frame::{self, FrameOptions};
+/// let page = b"parquet page parquet page ".repeat(50);
+/// // Each writer's form: Hadoop framing, an LZ4 frame, a raw block.
+/// for compressed in [
+///     parquet::compress_lz4(&page)?,
+///     frame::compress(&page, &FrameOptions::default()),
+///     parquet::compress_lz4_raw(&page)?,
+/// ] {
+///     assert_eq!(parquet::decompress_lz4(&compressed, page.len(), 1 << 20)?, page);
+/// }
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress_lz4(
     src: &[u8],
     uncompressed_size: usize,

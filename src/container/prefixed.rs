@@ -94,6 +94,17 @@ impl SizePrefix {
 /// Compresses `src` as one block behind its size in `prefix`'s encoding. Inputs above the block
 /// format's maximum (`block::MAX_INPUT_SIZE`, which also keeps the size within a `u32`) are
 /// [`Error::InputTooLarge`].
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::prefixed::{self, SizePrefix};
+/// let data = b"sstable chunk sstable chunk ".repeat(10);
+/// let packed = prefixed::compress(&data, SizePrefix::Le32)?;
+/// assert_eq!(packed[..4], (data.len() as u32).to_le_bytes());
+/// assert_eq!(prefixed::decompress(&packed, SizePrefix::Le32, 1 << 20)?, data);
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress(src: &[u8], prefix: SizePrefix) -> Result<Vec<u8>, Error> {
     let block = compress_block(src)?;
     let mut out = Vec::with_capacity(block.len() + 5);
@@ -104,6 +115,18 @@ pub fn compress(src: &[u8], prefix: SizePrefix) -> Result<Vec<u8>, Error> {
 
 /// Decodes one size-prefixed block into at most `max_out` bytes; it must decode to exactly the
 /// size in its prefix. Bytes after the block are part of it (the block ends the input).
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::container::prefixed::{self, SizePrefix};
+/// let data = b"sstable chunk sstable chunk ".repeat(10);
+/// let packed = prefixed::compress(&data, SizePrefix::Varint32)?;
+/// assert_eq!(prefixed::decompress(&packed, SizePrefix::Varint32, 1 << 20)?, data);
+/// // A size prefix above `max_out` is refused before anything is allocated.
+/// assert!(prefixed::decompress(&packed, SizePrefix::Varint32, 100).is_err());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], prefix: SizePrefix, max_out: usize) -> Result<Vec<u8>, Error> {
     let container = prefix.name();
     let (declared, header_len) = prefix.read(src)?;

@@ -5,13 +5,7 @@
 //! [`tokio`] (feature `tokio`) and of [`futures`] (feature `futures-io`: the `futures` crate
 //! family, smol, async-std); the modules name them `FrameDecoder` and `FrameEncoder`.
 //!
-//! The decoder reads each unit of input (a header, a block) straight into the decompressor's
-//! buffer, and the encoder writes compressed bytes straight from the compressor's, as the
-//! blocking adapters do. They are cancellation-safe: a poll that returns `Pending`, or a future
-//! dropped before it completes, loses no byte and repeats none (a partly read unit stays in the
-//! decompressor; output the writer did not take stays in the compressor), so the adapter may be
-//! used again. An error of the inner reader or writer is returned as it is and the call may be
-//! retried; an error in the data is latched.
+//! Cancellation and errors: the frame module docs, `# Async runtimes`.
 
 use std::io;
 use std::task::{ready, Context, Poll};
@@ -21,7 +15,8 @@ use super::{io_error, FrameCompressor, FrameDecompressor, FrameInfo, FrameOption
 /// Decompresses a stream of concatenated frames from an async reader, as an async reader: the
 /// async [`FrameDecoder`](crate::frame::FrameDecoder). `tokio::io::AsyncRead` and
 /// `futures_io::AsyncRead` (with their features) for readers of either kind. See the
-/// [module docs](self) for cancellation and errors.
+/// [frame module docs](crate::frame#async-runtimes) for cancellation and
+/// errors.
 ///
 /// ```
 /// # #[cfg(feature = "tokio")]
@@ -88,7 +83,8 @@ impl<R> AsyncFrameDecoder<R> {
 /// [`FrameEncoder`](crate::frame::FrameEncoder), with the same bytes. `tokio::io::AsyncWrite`
 /// (whose `poll_shutdown` ends the frame) and `futures_io::AsyncWrite` (`poll_close`), with
 /// their features; without the shutdown / close the frame is truncated. See the
-/// [module docs](self) for cancellation and errors.
+/// [frame module docs](crate::frame#async-runtimes) for cancellation and
+/// errors.
 ///
 /// ```
 /// # #[cfg(feature = "tokio")]
@@ -278,6 +274,7 @@ fn poll_end_frame(
 
 /// The `tokio` adapters: [`AsyncFrameDecoder`] and [`AsyncFrameEncoder`] on tokio's traits.
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod tokio {
     use core::pin::Pin;
     use std::io;
@@ -364,6 +361,7 @@ pub mod tokio {
 /// The `futures-io` adapters: [`AsyncFrameDecoder`] and [`AsyncFrameEncoder`] on the
 /// `futures-io` traits.
 #[cfg(feature = "futures-io")]
+#[cfg_attr(docsrs, doc(cfg(feature = "futures-io")))]
 pub mod futures {
     use core::pin::Pin;
     use std::io;

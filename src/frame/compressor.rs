@@ -2,12 +2,7 @@
 //! runtimes and any transport. The `std::io` encoder ([`FrameEncoder`](super::FrameEncoder)) and
 //! the async ones are this state machine plus a writer.
 //!
-//! The caller pushes content and pulls compressed bytes, in slices of any size. Memory is bounded
-//! by one block of input (plus the block compressors' own history of linked blocks and
-//! dictionaries) and one block of output, whatever the content size. A whole block handed in at
-//! once, with nothing gathered before it, is compressed where it is (no copy), and straight into
-//! the caller's output when that holds the block stored raw (the compress bound's room at the HC
-//! levels): no staging buffer, no copy out.
+//! Memory and copies: the frame module docs, `# Sans-IO`.
 
 use alloc::boxed::Box;
 use alloc::vec::Vec;
@@ -23,7 +18,7 @@ use crate::Error;
 const END_LEN: usize = 8;
 
 /// A frame encoder without I/O: push content, pull compressed bytes. See the
-/// [module docs](self).
+/// [frame module docs](crate::frame#sans-io).
 ///
 /// Its frames are byte for byte LZ4F's (liblz4 1.10's frame API) for the same calls: each run of
 /// [`compress`](Self::compress) calls that hands in one input (up to the call that returns

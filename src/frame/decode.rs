@@ -21,6 +21,21 @@ use crate::Error;
 /// Each frame is decoded on its own: a linked block may reference earlier blocks of its frame
 /// (and the dictionary), never an earlier frame. Frames with a dictionary ID need
 /// [`decompress_with_dictionary`].
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::frame::{self, FrameOptions};
+/// let data = b"frame frame frame frame ".repeat(100);
+/// let framed = frame::compress(&data, &FrameOptions::default());
+/// // `max_out` caps the output (and the memory): the frame's content must fit.
+/// assert_eq!(frame::decompress(&framed, 1 << 20)?, data);
+/// assert!(frame::decompress(&framed, 100).is_err());
+/// // Concatenated frames decode as one stream.
+/// let two = [framed.clone(), framed].concat();
+/// assert_eq!(frame::decompress(&two, 1 << 20)?.len(), 2 * data.len());
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
     decode_all(src, max_out, &[], DictRule::None)
 }

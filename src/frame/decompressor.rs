@@ -2,19 +2,7 @@
 //! runtimes and any transport. The `std::io` decoder ([`FrameDecoder`](super::FrameDecoder)) is
 //! this state machine plus a reader.
 //!
-//! The caller pushes input and pulls content, in slices of any size: [`decompress`] takes what
-//! it can of `input`, writes what it can into `output`, and says how much of each it used and
-//! what it needs next. Memory is bounded as for the streaming decoder: one unit of input (at most
-//! a block and its checksum: 4 MiB + 4 bytes, 8 MiB for legacy frames) and one block of content
-//! with its 64 KiB of history, whatever the content size; nothing is allocated from a size field
-//! beyond the frame's block size.
-//!
-//! Input is copied only when a unit (a header, a block) straddles two calls; a unit whole in
-//! `input` is decoded from it in place. Adapters that read into the decompressor's own buffer
-//! ([`input_space`](FrameDecompressor::input_space) and
-//! [`input_filled`](FrameDecompressor::input_filled)) copy nothing, as the blocking decoder does.
-//!
-//! [`decompress`]: FrameDecompressor::decompress
+//! Memory and copies: the frame module docs, `# Sans-IO`.
 
 use alloc::vec::Vec;
 
@@ -51,7 +39,8 @@ pub enum Status {
     FrameEnd,
 }
 
-/// A frame decoder without I/O: push input, pull content. See the [module docs](self).
+/// A frame decoder without I/O: push input, pull content. See the
+/// [frame module docs](crate::frame#sans-io).
 ///
 /// It decodes a stream of concatenated frames (LZ4, legacy, skippable), or one frame with
 /// [`single_frame`](Self::single_frame), with the checks, errors and error offsets of every other

@@ -589,6 +589,21 @@ pub(crate) fn frame_layout(options: &FrameOptions, len: usize) -> (BlockSize, Bl
 /// blocks are compressed as the tool's stream compresses them (each block in its own buffer after
 /// the previous 64 KiB saved), not as liblz4's one-shot `LZ4F_compressFrame` does (one buffer),
 /// which differs by a few bytes.
+///
+/// # Examples
+///
+/// ```
+/// use lz4_simd::frame::{self, BlockSize, FrameOptions};
+/// let data = b"frame frame frame frame ".repeat(100);
+/// // The `lz4` tool's defaults: 4 MiB independent blocks, content checksum.
+/// let framed = frame::compress(&data, &FrameOptions::default());
+/// assert_eq!(framed[..4], [0x04, 0x22, 0x4d, 0x18]); // the frame magic
+/// // Smaller blocks, the content size recorded in the header.
+/// let options = FrameOptions::new().block_size(BlockSize::Max64KB).content_size(true);
+/// let framed = frame::compress(&data, &options);
+/// assert_eq!(frame::read_frame_info(&framed)?.content_size, Some(data.len() as u64));
+/// # Ok::<(), lz4_simd::Error>(())
+/// ```
 pub fn compress(src: &[u8], options: &FrameOptions) -> Vec<u8> {
     compress_frame(src, &[], None, options)
 }

@@ -45,6 +45,45 @@
 //! (up to 33 MiB for compression, 48 MiB for decompression), so that frames do not pay the page
 //! faults of fresh memory each time; `release_parallel_buffers` gives them back.
 //!
+//! # Sans-IO
+//!
+//! [`FrameCompressor`] and [`FrameDecompressor`] are the frame encoder and decoder without I/O,
+//! for `no_std` + `alloc`, async runtimes and any transport: [`FrameEncoder`], [`FrameDecoder`]
+//! and the async adapters are these state machines plus a writer or a reader. The caller pushes
+//! input and pulls output, in slices of any size.
+//!
+//! The compressor's memory is bounded by one block of input (plus the block compressors' own
+//! history of linked blocks and dictionaries) and one block of output, whatever the content size.
+//! A whole block handed in at once, with nothing gathered before it, is compressed where it is
+//! (no copy), and straight into the caller's output when that holds the block stored raw (the
+//! compress bound's room at the HC levels): no staging buffer, no copy out.
+//!
+//! [`FrameDecompressor::decompress`] takes what it can of `input`, writes what it can into
+//! `output`, and says how much of each it used and what it needs next. Memory is bounded as for
+//! the streaming decoder: one unit of input (at most a block and its checksum: 4 MiB + 4 bytes,
+//! 8 MiB for legacy frames) and one block of content with its 64 KiB of history, whatever the
+//! content size; nothing is allocated from a size field beyond the frame's block size. Input is
+//! copied only when a unit (a header, a block) straddles two calls; a unit whole in `input` is
+//! decoded from it in place. Adapters that read into the decompressor's own buffer
+//! ([`input_space`](FrameDecompressor::input_space) and
+//! [`input_filled`](FrameDecompressor::input_filled)) copy nothing, as the blocking decoder does.
+//!
+//! # Async runtimes
+//!
+//! `AsyncFrameDecoder` (an `AsyncRead`) and `AsyncFrameEncoder` (an `AsyncWrite` whose shutdown /
+//! close finishes the frame) implement the traits of tokio (feature `tokio`, module
+//! `frame::tokio`) and of `futures-io` (feature `futures-io`, module `frame::futures`: the
+//! `futures` crate family, smol, async-std), on the sans-IO types above: the frame logic, the
+//! bytes, the checks and the errors (with their input offsets) are the blocking adapters'.
+//!
+//! The decoder reads each unit of input (a header, a block) straight into the decompressor's
+//! buffer, and the encoder writes compressed bytes straight from the compressor's, as the
+//! blocking adapters do. They are cancellation-safe: a poll that returns `Pending`, or a future
+//! dropped before it completes, loses no byte and repeats none (a partly read unit stays in the
+//! decompressor; output the writer did not take stays in the compressor), so the adapter may be
+//! used again. An error of the inner reader or writer is returned as it is and the call may be
+//! retried; an error in the data is latched.
+//!
 //! # What the decoder checks
 //!
 //! Everything the format lets it: the magic, the version, reserved bits, the block size code, the
@@ -71,10 +110,13 @@ mod read;
 mod write;
 
 #[cfg(feature = "futures-io")]
+#[cfg_attr(docsrs, doc(cfg(feature = "futures-io")))]
 pub use asynchronous::futures;
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub use asynchronous::tokio;
 #[cfg(any(feature = "tokio", feature = "futures-io"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "tokio", feature = "futures-io"))))]
 pub use asynchronous::{AsyncFrameDecoder, AsyncFrameEncoder};
 pub use compressor::FrameCompressor;
 pub use decode::{
@@ -87,6 +129,7 @@ pub use encode::{
 };
 pub use header::{read_frame_header, read_frame_info, FrameHeader, FrameInfo};
 #[cfg(feature = "parallel")]
+#[cfg_attr(docsrs, doc(cfg(feature = "parallel")))]
 pub use parallel::{
     compress_parallel, compress_parallel_with_dictionary, decompress_parallel,
     decompress_parallel_with_dictionary, release_parallel_buffers, ParallelFrameDecoder,
@@ -96,8 +139,10 @@ pub use parallel::{
 #[cfg(all(feature = "std", feature = "containers"))]
 pub(crate) use read::read_buffered;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use read::FrameDecoder;
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 pub use write::{AutoFinishEncoder, FrameEncoder};
 
 /// An [`Error`](crate::Error) as the `io::Error` the streaming adapters return (`get_ref` /

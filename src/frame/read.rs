@@ -26,6 +26,8 @@ use crate::Error;
 /// the input ends inside a frame, that is an error ([`Error::FrameTruncated`]). A reader that
 /// delivers more input after its end continues the stream.
 ///
+/// # Examples
+///
 /// ```
 /// use std::io::Read;
 /// use lz4_simd::frame::{self, FrameDecoder, FrameOptions};

@@ -2,14 +2,17 @@
 //! `valgrind --tool=cachegrind --branch-sim=yes --cache-sim=yes` counts (almost) only the
 //! compressor's instructions, branches, simulated mispredictions and cache misses.
 //!
+//! A bench target without a harness (`cargo bench` passes it `--bench`, which it ignores; with no
+//! other argument it prints its usage). Valgrind needs the binary's path, which cargo prints:
+//!
 //! ```sh
-//! cargo build --release --example cg_compress
+//! cg=$(cargo bench --no-run --bench cg_compress --message-format=json | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
 //! # once: the first bytes of Silesia files, unzipped to plain files (so the measured runs do no
 //! # inflating)
-//! target/release/examples/cg_compress extract /tmp/cg 4194304 dickens xml ooffice
+//! "$cg" extract /tmp/cg 4194304 dickens xml ooffice
 //! valgrind --tool=cachegrind --branch-sim=yes --cache-sim=yes \
 //!     --D1=49152,12,64 --LL=2097152,16,64 --cachegrind-out-file=cg.ours \
-//!     target/release/examples/cg_compress ours 0 65536 262144 /tmp/cg/dickens
+//!     "$cg" ours 0 65536 262144 /tmp/cg/dickens
 //! cg_annotate cg.ours
 //! ```
 //!
@@ -28,7 +31,15 @@ use lz4_simd::block::{self, Compressor, HcCompressor};
 use testkit::{corpus, liblz4};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| arg != "--bench")
+        .collect();
+    if args.is_empty() {
+        println!("usage: cg_compress extract <dir> <bytes> <corpus file>... | calibrate");
+        println!("       cg_compress <ours|liblz4|lz4_flex> <level> <block> <bytes> <file>...");
+        return;
+    }
     if args.first().map(String::as_str) == Some("extract") {
         let dir = std::path::Path::new(&args[1]);
         let cap: usize = args[2].parse().expect("a byte count");
@@ -44,7 +55,7 @@ fn main() {
         return;
     }
     let [codec, level, block_size, bytes, files @ ..] = args.as_slice() else {
-        panic!("usage: cg_compress <ours|liblz4> <level> <block> <bytes> <file>...");
+        panic!("usage: cg_compress <ours|liblz4|lz4_flex> <level> <block> <bytes> <file>...");
     };
     let level: u8 = level.parse().expect("a level");
     let block_size: usize = block_size.parse().expect("a block size");
