@@ -357,7 +357,7 @@ fuzz_target!(|data: &[u8]| {
     let threads = 1 + usize::from(pattern / 3 % 3);
     let planned = match dict {
         Some(dict) => {
-            frame::decompress_parallel_with_dict(&stream, dict, DICT_ID, 1 << 26, threads)
+            frame::decompress_parallel_with_dictionary(&stream, dict, DICT_ID, 1 << 26, threads)
         }
         None => frame::decompress_parallel(&stream, 1 << 26, threads),
     };
