@@ -503,6 +503,8 @@ impl Compressor {
     /// Compresses `src` into a new `Vec` (see [`compress_fast`](super::compress_fast)). Inputs
     /// above [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) are [`Error::InputTooLarge`].
     pub fn compress(&mut self, src: &[u8], acceleration: u32) -> Result<Vec<u8>, Error> {
+        // Before the allocation: the bound of an oversized input is gigabytes.
+        check_input_size(src)?;
         let mut out = vec![0u8; compress_bound(src.len())];
         let len = self.compress_into(src, &mut out, acceleration)?;
         out.truncate(len);

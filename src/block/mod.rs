@@ -122,16 +122,16 @@ pub(crate) fn cold_path() {}
 /// 255). Used to refuse size prefixes no block could honour before allocating for them.
 pub(crate) const MAX_EXPANSION: usize = 255;
 
-/// The largest compressed size of an input of `len` bytes: `len + len / 255 + 16`.
+/// The largest compressed size of an input of `len` bytes: `len + len / 255 + 16`, saturating at
+/// `usize::MAX`.
 ///
-/// Returns 0 for inputs above [`MAX_INPUT_SIZE`], as liblz4 does.
+/// Never 0: above [`MAX_INPUT_SIZE`], where liblz4's `LZ4_compressBound` returns 0, this is still
+/// the formula's value, and the compressors refuse such an input with [`Error::InputTooLarge`]
+/// whatever the room given to them. A size check written as `compress_bound(len) <= limit` so stays
+/// correct for every `len`.
 #[inline]
 pub const fn compress_bound(len: usize) -> usize {
-    if len > MAX_INPUT_SIZE {
-        0
-    } else {
-        len + len / 255 + 16
-    }
+    len.saturating_add(len / 255).saturating_add(16)
 }
 
 /// Compresses `src` at acceleration 1 (liblz4's default). Same bytes as `LZ4_compress_default`.
@@ -158,6 +158,8 @@ pub fn compress(src: &[u8]) -> Result<Vec<u8>, Error> {
 ///
 /// Inputs above [`MAX_INPUT_SIZE`] are [`Error::InputTooLarge`].
 pub fn compress_fast(src: &[u8], acceleration: u32) -> Result<Vec<u8>, Error> {
+    // Before the allocation: the bound of an oversized input is gigabytes.
+    sequence::check_input_size(src)?;
     let mut out = vec![0u8; compress_bound(src.len())];
     let len = compress::compress_once(src, &mut out, acceleration)?;
     out.truncate(len);

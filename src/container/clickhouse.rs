@@ -94,7 +94,9 @@ pub struct EncodeState {
 
 impl EncodeState {
     fn new(block_size: usize) -> Result<Self, Error> {
-        if block_size == 0 || block::compress_bound(block_size) + HEADER_LEN > MAX_COMPRESSED_SIZE {
+        if block_size == 0
+            || block::compress_bound(block_size).saturating_add(HEADER_LEN) > MAX_COMPRESSED_SIZE
+        {
             return Err(Error::InvalidArgument {
                 what: "ClickHouse block size must be 1 byte to about 1 GiB",
             });

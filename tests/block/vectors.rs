@@ -57,5 +57,10 @@ fn compress_bound_formula() {
     ] {
         assert_eq!(block::compress_bound(len), len + len / 255 + 16);
     }
-    assert_eq!(block::compress_bound(block::MAX_INPUT_SIZE + 1), 0);
+    // Never 0 (liblz4 returns 0 above MAX_INPUT_SIZE): the formula, then saturation; the
+    // compressors refuse such inputs themselves.
+    let above = block::MAX_INPUT_SIZE + 1;
+    assert_eq!(block::compress_bound(above), above + above / 255 + 16);
+    assert_eq!(block::compress_bound(usize::MAX), usize::MAX);
+    assert_eq!(block::compress_bound(usize::MAX - 20), usize::MAX);
 }

@@ -636,6 +636,18 @@ fn clickhouse_methods_and_sizes() {
         "{error}"
     );
     assert!(clickhouse::compress(data, 0).is_err());
+    // Block sizes whose LZ4 bound passes ClickHouse's 1 GiB limit only if the bound were 0 (as
+    // liblz4's LZ4_compressBound is above MAX_INPUT_SIZE): refused at construction.
+    for block_size in [block::MAX_INPUT_SIZE, block::MAX_INPUT_SIZE + 1, usize::MAX] {
+        assert!(
+            clickhouse::compress(data, block_size).is_err(),
+            "{block_size}"
+        );
+        assert!(
+            clickhouse::Encoder::new(Vec::new(), block_size).is_err(),
+            "{block_size}"
+        );
+    }
     assert!(clickhouse::decompress(&[], 0).unwrap().is_empty());
 }
 

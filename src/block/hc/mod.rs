@@ -232,6 +232,8 @@ impl HcCompressor {
     /// Compresses `src` into a new `Vec` (see [`compress_hc`]). Inputs above
     /// [`MAX_INPUT_SIZE`](super::MAX_INPUT_SIZE) are [`Error::InputTooLarge`].
     pub fn compress(&mut self, src: &[u8], level: u8) -> Result<Vec<u8>, Error> {
+        // Before the allocation: the bound of an oversized input is gigabytes.
+        check_input_size(src)?;
         let mut out = vec![0u8; compress_bound(src.len())];
         let len = self.compress_into(src, &mut out, level)?;
         out.truncate(len);
