@@ -88,7 +88,8 @@
 //!
 //! Every function name is a verb, then where the output goes if not to a new `Vec`, then
 //! `_with_` and the extra input if there is one, always last. Destinations: `_into` (the
-//! caller's slice), `_into_uninit`, `_append`, `_partial`. The extra input is the history the
+//! caller's slice), `_into_uninit`, `_append`, `_partial`; `_contiguous_into` writes into the
+//! caller's slice a block of input that follows the previous block in the same buffer. The extra input is the history the
 //! data may reference: `_with_dictionary` takes a dictionary's bytes (`&[u8]`),
 //! `_with_prepared_dictionary` a dictionary prepared once ([`block::Dictionary`],
 //! [`block::HcDictionary`]), `_with_history` history in front of the input in the same buffer.

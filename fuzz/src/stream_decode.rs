@@ -2,7 +2,7 @@
 //! decoded by liblz4's `LZ4_decompress_safe_continue` into one contiguous buffer and by every
 //! kernel's `StreamDecoder` into fresh buffers.
 
-use lz4_simd::block::StreamDecoder;
+use lz4_simd::block::{Decoder, StreamDecoder};
 use lz4_simd::{Error, Kernel};
 use testkit::liblz4::StreamDecode;
 
@@ -31,9 +31,7 @@ pub fn check_against_liblz4(dict: &[u8], blocks: &[(&[u8], usize)]) {
     let mut decoders: Vec<StreamDecoder> = Kernel::available()
         .into_iter()
         .map(|kernel| {
-            StreamDecoder::with_dictionary(dict)
-                .with_kernel(kernel)
-                .unwrap()
+            StreamDecoder::with_dictionary(dict).with_decoder(Decoder::with_kernel(kernel).unwrap())
         })
         .collect();
     let mut at = 0;

@@ -657,11 +657,19 @@ impl StreamDecoder {
         }
     }
 
-    /// The same decoder with a chosen kernel ([`Error::KernelUnavailable`] if this CPU or build
-    /// cannot run it).
-    pub fn with_kernel(mut self, kernel: crate::Kernel) -> Result<Self, Error> {
-        self.decoder = Decoder::with_kernel(kernel)?;
-        Ok(self)
+    /// The same stream decoder, decoding its blocks with `decoder`: the way to choose a kernel,
+    /// which is chosen on [`Decoder::with_kernel`] alone.
+    ///
+    /// ```
+    /// use lz4_simd::block::{Decoder, StreamDecoder};
+    /// use lz4_simd::Kernel;
+    /// let stream = StreamDecoder::new().with_decoder(Decoder::with_kernel(Kernel::Scalar)?);
+    /// # drop(stream);
+    /// # Ok::<(), lz4_simd::Error>(())
+    /// ```
+    pub fn with_decoder(mut self, decoder: Decoder) -> Self {
+        self.decoder = decoder;
+        self
     }
 
     /// Back to the state of a new decoder (with the same dictionary); the buffer goes back to

@@ -394,8 +394,7 @@ fn decoder_matches_continue_on_a_ring_buffer() {
         }
         for kernel in Kernel::available() {
             let mut ours = StreamDecoder::with_dictionary(dict)
-                .with_kernel(kernel)
-                .unwrap();
+                .with_decoder(block::Decoder::with_kernel(kernel).unwrap());
             let mut small_ring = vec![0u8; max_block + 7];
             for (index, block) in blocks.iter().enumerate() {
                 // Alternate between the front and the end of our own small ring.
