@@ -80,10 +80,10 @@ tests=(--lib --test alloc --test block --test container --test frame --test hc -
     --test stream)
 
 step "build tests for $TARGET"
-cargo test -p lz4-simd --release --target "$TARGET" "${tests[@]}" --no-run
+cargo test -p lz4-simd -p lz4-simd-tests --no-default-features --features std,unsafe,containers --release --target "$TARGET" "${tests[@]}" --no-run
 
 step "run tests under qemu-i386"
-cargo test -p lz4-simd --release --target "$TARGET" "${tests[@]}" --no-fail-fast -- \
+cargo test -p lz4-simd -p lz4-simd-tests --no-default-features --features std,unsafe,containers --release --target "$TARGET" "${tests[@]}" --no-fail-fast -- \
     --skip kernel_env_override --skip lz4_cli_frames_decode_with_ours_and_match_bytes \
     --skip our_frames_decode_with_lz4_cli --skip python_lz4_interop \
     --skip prefixed_blocks_with_python_lz4 --skip kafka_frames_with_kafka_python \

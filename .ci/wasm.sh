@@ -67,7 +67,7 @@ step "wasm32-wasip1 with simd128 under node: unit tests, doctests, tests/portabl
     export LZ4_SIMD_REQUIRE_KERNELS=simd128
     run_suite
     step "benches/wasm_decode_speed (smoke run, small inputs)"
-    cargo bench -p lz4-simd --target wasm32-wasip1 --bench wasm_decode_speed -- 65536 1
+    cargo bench -p lz4-simd-tests --no-default-features --features std,unsafe --target wasm32-wasip1 --bench wasm_decode_speed -- 65536 1
 )
 
 step "wasm32-wasip1 without simd128 (scalar) under node: unit tests, doctests, tests/portable"

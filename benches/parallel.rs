@@ -17,8 +17,8 @@
 //! giving 64 MiB back to the system takes the caller's thread a few milliseconds, the same for
 //! every function, which is not decoding.
 //!
-//! Run: `cargo bench --features parallel --bench parallel` (the workspace's `cargo bench`
-//! enables the feature through the CLI). Never a timed test: the ratio against `single` is the
+//! Run: `cargo bench --bench parallel` (`parallel` is one of lz4-simd-tests' default features).
+//! Never a timed test: the ratio against `single` is the
 //! figure to read, and only on an otherwise idle machine. On a shared one, run the binary under
 //! `chrt -f 50` (real-time priority) and repeat it: figures still swing between runs, because
 //! the other processes share caches, memory bandwidth and the page-fault path.
@@ -173,5 +173,5 @@ fn main() {
     #[cfg(feature = "parallel")]
     bench::run();
     #[cfg(not(feature = "parallel"))]
-    eprintln!("the parallel bench needs the `parallel` feature: cargo bench --features parallel");
+    eprintln!("the parallel bench needs the `parallel` feature of lz4-simd-tests (on by default)");
 }

@@ -3,7 +3,7 @@
 //! same way.
 //!
 //! ```sh
-//! cargo run --example tokio_frames --features tokio
+//! cargo run -p lz4-simd-tests --example tokio_frames --features tokio
 //! ```
 
 use lz4_simd::frame::tokio::{FrameDecoder, FrameEncoder};

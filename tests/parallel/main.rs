@@ -10,8 +10,7 @@
 //!   the one-shot encoder's content checksum either side of its lag, freeing the kept buffers
 //!   (in a child process of its own: no other test may fill the stores meanwhile).
 //!
-//! Run: `cargo test --test parallel` at the workspace (the CLI enables the feature), or
-//! `cargo test -p lz4-simd --features parallel --test parallel`.
+//! Run: `cargo test --test parallel` (`parallel` is one of lz4-simd-tests' default features).
 //!
 //! The binary installs `testkit::alloc::LargestAllocation` (it records the largest allocation per
 //! thread and changes nothing else), which `frames` and `adversarial` measure with.

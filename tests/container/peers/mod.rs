@@ -27,7 +27,7 @@ pub fn peer_missing(what: &str) {
 }
 
 fn peers_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/container/peers")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("container/peers")
 }
 
 /// Whether python3 has every module tests/container/peers/containers.py uses.
