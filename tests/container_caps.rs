@@ -10,7 +10,9 @@
 //! then holds up to twice its content (4 MiB + 64 KiB of stored blocks under a cap of that
 //! size held 8 MiB, 2026-12-07, commit e4b91a7).
 //!
-//! Self-contained: its own global allocator.
+//! A binary of its own, with its own global allocator: `tests/alloc`'s counts a growing `realloc`
+//! as both blocks live at once (the copy), under which no amortised output `Vec` could stay
+//! within a cap; here a `realloc` is its net change, and it also counts growing reallocations.
 #![cfg(feature = "containers")]
 
 use std::alloc::{GlobalAlloc, Layout, System};

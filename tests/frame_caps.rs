@@ -10,8 +10,9 @@
 //! linked frame of 4 MiB blocks took the cap plus a block; independent blocks with a dictionary
 //! were decoded behind a copy of it in a buffer of the block's size per thread.
 //!
-//! Self-contained (its own allocator); the tests run one at a time ([`serial`]), as the counts
-//! are global.
+//! A binary of its own, with its own allocator: the counts are of every thread (the workers
+//! allocate too), so no other test may run beside these; they also run one at a time
+//! ([`serial`]). `tests/alloc` counts per thread, with its tests running at once.
 #![cfg(feature = "parallel")]
 
 use std::alloc::{GlobalAlloc, Layout, System};
