@@ -13,6 +13,7 @@
 
 use std::io::Read;
 
+#[cfg(feature = "containers")]
 use lz4_simd::container::kafka::{self, AcceptHeaderChecksum};
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameDecoder, FrameDecompressor, FrameHeader, FrameOptions, Status,
@@ -91,6 +92,8 @@ fn sans_io(framed: &[u8]) -> Result<Vec<u8>, Error> {
 
 /// Every decoder's verdict on `framed`: (decoder, content or error as text).
 fn decoders(framed: &[u8]) -> Vec<(String, Result<Vec<u8>, String>)> {
+    // Extended only with the features below.
+    #[allow(unused_mut)]
     let mut all: Vec<(String, Result<Vec<u8>, String>)> = vec![
         (
             "decompress".into(),
@@ -160,7 +163,15 @@ fn decoders(framed: &[u8]) -> Vec<(String, Result<Vec<u8>, String>)> {
 }
 
 /// The Kafka container's decoders on `framed` (a frame of independent blocks without a
+/// dictionary, which Kafka takes as it is); none without the `containers` feature.
+#[cfg(not(feature = "containers"))]
+fn kafka_decoders(_framed: &[u8]) -> Vec<(String, Result<Vec<u8>, String>)> {
+    Vec::new()
+}
+
+/// The Kafka container's decoders on `framed` (a frame of independent blocks without a
 /// dictionary, which Kafka takes as it is).
+#[cfg(feature = "containers")]
 fn kafka_decoders(framed: &[u8]) -> Vec<(String, Result<Vec<u8>, String>)> {
     vec![
         (
@@ -235,6 +246,7 @@ fn a_declared_zero_is_no_size_under_a_cap() {
         declared: None,
     });
     assert_eq!(frame::decompress(&framed, 10), expected);
+    #[cfg(feature = "containers")]
     assert_eq!(
         kafka::decompress(&framed, AcceptHeaderChecksum::Either, 10),
         expected
