@@ -6,7 +6,7 @@
 //! `--fast` takes an optional `=N`, a lone `-` means standard input the first time and standard
 //! output the second, and positional arguments are an input and an output unless `-m`/`-r`
 //! makes them all inputs. This parser walks `std::env::args_os` once, the way `lz4cli.c` does,
-//! and builds [`Settings`]; clap still parses the `bench` subcommand (see `main.rs`).
+//! and builds [`Settings`].
 //!
 //! Extras beyond `lz4`: the words `compress` and `decompress` (first argument) mean `-z` and
 //! `-d`; `--block` reads and writes one size-prepended block instead of frames; the spelled-out
@@ -65,6 +65,12 @@ pub struct Settings {
     pub max_out: Option<usize>,
     pub force: bool,
     pub force_stdout: bool,
+    /// `-c` (or the name `lz4cat`): with `-f`, `-d` copies an input that is not LZ4 as it is.
+    pub pass_through: bool,
+    /// `-d` with `-b`: benchmark the decompression of `.lz4` files.
+    pub bench_decode: bool,
+    /// `-b`: the block size in bytes for the benchmark (`-B#`); `None`: the frame block size.
+    pub bench_block: Option<usize>,
     pub remove_source: bool,
     pub multiple: bool,
     pub recursive: bool,
@@ -106,6 +112,9 @@ impl Default for Settings {
             max_out: None,
             force: false,
             force_stdout: false,
+            pass_through: false,
+            bench_decode: false,
+            bench_block: None,
             remove_source: false,
             multiple: false,
             recursive: false,
@@ -164,8 +173,42 @@ fn usage(message: impl Into<String>) -> Usage {
 }
 
 /// Parses the arguments after the program name.
+#[cfg(test)]
 pub fn parse(args: &[OsString]) -> Result<Parsed, Usage> {
+    parse_as(OsStr::new("lz4-simd"), args)
+}
+
+/// Whether the program's file name (`program`, a path) is `name`, or `name` with an extension
+/// (`lz4cat.exe`), as `lz4` matches it.
+fn invoked_as(program: &OsStr, name: &str) -> bool {
+    let base = program
+        .as_bytes()
+        .rsplit(|&b| b == b'/')
+        .next()
+        .unwrap_or(&[]);
+    base.strip_prefix(name.as_bytes())
+        .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
+}
+
+/// Parses the arguments after the program name; `program` (`argv[0]`) sets `lz4`'s defaults
+/// for its other names: `lz4cat` decompresses every input to standard output (`-dcfm`, inputs
+/// not in LZ4 copied as they are, only errors shown), `unlz4` decompresses (`-d`), `lz4c`
+/// takes the old options `-c0`, `-c1`, `-c2`, `-hc` and `-y`.
+pub fn parse_as(program: &OsStr, args: &[OsString]) -> Result<Parsed, Usage> {
     let mut settings = Settings::default();
+    if invoked_as(program, "lz4cat") {
+        settings.mode = Mode::Decompress;
+        settings.force = true;
+        settings.pass_through = true;
+        settings.force_stdout = true;
+        settings.output = Some(Operand::Stdio);
+        settings.display_level = 1;
+        settings.multiple = true;
+    }
+    if invoked_as(program, "unlz4") {
+        settings.mode = Mode::Decompress;
+    }
+    let old_options = invoked_as(program, "lz4c");
     let mut positionals: Vec<Operand> = Vec::new();
     let mut only_files = false;
     let mut index = 0;
@@ -208,12 +251,34 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, Usage> {
                 None => continue,
             }
         }
+        if old_options {
+            let (level, overwrite) = match &bytes[1..] {
+                b"c0" => (Some(0), false),
+                b"c1" => (Some(9), false),
+                b"c2" | b"hc" => (Some(12), false),
+                b"y" => (None, true),
+                _ => (None, false),
+            };
+            if level.is_some() || overwrite {
+                settings.level = level.unwrap_or(settings.level);
+                settings.force |= overwrite;
+                continue;
+            }
+        }
         if let Some(parsed) = parse_short(&bytes[1..], &mut settings, args, &mut index)? {
             return Ok(parsed);
         }
     }
     assign_operands(&mut settings, positionals)?;
     Ok(Parsed::Run(Box::new(settings)))
+}
+
+/// `-d`: decompress, or with `-b` benchmark decompression.
+fn set_decompress(settings: &mut Settings) {
+    if settings.mode != Mode::Bench {
+        settings.mode = Mode::Decompress;
+    }
+    settings.bench_decode = true;
 }
 
 /// Long options; `Some` for those that end parsing (help, version).
@@ -236,7 +301,7 @@ fn parse_long(
     };
     match name {
         b"compress" => no_value(settings, |s| s.mode = Mode::Compress)?,
-        b"decompress" | b"uncompress" => no_value(settings, |s| s.mode = Mode::Decompress)?,
+        b"decompress" | b"uncompress" => no_value(settings, set_decompress)?,
         b"test" => no_value(settings, |s| s.mode = Mode::Test)?,
         b"list" => no_value(settings, |s| s.mode = Mode::List)?,
         b"multiple" => no_value(settings, |s| s.multiple = true)?,
@@ -352,11 +417,12 @@ fn parse_short(
             b'h' => return Ok(Some(Parsed::Help)),
             b'H' => return Ok(Some(Parsed::LongHelp)),
             b'z' => settings.mode = Mode::Compress,
-            b'd' => settings.mode = Mode::Decompress,
+            b'd' => set_decompress(settings),
             b't' => settings.mode = Mode::Test,
             b'l' => settings.legacy = true,
             b'c' => {
                 settings.force_stdout = true;
+                settings.pass_through = true;
                 settings.output = Some(Operand::Stdio);
             }
             b'f' => settings.force = true,
@@ -398,7 +464,12 @@ fn parse_short(
                 } else {
                     PathBuf::from(OsStr::from_bytes(rest))
                 };
-                settings.dictionary = Some(path);
+                // `stdin` is standard input, as for lz4.
+                settings.dictionary = Some(if path.as_os_str() == "stdin" {
+                    PathBuf::from("-")
+                } else {
+                    path
+                });
                 rest = &[];
             }
             b'B' => loop {
@@ -439,6 +510,11 @@ fn parse_short(
 /// Positional arguments: input and output, or all inputs with `-m`, `-r`, `--list`, `-b`.
 fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result<(), Usage> {
     if settings.multiple || matches!(settings.mode, Mode::List | Mode::Bench) {
+        // `lz4cat -`, `lz4 -m -`: standard input, the only input.
+        if settings.multiple && positionals == [Operand::Stdio] {
+            settings.input = Some(Operand::Stdio);
+            return Ok(());
+        }
         for operand in positionals {
             match operand {
                 Operand::Path(path) => settings.inputs.push(path),

@@ -4,8 +4,8 @@
 //! (`codec.rs`), with one difference: no run can destroy a file. Outputs go to a temporary file
 //! renamed over the target only when complete and flushed to disk; an existing file is never
 //! replaced without `-f`; an input is never an output; `--rm` removes a source only once its
-//! output is durable (`output.rs`, `signals.rs`, `jobs.rs`). `lz4-simd bench` benchmarks the
-//! codec on generated samples and files (`bench.rs`); `--block` reads and writes one
+//! output is durable (`output.rs`, `signals.rs`, `jobs.rs`). `-b` benchmarks the codec on
+//! files or generated samples (`bench.rs`); `--block` reads and writes one
 //! size-prepended block (a 4-byte little-endian size, then one LZ4 block: python-lz4's
 //! `lz4.block` and lz4_flex's `compress_prepend_size` format) instead of frames.
 
@@ -28,8 +28,6 @@ mod stdio;
 use std::ffi::OsString;
 use std::io;
 use std::process::ExitCode;
-
-use clap::Parser;
 
 use args::{Mode, Parsed, Settings};
 
@@ -89,14 +87,6 @@ impl From<lz4_simd::Error> for Failure {
     }
 }
 
-/// `lz4-simd bench ...`: the codec benchmark (clap parses its options).
-#[derive(Parser)]
-#[command(name = "lz4-simd bench", version)]
-struct BenchCommand {
-    #[command(flatten)]
-    args: bench::BenchArgs,
-}
-
 const USAGE: &str = "Usage : lz4-simd [arg] [input] [output]";
 
 fn help(long: bool) -> String {
@@ -113,7 +103,9 @@ Arguments :\n\
  -f     : overwrite output without prompting\n\
  -k     : preserve source files (default)\n\
 --rm    : remove source file(s) after successful de/compression\n\
- -h/-H  : display help/long help and exit\n\n\
+ -h/-H  : display help/long help and exit\n\
+Safer than lz4: outputs go to a temporary file renamed into place when complete, an input is\n\
+never its own output, and --rm keeps a source that changed while it was read (-H: more)\n\n\
 Advanced arguments :\n\
  -V     : display version number and exit\n\
  -v     : verbose mode\n\
@@ -137,11 +129,11 @@ Advanced arguments :\n\
 --best  : same as -12\n\
 -T#     : use # threads (default: 0 = one per core; same output for any #)\n\
 Benchmark arguments :\n\
- -b#    : benchmark file(s), using # compression level (default : 1)\n\
+ -b#    : benchmark file(s), using # compression level (default : 1);\n\
+          with no file, built-in generated samples; -b -d: decompression of .lz4 files\n\
  -e#    : test all compression levels from -bX to # (default : 1)\n\
- -i#    : minimum evaluation time in seconds (default : 3s)\n\n\
+ -i#    : minimum evaluation time in seconds (default : 3s; 0: one pass)\n\n\
 lz4-simd extras :\n\
- bench [--help] : benchmark the codec on built-in samples and files\n\
  compress / decompress : the same as -z / -d\n\
 --block : one size-prepended block (4-byte size + block) instead of frames\n\
 --max-out N : with --block or --container -d, the most content to decode (the whole\n\
@@ -168,8 +160,8 @@ codes: 40 reading (also with -d), 42 writing compressed data, 70 writing decoded
 }
 
 /// Runs what the `lz4`-style command line asks for.
-fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
-    let mut settings: Settings = match args::parse(args) {
+fn run_lz4(program: &std::ffi::OsStr, args: &[OsString]) -> Result<(), Failure> {
+    let mut settings: Settings = match args::parse_as(program, args) {
         Ok(Parsed::Run(settings)) => *settings,
         Ok(Parsed::Help) => {
             print!("{}", help(false));
@@ -221,39 +213,26 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
     }
 }
 
-/// `-b#` (`-e#`, `-i#`): `lz4`'s benchmark mode, run by `bench.rs` once per level: block
+/// `-b#` (`-e#`, `-i#`, `-d`): `lz4`'s benchmark mode, run by `bench.rs` once per level: block
 /// compression and decompression of the files (or of the built-in samples when none is given)
-/// in blocks of the `-B` size.
+/// in blocks of the `-B` size; with `-d`, decompression of `.lz4` files.
 fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
-    for level in bench_levels(settings) {
-        let mut argv: Vec<OsString> = vec!["lz4-simd bench".into()];
-        match codec::Compressor::from_level(level) {
-            codec::Compressor::Fast { acceleration } => {
-                argv.extend(["-a".into(), acceleration.to_string().into()])
-            }
-            codec::Compressor::Hc { level } => {
-                argv.extend(["--hc".into(), level.to_string().into()])
-            }
-        }
-        argv.extend([
-            "--seconds".into(),
-            settings
-                .bench_seconds
-                .unwrap_or(3)
-                .clamp(1, 3600)
-                .to_string()
-                .into(),
-            "-B".into(),
-            settings.block_size.bytes().to_string().into(),
-        ]);
-        if !settings.inputs.is_empty() {
-            argv.push("--no-samples".into());
-            argv.extend(settings.inputs.iter().map(OsString::from));
-        }
-        println!("level {level}:");
-        let command =
-            BenchCommand::try_parse_from(argv).map_err(|e| Failure::Usage(e.to_string()))?;
-        bench::run(&command.args)?;
+    let levels = if settings.bench_decode {
+        settings.level..=settings.level
+    } else {
+        bench_levels(settings)
+    };
+    for level in levels {
+        bench::run(&bench::Config {
+            files: settings.inputs.clone(),
+            level,
+            // As lz4: 3 s by default, `-i0` one pass.
+            seconds: f64::from(settings.bench_seconds.unwrap_or(3).min(3600)),
+            block_size: settings
+                .bench_block
+                .unwrap_or_else(|| settings.block_size.bytes()),
+            decode_only: settings.bench_decode,
+        })?;
     }
     Ok(())
 }
@@ -264,15 +243,6 @@ fn bench_levels(settings: &Settings) -> std::ops::RangeInclusive<i32> {
     let highest = i32::from(lz4_simd::block::HC_LEVEL_MAX);
     let first = settings.level.min(highest);
     first..=settings.level_last.unwrap_or(first).clamp(first, highest)
-}
-
-fn run_bench_subcommand(args: &[OsString]) -> Result<(), Failure> {
-    if let Some(warning) = kernel_override_warning() {
-        eprintln!("{warning}");
-    }
-    let argv = std::iter::once(OsString::from("lz4-simd bench")).chain(args.iter().cloned());
-    let command = BenchCommand::parse_from(argv);
-    bench::run(&command.args)
 }
 
 /// The library never prints: when `LZ4_SIMD_KERNEL` names no kernel, or one this CPU cannot run,
@@ -286,11 +256,10 @@ fn kernel_override_warning() -> Option<String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let result = match args.first() {
-        Some(word) if word == "bench" => run_bench_subcommand(&args[1..]),
-        _ => run_lz4(&args),
-    };
+    let mut argv = std::env::args_os();
+    let program = argv.next().unwrap_or_default();
+    let args: Vec<OsString> = argv.collect();
+    let result = run_lz4(&program, &args);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.is_broken_pipe() => signals::die_of_broken_pipe(),
@@ -326,11 +295,5 @@ mod tests {
         assert_eq!(levels(&["-b99"]), 12..=12);
         assert_eq!(levels(&["-b9e3"]), 9..=9);
         assert_eq!(levels(&["-b", "--fast=2"]), -2..=-2);
-    }
-
-    #[test]
-    fn bench_command_parses() {
-        use clap::CommandFactory;
-        super::BenchCommand::command().debug_assert();
     }
 }
