@@ -480,15 +480,14 @@ fn parse_short(
                     Some(b'0'..=b'9') => {
                         let (code, after) =
                             read_number(rest).ok_or_else(|| usage("-B: block size too large"))?;
-                        settings.block_size = u8::try_from(code)
-                            .ok()
-                            .and_then(BlockSize::from_code)
-                            .ok_or_else(|| {
-                                usage(format!(
-                                    "-B{code}: block sizes are -B4 (64 KB), -B5 (256 KB), \
-                                     -B6 (1 MB), -B7 (4 MB)"
-                                ))
-                            })?;
+                        let (size, bytes) = block_size_of(code).ok_or_else(|| {
+                            usage(format!(
+                                "-B{code}: block sizes are -B4 (64 KB), -B5 (256 KB), -B6 (1 MB), \
+                                 -B7 (4 MB), or -B# for # bytes from 32"
+                            ))
+                        })?;
+                        settings.block_size = size;
+                        settings.bench_block = Some(bytes);
                         rest = after;
                         continue;
                     }
@@ -505,6 +504,26 @@ fn parse_short(
         }
     }
     Ok(None)
+}
+
+/// `-B#`: `4`-`7` name the frame's block sizes; from 32, a size in bytes (at most 4 MiB) picks
+/// the smallest frame block size that holds it, as in `lz4` 1.10 (whose frames are the same
+/// as with that `-B4`-`-B7`), and is `-b`'s block size. Returns the frame block size and the
+/// size in bytes.
+fn block_size_of(code: u32) -> Option<(BlockSize, usize)> {
+    let size = match code {
+        4..=7 => BlockSize::from_code(code as u8)?,
+        32.. => [BlockSize::Max64KB, BlockSize::Max256KB, BlockSize::Max1MB]
+            .into_iter()
+            .find(|size| code as usize <= size.bytes())
+            .unwrap_or(BlockSize::Max4MB),
+        _ => return None,
+    };
+    let bytes = match code {
+        4..=7 => size.bytes(),
+        _ => (code as usize).min(BlockSize::Max4MB.bytes()),
+    };
+    Some((size, bytes))
 }
 
 /// Positional arguments: input and output, or all inputs with `-m`, `-r`, `--list`, `-b`.
@@ -647,10 +666,26 @@ mod tests {
     }
 
     #[test]
+    fn block_sizes_in_bytes() {
+        for (arg, size, bytes) in [
+            ("-B32", BlockSize::Max64KB, 32),
+            ("-B65536", BlockSize::Max64KB, 65536),
+            ("-B65537", BlockSize::Max256KB, 65537),
+            ("-B1048577", BlockSize::Max4MB, 1048577),
+            ("-B99999999", BlockSize::Max4MB, 4 << 20),
+            ("-B5", BlockSize::Max256KB, 256 << 10),
+        ] {
+            let s = run(&[arg]);
+            assert_eq!((s.block_size, s.bench_block), (size, Some(bytes)), "{arg}");
+        }
+    }
+
+    #[test]
     fn usage_errors() {
         for bad in [
             &["-B3"][..],
             &["-B8"],
+            &["-B31"],
             &["-y"],
             &["--fast=0"],
             &["--nope"],

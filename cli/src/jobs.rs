@@ -430,8 +430,13 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         }
     };
     let source = SourceMeta::of(&job.input);
-    // Decompressed output to a file is sparse unless `--no-sparse`, as in `lz4`.
-    let sparse = job.mode != Mode::Compress && settings.sparse != Some(false);
+    // Decompressed output to a file is sparse unless `--no-sparse`; to standard output only
+    // with `--sparse` (and only where it is a regular file), as in `lz4` 1.10.
+    let sparse = job.mode != Mode::Compress
+        && match job.output {
+            Output::Stdout => settings.sparse == Some(true),
+            _ => settings.sparse != Some(false),
+        };
     let mut sink = Sink::open(&job.output, source.is_some(), settings.force, sparse)?;
     let progress = Progress::start(settings, &job.input.name(), length, sink.counter());
     let mut reader = Counted::new(reader, job.input.name(), progress);

@@ -1,6 +1,7 @@
 //! What lz4 1.10 changed or defines and `lz4-simd` follows: a named file never goes to standard
 //! output without `-c`; the names `lz4cat`, `unlz4` and `lz4c`; `-D stdin`; the benchmark modes
-//! (`-b` on built-in samples, levels, `-i0`, `-b -d`); `--list`'s table. Where the reference
+//! (`-b` on built-in samples, levels, `-i0`, `-b -d`); `--list`'s table; `-B#` in bytes;
+//! `--sparse` on standard output. Where the reference
 //! `lz4` 1.10 binary is named by `LZ4_SIMD_LZ4_110=/path/to/lz4`, outputs are compared with
 //! its; without it those comparisons are skipped with a notice.
 
@@ -235,4 +236,81 @@ fn list_prints_lz4s_table() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn block_sizes_in_bytes_pick_the_frame_block_size() {
+    let dir = scratch("block-bytes");
+    std::fs::write(dir.join("f"), sample(600_000)).unwrap();
+    // As lz4 1.10: the frame of -B# is that of the smallest -B4..-B7 holding # bytes.
+    for (bytes, code) in [
+        ("32", "4"),
+        ("65536", "4"),
+        ("100000", "5"),
+        ("2000000", "7"),
+    ] {
+        let ours = run_in(bin().args([&format!("-B{bytes}"), "-c", "f"]), &dir);
+        ok(&ours, bytes);
+        let named = run_in(bin().args([&format!("-B{code}"), "-c", "f"]), &dir);
+        assert!(ours.stdout == named.stdout, "-B{bytes} is not -B{code}");
+        if let Some(lz4) = reference() {
+            let theirs = run_in(
+                Command::new(lz4).args([&format!("-B{bytes}"), "-c", "f"]),
+                &dir,
+            );
+            assert!(
+                ours.stdout == theirs.stdout,
+                "-B{bytes}: bytes differ from lz4's"
+            );
+        }
+    }
+    for bad in ["-B3", "-B8", "-B31"] {
+        assert!(
+            !run_in(bin().args([bad, "-c", "f"]), &dir).status.success(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn sparse_on_standard_output_only_when_asked() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("sparse-stdout");
+    let mut data = sample(100_000);
+    data.extend(vec![0u8; 8 << 20]);
+    data.extend(sample(1000));
+    data.extend(vec![0u8; 1 << 20]);
+    std::fs::write(dir.join("z"), &data).unwrap();
+    ok(&run_in(bin().args(["z", "z.lz4"]), &dir), "compress");
+    let blocks = |name: &str| std::fs::metadata(dir.join(name)).unwrap().blocks() * 512;
+    // A file output is sparse by default: where the file system keeps no holes, only the
+    // content is compared.
+    ok(&run_in(bin().args(["-d", "z.lz4", "by-name"]), &dir), "-d");
+    let holes = blocks("by-name") < (4 << 20);
+    for (args, name, sparse) in [
+        (&["-d", "-c", "--sparse", "z.lz4"][..], "sparse", true),
+        (&["-d", "-c", "z.lz4"], "default", false),
+    ] {
+        let file = std::fs::File::create(dir.join(name)).unwrap();
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .stdout(file)
+            .output()
+            .unwrap();
+        ok(&out, name);
+        assert!(std::fs::read(dir.join(name)).unwrap() == data, "{name}");
+        if holes {
+            assert_eq!(
+                blocks(name) < (4 << 20),
+                sparse,
+                "{name}: {} bytes",
+                blocks(name)
+            );
+        }
+    }
+    // On a pipe, --sparse writes the zeros (lz4 1.10 fails there with exit 69).
+    let out = run_in(bin().args(["-d", "-c", "--sparse", "z.lz4"]), &dir);
+    ok(&out, "--sparse to a pipe");
+    assert!(out.stdout == data);
 }
