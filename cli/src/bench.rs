@@ -219,7 +219,9 @@ fn print_row(name: &str, m: &Measurement) {
 
 /// Reads a file to benchmark, and the name its row shows.
 fn read_input(path: &PathBuf) -> Result<(String, Vec<u8>), Failure> {
-    let data = std::fs::read(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
+    // lz4's exit code for a benchmark input it cannot open.
+    let data =
+        std::fs::read(path).map_err(|e| Failure::Exit(10, format!("{}: {e}", path.display())))?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

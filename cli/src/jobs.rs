@@ -301,7 +301,10 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
         }),
         None => None,
     };
-    let mut first_failure = settings.skipped.then_some(Failure::Reported);
+    // With several jobs, as `lz4 -m`: the first failure's code where it has its own, else
+    // the number of inputs that failed.
+    let mut failed = u8::from(settings.skipped);
+    let mut code = None;
     for (job, refusal) in jobs.iter().zip(refusals) {
         let result = match refusal {
             Some(refusal) => Err(refusal),
@@ -314,10 +317,17 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
             }
             // Reported now; the others still run (as lz4 -m does).
             display(settings, 1, &format!("lz4-simd: {failure}"));
-            first_failure.get_or_insert(Failure::Reported);
+            failed = failed.saturating_add(1);
+            if code.is_none() && failure.exit_code() != 1 {
+                code = Some(failure.exit_code());
+            }
         }
     }
-    first_failure.map_or(Ok(()), Err)
+    match (failed, code) {
+        (0, _) => Ok(()),
+        (_, Some(code)) => Err(Failure::Quiet(code)),
+        (count, None) => Err(Failure::Quiet(count)),
+    }
 }
 
 /// The `-D` dictionary.
@@ -332,7 +342,8 @@ struct Dictionary {
 /// The dictionary's last 64 KiB (all `lz4` uses of it; a larger file is not read whole).
 fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let name = format!("dictionary {}", path.display());
-    let io_failure = |e| Failure::Io(name.clone(), e);
+    // lz4's exit code for a dictionary it cannot read.
+    let io_failure = |e: io::Error| Failure::Exit(27, format!("{name}: {e}"));
     let history = lz4_simd::block::MAX_HISTORY as u64;
     let mut data = Vec::new();
     if path == Path::new("-") {
@@ -344,7 +355,7 @@ fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
         let mut file = File::open(path).map_err(io_failure)?;
         let meta = file.metadata().map_err(io_failure)?;
         if meta.is_dir() {
-            return Err(Failure::Message(format!("{name}: is a directory")));
+            return Err(Failure::Exit(27, format!("{name}: is a directory")));
         }
         if meta.is_file() && meta.len() > history {
             file.seek(SeekFrom::End(-(history as i64)))

@@ -43,7 +43,8 @@ pub enum Failure {
     /// Failures already printed (with `-m`, as each job ended).
     Reported,
     /// A failure `lz4` ends with its own exit code (a closed standard stream: 40 reading,
-    /// 42 writing compressed data, 70 writing decoded data).
+    /// 42 writing compressed data, 70 writing decoded data; 27 the dictionary, 10 a benchmark
+    /// input).
     Exit(u8, String),
     /// A failure not printed (`-qq`), with its exit code.
     Quiet(u8),
@@ -55,6 +56,28 @@ impl Failure {
         match self {
             Failure::Codec(_) => Failure::InFile(name.to_string(), Box::new(self)),
             other => other,
+        }
+    }
+
+    /// The exit status, by `lz4` 1.10's codes where it has one for the failure: 44 input that
+    /// is not LZ4, 26 a truncated frame (63 a truncated legacy frame), 34 a damaged frame,
+    /// 27 a dictionary that cannot be read, 10 a benchmark input that cannot be read, 40/42/70
+    /// closed standard streams; 1 for the rest (usage errors, missing inputs, refusals).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Exit(code, _) | Failure::Quiet(code) => *code,
+            Failure::InFile(_, inner) => inner.exit_code(),
+            Failure::Codec(err) => match err {
+                lz4_simd::Error::FrameBadMagic { input_pos: 0, .. } => 44,
+                lz4_simd::Error::FrameTruncated { what, .. } if what.contains("legacy") => 63,
+                lz4_simd::Error::FrameTruncated { .. } | lz4_simd::Error::FrameBadMagic { .. } => {
+                    26
+                }
+                lz4_simd::Error::EmptyInput => 1,
+                err if err.kind() == lz4_simd::ErrorKind::CorruptInput => 34,
+                _ => 1,
+            },
+            _ => 1,
         }
     }
 
@@ -152,8 +175,10 @@ lz4-simd extras :\n\
 Never loses data: outputs are written to a temporary file and renamed when complete,\n\
 an existing file is replaced only with -f, and --rm removes a source only once its\n\
 output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.\n\
-A standard input or output the caller closed fails the run that uses it, with lz4's exit\n\
-codes: 40 reading (also with -d), 42 writing compressed data, 70 writing decoded data.\n",
+Exit codes are lz4's: 44 not LZ4, 26 a truncated frame (63 legacy), 34 a damaged frame,\n\
+27 the dictionary, 10 a -b input; a closed standard stream 40 reading (also with -d), 42\n\
+writing compressed data, 70 writing decoded data; with -m the first of those, else the number\n\
+of inputs that failed; 1 otherwise.\n",
         );
     }
     text
@@ -204,10 +229,7 @@ fn run_lz4(program: &std::ffi::OsStr, args: &[OsString]) -> Result<(), Failure> 
         // `-qq`: errors too are silent, as `lz4`'s display level 0 makes them; the exit status
         // still says the run failed.
         Err(failure) if settings.display_level == 0 && !failure.is_broken_pipe() => {
-            Err(match failure {
-                Failure::Exit(code, _) => Failure::Quiet(code),
-                _ => Failure::Reported,
-            })
+            Err(Failure::Quiet(failure.exit_code()))
         }
         result => result,
     }
@@ -265,17 +287,14 @@ fn main() -> ExitCode {
         Err(failure) if failure.is_broken_pipe() => signals::die_of_broken_pipe(),
         Err(Failure::Reported) => ExitCode::FAILURE,
         Err(Failure::Quiet(code)) => ExitCode::from(code),
-        Err(Failure::Exit(code, message)) => {
-            eprintln!("lz4-simd: {message}");
-            ExitCode::from(code)
-        }
         Err(Failure::Usage(message)) => {
             eprintln!("lz4-simd: {message}\nIncorrect parameters\n{USAGE}\n(lz4-simd -h for help)");
             ExitCode::FAILURE
         }
+        // Other failures: the message alone (the usage text is for usage errors).
         Err(failure) => {
             eprintln!("lz4-simd: {failure}");
-            ExitCode::FAILURE
+            ExitCode::from(failure.exit_code())
         }
     }
 }

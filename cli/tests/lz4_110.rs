@@ -1,7 +1,7 @@
 //! What lz4 1.10 changed or defines and `lz4-simd` follows: a named file never goes to standard
 //! output without `-c`; the names `lz4cat`, `unlz4` and `lz4c`; `-D stdin`; the benchmark modes
 //! (`-b` on built-in samples, levels, `-i0`, `-b -d`); `--list`'s table; `-B#` in bytes;
-//! `--sparse` on standard output. Where the reference
+//! `--sparse` on standard output; exit codes; the usage text only after usage errors. Where the reference
 //! `lz4` 1.10 binary is named by `LZ4_SIMD_LZ4_110=/path/to/lz4`, outputs are compared with
 //! its; without it those comparisons are skipped with a notice.
 
@@ -313,4 +313,63 @@ fn sparse_on_standard_output_only_when_asked() {
     let out = run_in(bin().args(["-d", "-c", "--sparse", "z.lz4"]), &dir);
     ok(&out, "--sparse to a pipe");
     assert!(out.stdout == data);
+}
+
+#[test]
+fn exit_codes_are_lz4s() {
+    let dir = scratch("exit-codes");
+    let data = sample(200_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    ok(&run_in(bin().args(["-l", "f", "legacy.lz4"]), &dir), "-l");
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    let legacy = std::fs::read(dir.join("legacy.lz4")).unwrap();
+    let mut corrupt = framed.clone();
+    corrupt[100] ^= 0xff;
+    let mut checksum = framed.clone();
+    let at = checksum.len() - 2;
+    checksum[at] ^= 0xff;
+    for (name, bytes) in [
+        ("cut.lz4", &framed[..20]),
+        ("corrupt.lz4", &corrupt[..]),
+        ("checksum.lz4", &checksum[..]),
+        ("legacy-cut.lz4", &legacy[..50]),
+        ("garbage.lz4", b"garbage here"),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    // (arguments, lz4 1.10's exit code, whether it is a usage error)
+    let cases: &[(&[&str], i32, bool)] = &[
+        (&["-d", "garbage.lz4", "o"], 44, false),
+        (&["-qq", "-d", "garbage.lz4", "o"], 44, false),
+        (&["-d", "cut.lz4", "o"], 26, false),
+        (&["-t", "corrupt.lz4"], 34, false),
+        (&["-d", "checksum.lz4", "o"], 34, false),
+        (&["-d", "legacy-cut.lz4", "o"], 63, false),
+        (&["-m", "miss1", "miss2", "miss3"], 3, false),
+        (&["-D", "nodict", "f", "-c"], 27, false),
+        (&["-bi0", "nofile"], 10, false),
+        (&["missing"], 1, false),
+        (&["f", "f.lz4"], 1, false),
+        (&["-d", "f"], 1, true),
+        (&["-B3", "f"], 1, true),
+        (&["--fast=0", "f"], 1, true),
+    ];
+    let lz4 = reference();
+    for (args, code, usage) in cases {
+        let out = run_in(bin().args(*args), &dir);
+        let _ = std::fs::remove_file(dir.join("o"));
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).contains("Usage"),
+            *usage,
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(*args), &dir);
+            let _ = std::fs::remove_file(dir.join("o"));
+            assert_eq!(theirs.status.code(), Some(*code), "lz4 {args:?}");
+        }
+    }
 }
