@@ -142,7 +142,16 @@ pub enum Parsed {
 
 /// A usage error, printed with the usage line; exit code 1.
 #[derive(Debug)]
-pub struct Usage(pub String);
+pub struct Usage(pub String, pub UsageText);
+
+/// Whether the usage text follows the message: after a bad option or value, as `lz4` prints it;
+/// not after a refusal of operands `lz4` also refuses without it (a third file name, `-c` with
+/// an output name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageText {
+    Shown,
+    Omitted,
+}
 
 /// Reads a decimal number with `lz4`'s optional `K`/`M` (and `i`, `B`) suffixes from the front
 /// of `rest`; returns it and the bytes after it. `None` when no digit comes first or it
@@ -169,7 +178,11 @@ fn read_number(rest: &[u8]) -> Option<(u32, &[u8])> {
 }
 
 fn usage(message: impl Into<String>) -> Usage {
-    Usage(message.into())
+    Usage(message.into(), UsageText::Shown)
+}
+
+fn refusal(message: impl Into<String>) -> Usage {
+    Usage(message.into(), UsageText::Omitted)
 }
 
 /// Parses the arguments after the program name.
@@ -554,7 +567,7 @@ fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result
         (Some(Operand::Stdio), Some(Operand::Stdio)) | (None, _) => {}
         (Some(Operand::Path(path)), Some(Operand::Stdio)) => {
             // lz4 refuses it too (unless -f); a name that is not used must not look like one.
-            return Err(usage(format!(
+            return Err(refusal(format!(
                 "{}: an output name with -c (which writes to standard output); \
                  use -m for several inputs",
                 path.display()
@@ -573,7 +586,7 @@ fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result
     if let Some(extra) = positionals.next() {
         // lz4 -f goes on without it; a third name is more likely a forgotten -m, and the second
         // would be replaced: refused even with -f.
-        return Err(usage(format!(
+        return Err(refusal(format!(
             "{}: a third file name (use -m for several inputs)",
             match extra {
                 Operand::Stdio => "-".into(),

@@ -204,7 +204,10 @@ fn run_lz4(program: &std::ffi::OsStr, args: &[OsString]) -> Result<(), Failure> 
             );
             return Ok(());
         }
-        Err(args::Usage(message)) => return Err(Failure::Usage(message)),
+        Err(args::Usage(message, args::UsageText::Shown)) => return Err(Failure::Usage(message)),
+        Err(args::Usage(message, args::UsageText::Omitted)) => {
+            return Err(Failure::Message(message))
+        }
     };
     if let Some(warning) = kernel_override_warning() {
         jobs::display(&settings, 2, &warning);
