@@ -7,7 +7,8 @@
 //! one pass each way), and the fastest pass is reported, in MB/s of uncompressed data
 //! (1 MB = 10^6 bytes). After every decompression pass each block is compared with the original:
 //! any difference is an error. With `-d`, a pass decodes a whole file's frames (checksums
-//! included).
+//! included). With `-D`, blocks are compressed and decoded with the dictionary (as lz4 1.10's
+//! `-b -D`; it refuses `-b -d -D`, which decodes frames with it here).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -33,42 +34,60 @@ pub struct Config {
     pub block_size: usize,
     /// `-d`: the files are `.lz4` files whose decompression is measured.
     pub decode_only: bool,
+    /// `-D`: every block is compressed and decoded with this dictionary (its last 64 KiB).
+    pub dictionary: Option<Vec<u8>>,
 }
 
 /// The compressor the bench runs: the fast one at an acceleration, or HC at a level.
 pub enum BenchCompressor {
-    Fast(block::Compressor, u32),
-    Hc(Box<block::HcCompressor>, u8),
+    Fast(block::Compressor, u32, Option<block::Dictionary>),
+    Hc(
+        Box<block::HcCompressor>,
+        u8,
+        Option<Box<block::HcDictionary>>,
+    ),
 }
 
 impl BenchCompressor {
-    fn new(level: i32) -> Self {
+    fn new(level: i32, dictionary: Option<&[u8]>) -> Self {
         match Compressor::from_level(level) {
-            Compressor::Hc { level } => {
-                BenchCompressor::Hc(Box::new(block::HcCompressor::new()), level)
-            }
-            Compressor::Fast { acceleration } => {
-                BenchCompressor::Fast(block::Compressor::new(), acceleration)
-            }
+            Compressor::Hc { level } => BenchCompressor::Hc(
+                Box::new(block::HcCompressor::new()),
+                level,
+                dictionary.map(|d| Box::new(block::HcDictionary::new(d))),
+            ),
+            Compressor::Fast { acceleration } => BenchCompressor::Fast(
+                block::Compressor::new(),
+                acceleration,
+                dictionary.map(block::Dictionary::new),
+            ),
         }
     }
 
     fn describe(&self) -> String {
         match self {
-            BenchCompressor::Fast(_, acceleration) => format!(
+            BenchCompressor::Fast(_, acceleration, _) => format!(
                 "acceleration {}",
                 (*acceleration).clamp(1, block::ACCELERATION_MAX)
             ),
-            BenchCompressor::Hc(_, level) => format!("HC level {level}"),
+            BenchCompressor::Hc(_, level, _) => format!("HC level {level}"),
         }
     }
 
     fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, lz4_simd::Error> {
         match self {
-            BenchCompressor::Fast(compressor, acceleration) => {
+            BenchCompressor::Fast(compressor, acceleration, None) => {
                 compressor.compress_into(src, dst, *acceleration)
             }
-            BenchCompressor::Hc(compressor, level) => compressor.compress_into(src, dst, *level),
+            BenchCompressor::Fast(compressor, acceleration, Some(dict)) => {
+                compressor.compress_into_with_prepared_dictionary(src, dst, dict, *acceleration)
+            }
+            BenchCompressor::Hc(compressor, level, None) => {
+                compressor.compress_into(src, dst, *level)
+            }
+            BenchCompressor::Hc(compressor, level, Some(dict)) => {
+                compressor.compress_into_with_prepared_dictionary(src, dst, dict, *level)
+            }
         }
     }
 }
@@ -123,7 +142,7 @@ impl Input {
         Ok(start.elapsed())
     }
 
-    fn decompress_pass(&mut self) -> Result<Duration, Failure> {
+    fn decompress_pass(&mut self, dictionary: Option<&[u8]>) -> Result<Duration, Failure> {
         for dst in &mut self.decoded {
             dst.fill(0);
         }
@@ -134,7 +153,11 @@ impl Input {
             .zip(&self.compressed_lens)
             .zip(self.decoded.iter_mut())
         {
-            let written = block::decompress_into(black_box(&src[..*len]), dst)?;
+            let src = black_box(&src[..*len]);
+            let written = match dictionary {
+                None => block::decompress_into(src, dst)?,
+                Some(dict) => block::decompress_into_with_dictionary(src, dst, dict)?,
+            };
             if written != dst.len() {
                 return Err(Failure::Message(format!(
                     "round trip failed on {}: a block decoded to {written} bytes instead of {}",
@@ -161,6 +184,7 @@ impl Input {
         &mut self,
         compressor: &mut BenchCompressor,
         seconds: f64,
+        dictionary: Option<&[u8]>,
     ) -> Result<Measurement, Failure> {
         let budget = Duration::from_secs_f64(seconds);
         let mut compress = Duration::MAX;
@@ -174,7 +198,7 @@ impl Input {
         let mut decompress = Duration::MAX;
         let started = Instant::now();
         loop {
-            decompress = decompress.min(self.decompress_pass()?);
+            decompress = decompress.min(self.decompress_pass(dictionary)?);
             if started.elapsed() >= budget {
                 break;
             }
@@ -248,6 +272,12 @@ fn print_header() {
     );
 }
 
+fn describe_dictionary(dictionary: Option<&[u8]>) -> String {
+    dictionary.map_or_else(String::new, |d| {
+        format!(", with a dictionary of {} bytes", d.len())
+    })
+}
+
 fn describe_time(seconds: f64) -> String {
     if seconds > 0.0 {
         format!("{seconds} s per input and direction, fastest pass")
@@ -271,13 +301,15 @@ pub fn run(config: &Config) -> Result<(), Failure> {
         let (name, data) = read_input(path)?;
         inputs.push(Input::new(name, &data, config.block_size));
     }
-    let mut compressor = BenchCompressor::new(config.level);
+    let dictionary = config.dictionary.as_deref();
+    let mut compressor = BenchCompressor::new(config.level, dictionary);
     println!(
-        "lz4-simd {} bench: level {}, {}, block size {} bytes, {}; MB = 10^6 bytes",
+        "lz4-simd {} bench: level {}, {}, block size {} bytes{}, {}; MB = 10^6 bytes",
         env!("CARGO_PKG_VERSION"),
         config.level,
         compressor.describe(),
         config.block_size,
+        describe_dictionary(dictionary),
         describe_time(config.seconds),
     );
     print_kernel_line();
@@ -289,7 +321,7 @@ pub fn run(config: &Config) -> Result<(), Failure> {
         decompress: Duration::ZERO,
     };
     for input in &mut inputs {
-        let measurement = input.measure(&mut compressor, config.seconds)?;
+        let measurement = input.measure(&mut compressor, config.seconds, dictionary)?;
         print_row(&input.name, &measurement);
         total.size += measurement.size;
         total.compressed += measurement.compressed;
@@ -311,8 +343,9 @@ fn run_decode(config: &Config) -> Result<(), Failure> {
         ));
     }
     println!(
-        "lz4-simd {} bench: decompression of LZ4 frames, checksums verified, {}; MB = 10^6 bytes",
+        "lz4-simd {} bench: decompression of LZ4 frames, checksums verified{}, {}; MB = 10^6 bytes",
         env!("CARGO_PKG_VERSION"),
+        describe_dictionary(config.dictionary.as_deref()),
         describe_time(config.seconds),
     );
     print_kernel_line();
@@ -332,10 +365,15 @@ fn run_decode(config: &Config) -> Result<(), Failure> {
         loop {
             decoded.clear();
             let start = Instant::now();
-            crate::codec::decompress_frames(black_box(&data[..]), &mut decoded, None, false, 1)
-                .map_err(|e| {
-                    Failure::Io(format!("{name}: not a stream of LZ4 frames (-b -d)"), e)
-                })?;
+            let dictionary = config.dictionary.as_deref();
+            crate::codec::decompress_frames(
+                black_box(&data[..]),
+                &mut decoded,
+                dictionary,
+                false,
+                1,
+            )
+            .map_err(|e| Failure::Io(format!("{name}: not a stream of LZ4 frames (-b -d)"), e))?;
             fastest = fastest.min(start.elapsed());
             if started.elapsed() >= budget {
                 break;

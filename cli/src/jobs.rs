@@ -340,7 +340,7 @@ struct Dictionary {
 }
 
 /// The dictionary's last 64 KiB (all `lz4` uses of it; a larger file is not read whole).
-fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
+pub fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let name = format!("dictionary {}", path.display());
     // lz4's exit code for a dictionary it cannot read.
     let io_failure = |e: io::Error| Failure::Exit(27, format!("{name}: {e}"));

@@ -249,6 +249,10 @@ fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
     } else {
         bench_levels(settings)
     };
+    let dictionary = match &settings.dictionary {
+        Some(path) => Some(jobs::read_dictionary(path)?),
+        None => None,
+    };
     for level in levels {
         bench::run(&bench::Config {
             files: settings.inputs.clone(),
@@ -259,6 +263,7 @@ fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
                 .bench_block
                 .unwrap_or_else(|| settings.block_size.bytes()),
             decode_only: settings.bench_decode,
+            dictionary: dictionary.clone(),
         })?;
     }
     Ok(())

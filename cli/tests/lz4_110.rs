@@ -168,6 +168,23 @@ fn benchmark_modes() {
     assert_eq!(std::fs::read(dir.join("f")).unwrap(), sample(200_000));
     // Not LZ4: an error.
     assert!(!run_in(bin().args(["-bdi0", "f"]), &dir).status.success());
+    // -D: blocks compressed and decoded with the dictionary, fast and HC; -b -d decodes frames
+    // with it.
+    std::fs::write(dir.join("dict"), sample(300_000)).unwrap();
+    for level in ["-b1i0", "-b9i0"] {
+        let out = run_in(bin().args([level, "-D", "dict", "f"]), &dir);
+        ok(&out, level);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.contains("with a dictionary of 65536 bytes"), "{text}");
+        assert!(text.contains("all round trips verified"), "{text}");
+    }
+    ok(
+        &run_in(bin().args(["-D", "dict", "f", "fd.lz4"]), &dir),
+        "-D",
+    );
+    let out = run_in(bin().args(["-bdi0", "-D", "dict", "fd.lz4"]), &dir);
+    ok(&out, "-bdi0 -D");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(" 200000 "));
     // `bench` is a file name like any other, as for lz4.
     std::fs::write(dir.join("bench"), b"a file named bench").unwrap();
     ok(&run_in(bin().arg("bench"), &dir), "lz4-simd bench");
