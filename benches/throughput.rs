@@ -12,7 +12,7 @@
 //! Groups: `compress` (64 KiB chunks), `decompress` (64 KiB chunks) and `decompress-4MiB` (each
 //! file as one 4 MiB block: long matches reach 64 KiB back). Besides the corpus files (or, when
 //! the corpus is absent, the built-in generated text, logs, JSON and random bytes that the CLI's
-//! `bench` measures), the decode groups always include two generated samples that stress the overlapping-match paths: `runs` (runs of one byte, 1-200
+//! `-b` measures), the decode groups always include two generated samples that stress the overlapping-match paths: `runs` (runs of one byte, 1-200
 //! long: offset-1 matches) and `short-offsets` (patterns of period 2-15 repeated 16-135 bytes,
 //! a few literals between: pattern replication).
 //!

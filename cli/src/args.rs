@@ -6,7 +6,7 @@
 //! `--fast` takes an optional `=N`, a lone `-` means standard input the first time and standard
 //! output the second, and positional arguments are an input and an output unless `-m`/`-r`
 //! makes them all inputs. This parser walks `std::env::args_os` once, the way `lz4cli.c` does,
-//! and builds [`Settings`]; clap still parses the `bench` subcommand (see `main.rs`).
+//! and builds [`Settings`].
 //!
 //! Extras beyond `lz4`: the words `compress` and `decompress` (first argument) mean `-z` and
 //! `-d`; `--block` reads and writes one size-prepended block instead of frames; the spelled-out
@@ -65,6 +65,12 @@ pub struct Settings {
     pub max_out: Option<usize>,
     pub force: bool,
     pub force_stdout: bool,
+    /// `-c` (or the name `lz4cat`): with `-f`, `-d` copies an input that is not LZ4 as it is.
+    pub pass_through: bool,
+    /// `-d` with `-b`: benchmark the decompression of `.lz4` files.
+    pub bench_decode: bool,
+    /// `-b`: the block size in bytes for the benchmark (`-B#`); `None`: the frame block size.
+    pub bench_block: Option<usize>,
     pub remove_source: bool,
     pub multiple: bool,
     pub recursive: bool,
@@ -106,6 +112,9 @@ impl Default for Settings {
             max_out: None,
             force: false,
             force_stdout: false,
+            pass_through: false,
+            bench_decode: false,
+            bench_block: None,
             remove_source: false,
             multiple: false,
             recursive: false,
@@ -133,7 +142,16 @@ pub enum Parsed {
 
 /// A usage error, printed with the usage line; exit code 1.
 #[derive(Debug)]
-pub struct Usage(pub String);
+pub struct Usage(pub String, pub UsageText);
+
+/// Whether the usage text follows the message: after a bad option or value, as `lz4` prints it;
+/// not after a refusal of operands `lz4` also refuses without it (a third file name, `-c` with
+/// an output name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageText {
+    Shown,
+    Omitted,
+}
 
 /// Reads a decimal number with `lz4`'s optional `K`/`M` (and `i`, `B`) suffixes from the front
 /// of `rest`; returns it and the bytes after it. `None` when no digit comes first or it
@@ -160,12 +178,50 @@ fn read_number(rest: &[u8]) -> Option<(u32, &[u8])> {
 }
 
 fn usage(message: impl Into<String>) -> Usage {
-    Usage(message.into())
+    Usage(message.into(), UsageText::Shown)
+}
+
+fn refusal(message: impl Into<String>) -> Usage {
+    Usage(message.into(), UsageText::Omitted)
 }
 
 /// Parses the arguments after the program name.
+#[cfg(test)]
 pub fn parse(args: &[OsString]) -> Result<Parsed, Usage> {
+    parse_as(OsStr::new("lz4-simd"), args)
+}
+
+/// Whether the program's file name (`program`, a path) is `name`, or `name` with an extension
+/// (`lz4cat.exe`), as `lz4` matches it.
+fn invoked_as(program: &OsStr, name: &str) -> bool {
+    let base = program
+        .as_bytes()
+        .rsplit(|&b| b == b'/')
+        .next()
+        .unwrap_or(&[]);
+    base.strip_prefix(name.as_bytes())
+        .is_some_and(|rest| rest.is_empty() || rest[0] == b'.')
+}
+
+/// Parses the arguments after the program name; `program` (`argv[0]`) sets `lz4`'s defaults
+/// for its other names: `lz4cat` decompresses every input to standard output (`-dcfm`, inputs
+/// not in LZ4 copied as they are, only errors shown), `unlz4` decompresses (`-d`), `lz4c`
+/// takes the old options `-c0`, `-c1`, `-c2`, `-hc` and `-y`.
+pub fn parse_as(program: &OsStr, args: &[OsString]) -> Result<Parsed, Usage> {
     let mut settings = Settings::default();
+    if invoked_as(program, "lz4cat") {
+        settings.mode = Mode::Decompress;
+        settings.force = true;
+        settings.pass_through = true;
+        settings.force_stdout = true;
+        settings.output = Some(Operand::Stdio);
+        settings.display_level = 1;
+        settings.multiple = true;
+    }
+    if invoked_as(program, "unlz4") {
+        settings.mode = Mode::Decompress;
+    }
+    let old_options = invoked_as(program, "lz4c");
     let mut positionals: Vec<Operand> = Vec::new();
     let mut only_files = false;
     let mut index = 0;
@@ -208,12 +264,34 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, Usage> {
                 None => continue,
             }
         }
+        if old_options {
+            let (level, overwrite) = match &bytes[1..] {
+                b"c0" => (Some(0), false),
+                b"c1" => (Some(9), false),
+                b"c2" | b"hc" => (Some(12), false),
+                b"y" => (None, true),
+                _ => (None, false),
+            };
+            if level.is_some() || overwrite {
+                settings.level = level.unwrap_or(settings.level);
+                settings.force |= overwrite;
+                continue;
+            }
+        }
         if let Some(parsed) = parse_short(&bytes[1..], &mut settings, args, &mut index)? {
             return Ok(parsed);
         }
     }
     assign_operands(&mut settings, positionals)?;
     Ok(Parsed::Run(Box::new(settings)))
+}
+
+/// `-d`: decompress, or with `-b` benchmark decompression.
+fn set_decompress(settings: &mut Settings) {
+    if settings.mode != Mode::Bench {
+        settings.mode = Mode::Decompress;
+    }
+    settings.bench_decode = true;
 }
 
 /// Long options; `Some` for those that end parsing (help, version).
@@ -236,7 +314,7 @@ fn parse_long(
     };
     match name {
         b"compress" => no_value(settings, |s| s.mode = Mode::Compress)?,
-        b"decompress" | b"uncompress" => no_value(settings, |s| s.mode = Mode::Decompress)?,
+        b"decompress" | b"uncompress" => no_value(settings, set_decompress)?,
         b"test" => no_value(settings, |s| s.mode = Mode::Test)?,
         b"list" => no_value(settings, |s| s.mode = Mode::List)?,
         b"multiple" => no_value(settings, |s| s.multiple = true)?,
@@ -352,11 +430,12 @@ fn parse_short(
             b'h' => return Ok(Some(Parsed::Help)),
             b'H' => return Ok(Some(Parsed::LongHelp)),
             b'z' => settings.mode = Mode::Compress,
-            b'd' => settings.mode = Mode::Decompress,
+            b'd' => set_decompress(settings),
             b't' => settings.mode = Mode::Test,
             b'l' => settings.legacy = true,
             b'c' => {
                 settings.force_stdout = true;
+                settings.pass_through = true;
                 settings.output = Some(Operand::Stdio);
             }
             b'f' => settings.force = true,
@@ -398,7 +477,12 @@ fn parse_short(
                 } else {
                     PathBuf::from(OsStr::from_bytes(rest))
                 };
-                settings.dictionary = Some(path);
+                // `stdin` is standard input, as for lz4.
+                settings.dictionary = Some(if path.as_os_str() == "stdin" {
+                    PathBuf::from("-")
+                } else {
+                    path
+                });
                 rest = &[];
             }
             b'B' => loop {
@@ -409,15 +493,14 @@ fn parse_short(
                     Some(b'0'..=b'9') => {
                         let (code, after) =
                             read_number(rest).ok_or_else(|| usage("-B: block size too large"))?;
-                        settings.block_size = u8::try_from(code)
-                            .ok()
-                            .and_then(BlockSize::from_code)
-                            .ok_or_else(|| {
-                                usage(format!(
-                                    "-B{code}: block sizes are -B4 (64 KB), -B5 (256 KB), \
-                                     -B6 (1 MB), -B7 (4 MB)"
-                                ))
-                            })?;
+                        let (size, bytes) = block_size_of(code).ok_or_else(|| {
+                            usage(format!(
+                                "-B{code}: block sizes are -B4 (64 KB), -B5 (256 KB), -B6 (1 MB), \
+                                 -B7 (4 MB), or -B# for # bytes from 32"
+                            ))
+                        })?;
+                        settings.block_size = size;
+                        settings.bench_block = Some(bytes);
                         rest = after;
                         continue;
                     }
@@ -436,9 +519,34 @@ fn parse_short(
     Ok(None)
 }
 
+/// `-B#`: `4`-`7` name the frame's block sizes; from 32, a size in bytes (at most 4 MiB) picks
+/// the smallest frame block size that holds it, as in `lz4` 1.10 (whose frames are the same
+/// as with that `-B4`-`-B7`), and is `-b`'s block size. Returns the frame block size and the
+/// size in bytes.
+fn block_size_of(code: u32) -> Option<(BlockSize, usize)> {
+    let size = match code {
+        4..=7 => BlockSize::from_code(code as u8)?,
+        32.. => [BlockSize::Max64KB, BlockSize::Max256KB, BlockSize::Max1MB]
+            .into_iter()
+            .find(|size| code as usize <= size.bytes())
+            .unwrap_or(BlockSize::Max4MB),
+        _ => return None,
+    };
+    let bytes = match code {
+        4..=7 => size.bytes(),
+        _ => (code as usize).min(BlockSize::Max4MB.bytes()),
+    };
+    Some((size, bytes))
+}
+
 /// Positional arguments: input and output, or all inputs with `-m`, `-r`, `--list`, `-b`.
 fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result<(), Usage> {
     if settings.multiple || matches!(settings.mode, Mode::List | Mode::Bench) {
+        // `lz4cat -`, `lz4 -m -`: standard input, the only input.
+        if settings.multiple && positionals == [Operand::Stdio] {
+            settings.input = Some(Operand::Stdio);
+            return Ok(());
+        }
         for operand in positionals {
             match operand {
                 Operand::Path(path) => settings.inputs.push(path),
@@ -459,7 +567,7 @@ fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result
         (Some(Operand::Stdio), Some(Operand::Stdio)) | (None, _) => {}
         (Some(Operand::Path(path)), Some(Operand::Stdio)) => {
             // lz4 refuses it too (unless -f); a name that is not used must not look like one.
-            return Err(usage(format!(
+            return Err(refusal(format!(
                 "{}: an output name with -c (which writes to standard output); \
                  use -m for several inputs",
                 path.display()
@@ -478,7 +586,7 @@ fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result
     if let Some(extra) = positionals.next() {
         // lz4 -f goes on without it; a third name is more likely a forgotten -m, and the second
         // would be replaced: refused even with -f.
-        return Err(usage(format!(
+        return Err(refusal(format!(
             "{}: a third file name (use -m for several inputs)",
             match extra {
                 Operand::Stdio => "-".into(),
@@ -571,10 +679,26 @@ mod tests {
     }
 
     #[test]
+    fn block_sizes_in_bytes() {
+        for (arg, size, bytes) in [
+            ("-B32", BlockSize::Max64KB, 32),
+            ("-B65536", BlockSize::Max64KB, 65536),
+            ("-B65537", BlockSize::Max256KB, 65537),
+            ("-B1048577", BlockSize::Max4MB, 1048577),
+            ("-B99999999", BlockSize::Max4MB, 4 << 20),
+            ("-B5", BlockSize::Max256KB, 256 << 10),
+        ] {
+            let s = run(&[arg]);
+            assert_eq!((s.block_size, s.bench_block), (size, Some(bytes)), "{arg}");
+        }
+    }
+
+    #[test]
     fn usage_errors() {
         for bad in [
             &["-B3"][..],
             &["-B8"],
+            &["-B31"],
             &["-y"],
             &["--fast=0"],
             &["--nope"],

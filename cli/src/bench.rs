@@ -1,98 +1,95 @@
-//! `lz4-simd bench`: block compression and decompression speed on generated samples and files.
+//! `-b`: block compression and decompression speed on files, or on built-in generated samples
+//! when none is named; `-b -d`: frame decompression speed on `.lz4` files.
 //!
-//! Each input is cut into blocks of `--block-size` bytes, each compressed independently (like the
+//! Each input is cut into blocks of the `-B` size, each compressed independently (like the
 //! blocks of an LZ4 frame with independent blocks). One *pass* compresses (or decompresses) every
-//! block of an input into buffers allocated beforehand; passes repeat until `--seconds` have gone
-//! by (at least one pass each way), and the fastest pass is reported, in MB/s of uncompressed data
+//! block of an input into buffers allocated beforehand; passes repeat for `-i#` seconds (`-i0`:
+//! one pass each way), and the fastest pass is reported, in MB/s of uncompressed data
 //! (1 MB = 10^6 bytes). After every decompression pass each block is compared with the original:
-//! any difference is an error.
+//! any difference is an error. With `-d`, a pass decodes a whole file's frames (checksums
+//! included). With `-D`, blocks are compressed and decoded with the dictionary (as lz4 1.10's
+//! `-b -D`; it refuses `-b -d -D`, which decodes frames with it here).
 
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use lz4_simd::block;
 
+use crate::codec::Compressor;
 use crate::{samples, Failure};
 
 /// Bytes of each built-in sample.
 const SAMPLE_LEN: usize = 1 << 20;
 
-#[derive(Args)]
-pub struct BenchArgs {
-    /// Files to benchmark besides the built-in samples (read into memory whole).
-    files: Vec<PathBuf>,
-    /// Acceleration: 1 compresses best; larger is faster. Clamped to 1..=65537.
-    #[arg(short, long, default_value_t = 1)]
-    acceleration: u32,
-    /// Time spent on each input in each direction, in seconds.
-    #[arg(short, long, default_value_t = 0.5, value_parser = parse_seconds)]
-    seconds: f64,
-    /// Block size in bytes (suffixes K and M are powers of 1024, e.g. 64K, 4M).
-    #[arg(short = 'B', long, value_name = "BYTES", default_value = "64K", value_parser = parse_block_size)]
-    block_size: usize,
-    /// Skip the built-in samples (benchmark only FILES).
-    #[arg(long)]
-    no_samples: bool,
-    /// Compress with LZ4 HC at this level (2-12) instead of the fast compressor.
-    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u8).range(2..=12))]
-    hc: Option<u8>,
+/// What `-b` runs.
+pub struct Config {
+    /// Files to benchmark (read into memory whole); none: the built-in samples.
+    pub files: Vec<PathBuf>,
+    /// The compression level (`lz4`'s numbering: below 1 is `--fast`, 2-12 HC).
+    pub level: i32,
+    /// Time spent on each input in each direction, in seconds; 0: one pass.
+    pub seconds: f64,
+    /// Block size in bytes.
+    pub block_size: usize,
+    /// `-d`: the files are `.lz4` files whose decompression is measured.
+    pub decode_only: bool,
+    /// `-D`: every block is compressed and decoded with this dictionary (its last 64 KiB).
+    pub dictionary: Option<Vec<u8>>,
 }
 
 /// The compressor the bench runs: the fast one at an acceleration, or HC at a level.
 pub enum BenchCompressor {
-    Fast(block::Compressor, u32),
-    Hc(Box<block::HcCompressor>, u8),
+    Fast(block::Compressor, u32, Option<block::Dictionary>),
+    Hc(
+        Box<block::HcCompressor>,
+        u8,
+        Option<Box<block::HcDictionary>>,
+    ),
 }
 
 impl BenchCompressor {
-    fn new(args: &BenchArgs) -> Self {
-        match args.hc {
-            Some(level) => BenchCompressor::Hc(Box::new(block::HcCompressor::new()), level),
-            None => BenchCompressor::Fast(block::Compressor::new(), args.acceleration),
+    fn new(level: i32, dictionary: Option<&[u8]>) -> Self {
+        match Compressor::from_level(level) {
+            Compressor::Hc { level } => BenchCompressor::Hc(
+                Box::new(block::HcCompressor::new()),
+                level,
+                dictionary.map(|d| Box::new(block::HcDictionary::new(d))),
+            ),
+            Compressor::Fast { acceleration } => BenchCompressor::Fast(
+                block::Compressor::new(),
+                acceleration,
+                dictionary.map(block::Dictionary::new),
+            ),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            BenchCompressor::Fast(_, acceleration, _) => format!(
+                "acceleration {}",
+                (*acceleration).clamp(1, block::ACCELERATION_MAX)
+            ),
+            BenchCompressor::Hc(_, level, _) => format!("HC level {level}"),
         }
     }
 
     fn compress_into(&mut self, src: &[u8], dst: &mut [u8]) -> Result<usize, lz4_simd::Error> {
         match self {
-            BenchCompressor::Fast(compressor, acceleration) => {
+            BenchCompressor::Fast(compressor, acceleration, None) => {
                 compressor.compress_into(src, dst, *acceleration)
             }
-            BenchCompressor::Hc(compressor, level) => compressor.compress_into(src, dst, *level),
+            BenchCompressor::Fast(compressor, acceleration, Some(dict)) => {
+                compressor.compress_into_with_prepared_dictionary(src, dst, dict, *acceleration)
+            }
+            BenchCompressor::Hc(compressor, level, None) => {
+                compressor.compress_into(src, dst, *level)
+            }
+            BenchCompressor::Hc(compressor, level, Some(dict)) => {
+                compressor.compress_into_with_prepared_dictionary(src, dst, dict, *level)
+            }
         }
     }
-}
-
-fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0 => Ok(seconds),
-        _ => Err(format!("`{text}` is not a number of seconds in (0, 3600]")),
-    }
-}
-
-fn parse_block_size(text: &str) -> Result<usize, String> {
-    let trimmed = text.trim();
-    let (digits, multiplier) = match trimmed.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        None => (trimmed, 1),
-        Some((at, _)) => match trimmed[at..].to_ascii_uppercase().as_str() {
-            "K" | "KB" | "KIB" => (&trimmed[..at], 1 << 10),
-            "M" | "MB" | "MIB" => (&trimmed[..at], 1 << 20),
-            _ => return Err(format!("`{text}`: expected bytes, optionally with K or M")),
-        },
-    };
-    let size = digits
-        .parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(multiplier))
-        .ok_or_else(|| format!("`{text}` is not a block size"))?;
-    if size == 0 || size > block::MAX_INPUT_SIZE {
-        return Err(format!(
-            "block size must be between 1 and {} bytes",
-            block::MAX_INPUT_SIZE
-        ));
-    }
-    Ok(size)
 }
 
 /// One input cut into blocks, with its compressed blocks and decode buffers.
@@ -145,7 +142,7 @@ impl Input {
         Ok(start.elapsed())
     }
 
-    fn decompress_pass(&mut self) -> Result<Duration, Failure> {
+    fn decompress_pass(&mut self, dictionary: Option<&[u8]>) -> Result<Duration, Failure> {
         for dst in &mut self.decoded {
             dst.fill(0);
         }
@@ -156,7 +153,11 @@ impl Input {
             .zip(&self.compressed_lens)
             .zip(self.decoded.iter_mut())
         {
-            let written = block::decompress_into(black_box(&src[..*len]), dst)?;
+            let src = black_box(&src[..*len]);
+            let written = match dictionary {
+                None => block::decompress_into(src, dst)?,
+                Some(dict) => block::decompress_into_with_dictionary(src, dst, dict)?,
+            };
             if written != dst.len() {
                 return Err(Failure::Message(format!(
                     "round trip failed on {}: a block decoded to {written} bytes instead of {}",
@@ -182,9 +183,10 @@ impl Input {
     fn measure(
         &mut self,
         compressor: &mut BenchCompressor,
-        args: &BenchArgs,
+        seconds: f64,
+        dictionary: Option<&[u8]>,
     ) -> Result<Measurement, Failure> {
-        let budget = Duration::from_secs_f64(args.seconds);
+        let budget = Duration::from_secs_f64(seconds);
         let mut compress = Duration::MAX;
         let started = Instant::now();
         loop {
@@ -196,7 +198,7 @@ impl Input {
         let mut decompress = Duration::MAX;
         let started = Instant::now();
         loop {
-            decompress = decompress.min(self.decompress_pass()?);
+            decompress = decompress.min(self.decompress_pass(dictionary)?);
             if started.elapsed() >= budget {
                 break;
             }
@@ -212,7 +214,8 @@ impl Input {
 
 fn megabytes_per_second(bytes: usize, time: Duration) -> String {
     let seconds = time.as_secs_f64();
-    if bytes == 0 || seconds <= 0.0 {
+    // `Duration::MAX`: the direction was not measured (`-b -d` compresses nothing).
+    if bytes == 0 || seconds <= 0.0 || time == Duration::MAX {
         "-".to_string()
     } else {
         format!("{:.1}", bytes as f64 / seconds / 1e6)
@@ -238,37 +241,19 @@ fn print_row(name: &str, m: &Measurement) {
     );
 }
 
-pub fn run(args: &BenchArgs) -> Result<(), Failure> {
-    let mut inputs: Vec<Input> = Vec::new();
-    if !args.no_samples {
-        for (name, data) in samples::generated(SAMPLE_LEN) {
-            inputs.push(Input::new(name, &data, args.block_size));
-        }
-    }
-    for path in &args.files {
-        let data = std::fs::read(path).map_err(|e| Failure::Io(path.display().to_string(), e))?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        inputs.push(Input::new(name, &data, args.block_size));
-    }
-    if inputs.is_empty() {
-        return Err(Failure::Message(
-            "nothing to benchmark (--no-samples and no FILES)".into(),
-        ));
-    }
-
-    println!(
-        "lz4-simd {} bench: block size {} bytes, {}, {} s per input and direction, fastest pass; MB = 10^6 bytes",
-        env!("CARGO_PKG_VERSION"),
-        args.block_size,
-        match args.hc {
-            Some(level) => format!("HC level {level}"),
-            None => format!("acceleration {}", args.acceleration.clamp(1, block::ACCELERATION_MAX)),
-        },
-        args.seconds,
+/// Reads a file to benchmark, and the name its row shows.
+fn read_input(path: &PathBuf) -> Result<(String, Vec<u8>), Failure> {
+    // lz4's exit code for a benchmark input it cannot open.
+    let data =
+        std::fs::read(path).map_err(|e| Failure::Exit(10, format!("{}: {e}", path.display())))?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
     );
+    Ok((name, data))
+}
+
+fn print_kernel_line() {
     let available: Vec<&str> = lz4_simd::Kernel::available()
         .into_iter()
         .map(lz4_simd::Kernel::name)
@@ -278,11 +263,57 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         lz4_simd::Kernel::detect(),
         available.join(", ")
     );
+}
+
+fn print_header() {
     println!(
         "{:<20} {:>12} {:>12} {:>7} {:>14} {:>16}",
         "name", "size", "compressed", "ratio", "compress MB/s", "decompress MB/s"
     );
-    let mut compressor = BenchCompressor::new(args);
+}
+
+fn describe_dictionary(dictionary: Option<&[u8]>) -> String {
+    dictionary.map_or_else(String::new, |d| {
+        format!(", with a dictionary of {} bytes", d.len())
+    })
+}
+
+fn describe_time(seconds: f64) -> String {
+    if seconds > 0.0 {
+        format!("{seconds} s per input and direction, fastest pass")
+    } else {
+        "one pass per input and direction".into()
+    }
+}
+
+/// Runs one level's benchmark (or, with `decode_only`, the decompression benchmark).
+pub fn run(config: &Config) -> Result<(), Failure> {
+    if config.decode_only {
+        return run_decode(config);
+    }
+    let mut inputs: Vec<Input> = Vec::new();
+    if config.files.is_empty() {
+        for (name, data) in samples::generated(SAMPLE_LEN) {
+            inputs.push(Input::new(name, &data, config.block_size));
+        }
+    }
+    for path in &config.files {
+        let (name, data) = read_input(path)?;
+        inputs.push(Input::new(name, &data, config.block_size));
+    }
+    let dictionary = config.dictionary.as_deref();
+    let mut compressor = BenchCompressor::new(config.level, dictionary);
+    println!(
+        "lz4-simd {} bench: level {}, {}, block size {} bytes{}, {}; MB = 10^6 bytes",
+        env!("CARGO_PKG_VERSION"),
+        config.level,
+        compressor.describe(),
+        config.block_size,
+        describe_dictionary(dictionary),
+        describe_time(config.seconds),
+    );
+    print_kernel_line();
+    print_header();
     let mut total = Measurement {
         size: 0,
         compressed: 0,
@@ -290,7 +321,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
         decompress: Duration::ZERO,
     };
     for input in &mut inputs {
-        let measurement = input.measure(&mut compressor, args)?;
+        let measurement = input.measure(&mut compressor, config.seconds, dictionary)?;
         print_row(&input.name, &measurement);
         total.size += measurement.size;
         total.compressed += measurement.compressed;
@@ -304,18 +335,63 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn block_sizes() {
-        assert_eq!(parse_block_size("65536"), Ok(65536));
-        assert_eq!(parse_block_size("64K"), Ok(65536));
-        assert_eq!(parse_block_size("4m"), Ok(4 << 20));
-        assert_eq!(parse_block_size("1KiB"), Ok(1024));
-        assert!(parse_block_size("0").is_err());
-        assert!(parse_block_size("4G").is_err());
-        assert!(parse_block_size("x").is_err());
+/// `-b -d`: decodes each `.lz4` file's frames, every pass into the same buffer.
+fn run_decode(config: &Config) -> Result<(), Failure> {
+    if config.files.is_empty() {
+        return Err(Failure::Message(
+            "-b -d benchmarks the decompression of .lz4 files: name at least one".into(),
+        ));
     }
+    println!(
+        "lz4-simd {} bench: decompression of LZ4 frames, checksums verified{}, {}; MB = 10^6 bytes",
+        env!("CARGO_PKG_VERSION"),
+        describe_dictionary(config.dictionary.as_deref()),
+        describe_time(config.seconds),
+    );
+    print_kernel_line();
+    print_header();
+    let mut total = Measurement {
+        size: 0,
+        compressed: 0,
+        compress: Duration::MAX,
+        decompress: Duration::ZERO,
+    };
+    let mut decoded = Vec::new();
+    for path in &config.files {
+        let (name, data) = read_input(path)?;
+        let budget = Duration::from_secs_f64(config.seconds);
+        let mut fastest = Duration::MAX;
+        let started = Instant::now();
+        loop {
+            decoded.clear();
+            let start = Instant::now();
+            let dictionary = config.dictionary.as_deref();
+            crate::codec::decompress_frames(
+                black_box(&data[..]),
+                &mut decoded,
+                dictionary,
+                false,
+                1,
+            )
+            .map_err(|e| Failure::Io(format!("{name}: not a stream of LZ4 frames (-b -d)"), e))?;
+            fastest = fastest.min(start.elapsed());
+            if started.elapsed() >= budget {
+                break;
+            }
+        }
+        let measurement = Measurement {
+            size: decoded.len(),
+            compressed: data.len(),
+            compress: Duration::MAX,
+            decompress: fastest,
+        };
+        print_row(&name, &measurement);
+        total.size += measurement.size;
+        total.compressed += measurement.compressed;
+        total.decompress += measurement.decompress;
+    }
+    if config.files.len() > 1 {
+        print_row("total", &total);
+    }
+    Ok(())
 }

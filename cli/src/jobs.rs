@@ -1,11 +1,11 @@
 //! From settings to jobs (one input, one output each), and running them.
 //!
-//! The inputs and outputs follow `lz4`'s rules. With no `-z`/`-d`, a `.lz4` input is
+//! The inputs and outputs follow `lz4` 1.10's rules. With no `-z`/`-d`, a `.lz4` input is
 //! decompressed and anything else compressed (with `-m`, the first name decides for all). With
-//! one input and no output named, standard input goes to standard output; a file goes to
-//! standard output when that is not a terminal (with `lz4`'s warning), else to `FILE.lz4`
-//! (compressing) or `FILE` without `.lz4` (decompressing); with `-m`/`-r` every input gets its
-//! own output by those names (or all go to standard output with `-c`). Every job is checked
+//! one input and no output named, standard input goes to standard output and a file to
+//! `FILE.lz4` (compressing) or `FILE` without `.lz4` (decompressing), whatever standard output
+//! is: only `-c` sends a file there. With `-m`/`-r` every input gets its own output by those
+//! names (or all go to standard output with `-c`); with no file named they read standard input. Every job is checked
 //! (`output::plan_check`) before any is run: with one job a refusal fails the run, with several
 //! a refused job is skipped; a job that fails leaves its output as it was and the others still
 //! run; the exit status says whether all succeeded.
@@ -129,7 +129,7 @@ fn walk(settings: &mut Settings, dir: &Path, files: &mut Vec<PathBuf>) {
 /// The jobs the settings describe (`settings.mode` is Compress, Decompress, Test or Auto).
 pub fn plan(settings: &mut Settings) -> Result<Vec<Job>, Failure> {
     settings.progress_bar = settings.display_level >= 2;
-    let jobs = if settings.multiple {
+    let jobs = if settings.multiple && !settings.inputs.is_empty() {
         plan_multiple(settings)
     } else {
         vec![plan_single(settings)?]
@@ -199,15 +199,6 @@ fn plan_single(settings: &mut Settings) -> Result<Job, Failure> {
         _ if mode == Mode::Test => Output::Discard,
         (_, Some(Operand::Stdio)) | (Input::Stdin, None) => Output::Stdout,
         (_, Some(Operand::Path(path))) => Output::File(path),
-        (Input::File(_), None) if !io::stdout().is_terminal() => {
-            display(
-                settings,
-                1,
-                "Warning : using stdout as default output. Do not rely on this behavior: \
-                 use explicit `-c` instead !",
-            );
-            Output::Stdout
-        }
         (Input::File(path), None) if mode == Mode::Decompress => {
             let name = decompressed_name(path).ok_or_else(|| {
                 Failure::Usage(format!(
@@ -235,25 +226,17 @@ fn plan_single(settings: &mut Settings) -> Result<Job, Failure> {
     })
 }
 
-/// Refuses terminals where `lz4` does (and compressed data to one unless `-f`).
+/// Refuses terminals where `lz4` 1.10 does: standard input on a console (even with `-f`), and
+/// standard output on a console unless `-c` (which forces any output there, as `lz4 -h` says).
 fn check_terminals(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     for job in jobs {
-        if job.input == Input::Stdin && io::stdin().is_terminal() && !settings.force {
-            return Err(Failure::Usage(
-                "refusing to read from a console (use -f to type the input)".into(),
-            ));
+        if job.input == Input::Stdin && io::stdin().is_terminal() {
+            return Err(Failure::Message("refusing to read from a console".into()));
         }
-        if job.output == Output::Stdout && io::stdout().is_terminal() {
-            if !settings.force_stdout {
-                return Err(Failure::Usage(
-                    "refusing to write to console without -c".into(),
-                ));
-            }
-            if job.mode == Mode::Compress && !settings.force {
-                return Err(Failure::Usage(
-                    "refusing to write compressed data to a terminal (use -f to force it)".into(),
-                ));
-            }
+        if job.output == Output::Stdout && io::stdout().is_terminal() && !settings.force_stdout {
+            return Err(Failure::Message(
+                "refusing to write to console without -c".into(),
+            ));
         }
     }
     Ok(())
@@ -318,7 +301,10 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
         }),
         None => None,
     };
-    let mut first_failure = settings.skipped.then_some(Failure::Reported);
+    // With several jobs, as `lz4 -m`: the first failure's code where it has its own, else
+    // the number of inputs that failed.
+    let mut failed = u8::from(settings.skipped);
+    let mut code = None;
     for (job, refusal) in jobs.iter().zip(refusals) {
         let result = match refusal {
             Some(refusal) => Err(refusal),
@@ -331,10 +317,17 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
             }
             // Reported now; the others still run (as lz4 -m does).
             display(settings, 1, &format!("lz4-simd: {failure}"));
-            first_failure.get_or_insert(Failure::Reported);
+            failed = failed.saturating_add(1);
+            if code.is_none() && failure.exit_code() != 1 {
+                code = Some(failure.exit_code());
+            }
         }
     }
-    first_failure.map_or(Ok(()), Err)
+    match (failed, code) {
+        (0, _) => Ok(()),
+        (_, Some(code)) => Err(Failure::Quiet(code)),
+        (count, None) => Err(Failure::Quiet(count)),
+    }
 }
 
 /// The `-D` dictionary.
@@ -347,9 +340,10 @@ struct Dictionary {
 }
 
 /// The dictionary's last 64 KiB (all `lz4` uses of it; a larger file is not read whole).
-fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
+pub fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
     let name = format!("dictionary {}", path.display());
-    let io_failure = |e| Failure::Io(name.clone(), e);
+    // lz4's exit code for a dictionary it cannot read.
+    let io_failure = |e: io::Error| Failure::Exit(27, format!("{name}: {e}"));
     let history = lz4_simd::block::MAX_HISTORY as u64;
     let mut data = Vec::new();
     if path == Path::new("-") {
@@ -361,7 +355,7 @@ fn read_dictionary(path: &Path) -> Result<Vec<u8>, Failure> {
         let mut file = File::open(path).map_err(io_failure)?;
         let meta = file.metadata().map_err(io_failure)?;
         if meta.is_dir() {
-            return Err(Failure::Message(format!("{name}: is a directory")));
+            return Err(Failure::Exit(27, format!("{name}: is a directory")));
         }
         if meta.is_file() && meta.len() > history {
             file.seek(SeekFrom::End(-(history as i64)))
@@ -447,8 +441,13 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         }
     };
     let source = SourceMeta::of(&job.input);
-    // Decompressed output to a file is sparse unless `--no-sparse`, as in `lz4`.
-    let sparse = job.mode != Mode::Compress && settings.sparse != Some(false);
+    // Decompressed output to a file is sparse unless `--no-sparse`; to standard output only
+    // with `--sparse` (and only where it is a regular file), as in `lz4` 1.10.
+    let sparse = job.mode != Mode::Compress
+        && match job.output {
+            Output::Stdout => settings.sparse == Some(true),
+            _ => settings.sparse != Some(false),
+        };
     let mut sink = Sink::open(&job.output, source.is_some(), settings.force, sparse)?;
     let progress = Progress::start(settings, &job.input.name(), length, sink.counter());
     let mut reader = Counted::new(reader, job.input.name(), progress);
@@ -483,7 +482,7 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
             let pass_through = job.mode == Mode::Decompress
                 && job.output == Output::Stdout
                 && settings.force
-                && settings.force_stdout;
+                && settings.pass_through;
             // Blocks are decoded ahead on other threads only from a regular file: reading ahead
             // from a pipe would hold back blocks that have arrived until more input comes (a
             // live stream's output would lag by up to the read-ahead window). Without `-T`,

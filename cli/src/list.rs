@@ -5,9 +5,9 @@
 //! and the content checksum; a legacy frame's blocks are skipped until the next magic number or
 //! the end; a skippable frame by its size. Nothing is read but those words, so a large file is
 //! listed at once. The uncompressed size is known only when every frame records its content
-//! size (as `lz4` shows it: `-` otherwise). One line per file, as `lz4 --list`, with a column
-//! for checksums; `-v` adds a table of the frames (type, block size and mode, checksums,
-//! dictionary ID, sizes).
+//! size (as `lz4` shows it: `-` otherwise). The table is `lz4 --list`'s, byte for byte (scripts
+//! parse it): one line per file, or with `-v` one table of frames per file (type, block size
+//! and mode, content checksum, sizes).
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
@@ -26,7 +26,6 @@ struct FrameSummary {
     info: Option<FrameInfo>,
     compressed: u64,
     uncompressed: Option<u64>,
-    skippable_nibble: Option<u8>,
 }
 
 impl FrameSummary {
@@ -44,18 +43,6 @@ impl FrameSummary {
             None => "-".into(),
         }
     }
-
-    fn checksum(&self) -> &'static str {
-        match &self.info {
-            Some(info) => match (info.content_checksum, info.block_checksum) {
-                (true, true) => "XXH32+BX",
-                (true, false) => "XXH32",
-                (false, true) => "BX",
-                (false, false) => "-",
-            },
-            None => "-",
-        }
-    }
 }
 
 /// Human size as `lz4 --list` prints it (1024-based, two decimals).
@@ -70,13 +57,6 @@ fn human(size: u64) -> String {
     format!("{value:.2}{}", UNITS[unit] as char)
         .trim_end()
         .to_string()
-}
-
-fn ratio(compressed: u64, uncompressed: Option<u64>) -> String {
-    match uncompressed {
-        Some(0) | None => "-".into(),
-        Some(n) => format!("{:.2}%", compressed as f64 * 100.0 / n as f64),
-    }
 }
 
 fn read_u32(reader: &mut impl Read) -> io::Result<Option<u32>> {
@@ -143,10 +123,7 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
         pos += header_len as u64;
         reader.seek(SeekFrom::Start(pos)).map_err(io_failure)?;
         let summary = match header {
-            FrameHeader::Skippable {
-                magic_nibble,
-                payload_len,
-            } => {
+            FrameHeader::Skippable { payload_len, .. } => {
                 pos += u64::from(payload_len);
                 if pos > len {
                     return Err(truncated("a skippable frame's payload", pos));
@@ -157,7 +134,6 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
                     info: None,
                     compressed: pos - start,
                     uncompressed: Some(0),
-                    skippable_nibble: Some(magic_nibble),
                 }
             }
             FrameHeader::Legacy => {
@@ -177,7 +153,6 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
                     info: None,
                     compressed: pos - start,
                     uncompressed: None,
-                    skippable_nibble: None,
                 }
             }
             FrameHeader::Lz4(info) => {
@@ -217,7 +192,6 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
                     uncompressed: info.content_size,
                     info: Some(info),
                     compressed: pos - start,
-                    skippable_nibble: None,
                 }
             }
             _ => {
@@ -263,17 +237,71 @@ fn container_of(
 
 /// The line of a file holding `found`: `size` bytes, `content` bytes decoded.
 fn container_line(found: Container, size: u64, content: u64, path: &Path) -> String {
+    summary_line("-", found.name(), "-", size, Some(content), path)
+}
+
+/// The name `lz4 --list` shows: the file's name without its folders.
+fn base_name(path: &Path) -> String {
+    let text = path.display().to_string();
+    match text.rsplit_once('/') {
+        Some((_, base)) => base.to_string(),
+        None => text,
+    }
+}
+
+/// The table's header, in `lz4 --list`'s columns.
+fn summary_header() -> String {
     format!(
-        "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   {}\n",
-        "-",
-        found.name(),
-        "-",
-        "-",
-        human(size),
-        human(content),
-        ratio(size, Some(content)),
-        path.display()
+        "{:>10} {:>14} {:>5} {:>11} {:>13} {:>8}   {}\n",
+        "Frames", "Type", "Block", "Compressed", "Uncompressed", "Ratio", "Filename"
     )
+}
+
+/// One file's line, byte for byte as `lz4 --list` prints it (a ratio is followed by two spaces
+/// and the name by one, `-` by three and nothing).
+fn summary_line(
+    frames: &str,
+    kind: &str,
+    block: &str,
+    size: u64,
+    content: Option<u64>,
+    path: &Path,
+) -> String {
+    let name = base_name(path);
+    let head = format!(
+        "{frames:>10} {kind:>14} {block:>5} {:>11} {:>13} ",
+        human(size),
+        content.map_or("-".into(), human)
+    );
+    match content {
+        Some(content) if content > 0 => format!(
+            "{head}{:>8.2}%  {name} \n",
+            size as f64 / content as f64 * 100.0
+        ),
+        _ => format!("{head}{:>8}   {name}\n", "-"),
+    }
+}
+
+/// `-v`: the line of one frame, as `lz4 --list -v` prints it.
+fn frame_line(number: usize, f: &FrameSummary) -> String {
+    let checksum = match &f.info {
+        Some(info) if info.content_checksum => "XXH32",
+        _ => "-",
+    };
+    let head = format!(
+        "    {number:>6} {:>14} {:>5} {checksum:>8}",
+        f.kind,
+        f.block()
+    );
+    match (&f.info, f.uncompressed) {
+        (Some(_), Some(content)) if content > 0 => format!(
+            "{head} {:>20} {content:>20} {:>9.2}%\n",
+            f.compressed,
+            f.compressed as f64 / content as f64 * 100.0
+        ),
+        (Some(_), _) => format!("{head} {:>20} {:>20} {:>9} \n", f.compressed, "-", "-"),
+        (None, _) => format!("{head} {:>20} {:>20} {:>9}\n", f.compressed, "-", "-"),
+    }
 }
 
 /// Whether `path` is a regular file (one that can be read again: not a pipe or a device).
@@ -289,18 +317,11 @@ pub fn run(
     named: Option<Container>,
     max_out: Option<usize>,
 ) -> Result<(), Failure> {
-    if paths.is_empty() {
-        return Err(Failure::Usage(
-            "--list needs file names (it does not read stdin)".into(),
-        ));
-    }
+    // As lz4: without a file name (`lz4 --list < f.lz4`) the table is empty.
     let mut out = String::new();
     let mut failed = None;
     if !verbose {
-        out.push_str(&format!(
-            "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   Filename\n",
-            "Frames", "Type", "Block", "Checksum", "Compressed", "Uncompressed", "Ratio"
-        ));
+        out.push_str(&summary_header());
     }
     for (index, path) in paths.iter().enumerate() {
         match container_of(path, named, max_out) {
@@ -337,71 +358,53 @@ pub fn run(
                 continue;
             }
         };
-        let compressed: u64 = frames.iter().map(|f| f.compressed).sum();
-        let uncompressed = frames
+        let size = fs::metadata(path).map_or(0, |meta| meta.len());
+        // The content size is known when every frame is an LZ4 frame that records one.
+        let content = frames
             .iter()
-            .try_fold(0u64, |sum, f| f.uncompressed.map(|n| sum + n));
-        let same = |field: &dyn Fn(&FrameSummary) -> String| -> String {
-            let first = frames.first().map(field).unwrap_or_else(|| "-".into());
-            if frames.iter().all(|f| field(f) == first) {
-                first
-            } else {
-                "mixed".into()
-            }
-        };
+            .try_fold(0u64, |sum, f| match (&f.info, f.uncompressed) {
+                (Some(_), Some(n)) if n > 0 => Some(sum + n),
+                _ => None,
+            });
         if verbose {
             out.push_str(&format!(
                 "{}({}/{})\n",
-                path.display(),
+                base_name(path),
                 index + 1,
                 paths.len()
             ));
             out.push_str(&format!(
-                "{:>10} {:>14} {:>5} {:>9} {:>10} {:>20} {:>20} {:>9}\n",
-                "Frame",
-                "Type",
-                "Block",
-                "Checksum",
-                "DictID",
-                "Compressed",
-                "Uncompressed",
-                "Ratio"
+                "    {:>6} {:>14} {:>5} {:>8} {:>20} {:>20} {:>9}\n",
+                "Frame", "Type", "Block", "Checksum", "Compressed", "Uncompressed", "Ratio"
             ));
             for (number, f) in frames.iter().enumerate() {
-                let dict = match (&f.info, f.skippable_nibble) {
-                    (
-                        Some(FrameInfo {
-                            dict_id: Some(id), ..
-                        }),
-                        _,
-                    ) => format!("{id:#010x}"),
-                    (_, Some(nibble)) => format!("magic 5{nibble:X}"),
-                    _ => "-".into(),
-                };
-                out.push_str(&format!(
-                    "{:>10} {:>14} {:>5} {:>9} {:>10} {:>20} {:>20} {:>9}\n",
-                    number + 1,
-                    f.kind,
-                    f.block(),
-                    f.checksum(),
-                    dict,
-                    f.compressed,
-                    f.uncompressed.map_or("-".into(), |n| n.to_string()),
-                    ratio(f.compressed, f.uncompressed)
-                ));
+                out.push_str(&frame_line(number + 1, f));
             }
             out.push('\n');
         } else {
-            out.push_str(&format!(
-                "{:>10} {:>14} {:>5} {:>9} {:>11} {:>13} {:>9}   {}\n",
-                frames.len(),
-                same(&|f| f.kind.to_string()),
-                same(&|f| f.block()),
-                same(&|f| f.checksum().to_string()),
-                human(compressed),
-                uncompressed.map_or("-".into(), human),
-                ratio(compressed, uncompressed),
-                path.display()
+            // A column shows what every frame has in common, `-` otherwise; the block column
+            // only for LZ4 frames.
+            let kind = match frames.first() {
+                Some(first) if frames.iter().all(|f| f.kind == first.kind) => first.kind,
+                _ => "-",
+            };
+            let block = match frames.first() {
+                Some(first)
+                    if frames
+                        .iter()
+                        .all(|f| f.info.is_some() && f.block() == first.block()) =>
+                {
+                    first.block()
+                }
+                _ => "-".into(),
+            };
+            out.push_str(&summary_line(
+                &frames.len().to_string(),
+                kind,
+                &block,
+                size,
+                content,
+                path,
             ));
         }
     }

@@ -4,8 +4,8 @@
 //! (`codec.rs`), with one difference: no run can destroy a file. Outputs go to a temporary file
 //! renamed over the target only when complete and flushed to disk; an existing file is never
 //! replaced without `-f`; an input is never an output; `--rm` removes a source only once its
-//! output is durable (`output.rs`, `signals.rs`, `jobs.rs`). `lz4-simd bench` benchmarks the
-//! codec on generated samples and files (`bench.rs`); `--block` reads and writes one
+//! output is durable (`output.rs`, `signals.rs`, `jobs.rs`). `-b` benchmarks the codec on
+//! files or generated samples (`bench.rs`); `--block` reads and writes one
 //! size-prepended block (a 4-byte little-endian size, then one LZ4 block: python-lz4's
 //! `lz4.block` and lz4_flex's `compress_prepend_size` format) instead of frames.
 
@@ -29,8 +29,6 @@ use std::ffi::OsString;
 use std::io;
 use std::process::ExitCode;
 
-use clap::Parser;
-
 use args::{Mode, Parsed, Settings};
 
 /// Why the command failed; printed as `lz4-simd: <message>` with exit code 1.
@@ -45,7 +43,8 @@ pub enum Failure {
     /// Failures already printed (with `-m`, as each job ended).
     Reported,
     /// A failure `lz4` ends with its own exit code (a closed standard stream: 40 reading,
-    /// 42 writing compressed data, 70 writing decoded data).
+    /// 42 writing compressed data, 70 writing decoded data; 27 the dictionary, 10 a benchmark
+    /// input).
     Exit(u8, String),
     /// A failure not printed (`-qq`), with its exit code.
     Quiet(u8),
@@ -57,6 +56,28 @@ impl Failure {
         match self {
             Failure::Codec(_) => Failure::InFile(name.to_string(), Box::new(self)),
             other => other,
+        }
+    }
+
+    /// The exit status, by `lz4` 1.10's codes where it has one for the failure: 44 input that
+    /// is not LZ4, 26 a truncated frame (63 a truncated legacy frame), 34 a damaged frame,
+    /// 27 a dictionary that cannot be read, 10 a benchmark input that cannot be read, 40/42/70
+    /// closed standard streams; 1 for the rest (usage errors, missing inputs, refusals).
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Exit(code, _) | Failure::Quiet(code) => *code,
+            Failure::InFile(_, inner) => inner.exit_code(),
+            Failure::Codec(err) => match err {
+                lz4_simd::Error::FrameBadMagic { input_pos: 0, .. } => 44,
+                lz4_simd::Error::FrameTruncated { what, .. } if what.contains("legacy") => 63,
+                lz4_simd::Error::FrameTruncated { .. } | lz4_simd::Error::FrameBadMagic { .. } => {
+                    26
+                }
+                lz4_simd::Error::EmptyInput => 1,
+                err if err.kind() == lz4_simd::ErrorKind::CorruptInput => 34,
+                _ => 1,
+            },
+            _ => 1,
         }
     }
 
@@ -89,87 +110,85 @@ impl From<lz4_simd::Error> for Failure {
     }
 }
 
-/// `lz4-simd bench ...`: the codec benchmark (clap parses its options).
-#[derive(Parser)]
-#[command(name = "lz4-simd bench", version)]
-struct BenchCommand {
-    #[command(flatten)]
-    args: bench::BenchArgs,
-}
-
 const USAGE: &str = "Usage : lz4-simd [arg] [input] [output]";
 
 fn help(long: bool) -> String {
     let mut text = format!(
-        "lz4-simd {}: the lz4 command line, on a codec that cannot lose data\n\
-{USAGE}\n\n\
-input   : a filename (with no FILE, or when FILE is - : read standard input)\n\
-Arguments :\n\
- -1     : fast compression (default)\n\
- -9     : high compression (levels 2-12 are LZ4 HC)\n\
- -d     : decompression (default for .lz4 extension)\n\
- -z     : force compression\n\
- -D FILE: use FILE as dictionary\n\
- -f     : overwrite output without prompting\n\
- -k     : preserve source files (default)\n\
---rm    : remove source file(s) after successful de/compression\n\
- -h/-H  : display help/long help and exit\n\n\
-Advanced arguments :\n\
- -V     : display version number and exit\n\
- -v     : verbose mode\n\
- -q     : suppress warnings; specify twice to suppress errors too\n\
- -c     : force write to standard output, even if it is the console\n\
- -t     : test compressed file integrity\n\
- -m     : multiple input files (implies automatic output filenames)\n\
- -r     : operate recursively on directories (sets also -m)\n\
- -l     : compress using Legacy format (Linux kernel compression)\n\
- -B#    : cut file into blocks of size # bytes [32+]\n\
-          or predefined block size [4-7] (default: 7)\n\
- -BI    : Block Independence (default)\n\
- -BD    : Block dependency (improves compression ratio)\n\
- -BX    : enable block checksum (default:disabled)\n\
---no-frame-crc : disable stream checksum (default:enabled)\n\
---content-size : compressed frame includes original size (default:not present)\n\
---list FILE : lists information about .lz4 files (useful for files compressed with --content-size flag)\n\
---[no-]sparse  : sparse mode (default:enabled on file, disabled on stdout)\n\
---favor-decSpeed: compressed files decompress faster, but are less compressed\n\
---fast[=#]: switch to ultra fast compression level (default: 1)\n\
---best  : same as -12\n\
--T#     : use # threads (default: 0 = one per core; same output for any #)\n\
-Benchmark arguments :\n\
- -b#    : benchmark file(s), using # compression level (default : 1)\n\
- -e#    : test all compression levels from -bX to # (default : 1)\n\
- -i#    : minimum evaluation time in seconds (default : 3s)\n\n\
-lz4-simd extras :\n\
- bench [--help] : benchmark the codec on built-in samples and files\n\
- compress / decompress : the same as -z / -d\n\
---block : one size-prepended block (4-byte size + block) instead of frames\n\
---max-out N : with --block or --container -d, the most content to decode (the whole\n\
-          output, every container; default: the block format's largest input, none for\n\
-          the streamed hadoop, kafka, lz4-java, clickhouse)\n\
---container NAME : read/write LZ4 inside another system's format instead of frames:\n\
-          hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,\n\
-          prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read\n\
-          by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises kafka-v0, lz4-java, clickhouse and linux\n\
-          files by themselves, the others when named\n",
+        "lz4-simd {}: the lz4 command line, on a codec that cannot lose data
+{USAGE}\n
+input   : a filename (with no FILE, or when FILE is - : read standard input)
+Arguments :
+ -1     : fast compression (default)
+ -9     : high compression (levels 2-12 are LZ4 HC)
+ -d     : decompression (default for .lz4 extension)
+ -z     : force compression
+ -D FILE: use FILE as dictionary
+ -f     : overwrite output without prompting
+ -k     : preserve source files (default)
+--rm    : remove source file(s) after successful de/compression
+ -h/-H  : display help/long help and exit
+Safer than lz4: outputs go to a temporary file renamed into place when complete, an input is
+never its own output, and --rm keeps a source that changed while it was read (-H: more)\n
+Advanced arguments :
+ -V     : display version number and exit
+ -v     : verbose mode
+ -q     : suppress warnings; specify twice to suppress errors too
+ -c     : force write to standard output, even if it is the console
+ -t     : test compressed file integrity
+ -m     : multiple input files (implies automatic output filenames)
+ -r     : operate recursively on directories (sets also -m)
+ -l     : compress using Legacy format (Linux kernel compression)
+ -B#    : cut file into blocks of size # bytes [32+]
+          or predefined block size [4-7] (default: 7)
+ -BI    : Block Independence (default)
+ -BD    : Block dependency (improves compression ratio)
+ -BX    : enable block checksum (default:disabled)
+--no-frame-crc : disable stream checksum (default:enabled)
+--content-size : compressed frame includes original size (default:not present)
+--list FILE : lists information about .lz4 files (useful for files compressed with
+              --content-size flag)
+--[no-]sparse  : sparse mode (default:enabled on file, disabled on stdout)
+--favor-decSpeed: compressed files decompress faster, but are less compressed
+--fast[=#]: switch to ultra fast compression level (default: 1)
+--best  : same as -12
+-T#     : use # threads (default: 0 = one per core; same output for any #)
+Benchmark arguments :
+ -b#    : benchmark file(s), using # compression level (default : 1);
+          with no file, built-in generated samples; -b -d: decompression of .lz4 files
+ -e#    : test all compression levels from -bX to # (default : 1)
+ -i#    : minimum evaluation time in seconds (default : 3s; 0: one pass)\n
+lz4-simd extras :
+ compress / decompress : the same as -z / -d
+--block : one size-prepended block (4-byte size + block) instead of frames
+--max-out N : with --block or --container -d, the most content to decode (the whole
+          output, every container; default: the block format's largest input, none for
+          the streamed hadoop, kafka, lz4-java, clickhouse)
+--container NAME : read/write LZ4 inside another system's format instead of frames:
+          hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,
+          prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read
+          by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises
+          kafka-v0, lz4-java, clickhouse and linux files by themselves, the others when
+          named\n",
         env!("CARGO_PKG_VERSION")
     );
     if long {
         text.push_str(
-            "\nWhich parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.\n\
-Never loses data: outputs are written to a temporary file and renamed when complete,\n\
-an existing file is replaced only with -f, and --rm removes a source only once its\n\
-output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.\n\
-A standard input or output the caller closed fails the run that uses it, with lz4's exit\n\
-codes: 40 reading (also with -d), 42 writing compressed data, 70 writing decoded data.\n",
+            "\nWhich parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.
+Never loses data: outputs are written to a temporary file and renamed when complete,
+an existing file is replaced only with -f, and --rm removes a source only once its
+output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.
+Exit codes are lz4's: 44 not LZ4, 26 a truncated frame (63 legacy), 34 a damaged frame,
+27 the dictionary, 10 a -b input; a closed standard stream 40 reading (also with -d), 42
+writing compressed data, 70 writing decoded data; with -m the first of those, else the number
+of inputs that failed; 1 otherwise.\n",
         );
     }
     text
 }
 
 /// Runs what the `lz4`-style command line asks for.
-fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
-    let mut settings: Settings = match args::parse(args) {
+fn run_lz4(program: &std::ffi::OsStr, args: &[OsString]) -> Result<(), Failure> {
+    let mut settings: Settings = match args::parse_as(program, args) {
         Ok(Parsed::Run(settings)) => *settings,
         Ok(Parsed::Help) => {
             print!("{}", help(false));
@@ -187,7 +206,10 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
             );
             return Ok(());
         }
-        Err(args::Usage(message)) => return Err(Failure::Usage(message)),
+        Err(args::Usage(message, args::UsageText::Shown)) => return Err(Failure::Usage(message)),
+        Err(args::Usage(message, args::UsageText::Omitted)) => {
+            return Err(Failure::Message(message))
+        }
     };
     if let Some(warning) = kernel_override_warning() {
         jobs::display(&settings, 2, &warning);
@@ -212,48 +234,37 @@ fn run_lz4(args: &[OsString]) -> Result<(), Failure> {
         // `-qq`: errors too are silent, as `lz4`'s display level 0 makes them; the exit status
         // still says the run failed.
         Err(failure) if settings.display_level == 0 && !failure.is_broken_pipe() => {
-            Err(match failure {
-                Failure::Exit(code, _) => Failure::Quiet(code),
-                _ => Failure::Reported,
-            })
+            Err(Failure::Quiet(failure.exit_code()))
         }
         result => result,
     }
 }
 
-/// `-b#` (`-e#`, `-i#`): `lz4`'s benchmark mode, run by `bench.rs` once per level: block
+/// `-b#` (`-e#`, `-i#`, `-d`): `lz4`'s benchmark mode, run by `bench.rs` once per level: block
 /// compression and decompression of the files (or of the built-in samples when none is given)
-/// in blocks of the `-B` size.
+/// in blocks of the `-B` size; with `-d`, decompression of `.lz4` files.
 fn run_lz4_bench(settings: &Settings) -> Result<(), Failure> {
-    for level in bench_levels(settings) {
-        let mut argv: Vec<OsString> = vec!["lz4-simd bench".into()];
-        match codec::Compressor::from_level(level) {
-            codec::Compressor::Fast { acceleration } => {
-                argv.extend(["-a".into(), acceleration.to_string().into()])
-            }
-            codec::Compressor::Hc { level } => {
-                argv.extend(["--hc".into(), level.to_string().into()])
-            }
-        }
-        argv.extend([
-            "--seconds".into(),
-            settings
-                .bench_seconds
-                .unwrap_or(3)
-                .clamp(1, 3600)
-                .to_string()
-                .into(),
-            "-B".into(),
-            settings.block_size.bytes().to_string().into(),
-        ]);
-        if !settings.inputs.is_empty() {
-            argv.push("--no-samples".into());
-            argv.extend(settings.inputs.iter().map(OsString::from));
-        }
-        println!("level {level}:");
-        let command =
-            BenchCommand::try_parse_from(argv).map_err(|e| Failure::Usage(e.to_string()))?;
-        bench::run(&command.args)?;
+    let levels = if settings.bench_decode {
+        settings.level..=settings.level
+    } else {
+        bench_levels(settings)
+    };
+    let dictionary = match &settings.dictionary {
+        Some(path) => Some(jobs::read_dictionary(path)?),
+        None => None,
+    };
+    for level in levels {
+        bench::run(&bench::Config {
+            files: settings.inputs.clone(),
+            level,
+            // As lz4: 3 s by default, `-i0` one pass.
+            seconds: f64::from(settings.bench_seconds.unwrap_or(3).min(3600)),
+            block_size: settings
+                .bench_block
+                .unwrap_or_else(|| settings.block_size.bytes()),
+            decode_only: settings.bench_decode,
+            dictionary: dictionary.clone(),
+        })?;
     }
     Ok(())
 }
@@ -264,15 +275,6 @@ fn bench_levels(settings: &Settings) -> std::ops::RangeInclusive<i32> {
     let highest = i32::from(lz4_simd::block::HC_LEVEL_MAX);
     let first = settings.level.min(highest);
     first..=settings.level_last.unwrap_or(first).clamp(first, highest)
-}
-
-fn run_bench_subcommand(args: &[OsString]) -> Result<(), Failure> {
-    if let Some(warning) = kernel_override_warning() {
-        eprintln!("{warning}");
-    }
-    let argv = std::iter::once(OsString::from("lz4-simd bench")).chain(args.iter().cloned());
-    let command = BenchCommand::parse_from(argv);
-    bench::run(&command.args)
 }
 
 /// The library never prints: when `LZ4_SIMD_KERNEL` names no kernel, or one this CPU cannot run,
@@ -286,33 +288,40 @@ fn kernel_override_warning() -> Option<String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let result = match args.first() {
-        Some(word) if word == "bench" => run_bench_subcommand(&args[1..]),
-        _ => run_lz4(&args),
-    };
+    let mut argv = std::env::args_os();
+    let program = argv.next().unwrap_or_default();
+    let args: Vec<OsString> = argv.collect();
+    let result = run_lz4(&program, &args);
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) if failure.is_broken_pipe() => signals::die_of_broken_pipe(),
         Err(Failure::Reported) => ExitCode::FAILURE,
         Err(Failure::Quiet(code)) => ExitCode::from(code),
-        Err(Failure::Exit(code, message)) => {
-            eprintln!("lz4-simd: {message}");
-            ExitCode::from(code)
-        }
         Err(Failure::Usage(message)) => {
             eprintln!("lz4-simd: {message}\nIncorrect parameters\n{USAGE}\n(lz4-simd -h for help)");
             ExitCode::FAILURE
         }
+        // Other failures: the message alone (the usage text is for usage errors).
         Err(failure) => {
             eprintln!("lz4-simd: {failure}");
-            ExitCode::FAILURE
+            ExitCode::from(failure.exit_code())
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn help_keeps_its_columns() {
+        let text = super::help(true);
+        assert!(text.contains("\n -V     : display version"), "{text}");
+        assert!(
+            text.contains("\n          or predefined block size"),
+            "{text}"
+        );
+        assert!(text.lines().all(|line| line.len() <= 100), "{text}");
+    }
+
     #[test]
     fn bench_levels_stop_at_the_highest() {
         let levels = |args: &[&str]| {
@@ -326,11 +335,5 @@ mod tests {
         assert_eq!(levels(&["-b99"]), 12..=12);
         assert_eq!(levels(&["-b9e3"]), 9..=9);
         assert_eq!(levels(&["-b", "--fast=2"]), -2..=-2);
-    }
-
-    #[test]
-    fn bench_command_parses() {
-        use clap::CommandFactory;
-        super::BenchCommand::command().debug_assert();
     }
 }

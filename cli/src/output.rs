@@ -35,7 +35,9 @@
 //! 4 KiB of output that is whole, aligned in the file and all zero is skipped with a seek instead
 //! of written, so runs of zeros become holes (no disk blocks), and the temporary file is given its
 //! full length at commit. The bytes read back are the same; only the allocation differs. Standard
-//! output and direct targets (devices, FIFOs) are always written whole.
+//! output is sparse only with `--sparse` and where it is a regular file not opened for appending
+//! (`> file`; lz4 1.10 fails with exit 69 on a pipe, where we write the zeros); direct targets
+//! (devices, FIFOs) are always written whole.
 //!
 //! Durability costs little time: a large output is handed to the disk while it is being
 //! written, not all at the end. After every [`WRITEBACK_WINDOW`] bytes a writeback thread
@@ -267,7 +269,52 @@ enum Target {
     Temporary(Box<Temporary>),
     Direct(BufWriter<File>, String),
     Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// `--sparse` onto a standard output that is a regular file (`> file`), as lz4 1.10
+    /// honours it there.
+    SparseStdout(Box<SparseStdout>),
     Discard,
+}
+
+/// Standard output as a regular file written with holes: its start, and the sparse state.
+pub struct SparseStdout {
+    file: BufWriter<File>,
+    start: u64,
+    sparse: Sparse,
+}
+
+impl SparseStdout {
+    /// Standard output as a seekable file, if it is a regular file not opened for appending
+    /// (`>>`: every write goes to the end, a skipped run would be lost, so it is written whole).
+    fn open() -> Option<SparseStdout> {
+        use std::os::fd::AsFd;
+        let stdout = io::stdout();
+        let flags = rustix::fs::fcntl_getfl(stdout.as_fd()).ok()?;
+        if flags.contains(rustix::fs::OFlags::APPEND) {
+            return None;
+        }
+        let mut file = File::from(stdout.as_fd().try_clone_to_owned().ok()?);
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let start = file.stream_position().ok()?;
+        Some(SparseStdout {
+            file: BufWriter::with_capacity(WRITE_BUFFER, file),
+            start,
+            sparse: Sparse::default(),
+        })
+    }
+
+    /// Flushes, and gives the file the zeros at its end that were skipped.
+    fn finish(mut self) -> io::Result<()> {
+        self.file.flush()?;
+        if self.sparse.hole > 0 {
+            let file = self.file.get_ref();
+            let end = self.start + self.sparse.length;
+            file.set_len(end)?;
+            (&mut &*file).seek(SeekFrom::Start(end))?;
+        }
+        Ok(())
+    }
 }
 
 /// The file a [`Temporary`] writes: unnamed until the commit, or named (see the module docs).
@@ -474,33 +521,37 @@ impl Temporary {
         }
     }
 
-    /// Writes `buf` to a sparse output: data runs are written in one call each, and whole
-    /// aligned zero units are left as holes.
     fn write_sparse(&mut self, buf: &[u8]) -> io::Result<()> {
         let (Some(file), Some(sparse)) = (self.file.as_mut(), self.sparse.as_mut()) else {
             return Err(io::Error::other("output already committed"));
         };
-        let mut data_start = 0;
-        let mut at = 0;
-        while at < buf.len() {
-            // Cannot truncate: the remainder of a division by a `usize` constant.
-            let into_unit = (sparse.length % SPARSE_UNIT as u64) as usize;
-            let take = (SPARSE_UNIT - into_unit).min(buf.len() - at);
-            let unit = &buf[at..at + take];
-            if take == SPARSE_UNIT && all_zero(unit) {
-                file.write_all(&buf[data_start..at])?;
-                sparse.hole += SPARSE_UNIT as u64;
-                data_start = at + take;
-            } else if sparse.hole > 0 {
-                let hole = i64::try_from(sparse.hole).map_err(io::Error::other)?;
-                file.seek(SeekFrom::Current(hole))?;
-                sparse.hole = 0;
-            }
-            sparse.length += take as u64;
-            at += take;
-        }
-        file.write_all(&buf[data_start..])
+        write_sparse(file, sparse, buf)
     }
+}
+
+/// Writes `buf` to a sparse output: data runs are written in one call each, and whole aligned
+/// zero units are left as holes.
+fn write_sparse(file: &mut (impl Write + Seek), sparse: &mut Sparse, buf: &[u8]) -> io::Result<()> {
+    let mut data_start = 0;
+    let mut at = 0;
+    while at < buf.len() {
+        // Cannot truncate: the remainder of a division by a `usize` constant.
+        let into_unit = (sparse.length % SPARSE_UNIT as u64) as usize;
+        let take = (SPARSE_UNIT - into_unit).min(buf.len() - at);
+        let unit = &buf[at..at + take];
+        if take == SPARSE_UNIT && all_zero(unit) {
+            file.write_all(&buf[data_start..at])?;
+            sparse.hole += SPARSE_UNIT as u64;
+            data_start = at + take;
+        } else if sparse.hole > 0 {
+            let hole = i64::try_from(sparse.hole).map_err(io::Error::other)?;
+            file.seek(SeekFrom::Current(hole))?;
+            sparse.hole = 0;
+        }
+        sparse.length += take as u64;
+        at += take;
+    }
+    file.write_all(&buf[data_start..])
 }
 
 /// What the output file receives from the source once complete.
@@ -570,10 +621,13 @@ impl Target {
     ) -> Result<Target, Failure> {
         match output {
             Output::Discard => Ok(Target::Discard),
-            Output::Stdout => Ok(Target::Stdout(BufWriter::with_capacity(
-                WRITE_BUFFER,
-                io::stdout().lock(),
-            ))),
+            Output::Stdout => match sparse.then(SparseStdout::open).flatten() {
+                Some(file) => Ok(Target::SparseStdout(Box::new(file))),
+                None => Ok(Target::Stdout(BufWriter::with_capacity(
+                    WRITE_BUFFER,
+                    io::stdout().lock(),
+                ))),
+            },
             Output::File(path) => {
                 let name = path.display().to_string();
                 let target = resolved_target(path);
@@ -642,7 +696,7 @@ impl Target {
         match self {
             Target::Temporary(temporary) => temporary.target.display().to_string(),
             Target::Direct(_, name) => name.clone(),
-            Target::Stdout(_) => "stdout".into(),
+            Target::Stdout(_) | Target::SparseStdout(_) => "stdout".into(),
             Target::Discard => "(nothing)".into(),
         }
     }
@@ -653,6 +707,7 @@ impl Target {
         match self {
             Target::Discard => Ok(()),
             Target::Stdout(mut out) => out.flush().map_err(io_failure),
+            Target::SparseStdout(out) => out.finish().map_err(io_failure),
             Target::Direct(mut out, _) => out.flush().map_err(io_failure),
             Target::Temporary(mut temporary) => {
                 let Some(buffered) = temporary.file.take() else {
@@ -809,6 +864,9 @@ impl Write for Sink {
             Target::Temporary(temporary) => temporary.write(buf),
             Target::Direct(out, _) => out.write(buf),
             Target::Stdout(out) => out.write(buf),
+            Target::SparseStdout(out) => {
+                write_sparse(&mut out.file, &mut out.sparse, buf).map(|()| buf.len())
+            }
             Target::Discard => Ok(buf.len()),
         }?;
         self.written.fetch_add(n as u64, Ordering::Relaxed);
@@ -820,6 +878,7 @@ impl Write for Sink {
             Target::Temporary(temporary) => temporary.write_all(buf),
             Target::Direct(out, _) => out.write_all(buf),
             Target::Stdout(out) => out.write_all(buf),
+            Target::SparseStdout(out) => write_sparse(&mut out.file, &mut out.sparse, buf),
             Target::Discard => Ok(()),
         }?;
         self.written.fetch_add(buf.len() as u64, Ordering::Relaxed);

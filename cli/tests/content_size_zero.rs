@@ -49,7 +49,7 @@ fn columns(text: &str, file: &str) -> Vec<(String, String)> {
         .split_whitespace()
         .collect();
     let row = lines
-        .find(|line| line.ends_with(file))
+        .find(|line| line.trim_end().ends_with(file))
         .unwrap_or_else(|| panic!("no line for {file}: {text}"));
     header
         .iter()

@@ -239,7 +239,14 @@ fn file_handling_matches_lz4() {
         (&["-t", "a"], false),
         (&["-d", "-f", "a", "x"], false),
     ];
+    // lz4 before 1.10 sends these to standard output; 1.10 and ours write a file.
+    let rule_of_110: &[&[&str]] = &[&["c.lz4"]];
+    let old_peer = common::lz4_before_110();
     for (args, succeeds) in cases {
+        if old_peer && rule_of_110.contains(args) {
+            eprintln!("notice: {args:?} not compared: the installed lz4 is older than 1.10");
+            continue;
+        }
         let Some([(lz4_out, lz4_files), (our_out, our_files)]) = both("interop-files", setup, args)
         else {
             return;

@@ -1,5 +1,5 @@
-//! lz4-simd's test kit (unpublished): what the tests, benches, fuzz targets, Miri tests and the
-//! CLI's `bench` share, so that each exists once.
+//! lz4-simd's test kit (unpublished): what the tests, benches, fuzz targets and Miri tests share,
+//! so that each exists once.
 //!
 //! - [`liblz4`] (feature `liblz4`): liblz4 through `lz4-sys` as the oracle: block, HC, dictionary
 //!   and frame functions; [`decoder_rule`] checks our block decoder against it.

@@ -1,7 +1,8 @@
 //! Deterministic generated data: the same bytes on every run and platform, from one small PRNG.
 //!
 //! - [`builtin`]: English-like text, log lines, JSON records, byte runs and random bytes: the
-//!   CLI's `bench` samples, and what the benches measure when the Silesia corpus is absent.
+//!   benches measure when the Silesia corpus is absent (the CLI's `-b` samples are the same
+//!   generator, in `cli/src/samples.rs`).
 //! - [`stress`]: the overlapping-match stress pair the decode benches always include (`runs` of
 //!   one byte, `short-offsets` patterns of period 2-15).
 //! - [`generated`]: the test inputs by kind ([`GENERATED_KINDS`]) and seed.

@@ -93,6 +93,21 @@ pub fn lz4() -> Option<Command> {
     None
 }
 
+/// Whether the installed `lz4` is older than 1.10, which sends a named file to standard output
+/// when that is not a terminal (1.10 writes `FILE.lz4` or `FILE`).
+pub fn lz4_before_110() -> bool {
+    let Ok(out) = Command::new("lz4").arg("-V").output() else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    let minor = text
+        .split(" v1.")
+        .nth(1)
+        .and_then(|rest| rest.split('.').next())
+        .and_then(|minor| minor.parse::<u32>().ok());
+    minor.is_some_and(|minor| minor < 10)
+}
+
 /// The size of the temporary output process `pid` is writing in `dir`, once it has one: an
 /// unnamed file (`O_TMPFILE`, which `/proc/PID/fd` shows as `DIR/#INODE (deleted)`) or a
 /// named `.NAME.XXXXXX.lz4-simd-tmp`.

@@ -1,0 +1,392 @@
+//! What lz4 1.10 changed or defines and `lz4-simd` follows: a named file never goes to standard
+//! output without `-c`; the names `lz4cat`, `unlz4` and `lz4c`; `-D stdin`; the benchmark modes
+//! (`-b` on built-in samples, levels, `-i0`, `-b -d`); `--list`'s table; `-B#` in bytes;
+//! `--sparse` on standard output; exit codes; the usage text only after usage errors. Where the reference
+//! `lz4` 1.10 binary is named by `LZ4_SIMD_LZ4_110=/path/to/lz4`, outputs are compared with
+//! its; without it those comparisons are skipped with a notice.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{bin, piped, run_in, run_with_stdin, sample, scratch, stderr};
+
+/// The reference `lz4` 1.10 binary, if `LZ4_SIMD_LZ4_110` names one.
+fn reference() -> Option<PathBuf> {
+    match std::env::var_os("LZ4_SIMD_LZ4_110") {
+        Some(path) if Path::new(&path).is_file() => Some(PathBuf::from(path)),
+        _ => {
+            eprintln!("notice: LZ4_SIMD_LZ4_110 names no lz4 1.10 binary; comparison skipped");
+            None
+        }
+    }
+}
+
+/// `lz4-simd` under another name: a symbolic link `name` in `dir`.
+fn named(dir: &Path, name: &str) -> Command {
+    let link = dir.join(name);
+    if !link.exists() {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_lz4-simd"), &link).unwrap();
+    }
+    Command::new(link)
+}
+
+fn ok(out: &Output, what: &str) {
+    assert!(out.status.success(), "{what}: {}", stderr(out));
+}
+
+#[test]
+fn a_named_file_goes_to_a_file_whatever_stdout_is() {
+    let dir = scratch("no-implicit-stdout");
+    let data = sample(50_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    // stdout is a pipe here: lz4 before 1.10 wrote there, 1.10 writes f.lz4.
+    let out = run_in(bin().args(["--rm", "-f", "f"]), &dir);
+    ok(&out, "--rm -f f");
+    assert!(out.stdout.is_empty());
+    assert!(!dir.join("f").exists() && dir.join("f.lz4").exists());
+    let out = run_in(bin().args(["-d", "f.lz4"]), &dir);
+    ok(&out, "-d f.lz4");
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), data);
+    // Standard input still goes to standard output.
+    let out = piped(&[], &data);
+    ok(&out, "stdin");
+    assert_eq!(
+        lz4_simd::frame::decompress(&out.stdout, 1 << 20).unwrap(),
+        data
+    );
+}
+
+#[test]
+fn lz4cat_unlz4_and_lz4c_are_lz4s() {
+    let dir = scratch("names-argv0");
+    let data = sample(40_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    // lz4cat: every input decoded to stdout; what is not LZ4 is copied; stdin without a file.
+    let out = run_in(named(&dir, "lz4cat").args(["f.lz4", "f"]), &dir);
+    ok(&out, "lz4cat f.lz4 f");
+    assert_eq!(out.stdout, [&data[..], &data[..]].concat());
+    let out = run_with_stdin(named(&dir, "lz4cat"), &framed);
+    ok(&out, "lz4cat < f.lz4");
+    assert_eq!(out.stdout, data);
+    let out = run_with_stdin(named(&dir, "lz4cat"), b"plain text\n");
+    ok(&out, "lz4cat < plain");
+    assert_eq!(out.stdout, b"plain text\n");
+    // With an extension (lz4cat.sh), as lz4 matches it.
+    let out = run_in(named(&dir, "lz4cat.sh").arg("f.lz4"), &dir);
+    ok(&out, "lz4cat.sh");
+    assert_eq!(out.stdout, data);
+    // unlz4: decompresses to the name without .lz4, not to stdout; never compresses again.
+    std::fs::remove_file(dir.join("f")).unwrap();
+    let out = run_in(named(&dir, "unlz4").args(["--rm", "f.lz4"]), &dir);
+    ok(&out, "unlz4 --rm f.lz4");
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), data);
+    assert!(!dir.join("f.lz4").exists() && !dir.join("f.lz4.lz4").exists());
+    let out = run_with_stdin(named(&dir, "unlz4"), &framed);
+    ok(&out, "unlz4 < f.lz4");
+    assert_eq!(out.stdout, data);
+    // lz4c: the old options -hc (level 12) and -y (overwrite).
+    ok(&run_in(bin().args(["-12", "f", "hc.lz4"]), &dir), "-12");
+    std::fs::write(dir.join("old.lz4"), b"old").unwrap();
+    let out = run_in(
+        named(&dir, "lz4c").args(["-hc", "-y", "f", "old.lz4"]),
+        &dir,
+    );
+    ok(&out, "lz4c -hc -y");
+    assert_eq!(
+        std::fs::read(dir.join("old.lz4")).unwrap(),
+        std::fs::read(dir.join("hc.lz4")).unwrap()
+    );
+    // Under its own name, -hc is -h then -c: help.
+    let out = run_in(bin().arg("-hc"), &dir);
+    ok(&out, "-hc");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+}
+
+#[test]
+fn the_dictionary_may_come_from_stdin() {
+    let dir = scratch("dict-stdin");
+    let dict = sample(70_000);
+    let data = sample(100_000)[30_000..].to_vec();
+    std::fs::write(dir.join("dict"), &dict).unwrap();
+    std::fs::write(dir.join("data"), &data).unwrap();
+    let mut command = bin();
+    command
+        .current_dir(&dir)
+        .args(["-D", "stdin", "data", "-c"]);
+    let out = run_with_stdin(command, &dict);
+    ok(&out, "-D stdin");
+    let with_file = run_in(bin().args(["-D", "dict", "data", "-c"]), &dir);
+    assert_eq!(out.stdout, with_file.stdout);
+    std::fs::write(dir.join("data.lz4"), &out.stdout).unwrap();
+    let back = run_in(bin().args(["-d", "-D", "dict", "data.lz4", "-c"]), &dir);
+    ok(&back, "-d -D dict");
+    assert_eq!(back.stdout, data);
+}
+
+#[test]
+fn benchmark_modes() {
+    let dir = scratch("bench-modes");
+    std::fs::write(dir.join("f"), sample(200_000)).unwrap();
+    // No file: the built-in samples, one pass with -i0.
+    let out = run_in(bin().args(["-bi0"]), &dir);
+    ok(&out, "-bi0");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for row in [
+        "text",
+        "logs",
+        "json",
+        "runs",
+        "random",
+        "total",
+        "decode kernel",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    // A range of levels, on a file: one table each.
+    let out = run_in(bin().args(["-b1e3i0", "-B4", "f"]), &dir);
+    ok(&out, "-b1e3i0");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    for level in ["level 1,", "level 2,", "level 3,"] {
+        assert!(text.contains(level), "{level}: {text}");
+    }
+    assert!(text.contains("block size 65536"), "{text}");
+    // -b -d: the decompression of a .lz4 file, which is neither written nor replaced.
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    for args in [&["-bdi0", "f.lz4"][..], &["-d", "-b", "-i0", "f.lz4"]] {
+        let out = run_in(bin().args(args), &dir);
+        ok(&out, &format!("{args:?}"));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let row = text.lines().find(|l| l.starts_with("f.lz4")).unwrap();
+        assert!(row.contains(" 200000 "), "{text}");
+    }
+    assert_eq!(std::fs::read(dir.join("f")).unwrap(), sample(200_000));
+    // Not LZ4: an error.
+    assert!(!run_in(bin().args(["-bdi0", "f"]), &dir).status.success());
+    // -D: blocks compressed and decoded with the dictionary, fast and HC; -b -d decodes frames
+    // with it.
+    std::fs::write(dir.join("dict"), sample(300_000)).unwrap();
+    for level in ["-b1i0", "-b9i0"] {
+        let out = run_in(bin().args([level, "-D", "dict", "f"]), &dir);
+        ok(&out, level);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.contains("with a dictionary of 65536 bytes"), "{text}");
+        assert!(text.contains("all round trips verified"), "{text}");
+    }
+    ok(
+        &run_in(bin().args(["-D", "dict", "f", "fd.lz4"]), &dir),
+        "-D",
+    );
+    let out = run_in(bin().args(["-bdi0", "-D", "dict", "fd.lz4"]), &dir);
+    ok(&out, "-bdi0 -D");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(" 200000 "));
+    // `bench` is a file name like any other, as for lz4.
+    std::fs::write(dir.join("bench"), b"a file named bench").unwrap();
+    ok(&run_in(bin().arg("bench"), &dir), "lz4-simd bench");
+    let framed = std::fs::read(dir.join("bench.lz4")).unwrap();
+    assert_eq!(
+        lz4_simd::frame::decompress(&framed, 100).unwrap(),
+        b"a file named bench"
+    );
+}
+
+#[test]
+fn list_prints_lz4s_table() {
+    let dir = scratch("list-110");
+    let data = sample(300_000);
+    std::fs::write(dir.join("d"), &data).unwrap();
+    for (args, name) in [
+        (&["--content-size"][..], "sized.lz4"),
+        (&["-l"], "legacy.lz4"),
+        (&["-BD", "-B5", "--no-frame-crc"], "linked.lz4"),
+    ] {
+        ok(
+            &run_in(bin().args(args).args(["-f", "d", name]), &dir),
+            name,
+        );
+    }
+    let all: Vec<u8> = ["sized.lz4", "legacy.lz4", "linked.lz4"]
+        .iter()
+        .flat_map(|name| std::fs::read(dir.join(name)).unwrap())
+        .collect();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/all.lz4"), all).unwrap();
+    let files = ["sized.lz4", "legacy.lz4", "linked.lz4", "sub/all.lz4"];
+    let out = run_in(bin().arg("--list").args(files), &dir);
+    ok(&out, "--list");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let sized_len = std::fs::metadata(dir.join("sized.lz4")).unwrap().len();
+    let expected = format!(
+        "{:>10} {:>14} {:>5} {:>11} {:>13} {:>8}   {}\n",
+        "Frames", "Type", "Block", "Compressed", "Uncompressed", "Ratio", "Filename"
+    );
+    assert!(text.starts_with(&expected), "{text}");
+    // The ratio is followed by two spaces and the name by one; folders are left out.
+    let ratio = sized_len as f64 * 100.0 / 300_000.0;
+    assert!(
+        text.contains(&format!("292.97K {ratio:>8.2}%  sized.lz4 \n")),
+        "{text}"
+    );
+    assert!(text.ends_with(&format!("{:>8}   all.lz4\n", "-")), "{text}");
+    let verbose = run_in(bin().args(["--list", "-v"]).args(files), &dir);
+    ok(&verbose, "--list -v");
+    let verbose = String::from_utf8(verbose.stdout).unwrap();
+    assert!(verbose.starts_with("sized.lz4(1/4)\n     Frame           Type Block Checksum"));
+    // Without a file name lz4 lists nothing (the header alone) and succeeds.
+    let mut command = bin();
+    command.arg("--list");
+    let out = run_with_stdin(command, b"");
+    ok(&out, "--list < empty");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    let Some(lz4) = reference() else { return };
+    for args in [&["--list"][..], &["--list", "-v"], &["--list", "-m"]] {
+        let ours = run_in(bin().args(args).args(files), &dir);
+        let theirs = run_in(Command::new(&lz4).args(args).args(files), &dir);
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn block_sizes_in_bytes_pick_the_frame_block_size() {
+    let dir = scratch("block-bytes");
+    std::fs::write(dir.join("f"), sample(600_000)).unwrap();
+    // As lz4 1.10: the frame of -B# is that of the smallest -B4..-B7 holding # bytes.
+    for (bytes, code) in [
+        ("32", "4"),
+        ("65536", "4"),
+        ("100000", "5"),
+        ("2000000", "7"),
+    ] {
+        let ours = run_in(bin().args([&format!("-B{bytes}"), "-c", "f"]), &dir);
+        ok(&ours, bytes);
+        let named = run_in(bin().args([&format!("-B{code}"), "-c", "f"]), &dir);
+        assert!(ours.stdout == named.stdout, "-B{bytes} is not -B{code}");
+        if let Some(lz4) = reference() {
+            let theirs = run_in(
+                Command::new(lz4).args([&format!("-B{bytes}"), "-c", "f"]),
+                &dir,
+            );
+            assert!(
+                ours.stdout == theirs.stdout,
+                "-B{bytes}: bytes differ from lz4's"
+            );
+        }
+    }
+    for bad in ["-B3", "-B8", "-B31"] {
+        assert!(
+            !run_in(bin().args([bad, "-c", "f"]), &dir).status.success(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn sparse_on_standard_output_only_when_asked() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("sparse-stdout");
+    let mut data = sample(100_000);
+    data.extend(vec![0u8; 8 << 20]);
+    data.extend(sample(1000));
+    data.extend(vec![0u8; 1 << 20]);
+    std::fs::write(dir.join("z"), &data).unwrap();
+    ok(&run_in(bin().args(["z", "z.lz4"]), &dir), "compress");
+    let blocks = |name: &str| std::fs::metadata(dir.join(name)).unwrap().blocks() * 512;
+    // A file output is sparse by default: where the file system keeps no holes, only the
+    // content is compared.
+    ok(&run_in(bin().args(["-d", "z.lz4", "by-name"]), &dir), "-d");
+    let holes = blocks("by-name") < (4 << 20);
+    for (args, name, sparse) in [
+        (&["-d", "-c", "--sparse", "z.lz4"][..], "sparse", true),
+        (&["-d", "-c", "z.lz4"], "default", false),
+    ] {
+        let file = std::fs::File::create(dir.join(name)).unwrap();
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .stdout(file)
+            .output()
+            .unwrap();
+        ok(&out, name);
+        assert!(std::fs::read(dir.join(name)).unwrap() == data, "{name}");
+        if holes {
+            assert_eq!(
+                blocks(name) < (4 << 20),
+                sparse,
+                "{name}: {} bytes",
+                blocks(name)
+            );
+        }
+    }
+    // On a pipe, --sparse writes the zeros (lz4 1.10 fails there with exit 69).
+    let out = run_in(bin().args(["-d", "-c", "--sparse", "z.lz4"]), &dir);
+    ok(&out, "--sparse to a pipe");
+    assert!(out.stdout == data);
+}
+
+#[test]
+fn exit_codes_are_lz4s() {
+    let dir = scratch("exit-codes");
+    let data = sample(200_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    ok(&run_in(bin().args(["-l", "f", "legacy.lz4"]), &dir), "-l");
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    let legacy = std::fs::read(dir.join("legacy.lz4")).unwrap();
+    let mut corrupt = framed.clone();
+    corrupt[100] ^= 0xff;
+    let mut checksum = framed.clone();
+    let at = checksum.len() - 2;
+    checksum[at] ^= 0xff;
+    for (name, bytes) in [
+        ("cut.lz4", &framed[..20]),
+        ("corrupt.lz4", &corrupt[..]),
+        ("checksum.lz4", &checksum[..]),
+        ("legacy-cut.lz4", &legacy[..50]),
+        ("garbage.lz4", b"garbage here"),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    // (arguments, lz4 1.10's exit code, whether it is a usage error)
+    let cases: &[(&[&str], i32, bool)] = &[
+        (&["-d", "garbage.lz4", "o"], 44, false),
+        (&["-qq", "-d", "garbage.lz4", "o"], 44, false),
+        (&["-d", "cut.lz4", "o"], 26, false),
+        (&["-t", "corrupt.lz4"], 34, false),
+        (&["-d", "checksum.lz4", "o"], 34, false),
+        (&["-d", "legacy-cut.lz4", "o"], 63, false),
+        (&["-m", "miss1", "miss2", "miss3"], 3, false),
+        (&["-D", "nodict", "f", "-c"], 27, false),
+        (&["-bi0", "nofile"], 10, false),
+        (&["missing"], 1, false),
+        (&["f", "f.lz4"], 1, false),
+        (&["-d", "f"], 1, true),
+        (&["-B3", "f"], 1, true),
+        (&["--fast=0", "f"], 1, true),
+    ];
+    let lz4 = reference();
+    for (args, code, usage) in cases {
+        let out = run_in(bin().args(*args), &dir);
+        let _ = std::fs::remove_file(dir.join("o"));
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).contains("Usage"),
+            *usage,
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(*args), &dir);
+            let _ = std::fs::remove_file(dir.join("o"));
+            assert_eq!(theirs.status.code(), Some(*code), "lz4 {args:?}");
+        }
+    }
+}
