@@ -149,8 +149,8 @@ lz4-simd extras :\n\
           the streamed hadoop, kafka, lz4-java, clickhouse)\n\
 --container NAME : read/write LZ4 inside another system's format instead of frames:\n\
           hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,\n\
-          prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read\n\
-          by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises kafka-v0, lz4-java, clickhouse and linux\n\
+          prefixed-varint, clickhouse, linux (legacy frame + size trailer or zero\n\
+          padding, also read by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises kafka-v0, lz4-java, clickhouse and linux\n\
           files by themselves, the others when named\n",
         env!("CARGO_PKG_VERSION")
     );
