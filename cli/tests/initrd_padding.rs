@@ -1,6 +1,7 @@
 //! lz4 initrds (legacy frames) with zero padding, as a boot loader that pads and aligns every
 //! initrd it loads hands them to the kernel: `-d` decodes them as the kernel reads them (from a
-//! file, from a pipe, on two threads, and `-t` tests them), where `lz4` refuses the padding.
+//! file, from a pipe, on two threads, with `--container linux`, and `-t` tests them), where
+//! `lz4` refuses the padding.
 //! Padding that holds anything but zeros is an error naming its offset.
 
 mod common;
@@ -68,6 +69,13 @@ fn padded_initrds_decode() {
             assert!(out.status.success(), "{name} {args:?}: {}", stderr(&out));
             assert!(out.stdout == *expected, "{name} {args:?}: content");
         }
+        let out = run_in(bin().args(["-d", "-c", "--container", "linux", name]), &dir);
+        assert!(
+            out.status.success(),
+            "{name} --container linux: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout == *expected, "{name} --container linux: content");
         let out = run_in(bin().args(["-t", name]), &dir);
         assert!(out.status.success(), "{name} -t: {}", stderr(&out));
         // `lz4` refuses the padding: fewer than 4 bytes are no block size, and a block size

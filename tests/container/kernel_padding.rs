@@ -363,3 +363,43 @@ fn agrees_with_the_kernel_loop() {
         "{accepted_count} {refused_count}"
     );
 }
+
+/// Without the kernel option the frame decoders read padding as `lz4` 1.10.0 does: a block size
+/// of 0 is an empty block, which does not decode, and 1 to 3 bytes are a truncated block size.
+#[test]
+fn without_the_option_padding_is_refused_as_lz4_refuses_it() {
+    let (_, legacy) = image("log-lines", 20_000, 18);
+    let zero_word = padded(legacy.clone(), 8);
+    let expected = Error::FrameBlock {
+        input_pos: legacy.len() as u64,
+        block_index: 1,
+        error: Box::new(Error::EmptyInput),
+    };
+    assert_eq!(
+        frame::decompress(&zero_word, CAP).err(),
+        Some(expected.clone())
+    );
+    let mut decoder = frame::FrameDecompressor::new();
+    let mut out = vec![0; 1 << 16];
+    let mut input = &zero_word[..];
+    let error = loop {
+        match decoder.decompress(input, &mut out) {
+            Ok(progress) => {
+                input = &input[progress.consumed..];
+                if progress.consumed == 0 && progress.produced == 0 {
+                    break decoder.finish().err();
+                }
+            }
+            Err(error) => break Some(error),
+        }
+    };
+    assert_eq!(error, Some(expected));
+    let short = padded(legacy.clone(), 3);
+    assert_eq!(
+        frame::decompress(&short, CAP).err(),
+        Some(Error::FrameTruncated {
+            input_pos: short.len() as u64,
+            what: "a 4-byte legacy block size",
+        })
+    );
+}
