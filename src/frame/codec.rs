@@ -971,8 +971,8 @@ impl FrameParser {
                 }
                 Some(at) => {
                     let mut head = [0u8; 4];
-                    let have = unit.len() - at;
-                    head[..have].copy_from_slice(&unit[at..]);
+                    let have = (unit.len() - at).min(4);
+                    head[..have].copy_from_slice(&unit[at..at + have]);
                     let pos = unit_pos + at as u64;
                     if ended {
                         return Err(gap_error(head, pos));
