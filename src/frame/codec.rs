@@ -898,7 +898,8 @@ impl FrameParser {
             }
             State::LegacyWord { block_index } => {
                 if ended {
-                    if self.legacy_trailer && unit.iter().all(|&byte| byte == 0) {
+                    let zeros = unit.iter().all(|&byte| byte == 0);
+                    if self.legacy_trailer && !unit.is_empty() && zeros {
                         // The kernel's `unlz4` ends an image at fewer than 4 bytes left; the
                         // initramfs loader accepts them when they are zeros.
                         self.state = State::LegacyPadding;
