@@ -1040,6 +1040,20 @@ impl FrameParser {
         }
     }
 
+    /// Kernel option, in zero padding: takes the zeros that `input` starts with at once (the
+    /// padding is otherwise read 4 bytes at a time) and returns how many. 0 elsewhere.
+    pub(crate) fn skip_padding(&mut self, input: &[u8]) -> usize {
+        if !matches!(self.state, State::LegacyGap) {
+            return 0;
+        }
+        let zeros = input
+            .iter()
+            .position(|&byte| byte != 0)
+            .unwrap_or(input.len());
+        self.input_pos += zeros as u64;
+        zeros
+    }
+
     /// Kernel option, after the zero padding that ends a legacy frame: `head[..have]` are the
     /// first bytes from the first nonzero byte on (at `pos`). Only a legacy frame may follow,
     /// as only a legacy frame is an LZ4 image to the kernel.

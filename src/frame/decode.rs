@@ -86,6 +86,7 @@ fn decode_all(
     let mut sink = VecSink::new(dict_tail, max_out, stream_content_bound(src))?;
     let mut rest = src;
     loop {
+        rest = &rest[parser.skip_padding(rest)..];
         let take = parser.need().min(rest.len());
         let (unit, after) = rest.split_at(take);
         if parser.process(unit, &mut sink)? == Step::End {

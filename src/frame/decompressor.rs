@@ -289,6 +289,9 @@ impl FrameDecompressor {
             if self.parser.is_done() {
                 return Ok(self.progress(consumed, produced, Status::FrameEnd));
             }
+            if self.unit_len == 0 {
+                consumed += self.parser.skip_padding(&input[consumed..]);
+            }
             let need = self.parser.need();
             let rest = &input[consumed..];
             if self.unit_len == 0 && rest.len() >= need {

@@ -87,6 +87,24 @@ fn streamed(src: &[u8], chunk: usize) -> Result<Vec<u8>, Error> {
     }
 }
 
+/// `FrameDecompressor::decompress` with the kernel option, given `chunk` bytes at a time.
+fn sans_io(src: &[u8], chunk: usize) -> Result<Vec<u8>, Error> {
+    let mut decoder = frame::FrameDecompressor::new().kernel_trailer(true);
+    let mut content = Vec::new();
+    let mut out = vec![0; 1 << 16];
+    let mut input = src;
+    loop {
+        let piece = &input[..chunk.min(input.len())];
+        let progress = decoder.decompress(piece, &mut out)?;
+        content.extend_from_slice(&out[..progress.produced]);
+        input = &input[progress.consumed..];
+        if progress.consumed == 0 && progress.produced == 0 {
+            decoder.finish()?;
+            return Ok(content);
+        }
+    }
+}
+
 /// `src` decodes to `expected` one-shot and streamed (in pieces of several sizes, and on
 /// threads), and the kernel's model reads the same; `lz4`'s reading (`frame::decompress`)
 /// refuses the padding.
@@ -100,6 +118,11 @@ fn accepted(src: &[u8], expected: &[u8], what: &str) {
         assert!(
             got == expected,
             "{what}, streamed by {chunk}: content differs"
+        );
+        let got = sans_io(src, chunk).unwrap_or_else(|e| panic!("{what}, {chunk}: {e}"));
+        assert!(
+            got == expected,
+            "{what}, sans-io by {chunk}: content differs"
         );
     }
     #[cfg(feature = "parallel")]
@@ -125,6 +148,11 @@ fn refused(src: &[u8], what: &str) -> Error {
     for chunk in [1, 3, usize::MAX] {
         assert_eq!(
             streamed(src, chunk).err(),
+            Some(error.clone()),
+            "{what}, {chunk}"
+        );
+        assert_eq!(
+            sans_io(src, chunk).err(),
             Some(error.clone()),
             "{what}, {chunk}"
         );
@@ -342,11 +370,13 @@ fn agrees_with_the_kernel_loop() {
         let model = kernel_unpack(&src);
         let ours = linux::decompress(&src, CAP);
         let stream = streamed(&src, 1 + next(9));
+        let sans = sans_io(&src, 1 + next(9));
         match &model {
             Ok(content) => {
                 accepted_count += 1;
                 assert_eq!(ours.as_ref().ok(), Some(content), "round {round}");
                 assert_eq!(stream.as_ref().ok(), Some(content), "round {round}");
+                assert_eq!(sans.as_ref().ok(), Some(content), "round {round}");
             }
             Err(_) => {
                 refused_count += 1;
@@ -355,6 +385,7 @@ fn agrees_with_the_kernel_loop() {
                     "round {round}: accepted what the kernel refuses"
                 );
                 assert!(stream.is_err(), "round {round}: streamed, accepted");
+                assert_eq!(sans.err(), stream.err(), "round {round}");
             }
         }
     }
