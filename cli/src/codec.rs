@@ -238,7 +238,8 @@ pub fn decompress_frames(
         return io::copy(&mut reader, writer);
     }
     // `-D`: the dictionary serves every frame, whatever ID its header names, as in `lz4`. A
-    // legacy frame may end with a kernel image's size trailer (as `unlz4` accepts).
+    // legacy frame may end with a kernel image's size trailer or zero padding, and more legacy
+    // frames may follow the padding (as the kernel reads images and initrds).
     if threads > 1 {
         let decoder = match dictionary {
             Some(dict) => ParallelFrameDecoder::with_any_dictionary(reader, dict, threads),

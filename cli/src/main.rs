@@ -165,10 +165,10 @@ lz4-simd extras :
           the streamed hadoop, kafka, lz4-java, clickhouse)
 --container NAME : read/write LZ4 inside another system's format instead of frames:
           hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,
-          prefixed-varint, clickhouse, linux (legacy frame + size trailer, also read
-          by plain -d), parquet-lz4, parquet-lz4-raw (one page); --list recognises
-          kafka-v0, lz4-java, clickhouse and linux files by themselves, the others when
-          named\n",
+          prefixed-varint, clickhouse, linux (legacy frame + size trailer or zero
+          padding, also read by plain -d), parquet-lz4, parquet-lz4-raw (one page);
+          --list recognises kafka-v0, lz4-java, clickhouse and linux files by
+          themselves, the others when named\n",
         env!("CARGO_PKG_VERSION")
     );
     if long {

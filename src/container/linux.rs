@@ -9,6 +9,33 @@
 //! the option that a caller (the CLI for legacy input) turns on by calling this function
 //! instead of [`frame::decompress`].
 //!
+//! # Zero padding (initrds)
+//!
+//! Boot loaders pad and align every initrd they load, and the kernel reads lz4 initrds (legacy
+//! frames) with that padding: its `unlz4`, on an image in memory, ends an image where a block
+//! size is read and fewer than 4 bytes are left or the size is 0, and the initramfs loader then
+//! skips zero bytes one by one and starts the next image at the next nonzero byte. [`decompress`]
+//! (and the streaming decoders' option
+//! [`FrameDecompressor::kernel_trailer`](crate::frame::FrameDecompressor::kernel_trailer))
+//! accepts the same, where a legacy block size is read:
+//!
+//! - 1 to 3 bytes left that are all zeros: the end of the input;
+//! - a block size of 0: zero padding, which runs to the end of the input or to the magic number
+//!   of another legacy frame (another image, decoded after the first; its content follows);
+//! - a legacy magic number with no padding continues the stream (as without the option).
+//!
+//! Whatever else follows padding is an error at its offset (a nonzero byte: `FrameBadMagic`,
+//! which says that only zeros or a legacy frame may follow; 1 to 3 bytes left that are not all
+//! zeros: `FrameTruncated`), as is fewer than 4 zeros before the next image (the kernel reads
+//! them and the magic number as a block size). A block size of 0 in the middle of an image
+//! ends it, so the blocks after it are an error. Where the kernel's `unlz4` alone ignores 1 to 3
+//! bytes of any value, its initramfs loader accepts only zeros, and so does [`decompress`]:
+//! nothing that is not padding is dropped. Only legacy frames follow padding: an LZ4 frame is
+//! not a kernel image. A size trailer of 0 is indistinguishable from padding and reads as such.
+//! Padding before the first image is not accepted. `lz4` 1.10.0 refuses all of this padding
+//! (a block size of 0 is an empty block, which is invalid; 1 to 3 bytes cannot be a block
+//! size), and so does [`frame::decompress`].
+//!
 //! ```
 //! use lz4_simd::{container::linux, frame};
 //! let image = b"vmlinux vmlinux vmlinux vmlinux".repeat(100);
@@ -17,6 +44,15 @@
 //! file.extend_from_slice(&[0; 12]);
 //! assert!(frame::decompress(&file, 1 << 20).is_err());
 //! assert_eq!(linux::decompress(&file, 1 << 20).unwrap(), image);
+//!
+//! // Two initrds, each padded to 4 KiB, as a boot loader loads them.
+//! let first = frame::compress_legacy(b"first image", 1);
+//! let mut initrds = first.clone();
+//! initrds.resize(4096, 0);
+//! initrds.extend_from_slice(&frame::compress_legacy(b", second image", 1));
+//! initrds.resize(8192, 0);
+//! assert!(frame::decompress(&initrds, 1 << 20).is_err());
+//! assert_eq!(linux::decompress(&initrds, 1 << 20).unwrap(), b"first image, second image");
 //! ```
 
 use alloc::vec::Vec;
@@ -27,8 +63,9 @@ use crate::Error;
 const NAME: &str = "linux kernel image";
 
 /// Decodes a stream of frames that may end, after a legacy frame, with a little-endian `u32`
-/// of the total decoded size and zero padding; the size must equal what was decoded. At most
-/// `max_out` bytes.
+/// of the total decoded size and zero padding; the size must equal what was decoded. Legacy
+/// frames may also be followed by zero padding, and more legacy frames after it, as the module
+/// documentation describes. At most `max_out` bytes.
 ///
 /// # Examples
 ///
@@ -42,12 +79,11 @@ const NAME: &str = "linux kernel image";
 /// # Ok::<(), lz4_simd::Error>(())
 /// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    // A stream without a trailer (or whose trailer and padding happen to parse as a block).
-    let whole = frame::frames(src)
-        .all(|frame| frame.is_ok())
-        .then(|| frame::decompress(src, max_out));
-    if let Some(Ok(out)) = whole {
-        return Ok(out);
+    // A stream without a trailer, with zero padding, or whose trailer is the content size
+    // followed by zeros, as the streaming decoder's kernel option reads it.
+    let whole = frame::decompress_kernel(src, max_out);
+    if whole.is_ok() {
+        return whole;
     }
     // The trailer holds the last nonzero byte of the input (only zeros follow it), unless the
     // size is 0: it starts 1 to 4 bytes before the end of the nonzero content.
@@ -62,7 +98,11 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
             continue;
         }
         let trailer = u32::from_le_bytes([src[end], src[end + 1], src[end + 2], src[end + 3]]);
-        let out = frame::decompress(&src[..end], max_out)?;
+        // Content before the candidate that does not decode (zero padding, a damaged block):
+        // the error of the whole stream says what and where.
+        let Ok(out) = frame::decompress(&src[..end], max_out) else {
+            break;
+        };
         if out.len() as u64 != u64::from(trailer) {
             return Err(Error::ContainerSizeMismatch {
                 container: NAME,
@@ -73,7 +113,7 @@ pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
         }
         return Ok(out);
     }
-    whole.unwrap_or_else(|| frame::decompress(src, max_out))
+    whole
 }
 
 /// Whether `src` is a whole stream of frames whose last frame is a legacy frame.

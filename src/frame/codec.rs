@@ -389,10 +389,31 @@ enum State {
     /// The zero padding after a legacy frame's size trailer (kernel images), to the end of
     /// the input.
     LegacyPadding,
+    /// Kernel option: the zero padding that a legacy block size of 0 starts, up to the end of
+    /// the input or the next legacy frame (initrds padded and concatenated by a boot loader).
+    LegacyGap,
+    /// Kernel option: the first `have` bytes of what follows the zero padding (from `pos`, its
+    /// first nonzero byte), which must be a legacy magic number.
+    LegacyGapMagic {
+        head: [u8; 4],
+        have: usize,
+        pos: u64,
+    },
     /// Single-frame mode: the first frame ended; nothing more is read.
     Done,
     /// An error was returned; it is returned again.
     Failed(Error),
+}
+
+/// What follows a kernel image's zero padding (`found`, at `input_pos`) is neither zeros nor
+/// a legacy frame.
+fn gap_error(found: [u8; 4], input_pos: u64) -> Error {
+    Error::FrameBadMagic {
+        input_pos,
+        found,
+        hint: "zero padding (a legacy block size of 0, as the kernel reads a padded initrd) \
+               may be followed only by more zeros or by another legacy frame",
+    }
 }
 
 /// The frame decoder's state machine; see the module documentation.
@@ -442,7 +463,10 @@ impl FrameParser {
     /// [`container::linux::decompress`](crate::container::linux::decompress) checks it), then
     /// zero padding, to the end of the input (as the kernel's `unlz4` does). Only at the end of the input: a word
     /// that equals the content size and is followed by anything but zeros is a block size, as
-    /// without the option. Off by default (`lz4` refuses the trailer).
+    /// without the option. Also zero padding with no trailer, as the kernel reads initrds:
+    /// 1 to 3 zeros where a legacy block size is read end the input, and a block size of 0
+    /// starts zeros that run to the end of the input or to another legacy frame. Off by default
+    /// (`lz4` refuses the trailer and the padding).
     pub(crate) fn set_legacy_trailer(&mut self, on: bool) {
         self.legacy_trailer = on;
     }
@@ -580,6 +604,10 @@ impl FrameParser {
             }
             State::LegacyData { size, .. } => *size,
             State::LegacyPadding => SKIP_UNIT,
+            // Word by word: a nonzero byte may start the next frame's magic number, whose
+            // bytes must not be taken with the padding.
+            State::LegacyGap => 4,
+            State::LegacyGapMagic { have, .. } => 4 - have,
         }
     }
 
@@ -870,8 +898,19 @@ impl FrameParser {
             }
             State::LegacyWord { block_index } => {
                 if ended {
+                    let zeros = unit.iter().all(|&byte| byte == 0);
+                    if self.legacy_trailer && !unit.is_empty() && zeros {
+                        // The kernel's `unlz4` ends an image at fewer than 4 bytes left; the
+                        // initramfs loader accepts them when they are zeros.
+                        self.state = State::LegacyPadding;
+                        return Ok(Step::End);
+                    }
                     if !unit.is_empty() {
-                        return Err(truncated("a 4-byte legacy block size"));
+                        return Err(truncated(if self.legacy_trailer {
+                            "a 4-byte legacy block size, or zero padding"
+                        } else {
+                            "a 4-byte legacy block size"
+                        }));
                     }
                     // Legacy frames have no end mark: the end of the input ends them.
                     self.state = State::LegacyWord { block_index };
@@ -885,6 +924,12 @@ impl FrameParser {
                 }
                 if is_magic(word) {
                     return self.start_frame(unit, unit_pos);
+                }
+                if word == 0 && self.legacy_trailer {
+                    // The kernel's `unlz4` ends an image at a block size of 0: zero padding
+                    // follows, to the end of the input or to the next image.
+                    self.state = State::LegacyGap;
+                    return Ok(Step::More);
                 }
                 let size = word as usize;
                 let trailer = self.legacy_trailer && u64::from(word) == self.stream_produced;
@@ -919,6 +964,34 @@ impl FrameParser {
                 }
                 self.state = State::LegacyPadding;
                 Ok(if ended { Step::End } else { Step::More })
+            }
+            State::LegacyGap => match unit.iter().position(|&byte| byte != 0) {
+                None => {
+                    self.state = State::LegacyGap;
+                    Ok(if ended { Step::End } else { Step::More })
+                }
+                Some(at) => {
+                    let mut head = [0u8; 4];
+                    let have = (unit.len() - at).min(4);
+                    head[..have].copy_from_slice(&unit[at..at + have]);
+                    let pos = unit_pos + at as u64;
+                    if ended {
+                        return Err(gap_error(head, pos));
+                    }
+                    self.after_gap(head, have, pos)
+                }
+            },
+            State::LegacyGapMagic {
+                mut head,
+                have,
+                pos,
+            } => {
+                let take = unit.len().min(4 - have);
+                head[have..have + take].copy_from_slice(&unit[..take]);
+                if ended {
+                    return Err(gap_error(head, pos));
+                }
+                self.after_gap(head, 4, pos)
             }
             State::LegacyData {
                 block_index,
@@ -965,6 +1038,40 @@ impl FrameParser {
             }
             State::Failed(error) => Err(error),
         }
+    }
+
+    /// Kernel option, in zero padding: takes the zeros that `input` starts with at once (the
+    /// padding is otherwise read 4 bytes at a time) and returns how many. 0 elsewhere.
+    pub(crate) fn skip_padding(&mut self, input: &[u8]) -> usize {
+        if !matches!(self.state, State::LegacyGap) {
+            return 0;
+        }
+        let zeros = input
+            .iter()
+            .position(|&byte| byte != 0)
+            .unwrap_or(input.len());
+        self.input_pos += zeros as u64;
+        zeros
+    }
+
+    /// Kernel option, after the zero padding that ends a legacy frame: `head[..have]` are the
+    /// first bytes from the first nonzero byte on (at `pos`). Only a legacy frame may follow,
+    /// as only a legacy frame is an LZ4 image to the kernel.
+    fn after_gap(&mut self, head: [u8; 4], have: usize, pos: u64) -> Result<Step, Error> {
+        if have < 4 {
+            self.state = State::LegacyGapMagic { head, have, pos };
+            return Ok(Step::More);
+        }
+        if u32::from_le_bytes(head) != LEGACY_MAGIC {
+            return Err(gap_error(head, pos));
+        }
+        if self.single_frame {
+            self.read_ahead = Some(head);
+            self.state = State::Done;
+            return Ok(Step::More);
+        }
+        self.state = State::LegacyWord { block_index: 0 };
+        Ok(Step::More)
     }
 
     /// Starts the frame whose 4-byte magic number (`magic`, at `frame_pos`) was just read.

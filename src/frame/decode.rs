@@ -37,7 +37,16 @@ use crate::Error;
 /// # Ok::<(), lz4_simd::Error>(())
 /// ```
 pub fn decompress(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
-    decode_all(src, max_out, &[], DictRule::None)
+    decode_all(src, max_out, &[], DictRule::None, false)
+}
+
+/// [`decompress`] with the kernel option of
+/// [`FrameDecompressor::kernel_trailer`](super::FrameDecompressor::kernel_trailer): a legacy
+/// frame may end with a kernel image's size trailer or with zero padding, as the Linux kernel
+/// reads them (the one-shot form behind `container::linux::decompress`).
+#[cfg(feature = "containers")]
+pub(crate) fn decompress_kernel(src: &[u8], max_out: usize) -> Result<Vec<u8>, Error> {
+    decode_all(src, max_out, &[], DictRule::None, true)
 }
 
 /// [`decompress`] for frames compressed with a dictionary: `dict` is the dictionary's bytes and
@@ -49,7 +58,7 @@ pub fn decompress_with_dictionary(
     dict_id: u32,
     max_out: usize,
 ) -> Result<Vec<u8>, Error> {
-    decode_all(src, max_out, dict, DictRule::Id(dict_id))
+    decode_all(src, max_out, dict, DictRule::Id(dict_id), false)
 }
 
 /// [`decompress_with_dictionary`] for frames whose dictionary ID is not checked: `dict` serves
@@ -61,15 +70,23 @@ pub fn decompress_with_any_dictionary(
     dict: &[u8],
     max_out: usize,
 ) -> Result<Vec<u8>, Error> {
-    decode_all(src, max_out, dict, DictRule::AnyId)
+    decode_all(src, max_out, dict, DictRule::AnyId, false)
 }
 
-fn decode_all(src: &[u8], max_out: usize, dict: &[u8], rule: DictRule) -> Result<Vec<u8>, Error> {
+fn decode_all(
+    src: &[u8],
+    max_out: usize,
+    dict: &[u8],
+    rule: DictRule,
+    kernel: bool,
+) -> Result<Vec<u8>, Error> {
     let dict_tail = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
     let mut parser = FrameParser::new(rule);
+    parser.set_legacy_trailer(kernel);
     let mut sink = VecSink::new(dict_tail, max_out, stream_content_bound(src))?;
     let mut rest = src;
     loop {
+        rest = &rest[parser.skip_padding(rest)..];
         let take = parser.need().min(rest.len());
         let (unit, after) = rest.split_at(take);
         if parser.process(unit, &mut sink)? == Step::End {

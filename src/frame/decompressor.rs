@@ -143,13 +143,21 @@ impl FrameDecompressor {
         self
     }
 
-    /// Accept a Linux kernel image's trailer after a legacy frame (off by default, as in
-    /// `lz4`; the kernel's `unlz4` accepts it): a little-endian u32 equal to the content size
-    /// of the whole stream (every frame's content so far, as `container::linux::decompress`
-    /// checks it; for a kernel image, one legacy frame's), then zero padding, to the end of the
-    /// input. A word equal to the content
-    /// size that is followed by anything but zeros stays a block size. Set it before the first
-    /// call. (The one-shot form is `container::linux::decompress`.)
+    /// Read legacy frames as the Linux kernel does (off by default, as in `lz4`, which refuses
+    /// both forms below; the kernel accepts them):
+    ///
+    /// - A kernel image's trailer after a legacy frame: a little-endian u32 equal to the
+    ///   content size of the whole stream (every frame's content so far, as
+    ///   `container::linux::decompress` checks it; for a kernel image, one legacy frame's),
+    ///   then zero padding, to the end of the input. A word equal to the content size that is
+    ///   followed by anything but zeros stays a block size.
+    /// - Zero padding after a legacy frame (initrds that a boot loader pads and aligns): where
+    ///   a block size is read, 1 to 3 bytes left that are all zeros end the input, and a block
+    ///   size of 0 starts padding, zeros up to the end of the input or up to another legacy
+    ///   frame's magic number. Anything else there (a nonzero byte, another kind of frame) is
+    ///   an error at its offset.
+    ///
+    /// Set it before the first call. (The one-shot form is `container::linux::decompress`.)
     pub fn kernel_trailer(mut self, on: bool) -> Self {
         self.parser.set_legacy_trailer(on);
         self
@@ -280,6 +288,9 @@ impl FrameDecompressor {
             }
             if self.parser.is_done() {
                 return Ok(self.progress(consumed, produced, Status::FrameEnd));
+            }
+            if self.unit_len == 0 {
+                consumed += self.parser.skip_padding(&input[consumed..]);
             }
             let need = self.parser.need();
             let rest = &input[consumed..];

@@ -119,6 +119,9 @@ pub use asynchronous::tokio;
 #[cfg_attr(docsrs, doc(cfg(any(feature = "tokio", feature = "futures-io"))))]
 pub use asynchronous::{AsyncFrameDecoder, AsyncFrameEncoder};
 pub use compressor::FrameCompressor;
+/// The one-shot form of the kernel option, for `container::linux`.
+#[cfg(feature = "containers")]
+pub(crate) use decode::decompress_kernel;
 pub use decode::{
     decompress, decompress_with_any_dictionary, decompress_with_dictionary, frames, Frame, Frames,
 };

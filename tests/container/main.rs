@@ -2,6 +2,8 @@
 //!
 //! - `hostile`: every container decoder on truncated, flipped and lying input, within its cap.
 //! - `stream`: the streaming adapters against the one-shot functions.
+//! - `kernel_padding`: Linux images (legacy frames) with zero padding after and between them,
+//!   against a model of the kernel's reading loop.
 //! - `interop`, `parquet`: the containers against their real implementations (python-lz4, the
 //!   Cassandra driver, RocksDB, kafka-python, clickhouse-cityhash, lz4-java, pyarrow), through
 //!   `peers` (`peers/containers.py`, `peers/Lz4BlockPeer.java`).
@@ -16,6 +18,7 @@ static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 mod hostile;
 mod interop;
+mod kernel_padding;
 mod parquet;
 mod peers;
 mod stream;

@@ -238,10 +238,12 @@ impl<R: Read> ParallelFrameDecoder<R> {
         )
     }
 
-    /// Accept a Linux kernel image's trailer after a legacy frame (off by default), as
+    /// Read legacy frames as the Linux kernel does (off by default), as
     /// [`FrameDecompressor::kernel_trailer`](crate::frame::FrameDecompressor::kernel_trailer):
-    /// a little-endian u32 equal to the content size of the whole stream, then zero padding, to
-    /// the end of the input. Set it before the first read.
+    /// a kernel image's size trailer (a little-endian u32 equal to the content size of the
+    /// whole stream, then zero padding, to the end of the input), and zero padding after a
+    /// legacy frame (fewer than 4 zeros at the end of the input, or a block size of 0, then
+    /// zeros up to the end or to another legacy frame). Set it before the first read.
     pub fn kernel_trailer(mut self, on: bool) -> Self {
         self.parser.set_legacy_trailer(on);
         self
