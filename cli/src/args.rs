@@ -15,7 +15,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use lz4_simd::frame::BlockSize;
 
@@ -231,6 +231,12 @@ pub fn parse_as(program: &OsStr, args: &[OsString]) -> Result<Parsed, Usage> {
             index = 1;
         } else if word == "decompress" {
             settings.mode = Mode::Decompress;
+            index = 1;
+        } else if word == "bench" && !Path::new("bench").exists() {
+            // `-b`, unless a file named `bench` is there to compress, as lz4 would (lz4 fails
+            // on the missing file; here it is the benchmark).
+            settings.mode = Mode::Bench;
+            settings.multiple = true;
             index = 1;
         }
     }

@@ -185,7 +185,14 @@ fn benchmark_modes() {
     let out = run_in(bin().args(["-bdi0", "-D", "dict", "fd.lz4"]), &dir);
     ok(&out, "-bdi0 -D");
     assert!(String::from_utf8_lossy(&out.stdout).contains(" 200000 "));
-    // `bench` is a file name like any other, as for lz4.
+    // `bench` with no file of that name is the benchmark (`-b`) on the built-in samples.
+    let out = run_in(bin().args(["bench", "-i0"]), &dir);
+    ok(&out, "lz4-simd bench -i0");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("kernel"),
+        "{out:?}"
+    );
+    // With a file named `bench` there, it is that file, as for lz4.
     std::fs::write(dir.join("bench"), b"a file named bench").unwrap();
     ok(&run_in(bin().arg("bench"), &dir), "lz4-simd bench");
     let framed = std::fs::read(dir.join("bench.lz4")).unwrap();
