@@ -14,8 +14,8 @@
 //! `LZ4_SIMD_BENCH_BLOCK` (4-7, default 7) sets the block size code (4: 64 KiB ... 7: 4 MiB);
 //! `LZ4_SIMD_BENCH_CLOCK=cpu` times each run by the thread's CPU time (see `testkit::clock`).
 //!
-//! Run: `cargo bench -p lz4-simd-tests --features tokio,futures-io --bench frame_adapters`
-//! (without the features the async rows are left out).
+//! Run: `cargo bench --bench frame_adapters` (the async rows need the features tokio and
+//! futures-io, on by default in lz4-simd-tests).
 
 mod common;
 

@@ -3,7 +3,7 @@
 //! same way.
 //!
 //! ```sh
-//! cargo run -p lz4-simd-tests --example tokio_frames --features tokio
+//! cargo run --example tokio_frames
 //! ```
 
 use lz4_simd::frame::tokio::{FrameDecoder, FrameEncoder};

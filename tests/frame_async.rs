@@ -3,7 +3,8 @@
 //! write future dropped while waiting) leaving the adapter usable; back-pressure (a small pipe);
 //! the blocking decoder's verdicts on corrupt and truncated streams, and the one-shot bytes.
 //!
-//! Needs the features: `cargo test -p lz4-simd-tests --features tokio,futures-io --test frame_async`.
+//! Needs the features tokio and futures-io (default features of lz4-simd-tests):
+//! `cargo test --test frame_async`.
 
 use std::time::Duration;
 
