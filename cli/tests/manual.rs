@@ -183,3 +183,48 @@ fn the_generator_writes_its_files() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Each shell that is installed reads its script: bash completes `--con` with the script loaded
+/// (zsh and fish check the syntax). A shell that is not installed is skipped.
+#[test]
+fn the_shells_read_their_scripts() {
+    let dir = std::env::temp_dir().join(format!("lz4-simd-shells-{}", std::process::id()));
+    generate::write_to(&dir, "completions").unwrap();
+    let scripts = dir.join("completions");
+    let bash = format!(
+        "source {}/lz4-simd.bash && COMP_WORDS=(lz4-simd --con) && COMP_CWORD=1 && \
+         _lz4__simd lz4-simd --con lz4-simd && echo \"${{COMPREPLY[*]}}\"",
+        scripts.display()
+    );
+    let zsh = format!("zsh -n {}/_lz4-simd", scripts.display());
+    let fish = format!("fish --no-execute {}/lz4-simd.fish", scripts.display());
+    for (shell, args) in [
+        ("bash", vec!["-c".to_string(), bash]),
+        ("zsh", vec!["-c".to_string(), zsh]),
+        ("fish", vec!["-c".to_string(), fish]),
+    ] {
+        let out = match std::process::Command::new(shell).args(&args).output() {
+            Ok(out) => out,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!("{shell} is not installed: its script is not checked");
+                continue;
+            }
+            Err(err) => panic!("{shell}: {err}"),
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{shell}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if shell == "bash" {
+            let words: Vec<&str> = stdout.split_whitespace().collect();
+            assert_eq!(
+                words,
+                ["--content-size", "--container"],
+                "bash completes --con"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
