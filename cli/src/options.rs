@@ -383,8 +383,8 @@ pub const EXIT_CODES: &[(&str, &str)] = &[
     ("70", "Standard output is closed, writing decoded data."),
     (
         "N",
-        "With -m and several failed inputs: the first of the codes above, else the number of \
-         inputs that failed.",
+        "With several inputs (-m, -r): the code of the first failure that has one of the codes \
+         above, else the number of inputs that failed.",
     ),
 ];
 
