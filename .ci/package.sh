@@ -4,6 +4,8 @@
 # - the licence texts are present in each crate that is or will be published;
 # - `cargo package --list -p lz4-simd` holds only the library's sources, build.rs, the manifest,
 #   the README, the changelog and the licences (and the files cargo adds itself);
+# - `cargo package --list -p lz4-simd-cli` holds the tool's sources, its build script, the
+#   generator of its manual and completions, the manifest, its README and the licences;
 # - `cargo publish --dry-run -p lz4-simd` raises no warning;
 # - the `rust` examples of README.md and docs/*.md compile and run (`rustdoc --test` on the
 #   Markdown files; the README's also run as doctests of the crate);
@@ -40,6 +42,19 @@ extra=$(grep -Ev "$allowed" <<<"$list" || true)
 $extra"
 for required in src/lib.rs build.rs Cargo.toml README.md CHANGELOG.md LICENSE-MIT LICENSE-APACHE; do
     grep -qx "$required" <<<"$list" || fail "the package lacks $required"
+done
+echo "ok: $(wc -l <<<"$list") files, all in the allowed set"
+
+note "the lz4-simd-cli package's files"
+# Listed without resolving its dependencies: packaging it in full (and its dry run) needs lz4-simd
+# 0.2.0 on crates.io, so the tool is published after the library (docs/cli.md).
+list=$(cargo package --list -p lz4-simd-cli --allow-dirty 2>/dev/null)
+allowed='^(src/.+\.rs|build\.rs|examples/generate\.rs|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json|README\.md|LICENSE-MIT|LICENSE-APACHE)$'
+extra=$(grep -Ev "$allowed" <<<"$list" || true)
+[ -z "$extra" ] || fail "the lz4-simd-cli package holds files outside the allowed set:
+$extra"
+for required in src/main.rs src/options.rs build.rs examples/generate.rs Cargo.toml README.md LICENSE-MIT LICENSE-APACHE; do
+    grep -qx "$required" <<<"$list" || fail "the lz4-simd-cli package lacks $required"
 done
 echo "ok: $(wc -l <<<"$list") files, all in the allowed set"
 

@@ -699,6 +699,28 @@ mod tests {
         }
     }
 
+    /// Every spelling of the option table (`options.rs`, from which `-h`, the manual and the
+    /// completions are made) is one this parser takes.
+    #[test]
+    fn takes_every_spelling_of_the_option_table() {
+        use crate::options::{Value, OPTIONS};
+        for opt in OPTIONS {
+            for name in opt.names {
+                let mut args = vec![name.to_string()];
+                match (opt.value, *name) {
+                    (Value::Next(_), "--container") => args.push("hadoop".into()),
+                    (Value::Next(_), _) => args.push("9".into()),
+                    (Value::Glued(_), long) if long.starts_with("--") => args[0].push_str("=5"),
+                    (Value::Glued(_), _) => args[0].push('5'),
+                    (Value::Equals(_), _) => args.push(format!("{name}=2")),
+                    (Value::None, _) => {}
+                }
+                let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+                assert!(parse(&args).is_ok(), "{args:?}");
+            }
+        }
+    }
+
     #[test]
     fn usage_errors() {
         for bad in [

@@ -19,6 +19,10 @@ mod codec;
 mod container;
 mod jobs;
 mod list;
+// The table also describes the options for the manual and the completions
+// (`examples/generate.rs`): what only they use is not dead.
+#[allow(dead_code)]
+mod options;
 mod output;
 mod progress;
 mod samples;
@@ -30,6 +34,7 @@ use std::io;
 use std::process::ExitCode;
 
 use args::{Mode, Parsed, Settings};
+use options::USAGE;
 
 /// Why the command failed; printed as `lz4-simd: <message>` with exit code 1.
 pub enum Failure {
@@ -110,80 +115,9 @@ impl From<lz4_simd::Error> for Failure {
     }
 }
 
-const USAGE: &str = "Usage : lz4-simd [arg] [input] [output]";
-
+/// `-h` (`long`: `-H`): the option table of `options.rs`.
 fn help(long: bool) -> String {
-    let mut text = format!(
-        "lz4-simd {}: the lz4 command line, on a codec that cannot lose data
-{USAGE}\n
-input   : a filename (with no FILE, or when FILE is - : read standard input)
-Arguments :
- -1     : fast compression (default)
- -9     : high compression (levels 2-12 are LZ4 HC)
- -d     : decompression (default for .lz4 extension)
- -z     : force compression
- -D FILE: use FILE as dictionary
- -f     : overwrite output without prompting
- -k     : preserve source files (default)
---rm    : remove source file(s) after successful de/compression
- -h/-H  : display help/long help and exit
-Safer than lz4: outputs go to a temporary file renamed into place when complete, an input is
-never its own output, and --rm keeps a source that changed while it was read (-H: more)\n
-Advanced arguments :
- -V     : display version number and exit
- -v     : verbose mode
- -q     : suppress warnings; specify twice to suppress errors too
- -c     : force write to standard output, even if it is the console
- -t     : test compressed file integrity
- -m     : multiple input files (implies automatic output filenames)
- -r     : operate recursively on directories (sets also -m)
- -l     : compress using Legacy format (Linux kernel compression)
- -B#    : cut file into blocks of size # bytes [32+]
-          or predefined block size [4-7] (default: 7)
- -BI    : Block Independence (default)
- -BD    : Block dependency (improves compression ratio)
- -BX    : enable block checksum (default:disabled)
---no-frame-crc : disable stream checksum (default:enabled)
---content-size : compressed frame includes original size (default:not present)
---list FILE : lists information about .lz4 files (useful for files compressed with
-              --content-size flag)
---[no-]sparse  : sparse mode (default:enabled on file, disabled on stdout)
---favor-decSpeed: compressed files decompress faster, but are less compressed
---fast[=#]: switch to ultra fast compression level (default: 1)
---best  : same as -12
--T#     : use # threads (default: 0 = one per core; same output for any #)
-Benchmark arguments :
- -b#    : benchmark file(s), using # compression level (default : 1);
-          with no file, built-in generated samples; -b -d: decompression of .lz4 files
- -e#    : test all compression levels from -bX to # (default : 1)
- -i#    : minimum evaluation time in seconds (default : 3s; 0: one pass)\n
-lz4-simd extras :
- compress / decompress : the same as -z / -d
---block : one size-prepended block (4-byte size + block) instead of frames
---max-out N : with --block or --container -d, the most content to decode (the whole
-          output, every container; default: the block format's largest input, none for
-          the streamed hadoop, kafka, lz4-java, clickhouse)
---container NAME : read/write LZ4 inside another system's format instead of frames:
-          hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,
-          prefixed-varint, clickhouse, linux (legacy frame + size trailer or zero
-          padding, also read by plain -d), parquet-lz4, parquet-lz4-raw (one page);
-          --list recognises kafka-v0, lz4-java, clickhouse and linux files by
-          themselves, the others when named\n",
-        env!("CARGO_PKG_VERSION")
-    );
-    if long {
-        text.push_str(
-            "\nWhich parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.
-Never loses data: outputs are written to a temporary file and renamed when complete,
-an existing file is replaced only with -f, and --rm removes a source only once its
-output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.
-Exit codes are lz4's: 44 not LZ4, 26 a truncated frame (63 legacy), 34 a damaged frame,
-27 the dictionary, 10 a -b input; a closed standard stream 40 reading (also with -d), 42
-writing compressed data, 70 writing decoded data; with -m the first of those, else the number
-of inputs that failed; 1 otherwise.\n",
-        );
-    }
-    text
+    options::render_help(long, env!("CARGO_PKG_VERSION"))
 }
 
 /// Runs what the `lz4`-style command line asks for.
