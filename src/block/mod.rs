@@ -356,6 +356,25 @@ pub fn decompress_partial(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     Decoder::new().decompress_partial(src, dst)
 }
 
+/// [`decompress_partial`] of a block compressed with `dict` as history (liblz4's
+/// `LZ4_decompress_safe_partial_usingDict`): matches may reach into the dictionary's last 64 KiB.
+///
+/// ```
+/// use lz4_simd::block;
+/// let dict = b"key=0001;value=alpha;";
+/// let compressed = block::compress_with_dictionary(&dict.repeat(4), dict, 1).unwrap();
+/// let mut head = [0u8; 10];
+/// assert_eq!(block::decompress_partial_with_dictionary(&compressed, &mut head, dict).unwrap(), 10);
+/// assert_eq!(&head, &dict[..10]);
+/// ```
+pub fn decompress_partial_with_dictionary(
+    src: &[u8],
+    dst: &mut [u8],
+    dict: &[u8],
+) -> Result<usize, Error> {
+    Decoder::new().decompress_partial_with_dictionary(src, dst, dict)
+}
+
 /// Decompresses the block `src` into `dst`, returning the number of bytes written.
 ///
 /// `dst.len()` is the output cap: a block that would decode to more is an error. Nothing outside
