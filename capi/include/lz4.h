@@ -110,6 +110,31 @@ typedef union LZ4_streamDecode_u {
 /* A ring buffer of this size decodes blocks of up to maxBlockSize bytes in place. */
 #define LZ4_DECODER_RING_BUFFER_SIZE(maxBlockSize) (65536 + 14 + (maxBlockSize))
 
+LZ4LIB_API int LZ4_decoderRingBufferSize(int maxBlockSize);
+
+/* ---- Static-linking-only functions (also exported by this library) ---- */
+#ifdef LZ4_STATIC_LINKING_ONLY
+/* LZ4_compress_fast_extState on a state known to be initialised: skips clearing it. */
+LZ4LIB_API int LZ4_compress_fast_extState_fastReset(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int acceleration);
+#endif
+
+/* ---- Older names (liblz4 keeps them in its ABI) ---- */
+#ifndef LZ4_DEPRECATED
+#  if defined(LZ4_DISABLE_DEPRECATE_WARNINGS)
+#    define LZ4_DEPRECATED(message)
+#  elif defined(__GNUC__) || defined(__clang__)
+#    define LZ4_DEPRECATED(message) __attribute__((deprecated(message)))
+#  else
+#    define LZ4_DEPRECATED(message)
+#  endif
+#endif
+LZ4_DEPRECATED("use LZ4_compress_default() instead") LZ4LIB_API int LZ4_compress(const char* src, char* dest, int srcSize);
+LZ4_DEPRECATED("use LZ4_compress_default() instead") LZ4LIB_API int LZ4_compress_limitedOutput(const char* src, char* dest, int srcSize, int maxOutputSize);
+LZ4_DEPRECATED("use LZ4_compress_fast_extState() instead") LZ4LIB_API int LZ4_compress_withState(void* state, const char* source, char* dest, int inputSize);
+LZ4_DEPRECATED("use LZ4_compress_fast_extState() instead") LZ4LIB_API int LZ4_compress_limitedOutput_withState(void* state, const char* source, char* dest, int inputSize, int maxOutputSize);
+LZ4_DEPRECATED("use LZ4_decompress_safe() instead") LZ4LIB_API int LZ4_uncompress_unknownOutputSize(const char* source, char* dest, int isize, int maxOutputSize);
+LZ4_DEPRECATED("use sizeof(LZ4_stream_t) instead") LZ4LIB_API int LZ4_sizeofStreamState(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,6 +94,27 @@ pub unsafe extern "C" fn LZ4_compress_HC_extStateHC(
     unsafe { LZ4_compress_HC(src, dst, src_size, dst_capacity, compression_level) }
 }
 
+/// [`LZ4_compress_HC_extStateHC`] on a state already initialised (not cleared again): 0 for a
+/// null or misaligned state.
+///
+/// # Safety
+/// As [`LZ4_compress_HC_extStateHC`].
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4_compress_HC_extStateHC_fastReset(
+    state: *mut c_void,
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: c_int,
+    dst_capacity: c_int,
+    compression_level: c_int,
+) -> c_int {
+    if state.is_null() || state.align_offset(std::mem::align_of::<*const c_void>()) != 0 {
+        return 0;
+    }
+    // SAFETY: the caller's contract for the buffers.
+    unsafe { LZ4_compress_HC(src, dst, src_size, dst_capacity, compression_level) }
+}
+
 /// Compresses with LZ4 HC as much of `src[..*src_size]` as fits in `dst[..target_dst_size]`:
 /// the compressed size, with `*src_size` set to the input consumed; 0 on failure.
 ///

@@ -21,7 +21,9 @@ use std::os::raw::{c_char, c_int, c_void};
 use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
 
 mod hc;
+mod obsolete;
 pub use hc::*;
+pub use obsolete::*;
 
 /// `LZ4_VERSION_NUMBER`: major * 10000 + minor * 100 + release.
 pub const VERSION_NUMBER: c_int = 11000;
@@ -250,6 +252,38 @@ pub unsafe extern "C" fn LZ4_compress_fast_extState(
     }
     // SAFETY: the caller's contract for the buffers.
     unsafe { LZ4_compress_fast(src, dst, src_size, dst_capacity, acceleration) }
+}
+
+/// [`LZ4_compress_fast_extState`] on a state already initialised (not cleared again): 0 for a
+/// null state.
+///
+/// # Safety
+/// As [`LZ4_compress_fast_extState`].
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4_compress_fast_extState_fastReset(
+    state: *mut c_void,
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: c_int,
+    dst_capacity: c_int,
+    acceleration: c_int,
+) -> c_int {
+    if state.is_null() {
+        return 0;
+    }
+    // SAFETY: the caller's contract for the buffers.
+    unsafe { LZ4_compress_fast(src, dst, src_size, dst_capacity, acceleration) }
+}
+
+/// The ring buffer size that lets `LZ4_decompress_safe_continue` decode blocks of up to
+/// `max_block_size` bytes in place: 65536 + 14 + max(max_block_size, 16); 0 for a negative size
+/// or one above `LZ4_MAX_INPUT_SIZE`.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub extern "C" fn LZ4_decoderRingBufferSize(max_block_size: c_int) -> c_int {
+    if !(0..=MAX_INPUT_SIZE).contains(&max_block_size) {
+        return 0;
+    }
+    65536 + 14 + max_block_size.max(16)
 }
 
 /// Compresses as much of `src[..*src_size]` as fits in `dst[..target_dst_size]`: the compressed

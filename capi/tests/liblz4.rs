@@ -17,6 +17,9 @@ mod c {
         pub fn LZ4_compressBound(n: c_int) -> c_int;
         pub fn LZ4_sizeofState() -> c_int;
         pub fn LZ4_sizeofStateHC() -> c_int;
+        pub fn LZ4_sizeofStreamState() -> c_int;
+        pub fn LZ4_sizeofStreamStateHC() -> c_int;
+        pub fn LZ4_decoderRingBufferSize(n: c_int) -> c_int;
         pub fn LZ4_compress_fast(
             s: *const c_char,
             d: *mut c_char,
@@ -111,17 +114,31 @@ fn constants() {
         let version = std::ffi::CStr::from_ptr(ours::LZ4_versionString());
         assert_eq!(version.to_str().unwrap(), "1.10.0");
     }
-    for n in [
+    // SAFETY: functions of no arguments.
+    unsafe {
+        assert_eq!(ours::LZ4_sizeofStreamState(), c::LZ4_sizeofStreamState());
+        assert_eq!(
+            ours::LZ4_sizeofStreamStateHC(),
+            c::LZ4_sizeofStreamStateHC()
+        );
+    }
+    let sizes = [
         -1,
         0,
         1,
+        15,
+        16,
         255,
         1 << 20,
         0x7E00_0000,
         0x7E00_0001,
         c_int::MAX,
         c_int::MIN,
-    ] {
+    ];
+    for n in sizes {
+        // SAFETY: a pure function of its argument.
+        let ring = unsafe { c::LZ4_decoderRingBufferSize(n) };
+        assert_eq!(ours::LZ4_decoderRingBufferSize(n), ring, "{n}");
         // SAFETY: a pure function of its argument.
         assert_eq!(
             ours::LZ4_compressBound(n),
@@ -484,4 +501,81 @@ fn in_place_buffers() {
         ours::LZ4_decompress_safe(p.add(at), p, n, len(&src))
     };
     assert_eq!(&buf[..back as usize], &src[..]);
+}
+
+#[test]
+fn older_names() {
+    let src = samples::text(50_000, &mut Rng::new(9));
+    let bound = ours::LZ4_compressBound(len(&src));
+    let mut expect = vec![0u8; bound as usize];
+    let mut got = vec![0u8; bound as usize];
+    let mut state = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let st = state.as_mut_ptr().cast::<c_void>();
+    let n = len(&src);
+    // SAFETY: buffers of `bound` bytes, a state of `STREAM_HC_SIZE` aligned bytes (enough for both
+    // kinds).
+    unsafe {
+        let fast = ours::LZ4_compress_default(cp(&src), mp(&mut expect), n, bound);
+        let fast_out = expect[..fast as usize].to_vec();
+        for r in [
+            ours::LZ4_compress(cp(&src), mp(&mut got), n),
+            ours::LZ4_compress_limitedOutput(cp(&src), mp(&mut got), n, bound),
+            ours::LZ4_compress_withState(st, cp(&src), mp(&mut got), n),
+            ours::LZ4_compress_limitedOutput_withState(st, cp(&src), mp(&mut got), n, bound),
+            ours::LZ4_compress_fast_extState_fastReset(st, cp(&src), mp(&mut got), n, bound, 1),
+        ] {
+            assert_eq!((r, &got[..r as usize]), (fast, &fast_out[..]));
+        }
+        for level in [0, 4, 9, 12] {
+            let hc = c::LZ4_compress_HC(cp(&src), mp(&mut expect), n, bound, level);
+            let hc_out = expect[..hc as usize].to_vec();
+            let mut results = vec![
+                ours::LZ4_compressHC2(cp(&src), mp(&mut got), n, level),
+                ours::LZ4_compressHC2_limitedOutput(cp(&src), mp(&mut got), n, bound, level),
+                ours::LZ4_compressHC2_withStateHC(st, cp(&src), mp(&mut got), n, level),
+                ours::LZ4_compressHC2_limitedOutput_withStateHC(
+                    st,
+                    cp(&src),
+                    mp(&mut got),
+                    n,
+                    bound,
+                    level,
+                ),
+                ours::LZ4_compress_HC_extStateHC_fastReset(
+                    st,
+                    cp(&src),
+                    mp(&mut got),
+                    n,
+                    bound,
+                    level,
+                ),
+            ];
+            if level == 0 {
+                results.extend([
+                    ours::LZ4_compressHC(cp(&src), mp(&mut got), n),
+                    ours::LZ4_compressHC_limitedOutput(cp(&src), mp(&mut got), n, bound),
+                    ours::LZ4_compressHC_withStateHC(st, cp(&src), mp(&mut got), n),
+                    ours::LZ4_compressHC_limitedOutput_withStateHC(
+                        st,
+                        cp(&src),
+                        mp(&mut got),
+                        n,
+                        bound,
+                    ),
+                ]);
+            }
+            for r in results {
+                assert_eq!(r, hc, "level {level}");
+            }
+            let r = ours::LZ4_compressHC2(cp(&src), mp(&mut got), n, level);
+            assert_eq!(&got[..r as usize], &hc_out[..]);
+        }
+        let c = ours::LZ4_compress(cp(&src), mp(&mut expect), n);
+        let mut back = vec![0u8; src.len()];
+        assert_eq!(
+            ours::LZ4_uncompress_unknownOutputSize(cp(&expect), mp(&mut back), c, n),
+            n
+        );
+        assert_eq!(back, src);
+    }
 }
