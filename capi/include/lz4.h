@@ -112,6 +112,19 @@ typedef union LZ4_streamDecode_u {
 
 LZ4LIB_API int LZ4_decoderRingBufferSize(int maxBlockSize);
 
+/* ---- Streaming decompression ---- */
+
+/* Blocks compressed as a stream reference the blocks before them: decode them in order with one
+ * LZ4_streamDecode_t, each into memory that leaves the earlier output (its last 64 KiB) in place
+ * and unchanged, either right after the previous block or elsewhere (then only the previous
+ * block is history), for instance a ring buffer of LZ4_decoderRingBufferSize() bytes. */
+LZ4LIB_API LZ4_streamDecode_t* LZ4_createStreamDecode(void);
+LZ4LIB_API int LZ4_freeStreamDecode(LZ4_streamDecode_t* LZ4_stream);
+/* Starts a stream from a dictionary (none if dictSize is 0), which must stay in place. Returns 1. */
+LZ4LIB_API int LZ4_setStreamDecode(LZ4_streamDecode_t* LZ4_streamDecode, const char* dictionary, int dictSize);
+/* The next block of the stream: the decoded size, or a negative value (the stream unchanged). */
+LZ4LIB_API int LZ4_decompress_safe_continue(LZ4_streamDecode_t* LZ4_streamDecode, const char* src, char* dst, int srcSize, int dstCapacity);
+
 /* ---- Static-linking-only functions (also exported by this library) ---- */
 #ifdef LZ4_STATIC_LINKING_ONLY
 /* LZ4_compress_fast_extState on a state known to be initialised: skips clearing it. */
@@ -134,6 +147,8 @@ LZ4_DEPRECATED("use LZ4_compress_fast_extState() instead") LZ4LIB_API int LZ4_co
 LZ4_DEPRECATED("use LZ4_compress_fast_extState() instead") LZ4LIB_API int LZ4_compress_limitedOutput_withState(void* state, const char* source, char* dest, int inputSize, int maxOutputSize);
 LZ4_DEPRECATED("use LZ4_decompress_safe() instead") LZ4LIB_API int LZ4_uncompress_unknownOutputSize(const char* source, char* dest, int isize, int maxOutputSize);
 LZ4_DEPRECATED("use sizeof(LZ4_stream_t) instead") LZ4LIB_API int LZ4_sizeofStreamState(void);
+/* The 64 KiB before dst are the history. */
+LZ4_DEPRECATED("use LZ4_decompress_safe_usingDict() instead") LZ4LIB_API int LZ4_decompress_safe_withPrefix64k(const char* src, char* dst, int compressedSize, int maxDstSize);
 
 #ifdef __cplusplus
 }

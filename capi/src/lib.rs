@@ -22,8 +22,10 @@ use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
 
 mod hc;
 mod obsolete;
+mod stream;
 pub use hc::*;
 pub use obsolete::*;
+pub use stream::*;
 
 /// `LZ4_VERSION_NUMBER`: major * 10000 + minor * 100 + release.
 pub const VERSION_NUMBER: c_int = 11000;
@@ -326,7 +328,7 @@ pub unsafe extern "C" fn LZ4_compress_destSize(
 }
 
 /// A decoder's failure: liblz4 returns a negative value.
-const DECODE_ERROR: c_int = -1;
+pub(crate) const DECODE_ERROR: c_int = -1;
 
 /// Decodes the block `src[..compressed_size]` into `dst[..dst_capacity]`: the decoded size, or a
 /// negative value for a malformed block, one that does not fit, or invalid arguments.
@@ -432,7 +434,7 @@ pub unsafe extern "C" fn LZ4_decompress_safe_partial_usingDict(
 ///
 /// # Safety
 /// `src[..src_size]` and `dict[..dict_size]` readable, `dst[..capacity]` writable.
-unsafe fn decode(
+pub(crate) unsafe fn decode(
     src: *const c_char,
     dst: *mut c_char,
     src_size: c_int,

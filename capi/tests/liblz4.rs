@@ -579,3 +579,186 @@ fn older_names() {
         assert_eq!(back, src);
     }
 }
+
+mod cstream {
+    use std::os::raw::{c_char, c_int, c_void};
+    extern "C" {
+        pub fn LZ4_setStreamDecode(s: *mut c_void, dict: *const c_char, n: c_int) -> c_int;
+        pub fn LZ4_decompress_safe_continue(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            cap: c_int,
+        ) -> c_int;
+        pub fn LZ4_decompress_safe_withPrefix64k(
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            cap: c_int,
+        ) -> c_int;
+    }
+}
+
+/// Linked blocks of `data` (each may reference the one before), from `dict` on.
+fn linked_blocks(data: &[u8], block: usize, dict: &[u8]) -> Vec<(Vec<u8>, usize)> {
+    let prepared = lz4_simd::block::Dictionary::new(dict);
+    let mut stream = if dict.is_empty() {
+        lz4_simd::block::StreamCompressor::new()
+    } else {
+        lz4_simd::block::StreamCompressor::with_prepared_dictionary(&prepared)
+    };
+    data.chunks(block)
+        .map(|chunk| {
+            let mut out = vec![0u8; lz4_simd::block::compress_bound(chunk.len())];
+            let n = stream.compress_into(chunk, &mut out, 1).unwrap();
+            out.truncate(n);
+            (out, chunk.len())
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Placement {
+    Contiguous,
+    Ring,
+    Alternate,
+}
+
+/// Decodes the blocks with both libraries into arenas at the same places: same results.
+fn same_stream(blocks: &[(Vec<u8>, usize)], dict: &[u8], placement: Placement, max_block: usize) {
+    const ARENA: usize = 1 << 20;
+    let (mut a, mut b, mut c) = (vec![0u8; ARENA], vec![0u8; ARENA], vec![0u8; ARENA]);
+    let mut state_a = [0u64; 4];
+    let heap = ours::LZ4_createStreamDecode();
+    let mut state_b = [0u64; 4];
+    let ring = ours::LZ4_decoderRingBufferSize(max_block as c_int) as usize;
+    let mut at = 0;
+    // SAFETY: states of 32 bytes, dictionary and arenas valid for the lengths passed; each block
+    // is decoded where the earlier output it references still is.
+    unsafe {
+        let sa = state_a.as_mut_ptr().cast::<c_void>();
+        let sb = state_b.as_mut_ptr().cast::<c_void>();
+        assert_eq!(ours::LZ4_setStreamDecode(sa.cast(), cp(dict), len(dict)), 1);
+        assert_eq!(ours::LZ4_setStreamDecode(heap, cp(dict), len(dict)), 1);
+        assert_eq!(cstream::LZ4_setStreamDecode(sb, cp(dict), len(dict)), 1);
+        for (i, (block, n)) in blocks.iter().enumerate() {
+            at = match placement {
+                Placement::Contiguous => at,
+                Placement::Ring if at + n > ring => 0,
+                Placement::Ring => at,
+                Placement::Alternate => (i % 2) * (ARENA / 2),
+            };
+            let pa = a.as_mut_ptr().add(at).cast::<c_char>();
+            let pb = b.as_mut_ptr().add(at).cast::<c_char>();
+            let x = ours::LZ4_decompress_safe_continue(
+                sa.cast(),
+                cp(block),
+                pa,
+                len(block),
+                *n as c_int,
+            );
+            let y =
+                cstream::LZ4_decompress_safe_continue(sb, cp(block), pb, len(block), *n as c_int);
+            assert_eq!(
+                (x, &a[at..at + n]),
+                (y, &b[at..at + n]),
+                "{placement:?} block {i}"
+            );
+            assert_eq!(x as usize, *n);
+            // The allocated stream, into its own arena at the same place.
+            let pc = c.as_mut_ptr().add(at).cast::<c_char>();
+            let z =
+                ours::LZ4_decompress_safe_continue(heap, cp(block), pc, len(block), *n as c_int);
+            assert_eq!((z, &c[at..at + n]), (x, &a[at..at + n]));
+            at += n;
+        }
+        assert_eq!(ours::LZ4_freeStreamDecode(heap), 0);
+        assert_eq!(ours::LZ4_freeStreamDecode(std::ptr::null_mut()), 0);
+    }
+}
+
+#[test]
+fn stream_decode() {
+    let mut rng = Rng::new(11);
+    let data = samples::logs(400_000, &mut rng);
+    let dict = samples::logs(30_000, &mut rng);
+    for block in [1000, 4096, 20_000, 65536] {
+        for placement in [Placement::Contiguous, Placement::Ring, Placement::Alternate] {
+            same_stream(&linked_blocks(&data, block, &[]), &[], placement, block);
+            if !matches!(placement, Placement::Ring) {
+                same_stream(&linked_blocks(&data, block, &dict), &dict, placement, block);
+            }
+        }
+    }
+}
+
+#[test]
+fn stream_decode_errors_leave_the_stream() {
+    let data = samples::text(50_000, &mut Rng::new(2));
+    let blocks = linked_blocks(&data, 10_000, &[]);
+    let mut out = vec![0u8; data.len()];
+    let mut state = [0u64; 4];
+    let s = state.as_mut_ptr().cast();
+    // SAFETY: a 32-byte state, buffers valid for the lengths passed.
+    unsafe {
+        let mut at = 0;
+        for (block, n) in &blocks {
+            let p = out.as_mut_ptr().add(at).cast::<c_char>();
+            // A truncated block fails and changes nothing; the whole one then decodes.
+            assert!(
+                ours::LZ4_decompress_safe_continue(s, cp(block), p, len(block) - 1, *n as c_int)
+                    < 0
+            );
+            assert!(
+                ours::LZ4_decompress_safe_continue(s, cp(block), p, len(block), *n as c_int - 1)
+                    < 0
+            );
+            assert_eq!(
+                ours::LZ4_decompress_safe_continue(s, cp(block), p, len(block), *n as c_int),
+                *n as c_int
+            );
+            at += n;
+        }
+        assert!(
+            ours::LZ4_decompress_safe_continue(
+                std::ptr::null_mut(),
+                cp(&blocks[0].0),
+                out.as_mut_ptr().cast(),
+                10,
+                10
+            ) < 0
+        );
+    }
+    assert_eq!(out, data);
+}
+
+#[test]
+fn prefix_64k() {
+    let mut rng = Rng::new(4);
+    let dict = samples::text(70_000, &mut rng);
+    let src = samples::text(20_000, &mut rng);
+    let block = lz4_simd::block::compress_with_dictionary(&src, &dict, 1).unwrap();
+    let (mut a, mut b) = (dict.clone(), dict.clone());
+    a.resize(dict.len() + src.len(), 0);
+    b.resize(dict.len() + src.len(), 0);
+    // SAFETY: 64 KiB and more before the output in both buffers.
+    let (x, y) = unsafe {
+        (
+            ours::LZ4_decompress_safe_withPrefix64k(
+                cp(&block),
+                a.as_mut_ptr().add(dict.len()).cast(),
+                len(&block),
+                len(&src),
+            ),
+            cstream::LZ4_decompress_safe_withPrefix64k(
+                cp(&block),
+                b.as_mut_ptr().add(dict.len()).cast(),
+                len(&block),
+                len(&src),
+            ),
+        )
+    };
+    assert_eq!((x, &a), (y, &b));
+    assert_eq!(&a[dict.len()..], &src[..]);
+}
