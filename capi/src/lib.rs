@@ -20,9 +20,11 @@ use std::os::raw::{c_char, c_int, c_void};
 
 use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
 
+mod fast;
 mod hc;
 mod obsolete;
 mod stream;
+pub use fast::*;
 pub use hc::*;
 pub use obsolete::*;
 pub use stream::*;

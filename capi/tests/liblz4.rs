@@ -762,3 +762,91 @@ fn prefix_64k() {
     assert_eq!((x, &a), (y, &b));
     assert_eq!(&a[dict.len()..], &src[..]);
 }
+
+mod cfast {
+    use std::os::raw::{c_char, c_int, c_void};
+    extern "C" {
+        pub fn LZ4_decompress_fast(src: *const c_char, dst: *mut c_char, n: c_int) -> c_int;
+        pub fn LZ4_decompress_fast_usingDict(
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            dict: *const c_char,
+            dict_n: c_int,
+        ) -> c_int;
+        pub fn LZ4_decompress_fast_continue(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+        ) -> c_int;
+    }
+}
+
+#[test]
+fn decompress_fast() {
+    let mut rng = Rng::new(8);
+    let dict = samples::text(30_000, &mut rng);
+    for src in inputs() {
+        let n = src.len();
+        let plain = lz4_simd::block::compress(&src).unwrap();
+        let with_dict = lz4_simd::block::compress_with_dictionary(&src, &dict, 1).unwrap();
+        for size in [n, n.saturating_sub(1), n.saturating_sub(5), 0] {
+            let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
+            // SAFETY: complete blocks, outputs of `size` bytes; sizes below the block's make both
+            // stop before its end.
+            unsafe {
+                let x = ours::LZ4_decompress_fast(cp(&plain), mp(&mut a), size as c_int);
+                let y = cfast::LZ4_decompress_fast(cp(&plain), mp(&mut b), size as c_int);
+                assert_eq!(x < 0, y < 0, "len {n} size {size}: {x} vs {y}");
+                if x >= 0 {
+                    assert_eq!((x, &a), (y, &b));
+                }
+                let x = ours::LZ4_decompress_fast_usingDict(
+                    cp(&with_dict),
+                    mp(&mut a),
+                    size as c_int,
+                    cp(&dict),
+                    len(&dict),
+                );
+                let y = cfast::LZ4_decompress_fast_usingDict(
+                    cp(&with_dict),
+                    mp(&mut b),
+                    size as c_int,
+                    cp(&dict),
+                    len(&dict),
+                );
+                assert_eq!(x < 0, y < 0, "dict: len {n} size {size}: {x} vs {y}");
+                if x >= 0 {
+                    assert_eq!((x, &a), (y, &b));
+                }
+            }
+        }
+    }
+    // A stream, contiguous.
+    let data = samples::logs(200_000, &mut rng);
+    let blocks = linked_blocks(&data, 7000, &[]);
+    let (mut a, mut b) = (vec![0u8; data.len()], vec![0u8; data.len()]);
+    let (mut sa, mut sb) = ([0u64; 4], [0u64; 4]);
+    let mut at = 0;
+    for (block, n) in &blocks {
+        // SAFETY: 32-byte states, complete blocks, outputs in place after the earlier ones.
+        unsafe {
+            let x = ours::LZ4_decompress_fast_continue(
+                sa.as_mut_ptr().cast(),
+                cp(block),
+                a.as_mut_ptr().add(at).cast(),
+                *n as c_int,
+            );
+            let y = cfast::LZ4_decompress_fast_continue(
+                sb.as_mut_ptr().cast(),
+                cp(block),
+                b.as_mut_ptr().add(at).cast(),
+                *n as c_int,
+            );
+            assert_eq!((x, len(block)), (y, len(block)));
+        }
+        at += n;
+    }
+    assert_eq!((&a, &b), (&data, &data));
+}
