@@ -432,6 +432,55 @@ pub unsafe extern "C" fn LZ4_decompress_safe_partial_usingDict(
     unsafe { decode(src, dst, compressed_size, capacity, dict, dict_size, true) }
 }
 
+/// [`LZ4_decompress_safe_usingDict`] with the dictionary always treated as separate memory
+/// (liblz4's internal entry point, which its tests call; the result is the same).
+///
+/// # Safety
+/// As [`LZ4_decompress_safe_usingDict`].
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4_decompress_safe_forceExtDict(
+    src: *const c_char,
+    dst: *mut c_char,
+    compressed_size: c_int,
+    dst_capacity: c_int,
+    dict: *const c_void,
+    dict_size: usize,
+) -> c_int {
+    let (dict, keep) = dict_tail(dict, dict_size);
+    // SAFETY: the same contract; `dict[..keep]` is the dictionary's tail.
+    unsafe { decode(src, dst, compressed_size, dst_capacity, dict, keep, false) }
+}
+
+/// [`LZ4_decompress_safe_partial_usingDict`] as [`LZ4_decompress_safe_forceExtDict`].
+///
+/// # Safety
+/// As [`LZ4_decompress_safe_usingDict`].
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4_decompress_safe_partial_forceExtDict(
+    src: *const c_char,
+    dst: *mut c_char,
+    compressed_size: c_int,
+    target_output_size: c_int,
+    dst_capacity: c_int,
+    dict: *const c_void,
+    dict_size: usize,
+) -> c_int {
+    let (dict, keep) = dict_tail(dict, dict_size);
+    let capacity = target_output_size.min(dst_capacity);
+    // SAFETY: `capacity` is at most the caller's `dst_capacity`; `dict[..keep]` is the
+    // dictionary's tail.
+    unsafe { decode(src, dst, compressed_size, capacity, dict, keep, true) }
+}
+
+/// The last 64 KiB of `dict[..size]` (all a block can reference).
+fn dict_tail(dict: *const c_void, size: usize) -> (*const c_char, c_int) {
+    let keep = size.min(block::MAX_HISTORY);
+    (
+        dict.cast::<c_char>().wrapping_add(size - keep),
+        keep as c_int,
+    )
+}
+
 /// The decoders' common body.
 ///
 /// # Safety

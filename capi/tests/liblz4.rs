@@ -766,6 +766,15 @@ fn prefix_64k() {
 mod cfast {
     use std::os::raw::{c_char, c_int, c_void};
     extern "C" {
+        pub fn LZ4_decompress_safe_partial_forceExtDict(
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            target: c_int,
+            cap: c_int,
+            dict: *const c_void,
+            dict_n: usize,
+        ) -> c_int;
         pub fn LZ4_decompress_fast(src: *const c_char, dst: *mut c_char, n: c_int) -> c_int;
         pub fn LZ4_decompress_fast_usingDict(
             src: *const c_char,
@@ -849,4 +858,58 @@ fn decompress_fast() {
         at += n;
     }
     assert_eq!((&a, &b), (&data, &data));
+}
+
+#[test]
+fn force_ext_dict() {
+    let mut rng = Rng::new(12);
+    let dict = samples::text(100_000, &mut rng);
+    let src = samples::text(40_000, &mut rng);
+    let block = lz4_simd::block::compress_with_dictionary(&src, &dict, 1).unwrap();
+    let d = dict.as_ptr().cast::<c_void>();
+    for (target, cap) in [
+        (src.len(), src.len()),
+        (1000, src.len()),
+        (src.len(), 10),
+        (0, 5),
+    ] {
+        let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+        // SAFETY: buffers valid for the lengths passed.
+        let (x, y) = unsafe {
+            (
+                ours::LZ4_decompress_safe_partial_forceExtDict(
+                    cp(&block),
+                    mp(&mut a),
+                    len(&block),
+                    target as c_int,
+                    cap as c_int,
+                    d,
+                    dict.len(),
+                ),
+                cfast::LZ4_decompress_safe_partial_forceExtDict(
+                    cp(&block),
+                    mp(&mut b),
+                    len(&block),
+                    target as c_int,
+                    cap as c_int,
+                    d,
+                    dict.len(),
+                ),
+            )
+        };
+        assert_eq!((x, &a), (y, &b), "target {target} cap {cap}");
+    }
+    let mut out = vec![0u8; src.len()];
+    // SAFETY: buffers valid for the lengths passed.
+    let n = unsafe {
+        ours::LZ4_decompress_safe_forceExtDict(
+            cp(&block),
+            mp(&mut out),
+            len(&block),
+            len(&src),
+            d,
+            dict.len(),
+        )
+    };
+    assert_eq!((n as usize, &out), (src.len(), &src));
 }
