@@ -56,7 +56,7 @@ step "C program against the installed library (pkg-config)"
 export PKG_CONFIG_PATH="$root/lib/pkgconfig"
 pkg-config --modversion liblz4
 # shellcheck disable=SC2046
-cc -O1 -Wall -Wextra -Werror -o "$scratch/smoke" capi/tests/c/smoke.c \
+cc -O1 -Wall -Wextra -Werror -Wno-deprecated-declarations -o "$scratch/smoke" capi/tests/c/smoke.c \
     $(pkg-config --cflags liblz4) -L"$root/lib" -llz4
 readelf -d "$scratch/smoke" | grep -q 'Shared library: \[liblz4.so.1\]'
 LD_LIBRARY_PATH="$root/lib" "$scratch/smoke" >"$scratch/ours.txt"

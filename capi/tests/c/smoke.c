@@ -52,6 +52,27 @@ static void one(int n) {
     CHECK(d == n && memcmp(src, back, n) == 0);
     CHECK(LZ4_decompress_safe(dst, back, c - 1, n) < 0 || n == 0);
 
+    int fr = LZ4_decompress_fast(dst, back, n);
+    CHECK(fr == c && memcmp(src, back, n) == 0);
+    printf("decompressFast %d %d\n", n, fr);
+
+    /* Independent blocks are valid stream blocks: decode two halves through a stream. */
+    {
+        int h1 = n / 2, h2 = n - n / 2;
+        char* b1 = malloc(LZ4_compressBound(h1) + 1);
+        char* b2 = malloc(LZ4_compressBound(h2) + 1);
+        int c1 = LZ4_compress_default(src, b1, h1, LZ4_compressBound(h1));
+        int c2 = LZ4_compress_default(src + h1, b2, h2, LZ4_compressBound(h2));
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int r1 = LZ4_decompress_safe_continue(&sd, b1, back, c1, h1);
+        int r2 = LZ4_decompress_safe_continue(&sd, b2, back + (r1 > 0 ? r1 : 0), c2, h2);
+        CHECK(r1 + r2 == n && memcmp(src, back, n) == 0);
+        printf("continue %d %d %d\n", n, r1, r2);
+        free(b1);
+        free(b2);
+    }
+
     int f = LZ4_compress_fast(src, dst, n, bound, 8);
     printf("fast8 %d %d %08x\n", n, f, fnv1a(dst, f));
     CHECK(LZ4_decompress_safe(dst, back, f, n) == n && memcmp(src, back, n) == 0);
