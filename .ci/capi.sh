@@ -53,11 +53,12 @@ step "the package's tests (against liblz4 through lz4-sys)"
 nice cargo test -p lz4-simd-capi
 
 step "C program against the installed library (pkg-config)"
-export PKG_CONFIG_PATH="$root/lib/pkgconfig"
+# The .pc file names the final prefix; the sysroot maps it into the scratch folder.
+export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$scratch"
 pkg-config --modversion liblz4
 # shellcheck disable=SC2046
 cc -O1 -Wall -Wextra -Werror -Wno-deprecated-declarations -o "$scratch/smoke" capi/tests/c/smoke.c \
-    $(pkg-config --cflags liblz4) -L"$root/lib" -llz4
+    $(pkg-config --cflags --libs liblz4)
 readelf -d "$scratch/smoke" | grep -q 'Shared library: \[liblz4.so.1\]'
 LD_LIBRARY_PATH="$root/lib" "$scratch/smoke" >"$scratch/ours.txt"
 echo "smoke: $(wc -l <"$scratch/ours.txt") results, every round trip held"
