@@ -129,6 +129,8 @@ LZ4LIB_API int LZ4_decompress_safe_continue(LZ4_streamDecode_t* LZ4_streamDecode
 #ifdef LZ4_STATIC_LINKING_ONLY
 /* LZ4_compress_fast_extState on a state known to be initialised: skips clearing it. */
 LZ4LIB_API int LZ4_compress_fast_extState_fastReset(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int acceleration);
+/* LZ4_compress_destSize at an acceleration, with a state as LZ4_compress_fast_extState's. */
+LZ4LIB_API int LZ4_compress_destSize_extState(void* state, const char* src, char* dst, int* srcSizePtr, int targetDstSize, int acceleration);
 #endif
 
 /* ---- Older names (liblz4 keeps them in its ABI) ---- */

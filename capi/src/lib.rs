@@ -302,6 +302,51 @@ pub unsafe extern "C" fn LZ4_compress_destSize(
     src_size: *mut c_int,
     target_dst_size: c_int,
 ) -> c_int {
+    // SAFETY: the same contract.
+    unsafe { dest_size(src, dst, src_size, target_dst_size, 1) }
+}
+
+/// [`LZ4_compress_destSize`] at `acceleration` (clamped to 1..=65537), with the state in the
+/// caller's memory as for [`LZ4_compress_fast_extState`].
+///
+/// # Safety
+/// As [`LZ4_compress_destSize`], and `state` as for [`LZ4_compress_fast_extState`].
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4_compress_destSize_extState(
+    state: *mut c_void,
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: *mut c_int,
+    target_dst_size: c_int,
+    acceleration: c_int,
+) -> c_int {
+    // SAFETY: the caller's contract for `state`.
+    if !unsafe { clear_state(state) } {
+        return 0;
+    }
+    // SAFETY: the caller's contract for the buffers.
+    unsafe {
+        dest_size(
+            src,
+            dst,
+            src_size,
+            target_dst_size,
+            self::acceleration(acceleration),
+        )
+    }
+}
+
+/// The dest-size compressors' common body.
+///
+/// # Safety
+/// As [`LZ4_compress_destSize`].
+unsafe fn dest_size(
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: *mut c_int,
+    target_dst_size: c_int,
+    acceleration: u32,
+) -> c_int {
     if src_size.is_null() {
         return 0;
     }
@@ -318,14 +363,13 @@ pub unsafe extern "C" fn LZ4_compress_destSize(
     let Some(dst) = (unsafe { output(dst, target_dst_size) }) else {
         return 0;
     };
-    let result = block::compress_dest_size(&src, dst).ok();
-    match result {
-        Some((consumed, written)) => {
+    match block::compress_fast_dest_size(&src, dst, acceleration) {
+        Ok((consumed, written)) => {
             // SAFETY: checked non-null above; a valid `int` by the caller's contract.
             unsafe { src_size.write(c_len(consumed)) };
             c_len(written)
         }
-        None => 0,
+        Err(_) => 0,
     }
 }
 

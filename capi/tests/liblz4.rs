@@ -33,6 +33,14 @@ mod c {
             n: *mut c_int,
             cap: c_int,
         ) -> c_int;
+        pub fn LZ4_compress_destSize_extState(
+            st: *mut c_void,
+            s: *const c_char,
+            d: *mut c_char,
+            n: *mut c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
         pub fn LZ4_compress_HC(
             s: *const c_char,
             d: *mut c_char,
@@ -912,4 +920,46 @@ fn force_ext_dict() {
         )
     };
     assert_eq!((n as usize, &out), (src.len(), &src));
+}
+
+#[test]
+fn compress_dest_size_accelerated() {
+    let mut state_a = vec![0u64; ours::STREAM_SIZE / 8];
+    let mut state_b = vec![0u64; ours::STREAM_SIZE / 8];
+    for src in inputs() {
+        for accel in [1, 2, 5, 100, 65537] {
+            for cap in [1, 100, 5000, 400_000] {
+                let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+                let (mut na, mut nb) = (len(&src), len(&src));
+                // SAFETY: states of `STREAM_SIZE` aligned bytes, buffers of the lengths passed.
+                let (x, y) = unsafe {
+                    (
+                        ours::LZ4_compress_destSize_extState(
+                            state_a.as_mut_ptr().cast(),
+                            cp(&src),
+                            mp(&mut a),
+                            &mut na,
+                            cap as c_int,
+                            accel,
+                        ),
+                        c::LZ4_compress_destSize_extState(
+                            state_b.as_mut_ptr().cast(),
+                            cp(&src),
+                            mp(&mut b),
+                            &mut nb,
+                            cap as c_int,
+                            accel,
+                        ),
+                    )
+                };
+                assert_eq!(
+                    (x, na),
+                    (y, nb),
+                    "len {} cap {cap} accel {accel}",
+                    src.len()
+                );
+                assert_eq!(a[..x as usize], b[..y as usize]);
+            }
+        }
+    }
 }

@@ -243,7 +243,25 @@ pub fn compress_with_dictionary(
 /// assert_eq!(back, &log[..consumed]);
 /// ```
 pub fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, usize), Error> {
-    compress::compress_dest_size(src, dst)
+    compress::compress_dest_size(src, dst, 1)
+}
+
+/// [`compress_dest_size`] at `acceleration` (clamped to `1..=65537`, as in [`compress_fast`]):
+/// byte-identical to liblz4 1.10's `LZ4_compress_destSize_extState`.
+///
+/// ```
+/// use lz4_simd::block;
+/// let log = b"GET /a 200\nGET /b 200\nGET /c 404\n".repeat(100);
+/// let mut page = [0u8; 64];
+/// let (consumed, written) = block::compress_fast_dest_size(&log, &mut page, 8).unwrap();
+/// assert_eq!(block::decompress(&page[..written], consumed).unwrap(), &log[..consumed]);
+/// ```
+pub fn compress_fast_dest_size(
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<(usize, usize), Error> {
+    compress::compress_dest_size(src, dst, acceleration)
 }
 
 /// Decompresses the block `src` into `buf[history_len..]`, where `buf[..history_len]` holds the
