@@ -823,10 +823,15 @@ unchecked_fn! {
     }
 }
 
-/// liblz4's `LZ4_compress_destSize`: compresses as much of `src` as fits into `dst` at
-/// acceleration 1 and returns (bytes of `src` consumed, bytes written). See
-/// [`compress_dest_size`](super::compress_dest_size).
-pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, usize), Error> {
+/// liblz4's `LZ4_compress_destSize_extState`: compresses as much of `src` as fits into `dst` at
+/// `acceleration` (clamped to `1..=65537`) and returns (bytes of `src` consumed, bytes written).
+/// See [`compress_dest_size`](super::compress_dest_size).
+pub(crate) fn compress_dest_size(
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<(usize, usize), Error> {
+    let acceleration = acceleration.clamp(1, ACCELERATION_MAX);
     check_input_size(src)?;
     if dst.is_empty() {
         return Err(Error::OutputTooSmall {
@@ -836,7 +841,7 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, u
     }
     if dst.len() >= compress_bound(src.len()) {
         // Everything fits: the plain compressor's bytes (liblz4 takes the same shortcut).
-        return compress_once(src, dst, 1).map(|written| (src.len(), written));
+        return compress_once(src, dst, acceleration).map(|written| (src.len(), written));
     }
     // The table layout follows the whole input's size, as in liblz4.
     let result = if src.len() < U16_TABLE_LIMIT {
@@ -847,7 +852,7 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, u
             src,
             0,
             dst,
-            1
+            acceleration
         ))
     } else {
         // SAFETY: no duty with `EXACT`.
@@ -857,7 +862,7 @@ pub(crate) fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, u
             src,
             0,
             dst,
-            1
+            acceleration
         ))
     };
     // The fill rules leave room for every sequence and cut the last literals to fit, so the

@@ -24,8 +24,8 @@
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
 
-use super::dispatch;
 use super::MAX_EXPANSION;
+use super::{dispatch, reference};
 use crate::kernel::KernelToken;
 use crate::{Error, Kernel};
 
@@ -206,6 +206,21 @@ impl Decoder {
     /// [`block::decompress_partial`](super::decompress_partial).
     pub fn decompress_partial(&self, src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         dispatch::decode_special(self.kernel, src, dst, &[], true)
+    }
+
+    /// [`Decoder::decompress_partial`] of a block compressed with `dict` as history. See
+    /// [`block::decompress_partial_with_dictionary`](super::decompress_partial_with_dictionary).
+    pub fn decompress_partial_with_dictionary(
+        &self,
+        src: &[u8],
+        dst: &mut [u8],
+        dict: &[u8],
+    ) -> Result<usize, Error> {
+        if dict.is_empty() {
+            return self.decompress_partial(src, dst);
+        }
+        // The careful loop alone: the fast loops take a dictionary or the partial mode, not both.
+        reference::decode_careful::<[u8], { reference::PARTIAL }>(src, dst, dict, 0, 0, 0)
     }
 
     /// Decodes the block `src` and appends its output (at most `max_out` bytes) to `out`, whose

@@ -243,7 +243,25 @@ pub fn compress_with_dictionary(
 /// assert_eq!(back, &log[..consumed]);
 /// ```
 pub fn compress_dest_size(src: &[u8], dst: &mut [u8]) -> Result<(usize, usize), Error> {
-    compress::compress_dest_size(src, dst)
+    compress::compress_dest_size(src, dst, 1)
+}
+
+/// [`compress_dest_size`] at `acceleration` (clamped to `1..=65537`, as in [`compress_fast`]):
+/// byte-identical to liblz4 1.10's `LZ4_compress_destSize_extState`.
+///
+/// ```
+/// use lz4_simd::block;
+/// let log = b"GET /a 200\nGET /b 200\nGET /c 404\n".repeat(100);
+/// let mut page = [0u8; 64];
+/// let (consumed, written) = block::compress_fast_dest_size(&log, &mut page, 8).unwrap();
+/// assert_eq!(block::decompress(&page[..written], consumed).unwrap(), &log[..consumed]);
+/// ```
+pub fn compress_fast_dest_size(
+    src: &[u8],
+    dst: &mut [u8],
+    acceleration: u32,
+) -> Result<(usize, usize), Error> {
+    compress::compress_dest_size(src, dst, acceleration)
 }
 
 /// Decompresses the block `src` into `buf[history_len..]`, where `buf[..history_len]` holds the
@@ -354,6 +372,25 @@ pub fn decompress_into_with_dictionary(
 /// ```
 pub fn decompress_partial(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     Decoder::new().decompress_partial(src, dst)
+}
+
+/// [`decompress_partial`] of a block compressed with `dict` as history (liblz4's
+/// `LZ4_decompress_safe_partial_usingDict`): matches may reach into the dictionary's last 64 KiB.
+///
+/// ```
+/// use lz4_simd::block;
+/// let dict = b"key=0001;value=alpha;";
+/// let compressed = block::compress_with_dictionary(&dict.repeat(4), dict, 1).unwrap();
+/// let mut head = [0u8; 10];
+/// assert_eq!(block::decompress_partial_with_dictionary(&compressed, &mut head, dict).unwrap(), 10);
+/// assert_eq!(&head, &dict[..10]);
+/// ```
+pub fn decompress_partial_with_dictionary(
+    src: &[u8],
+    dst: &mut [u8],
+    dict: &[u8],
+) -> Result<usize, Error> {
+    Decoder::new().decompress_partial_with_dictionary(src, dst, dict)
 }
 
 /// Decompresses the block `src` into `dst`, returning the number of bytes written.

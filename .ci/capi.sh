@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# liblz4's C ABI (capi/): build liblz4.so.1, liblz4.a and liblz4.pc with cargo-c, install them
+# into a scratch folder, and check them:
+#   - the package's own tests (the exports against liblz4 1.10 through lz4-sys);
+#   - the soname, and the exported functions (`nm -D`) against those implemented in capi/src and
+#     against liblz4 1.10's 112 (capi/abi/liblz4.symbols): the count and the ones still missing;
+#   - a C program (capi/tests/c/smoke.c) built against the installed headers and library, by
+#     pkg-config, round-tripping data; with lz4 1.10.0's sources (LZ4_SOURCES, or a lz4-1.10.0
+#     folder beside the checkout, as .ci/run finds them) the same binary also runs on liblz4.so.1
+#     built from them, and the two outputs (sizes and hashes of every result) must be identical.
+# cargo-c is installed if missing (CARGO_C_VERSION: the last release for this toolchain).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+start=$(date +%s)
+
+if ! cargo cbuild --version >/dev/null 2>&1; then
+    step "installing cargo-c"
+    cargo install cargo-c --locked --version "${CARGO_C_VERSION:-0.10.24+cargo-0.98.0}"
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/lz4-capi.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+prefix=/usr/local
+
+step "cargo cinstall (release) into a scratch folder"
+nice cargo cinstall -p lz4-simd-capi --release --prefix="$prefix" --libdir=lib --destdir="$scratch"
+root="$scratch$prefix"
+ls -l "$root/lib" "$root/include"
+so="$root/lib/liblz4.so.1"
+[ -e "$so" ] || { echo "capi.sh: no liblz4.so.1 installed" >&2; exit 1; }
+
+step "soname"
+soname=$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+echo "$soname"
+[ "$soname" = liblz4.so.1 ] || { echo "capi.sh: soname $soname" >&2; exit 1; }
+
+step "exported functions"
+nm -D --defined-only "$so" | awk '$2 == "T" && $3 ~ /^LZ4/ { print $3 }' | sort >"$scratch/exported"
+grep -ohE 'extern "C" fn LZ4[A-Za-z0-9_]*' capi/src/*.rs | sed 's/.* fn //' | sort >"$scratch/implemented"
+if ! diff "$scratch/implemented" "$scratch/exported"; then
+    echo "capi.sh: the exports differ from the functions in capi/src (< source, > library)" >&2
+    exit 1
+fi
+sort capi/abi/liblz4.symbols >"$scratch/abi"
+extra=$(comm -23 "$scratch/exported" "$scratch/abi" | comm -23 - <(sort capi/abi/liblz4-tests-extra.symbols))
+[ -z "$extra" ] || { echo "capi.sh: exports outside liblz4's ABI: $extra" >&2; exit 1; }
+echo "$(comm -12 "$scratch/exported" "$scratch/abi" | wc -l) of $(wc -l <"$scratch/abi") liblz4 1.10 functions exported;" \
+    "missing: $(comm -13 "$scratch/exported" "$scratch/abi" | tr '\n' ' ')"
+
+step "the package's tests (against liblz4 through lz4-sys)"
+nice cargo test -p lz4-simd-capi
+
+step "C program against the installed library (pkg-config)"
+# The .pc file names the final prefix; the sysroot maps it into the scratch folder.
+export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$scratch"
+pkg-config --modversion liblz4
+# shellcheck disable=SC2046
+cc -O1 -Wall -Wextra -Werror -Wno-deprecated-declarations -o "$scratch/smoke" capi/tests/c/smoke.c \
+    $(pkg-config --cflags --libs liblz4)
+readelf -d "$scratch/smoke" | grep -q 'Shared library: \[liblz4.so.1\]'
+LD_LIBRARY_PATH="$root/lib" "$scratch/smoke" >"$scratch/ours.txt"
+echo "smoke: $(wc -l <"$scratch/ours.txt") results, every round trip held"
+
+if [ -z "${LZ4_SOURCES:-}" ]; then
+    for dir in ../*/lz4-1.10.0 ../*/*/lz4-1.10.0; do
+        if [ -f "$dir/lib/lz4.c" ]; then
+            LZ4_SOURCES="$(cd "$dir" && pwd)"
+            break
+        fi
+    done
+fi
+if [ -n "${LZ4_SOURCES:-}" ]; then
+    step "the same program on liblz4.so.1 built from lz4 1.10.0's sources"
+    mkdir "$scratch/peer"
+    cp -r "$LZ4_SOURCES/lib" "$LZ4_SOURCES/Makefile.inc" "$scratch/peer/"
+    chmod -R u+w "$scratch/peer"
+    make -s -C "$scratch/peer/lib" clean >/dev/null
+    make -s -j2 -C "$scratch/peer/lib" liblz4 >/dev/null
+    LD_LIBRARY_PATH="$scratch/peer/lib" "$scratch/smoke" >"$scratch/peer.txt"
+    head -1 "$scratch/peer.txt"
+    diff "$scratch/peer.txt" "$scratch/ours.txt"
+    echo "identical results: $(wc -l <"$scratch/ours.txt") lines"
+else
+    echo "no lz4 1.10.0 sources (LZ4_SOURCES): the comparison with liblz4 is skipped"
+fi
+
+echo "capi.sh: passed in $(($(date +%s) - start)) s"

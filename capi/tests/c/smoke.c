@@ -1,0 +1,132 @@
+/*
+ * A C program against liblz4's API: round trips through every exported block function, then a
+ * digest line per call (return values and an FNV-1a hash of the output), so that two builds of
+ * the library can be compared by their output. Exit status 0 when every round trip held.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lz4.h"
+#include "lz4hc.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                        \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            fprintf(stderr, "smoke: line %d: %s\n", __LINE__, #cond);      \
+            failures++;                                                    \
+        }                                                                  \
+    } while (0)
+
+static uint32_t fnv1a(const char* p, int n) {
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < n; i++) h = (h ^ (uint8_t)p[i]) * 16777619u;
+    return h;
+}
+
+/* Text with repeats, then noise: compressible but not trivial. */
+static void fill(char* p, int n, uint32_t seed) {
+    static const char* words[] = {"lz4 ", "block ", "frame ", "dictionary ", "stream ", "\n"};
+    int i = 0;
+    while (i < n) {
+        seed = seed * 1103515245u + 12345u;
+        const char* w = words[(seed >> 16) % 6];
+        for (const char* c = w; *c && i < n; c++) p[i++] = (seed >> 24) < 16 ? (char)(seed >> 8) : *c;
+    }
+}
+
+static void one(int n) {
+    char* src = malloc(n + 1);
+    int bound = LZ4_compressBound(n);
+    char* dst = malloc(bound + 1);
+    char* back = malloc(n + 1);
+    fill(src, n, (uint32_t)n);
+
+    int c = LZ4_compress_default(src, dst, n, bound);
+    CHECK(c > 0);
+    printf("default %d %d %08x\n", n, c, fnv1a(dst, c));
+    int d = LZ4_decompress_safe(dst, back, c, n);
+    CHECK(d == n && memcmp(src, back, n) == 0);
+    CHECK(LZ4_decompress_safe(dst, back, c - 1, n) < 0 || n == 0);
+
+    int fr = LZ4_decompress_fast(dst, back, n);
+    CHECK(fr == c && memcmp(src, back, n) == 0);
+    printf("decompressFast %d %d\n", n, fr);
+
+    /* Independent blocks are valid stream blocks: decode two halves through a stream. */
+    {
+        int h1 = n / 2, h2 = n - n / 2;
+        char* b1 = malloc(LZ4_compressBound(h1) + 1);
+        char* b2 = malloc(LZ4_compressBound(h2) + 1);
+        int c1 = LZ4_compress_default(src, b1, h1, LZ4_compressBound(h1));
+        int c2 = LZ4_compress_default(src + h1, b2, h2, LZ4_compressBound(h2));
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int r1 = LZ4_decompress_safe_continue(&sd, b1, back, c1, h1);
+        int r2 = LZ4_decompress_safe_continue(&sd, b2, back + (r1 > 0 ? r1 : 0), c2, h2);
+        CHECK(r1 + r2 == n && memcmp(src, back, n) == 0);
+        printf("continue %d %d %d\n", n, r1, r2);
+        free(b1);
+        free(b2);
+    }
+
+    int f = LZ4_compress_fast(src, dst, n, bound, 8);
+    printf("fast8 %d %d %08x\n", n, f, fnv1a(dst, f));
+    CHECK(LZ4_decompress_safe(dst, back, f, n) == n && memcmp(src, back, n) == 0);
+
+    void* state = malloc(LZ4_sizeofState());
+    int e = LZ4_compress_fast_extState(state, src, dst, n, bound, 1);
+    CHECK(e == c);
+    free(state);
+
+    int limited = LZ4_compress_default(src, dst, n, c / 2);
+    printf("limited %d %d\n", n, limited);
+
+    int consumed = n;
+    int ds = LZ4_compress_destSize(src, dst, &consumed, 100);
+    printf("destSize %d %d %d %08x\n", n, ds, consumed, fnv1a(dst, ds));
+    CHECK(LZ4_decompress_safe(dst, back, ds, n) == consumed && memcmp(src, back, consumed) == 0);
+
+    int p = LZ4_decompress_safe_partial(dst, back, ds, 10, n);
+    printf("partial %d %d\n", n, p);
+
+    for (int level = 1; level <= 12; level += 3) {
+        int h = LZ4_compress_HC(src, dst, n, bound, level);
+        printf("hc%d %d %d %08x\n", level, n, h, fnv1a(dst, h));
+        CHECK(LZ4_decompress_safe(dst, back, h, n) == n && memcmp(src, back, n) == 0);
+    }
+    void* hc_state = malloc(LZ4_sizeofStateHC());
+    consumed = n;
+    int hds = LZ4_compress_HC_destSize(hc_state, src, dst, &consumed, 200, 9);
+    printf("hcDestSize %d %d %d %08x\n", n, hds, consumed, fnv1a(dst, hds));
+    int hx = LZ4_compress_HC_extStateHC(hc_state, src, dst, n, bound, 12);
+    printf("hcExtState %d %d %08x\n", n, hx, fnv1a(dst, hx));
+    free(hc_state);
+
+    /* A dictionary: the first half of the input compresses the second. */
+    int half = n / 2;
+    int dc = LZ4_compress_default(src + half, dst, n - half, bound);
+    int dd = LZ4_decompress_safe_usingDict(dst, back, dc, n - half, src, half);
+    CHECK(dd == n - half && memcmp(src + half, back, n - half) == 0);
+    printf("usingDict %d %d\n", n, dd);
+
+    free(src);
+    free(dst);
+    free(back);
+}
+
+int main(void) {
+    printf("version %d %s\n", LZ4_versionNumber(), LZ4_versionString());
+    CHECK(LZ4_versionNumber() == LZ4_VERSION_NUMBER);
+    CHECK(strcmp(LZ4_versionString(), LZ4_VERSION_STRING) == 0);
+    CHECK(LZ4_compressBound(LZ4_MAX_INPUT_SIZE + 1) == 0);
+    CHECK(LZ4_sizeofState() == (int)sizeof(LZ4_stream_t));
+    CHECK(LZ4_sizeofStateHC() == (int)sizeof(LZ4_streamHC_t));
+    int sizes[] = {0, 1, 20, 1000, 70000, 1 << 20};
+    for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) one(sizes[i]);
+    if (failures) fprintf(stderr, "smoke: %d failures\n", failures);
+    return failures != 0;
+}
