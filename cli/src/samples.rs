@@ -1,19 +1,19 @@
 //! The built-in benchmark samples (`-b` with no file): English-like text, log lines, JSON
 //! records, byte runs and random bytes, the same bytes on every run and platform (one small
-//! PRNG, no dependency). The test kit's `samples::builtin` makes the same bytes, so the
-//! library's benches and the CLI's measure the same data.
+//! PRNG, no dependency). The test kit includes this file as its generator (`samples::builtin`
+//! is [`generated`]), so the library's benches and the CLI's measure the same data.
 
 /// A small deterministic PRNG (xorshift64*), so generated data needs no dependency.
 #[derive(Debug, Clone)]
-struct Rng(u64);
+pub struct Rng(pub(crate) u64);
 
 impl Rng {
     /// A generator for `seed` (any value, 0 included).
-    fn new(seed: u64) -> Self {
+    pub fn new(seed: u64) -> Self {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
-    fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -21,12 +21,12 @@ impl Rng {
     }
 
     /// A value in `0..n` (`n > 0`).
-    fn below(&mut self, n: u64) -> u64 {
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
     }
 
     /// One of `items` (not empty).
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }
 }
@@ -113,7 +113,7 @@ const EVENTS: &[&str] = &[
 const LEVELS: &[&str] = &["INFO ", "INFO ", "INFO ", "DEBUG", "WARN ", "ERROR"];
 
 /// English-like sentences of 4-19 words, some commas, paragraph breaks.
-fn text(len: usize, rng: &mut Rng) -> Vec<u8> {
+pub fn text(len: usize, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(len + 128);
     while out.len() < len {
         let words = 4 + rng.below(16);
@@ -141,7 +141,7 @@ fn text(len: usize, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// Timestamped log lines of one shape with changing numbers.
-fn logs(len: usize, rng: &mut Rng) -> Vec<u8> {
+pub fn logs(len: usize, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(len + 160);
     let mut millis = 0u64;
     let mut segment = 1000u64;
@@ -165,7 +165,7 @@ fn logs(len: usize, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// A stream of JSON records, one a line.
-fn json(len: usize, rng: &mut Rng) -> Vec<u8> {
+pub fn json(len: usize, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(len + 200);
     let mut id = 1u64;
     while out.len() < len {
@@ -188,7 +188,7 @@ fn json(len: usize, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// Runs of one random byte, 1..=`max_run` long (offset-1 matches).
-fn runs(len: usize, max_run: u64, rng: &mut Rng) -> Vec<u8> {
+pub fn runs(len: usize, max_run: u64, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(len);
     while out.len() < len {
         let byte = rng.next_u64() as u8;
@@ -199,7 +199,7 @@ fn runs(len: usize, max_run: u64, rng: &mut Rng) -> Vec<u8> {
 }
 
 /// Random bytes, eight per draw.
-fn random(len: usize, rng: &mut Rng) -> Vec<u8> {
+pub fn random(len: usize, rng: &mut Rng) -> Vec<u8> {
     let mut out = Vec::with_capacity(len + 8);
     while out.len() < len {
         out.extend_from_slice(&rng.next_u64().to_le_bytes());
