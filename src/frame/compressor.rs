@@ -112,7 +112,7 @@ impl FrameCompressor {
 
     /// A compressor whose blocks may reference the last 64 KiB of `dict` (every block in
     /// independent mode, the start of the content in linked mode); at the fast levels the frame
-    /// is that of `lz4 -D dict` (see
+    /// is that of `lz4 -D dict` 1.9.4 (see
     /// [`compress_with_dictionary`](super::compress_with_dictionary)). Set
     /// [`FrameOptions::dict_id`] so decoders can tell which dictionary they need.
     pub fn with_dictionary(options: FrameOptions, dict: &[u8]) -> Self {

@@ -1009,3 +1009,52 @@ fn auto_flush_switched_after_writes_is_the_compressors() {
         }
     }
 }
+
+/// `with_prepared_dictionary` writes `FrameEncoder::with_prepared_dictionary`'s frame for the
+/// same writes, with either preparation (`Dictionary::new_dense` is the `lz4` command's), fast
+/// and HC, independent and linked, with and without auto-flush, at several thread counts.
+#[test]
+fn prepared_dictionary_frames_match_the_single_threaded_encoder() {
+    use lz4_simd::block::Dictionary;
+    let bytes = dictionary();
+    let data = samples::text(5 * 64 * KIB + 77, &mut Rng::new(7));
+    let plan = [100_000, usize::MAX, 30_000, data.len() - 130_000];
+    for (kind, dict) in [
+        ("dense", Dictionary::new_dense(&bytes)),
+        ("sparse", Dictionary::new(&bytes)),
+    ] {
+        for level in [None, Some(9)] {
+            for mode in [BlockMode::Independent, BlockMode::Linked] {
+                let options = FrameOptions::new()
+                    .hc_level(level)
+                    .block_size(BlockSize::Max64KB)
+                    .block_mode(mode)
+                    .content_checksum(true)
+                    .declared_content_size(Some(data.len() as u64));
+                for auto_flush in [false, true] {
+                    let mut single = FrameEncoder::with_compressor(
+                        Vec::new(),
+                        FrameCompressor::with_prepared_dictionary(options.clone(), &dict)
+                            .auto_flush(auto_flush),
+                    );
+                    run_plan(&mut single, &data, &plan);
+                    let expected = single.finish().unwrap();
+                    for threads in [1, 2, 3, 8, 0] {
+                        let mut encoder = ParallelFrameEncoder::with_prepared_dictionary(
+                            Vec::new(),
+                            options.clone(),
+                            &dict,
+                            threads,
+                        )
+                        .auto_flush(auto_flush);
+                        run_plan(&mut encoder, &data, &plan);
+                        assert!(
+                            encoder.finish().unwrap() == expected,
+                            "{kind} {level:?} {mode:?} auto-flush {auto_flush}, {threads} threads"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -11,7 +11,7 @@ use super::blocks_depend_on_earlier;
 use super::pool::{thread_count, Pending, Queue};
 use super::store::ENCODER_BLOCKS;
 use crate::block::xxh32::ContentHasher;
-use crate::block::MAX_HISTORY;
+use crate::block::{Dictionary, MAX_HISTORY};
 use crate::frame::compressor::Stager;
 use crate::frame::encode::{frame_layout, BlockWriter, END_MARK};
 use crate::frame::{io_error, BlockMode, BlockSize, FrameCompressor, FrameEncoder, FrameOptions};
@@ -133,12 +133,56 @@ impl<W: Write> ParallelFrameEncoder<W> {
     /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
     /// [`FrameEncoder::with_dictionary`].
     pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
+        Self::with_dictionary_parts(writer, options, dict, None, threads)
+    }
+
+    /// [`with_dictionary`](Self::with_dictionary) with a dictionary prepared once: the frame is
+    /// [`FrameEncoder::with_prepared_dictionary`]'s for the same writes (so, with
+    /// [`Dictionary::new_dense`], liblz4 1.10's LZ4F frame with that dictionary's CDict).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use lz4_simd::block::Dictionary;
+    /// use lz4_simd::frame::{BlockSize, FrameEncoder, FrameOptions, ParallelFrameEncoder};
+    /// let dict = Dictionary::new_dense(&b"common words, common phrases ".repeat(100));
+    /// let options = FrameOptions::new().block_size(BlockSize::Max64KB);
+    /// let content = b"common phrases and new words ".repeat(10_000);
+    /// let mut encoder =
+    ///     ParallelFrameEncoder::with_prepared_dictionary(Vec::new(), options.clone(), &dict, 4);
+    /// encoder.write_all(&content).unwrap();
+    /// let framed = encoder.finish().unwrap();
+    ///
+    /// let mut single = FrameEncoder::with_prepared_dictionary(Vec::new(), options, &dict);
+    /// single.write_all(&content).unwrap();
+    /// assert_eq!(framed, single.finish().unwrap());
+    /// ```
+    pub fn with_prepared_dictionary(
+        writer: W,
+        options: FrameOptions,
+        dict: &Dictionary,
+        threads: usize,
+    ) -> Self {
+        Self::with_dictionary_parts(writer, options, dict.as_bytes(), Some(dict), threads)
+    }
+
+    fn with_dictionary_parts(
+        writer: W,
+        options: FrameOptions,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+        threads: usize,
+    ) -> Self {
         let independent =
             options.block_mode == BlockMode::Independent && !blocks_depend_on_earlier(&options);
         let inner = if independent && thread_count(threads) == 1 {
-            Inner::Single(FrameEncoder::with_dictionary(writer, options, dict))
+            Inner::Single(match prepared {
+                Some(prepared) => FrameEncoder::with_prepared_dictionary(writer, options, prepared),
+                None => FrameEncoder::with_dictionary(writer, options, dict),
+            })
         } else {
-            Inner::Parallel(Parallel::with_dictionary(writer, options, dict, threads))
+            Inner::Parallel(Parallel::with_dictionary(
+                writer, options, dict, prepared, threads,
+            ))
         };
         Self { inner }
     }
@@ -297,6 +341,8 @@ enum Blocks {
         options: FrameOptions,
         /// The last 64 KiB of the dictionary (each writer prepares its own).
         dict: Vec<u8>,
+        /// The dictionary prepared, if the caller gave it so.
+        prepared: Option<Dictionary>,
         writers: Vec<BlockWriter>,
     },
     /// Blocks that depend on the ones before them (linked blocks, and the independent ones of
@@ -346,8 +392,14 @@ enum Returned {
 
 impl<W: Write> Parallel<W> {
     /// An encoder whose blocks may reference the last 64 KiB of `dict`, as
-    /// [`FrameEncoder::with_dictionary`].
-    pub fn with_dictionary(writer: W, options: FrameOptions, dict: &[u8], threads: usize) -> Self {
+    /// [`FrameEncoder::with_dictionary`]; `prepared`, if given, is `dict` prepared.
+    pub fn with_dictionary(
+        writer: W,
+        options: FrameOptions,
+        dict: &[u8],
+        prepared: Option<&Dictionary>,
+        threads: usize,
+    ) -> Self {
         let dict = &dict[dict.len().saturating_sub(MAX_HISTORY)..];
         let jobs = Queue::new(threads);
         // Blocks that depend on the ones before them go, in order, through the single-threaded
@@ -360,7 +412,10 @@ impl<W: Write> Parallel<W> {
             let unhashed = options.clone().content_checksum(false);
             // Handed the caller's writes as they were made (`write_ends`), it writes the frame a
             // single-threaded encoder writes for them.
-            let compressor = FrameCompressor::with_dictionary(unhashed, dict);
+            let compressor = match prepared {
+                Some(prepared) => FrameCompressor::with_prepared_dictionary(unhashed, prepared),
+                None => FrameCompressor::with_dictionary(unhashed, dict),
+            };
             let encoder = FrameEncoder::with_compressor(collected, compressor);
             (Blocks::Linked(Some(Box::new(encoder))), 1)
         } else {
@@ -368,6 +423,7 @@ impl<W: Write> Parallel<W> {
             let blocks = Blocks::Independent {
                 options,
                 dict: dict.to_vec(),
+                prepared: prepared.cloned(),
                 writers: Vec::new(),
             };
             (blocks, 2 * jobs.threads())
@@ -506,10 +562,16 @@ impl<W: Write> Parallel<W> {
             Blocks::Independent {
                 options,
                 dict,
+                prepared,
                 writers,
             } => {
                 let mut writer = writers.pop().unwrap_or_else(|| {
-                    BlockWriter::with_dictionary(options, BlockMode::Independent, dict, None)
+                    BlockWriter::with_dictionary(
+                        options,
+                        BlockMode::Independent,
+                        dict,
+                        prepared.as_ref(),
+                    )
                 });
                 self.jobs.push(move || {
                     let room = BlockWriter::block_room(input.len());
