@@ -12,7 +12,7 @@
 
 use std::io::{self, BufReader, Read, Write};
 
-use lz4_simd::block;
+use lz4_simd::block::{self, Dictionary};
 use lz4_simd::frame::{
     self, BlockMode, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
     ParallelFrameDecoder, ParallelFrameEncoder,
@@ -97,13 +97,16 @@ pub fn compress_frame(
     content_size: Option<u64>,
 ) -> io::Result<()> {
     let options = frame_options(settings);
+    // Prepared as lz4 1.10's `LZ4F_createCDict` prepares it (`LZ4_loadDictSlow`).
+    let dictionary = dictionary.map(Dictionary::new_dense);
+    let dictionary = dictionary.as_ref();
     let block_len = settings.block_size.bytes();
     let mut buf = vec![0u8; block_len];
     let first = read_full(reader, &mut buf)?;
     if first < block_len {
         let options = options.content_size(content_size.is_some());
         let framed = match dictionary {
-            Some(dict) => frame::compress_with_dictionary(&buf[..first], dict, &options),
+            Some(dict) => frame::compress_with_prepared_dictionary(&buf[..first], dict, &options),
             None => frame::compress(&buf[..first], &options),
         };
         return writer.write_all(&framed);
@@ -117,7 +120,7 @@ pub fn compress_frame(
             // (the last, shorter one too), which linked blocks (`-BD`) depend on.
             Some(dict) => FrameEncoder::with_compressor(
                 writer,
-                FrameCompressor::with_dictionary(options, dict).auto_flush(true),
+                FrameCompressor::with_prepared_dictionary(options, dict).auto_flush(true),
             ),
             None => FrameEncoder::with_compressor(
                 writer,
@@ -129,7 +132,9 @@ pub fn compress_frame(
     } else {
         // Auto-flush too: the same frames as the one-thread path for the same reads.
         let mut encoder = match dictionary {
-            Some(dict) => ParallelFrameEncoder::with_dictionary(writer, options, dict, threads),
+            Some(dict) => {
+                ParallelFrameEncoder::with_prepared_dictionary(writer, options, dict, threads)
+            }
             None => ParallelFrameEncoder::with_options(writer, options, threads),
         }
         .auto_flush(true);

@@ -397,3 +397,61 @@ fn exit_codes_are_lz4s() {
         }
     }
 }
+
+#[test]
+fn dictionary_compression_writes_lz4_110s_bytes() {
+    // lz4 1.10 prepares the dictionary with `LZ4F_createCDict` (`LZ4_loadDictSlow` at the fast
+    // levels, so 1.9.4's bytes differ there); inputs shorter and longer than a block.
+    let Some(lz4) = reference() else { return };
+    let dir = scratch("dict-110");
+    std::fs::write(dir.join("dict"), sample(100_000).repeat(2)).unwrap();
+    let inputs = [(1000usize, "short"), (300_000, "mid"), (5_000_000, "long")];
+    for (len, name) in inputs {
+        std::fs::write(dir.join(name), sample(len)).unwrap();
+    }
+    let levels: &[&str] = &["-1", "-3", "-9", "-12", "--fast=4"];
+    let blocks: &[&[&str]] = &[
+        &[],
+        &["-BD"],
+        &["-B4"],
+        &["-B4", "-BD"],
+        &["-BX"],
+        &["-B4", "-BX", "--content-size"],
+        &["--content-size"],
+    ];
+    for (len, name) in inputs {
+        for level in levels {
+            // HC at 5 MB is slow in a debug build; -B4 covers HC over several blocks.
+            if len > 1 << 20 && !matches!(*level, "-1" | "--fast=4") {
+                continue;
+            }
+            for block in blocks {
+                // Linked blocks over several blocks differ from lz4 1.10's with or without a
+                // dictionary (its multi-threaded reader); one linked block is compared.
+                let block_len = if block.contains(&"-B4") {
+                    64 << 10
+                } else {
+                    4 << 20
+                };
+                if block.contains(&"-BD") && len > block_len {
+                    continue;
+                }
+                for threads in ["-T1", "-T2"] {
+                    let mut args = vec![*level, threads, "-D", "dict"];
+                    args.extend_from_slice(block);
+                    args.extend(["-c", name]);
+                    let ours = run_in(bin().args(&args), &dir);
+                    ok(&ours, &format!("{args:?}"));
+                    let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+                    ok(&theirs, &format!("lz4 {args:?}"));
+                    assert!(
+                        ours.stdout == theirs.stdout,
+                        "{args:?}: {} bytes, lz4 1.10 {}",
+                        ours.stdout.len(),
+                        theirs.stdout.len()
+                    );
+                }
+            }
+        }
+    }
+}
