@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameOptions};
+use testkit::samples;
 
 /// What the decoder may use beyond the cap: `frame::decompress`'s own slack (an error message's
 /// look at the data, small allocations, the parser's state) and the parallel path's plan and
@@ -101,25 +102,6 @@ fn measure<R>(f: impl FnOnce() -> R) -> (R, usize) {
     (result, PEAK.load(Ordering::Relaxed).max(0) as usize)
 }
 
-/// Log lines that compress about tenfold.
-fn content(len: usize, seed: u64) -> Vec<u8> {
-    let mut state = seed;
-    let mut out = Vec::with_capacity(len + 100);
-    while out.len() < len {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let line = format!(
-            "2026-01-02 worker-{} committed batch {} of segment 7\n",
-            (state >> 40) % 3,
-            (state >> 20) % 4,
-        );
-        out.extend_from_slice(line.as_bytes());
-    }
-    out.truncate(len);
-    out
-}
-
 /// Caps well below, just below, at and above `len`.
 fn caps(len: usize) -> [usize; 5] {
     [100, len - 1, len, len + 1, len + len / 2]
@@ -165,7 +147,7 @@ fn legacy_frames_stay_within_the_cap() {
     let framed = frame::compress_legacy(&zeros, 1);
     assert!(framed.len() < 40_000, "{}", framed.len());
     check("legacy, 8 MiB of zeros", &framed, &zeros);
-    let data = content(3 << 20, 1);
+    let data = samples::tenfold_logs(3 << 20, 1);
     check("legacy, 3 MiB", &frame::compress_legacy(&data, 1), &data);
 }
 
@@ -174,7 +156,7 @@ fn legacy_frames_stay_within_the_cap() {
 #[test]
 fn linked_frames_stay_within_the_cap() {
     let _serial = serial();
-    let data = content(10 << 20, 2);
+    let data = samples::tenfold_logs(10 << 20, 2);
     let linked = FrameOptions::new()
         .block_size(BlockSize::Max4MB)
         .block_mode(BlockMode::Linked);
@@ -195,8 +177,8 @@ fn linked_frames_stay_within_the_cap() {
 #[test]
 fn independent_frames_with_a_dictionary_stay_within_the_cap() {
     let _serial = serial();
-    let dict = content(100_000, 3);
-    let data = content(10 << 20, 4);
+    let dict = samples::tenfold_logs(100_000, 3);
+    let data = samples::tenfold_logs(10 << 20, 4);
     let options = FrameOptions::new()
         .block_size(BlockSize::Max4MB)
         .dict_id(Some(7));

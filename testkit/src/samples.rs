@@ -56,6 +56,26 @@ pub fn builtin(len: usize) -> Vec<(String, Vec<u8>)> {
     generator::generated(len)
 }
 
+/// Log lines that compress about tenfold (a decoder sizing its buffer from the compressed size
+/// must grow it several times), from an LCG seeded with `seed`.
+pub fn tenfold_logs(len: usize, seed: u64) -> Vec<u8> {
+    let mut state = seed;
+    let mut out = Vec::with_capacity(len + 100);
+    while out.len() < len {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let line = format!(
+            "2026-01-02 worker-{} committed batch {} of segment 7\n",
+            (state >> 40) % 3,
+            (state >> 20) % 4,
+        );
+        out.extend_from_slice(line.as_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
 /// The overlapping-match stress samples, `len` bytes each: `runs` (runs of one byte, 1-200 long)
 /// and `short-offsets` (patterns of period 2-15 repeated 16-135 bytes, 0-5 literals between).
 pub fn stress(len: usize) -> Vec<(String, Vec<u8>)> {

@@ -22,6 +22,7 @@ use std::io::{Read, Write};
 
 use lz4_simd::frame::{self, BlockMode, BlockSize, FrameDecoder, FrameEncoder, FrameOptions};
 use lz4_simd::{block, Error};
+use testkit::samples;
 
 use crate::allocator::measure;
 
@@ -64,26 +65,6 @@ fn check<T>(
 /// Caps just below, at and just above `len`, and well above it.
 fn caps(len: usize) -> [usize; 5] {
     [len - 1, len, len + 1, len + 4096, len + len / 2]
-}
-
-/// Log lines that compress about tenfold, so a decoder sizing its buffer from the compressed
-/// size must grow it several times.
-fn content(len: usize, seed: u64) -> Vec<u8> {
-    let mut state = seed;
-    let mut out = Vec::with_capacity(len + 100);
-    while out.len() < len {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let line = format!(
-            "2026-01-02 worker-{} committed batch {} of segment 7\n",
-            (state >> 40) % 3,
-            (state >> 20) % 4,
-        );
-        out.extend_from_slice(line.as_bytes());
-    }
-    out.truncate(len);
-    out
 }
 
 const LEN: usize = 3 << 20;
@@ -149,7 +130,7 @@ fn frames_of(data: &[u8]) -> Vec<(&'static str, Vec<u8>, Vec<u8>, usize)> {
 
 #[test]
 fn one_shot_frames_stay_within_the_cap() {
-    let data = content(LEN, 1);
+    let data = samples::tenfold_logs(LEN, 1);
     for (name, framed, expected, _) in frames_of(&data) {
         assert!(
             framed.len() * 5 < expected.len(),
@@ -173,8 +154,8 @@ fn one_shot_frames_stay_within_the_cap() {
 
 #[test]
 fn one_shot_frames_with_a_dictionary_stay_within_the_cap() {
-    let dict = content(100_000, 2);
-    let data = content(LEN, 3);
+    let dict = samples::tenfold_logs(100_000, 2);
+    let data = samples::tenfold_logs(LEN, 3);
     let half = data.len() / 2;
     for mode in [BlockMode::Independent, BlockMode::Linked] {
         let options = FrameOptions::new()
@@ -204,7 +185,7 @@ fn one_shot_frames_with_a_dictionary_stay_within_the_cap() {
 /// worst case does not double it); with less room, `take` bounds what is read.
 #[test]
 fn streaming_read_to_end_stays_within_the_vec_it_is_given() {
-    let data = content(LEN, 4);
+    let data = samples::tenfold_logs(LEN, 4);
     for (name, framed, expected, block_max) in frames_of(&data) {
         for cap in caps(expected.len()) {
             let result = check(name, cap, stream_slack(block_max), || {
@@ -225,7 +206,7 @@ fn streaming_read_to_end_stays_within_the_vec_it_is_given() {
 
 /// One block of `data` and the caps to try.
 fn block_cases() -> (Vec<u8>, Vec<u8>) {
-    let data = content(2 << 20, 5);
+    let data = samples::tenfold_logs(2 << 20, 5);
     let compressed = block::compress(&data).unwrap();
     assert!(compressed.len() * 5 < data.len());
     (data, compressed)
@@ -253,7 +234,7 @@ fn block_decompress_stays_within_the_cap() {
 #[test]
 fn block_decompress_with_dict_stays_within_the_cap() {
     let (data, _) = block_cases();
-    let dict = content(100_000, 6);
+    let dict = samples::tenfold_logs(100_000, 6);
     let compressed = block::compress_with_dictionary(&data, &dict, 1).unwrap();
     for cap in caps(data.len()) {
         let result = check(
@@ -271,7 +252,7 @@ fn block_decompress_with_dict_stays_within_the_cap() {
 #[test]
 fn block_decompress_append_stays_within_the_cap() {
     let (data, compressed) = block_cases();
-    let before = content(4 << 20, 7);
+    let before = samples::tenfold_logs(4 << 20, 7);
     for cap in caps(data.len()) {
         // The content already in the `Vec` is live before the measurement.
         let mut out = before.clone();
