@@ -8,7 +8,7 @@
 # - lz4-simd's unit tests (among them every available kernel against the reference decoder
 #   through each dispatch entry) and its doctests (README's included). lz4-simd's dev-dependencies
 #   are not built for wasm (Cargo.toml): liblz4 through lz4-sys needs a C compiler and libc
-#   for the target, and the bench harnesses (criterion, iai-callgrind) need processes.
+#   for the target.
 # - tests/portable: the kernel sweeps of tests/kernels that need neither liblz4 nor processes
 #   (hand-built blocks over offsets 1-70, lengths and end margins; random and corrupted blocks;
 #   every capacity), tests/miri's small-block checks (exact-size and uninitialised buffers), and
@@ -55,9 +55,13 @@ cargo build -p lz4-simd --target wasm32-unknown-unknown --no-default-features
 RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR="$simd_dir" \
     cargo build -p lz4-simd --target wasm32-unknown-unknown
 
+# The doctests run in the simd128 pass only: they show the API's use, whichever kernel decodes
+# (each is its own wasm program to build, about half of a pass's time).
 run_suite() {
     cargo test -p lz4-simd --target wasm32-wasip1 --lib -- --nocapture
-    cargo test -p lz4-simd --target wasm32-wasip1 --doc
+    if [ "${1:-}" = doc ]; then
+        cargo test -p lz4-simd --target wasm32-wasip1 --doc
+    fi
     cargo test -p lz4-simd-portable --target wasm32-wasip1 -- --nocapture
 }
 
@@ -65,10 +69,10 @@ step "wasm32-wasip1 with simd128 under node: unit tests, doctests, tests/portabl
 (
     export RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR="$simd_dir"
     export LZ4_SIMD_REQUIRE_KERNELS=simd128
-    run_suite
+    run_suite doc
     step "benches/wasm_decode_speed (smoke run, small inputs)"
-    cargo bench -p lz4-simd-tests --no-default-features --features std,unsafe --target wasm32-wasip1 --bench wasm_decode_speed -- 65536 1
+    cargo bench -p lz4-simd-benches --no-default-features --features std,unsafe --target wasm32-wasip1 --bench wasm_decode_speed -- 65536 1
 )
 
-step "wasm32-wasip1 without simd128 (scalar) under node: unit tests, doctests, tests/portable"
+step "wasm32-wasip1 without simd128 (scalar) under node: unit tests, tests/portable"
 run_suite
