@@ -248,12 +248,20 @@ mod tests {
     #[test]
     fn help_keeps_its_columns() {
         let text = super::help(true);
-        assert!(text.contains("\n -V     : display version"), "{text}");
+        // Labels in one column, descriptions from column 18 (continuations too), 79 wide.
         assert!(
-            text.contains("\n          or predefined block size"),
+            text.contains("\n  -V              print the version"),
             "{text}"
         );
-        assert!(text.lines().all(|line| line.len() <= 100), "{text}");
+        assert!(
+            text.contains("\n                  or # bytes from 32 up"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n  --favor-decSpeed\n                  output"),
+            "{text}"
+        );
+        assert!(text.lines().all(|line| line.len() <= 79), "{text}");
     }
 
     #[test]

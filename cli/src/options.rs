@@ -24,10 +24,10 @@ impl Section {
     /// The heading `-h` prints above the group.
     pub fn help_heading(self) -> &'static str {
         match self {
-            Section::Basic => "Arguments :",
-            Section::Advanced => "Advanced arguments :",
-            Section::Benchmark => "Benchmark arguments :",
-            Section::Extras => "lz4-simd extras :",
+            Section::Basic => "Options:",
+            Section::Advanced => "More options:",
+            Section::Benchmark => "Measuring speed:",
+            Section::Extras => "Beyond lz4:",
             Section::Earlier => "",
         }
     }
@@ -66,9 +66,9 @@ pub struct Opt {
     /// words (`compress`) as the first argument.
     pub names: &'static [&'static str],
     pub value: Value,
-    /// The left column in `-h` (padded to 8 columns), or `""` for an option `-h` does not list.
+    /// The left column in `-h`, or `""` for an option `-h` does not list.
     pub label: &'static str,
-    /// The description, with `-h`'s line breaks and indentation (the manual joins the lines).
+    /// The description (`-h` wraps it to its width, the manual to the page's).
     pub help: &'static str,
     /// More for the manual, after `help` (or `""`).
     pub more: &'static str,
@@ -114,203 +114,193 @@ impl Opt {
 
 /// Every option, in `-h`'s order.
 pub const OPTIONS: &[Opt] = &[
-    Opt::new(&["-1"], " -1", "fast compression (default)").more(
+    Opt::new(&["-1"], "-1 .. -12", "compression level: -1 the fast compressor (the default), -2 to -12 LZ4 HC, smaller output for more time").more(
         "Any level from -1 to -12 may be given: -1 (and -0) the fast compressor, -2 to -12 LZ4 HC, \
          higher being slower and smaller.",
     ),
-    Opt::new(&["-9"], " -9", "high compression (levels 2-12 are LZ4 HC)"),
+    Opt::new(&["-9"], "", "LZ4 HC at level 9"),
     Opt::new(
         &["-d", "--decompress", "--uncompress"],
-        " -d",
-        "decompression (default for .lz4 extension)",
+        "-d",
+        "decompress (what an input named *.lz4 gets without -z)",
     ),
-    Opt::new(&["-z", "--compress"], " -z", "force compression"),
-    Opt::new(&["-D"], " -D FILE", "use FILE as dictionary")
+    Opt::new(&["-z", "--compress"], "-z", "compress, whatever the input's name"),
+    Opt::new(&["-D"], "-D FILE", "the dictionary, the same file to compress and to decompress")
         .value(Value::Next("FILE"))
         .more("(stdin: standard input)"),
     Opt::new(
         &["-f", "--force"],
-        " -f",
-        "overwrite output without prompting",
+        "-f",
+        "replace an existing output file",
     )
     .more("(lz4-simd never prompts: without -f an existing output is refused)"),
     Opt::new(&["--no-force"], "", "cancel an earlier -f"),
-    Opt::new(&["-k", "--keep"], " -k", "preserve source files (default)"),
+    Opt::new(&["-k", "--keep"], "-k", "keep the input files (the default)"),
     Opt::new(
         &["--rm"],
         "--rm",
-        "remove source file(s) after successful de/compression",
+        "delete each input file once its output is complete",
     )
     .more("(only once the output is on disk; kept if it changed while it was read)"),
-    Opt::new(&["-h", "--help"], " -h/-H", "display help/long help and exit"),
-    Opt::new(&["-H"], "", "display long help and exit"),
-    Opt::new(&["-V", "--version"], " -V", "display version number and exit")
+    Opt::new(&["-h", "--help"], "-h, -H", "print this help (-H: with more detail) and exit"),
+    Opt::new(&["-H"], "", "print the long help and exit"),
+    Opt::new(&["-V", "--version"], "-V", "print the version and exit")
         .section(Section::Advanced),
-    Opt::new(&["-v", "--verbose"], " -v", "verbose mode").section(Section::Advanced),
+    Opt::new(&["-v", "--verbose"], "-v", "say more about each file").section(Section::Advanced),
     Opt::new(
         &["-q", "--quiet"],
-        " -q",
-        "suppress warnings; specify twice to suppress errors too",
+        "-q",
+        "say less: no warnings (-qq: no error messages either)",
     )
     .section(Section::Advanced),
     Opt::new(
         &["-c", "--stdout", "--to-stdout"],
-        " -c",
-        "force write to standard output, even if it is the console",
+        "-c",
+        "write to standard output, a terminal included",
     )
     .section(Section::Advanced),
-    Opt::new(&["-t", "--test"], " -t", "test compressed file integrity")
+    Opt::new(&["-t", "--test"], "-t", "check that compressed files decode, writing nothing")
         .section(Section::Advanced),
     Opt::new(
         &["-m", "--multiple"],
-        " -m",
-        "multiple input files (implies automatic output filenames)",
+        "-m",
+        "every file name is an input, each with its own output name",
     )
     .section(Section::Advanced),
     Opt::new(
         &["-r"],
-        " -r",
-        "operate recursively on directories (sets also -m)",
+        "-r",
+        "the files in directories and below them (implies -m)",
     )
     .section(Section::Advanced),
     Opt::new(
         &["-l"],
-        " -l",
-        "compress using Legacy format (Linux kernel compression)",
+        "-l",
+        "the legacy frame format (what Linux kernel images use)",
     )
     .section(Section::Advanced),
     Opt::new(
         &["-B"],
-        " -B#",
-        "cut file into blocks of size # bytes [32+]
-          or predefined block size [4-7] (default: 7)",
+        "-B#",
+        "block size: 4 to 7 for 64 KB, 256 KB, 1 MB, 4 MB (default 7), or # bytes from 32 up",
     )
     .value(Value::Glued("#"))
     .more("-B4: 64 KB, -B5: 256 KB, -B6: 1 MB, -B7: 4 MB.")
     .section(Section::Advanced),
-    Opt::new(&["-BI"], " -BI", "Block Independence (default)").section(Section::Advanced),
+    Opt::new(&["-BI"], "-BI", "independent blocks (the default)").section(Section::Advanced),
     Opt::new(
         &["-BD"],
-        " -BD",
-        "Block dependency (improves compression ratio)",
+        "-BD",
+        "linked blocks: each may refer to the one before, smaller output",
     )
     .section(Section::Advanced),
     Opt::new(
         &["-BX"],
-        " -BX",
-        "enable block checksum (default:disabled)",
+        "-BX",
+        "a checksum after each block (off by default)",
     )
     .section(Section::Advanced),
     Opt::new(
         &["--no-frame-crc"],
-        "--no-frame-crc ",
-        "disable stream checksum (default:enabled)",
+        "--no-frame-crc",
+        "no checksum of the whole content (on by default)",
     )
     .section(Section::Advanced),
-    Opt::new(&["--frame-crc"], "", "enable stream checksum (default)").section(Section::Advanced),
-    Opt::new(&["--no-crc"], "", "disable stream and block checksums").section(Section::Advanced),
+    Opt::new(&["--frame-crc"], "", "a checksum of the whole content (the default)").section(Section::Advanced),
+    Opt::new(&["--no-crc"], "", "neither content nor block checksums").section(Section::Advanced),
     Opt::new(
         &["--content-size"],
-        "--content-size ",
-        "compressed frame includes original size (default:not present)",
+        "--content-size",
+        "record the content's size in the frame header (off by default)",
     )
     .section(Section::Advanced),
     Opt::new(
         &["--no-content-size"],
         "",
-        "compressed frame does not include the original size (default)",
+        "no content size in the frame header (the default)",
     )
     .section(Section::Advanced),
     Opt::new(
         &["--list"],
-        "--list FILE ",
-        "lists information about .lz4 files (useful for files compressed with
-              --content-size flag)",
+        "--list",
+        "a table of each .lz4 file's frames, sizes and ratio (sizes need --content-size frames)",
     )
     .more("(-v: one row per frame)")
     .section(Section::Advanced),
     Opt::new(
         &["--sparse"],
-        "--[no-]sparse  ",
-        "sparse mode (default:enabled on file, disabled on stdout)",
+        "--[no-]sparse",
+        "leave runs of zeros as holes in decoded files (on for files, off for standard output)",
     )
     .section(Section::Advanced),
-    Opt::new(&["--no-sparse"], "", "disable sparse mode").section(Section::Advanced),
+    Opt::new(&["--no-sparse"], "", "write every zero").section(Section::Advanced),
     Opt::new(
         &["--favor-decSpeed"],
         "--favor-decSpeed",
-        "compressed files decompress faster, but are less compressed",
+        "output that decodes faster, a little larger",
     )
     .more("(levels 10 to 12)")
     .section(Section::Advanced),
     Opt::new(
         &["--fast"],
         "--fast[=#]",
-        "switch to ultra fast compression level (default: 1)",
+        "faster and larger than -1: acceleration # (default 1)",
     )
     .value(Value::Equals("#"))
     .section(Section::Advanced),
-    Opt::new(&["--best"], "--best", "same as -12").section(Section::Advanced),
+    Opt::new(&["--best"], "--best", "level 12").section(Section::Advanced),
     Opt::new(
         &["-T", "--threads"],
         "-T#",
-        "use # threads (default: 0 = one per core; same output for any #)",
+        "threads to compress with, 0 for one per core (the default); the output is the same for any #",
     )
     .value(Value::Glued("#"))
     .section(Section::Advanced),
     Opt::new(
         &["-b"],
-        " -b#",
-        "benchmark file(s), using # compression level (default : 1);
-          with no file, built-in generated samples; -b -d: decompression of .lz4 files",
+        "-b#",
+        "measure level # (default 1) on the files, or on built-in samples without one; with -d, decoding of .lz4 files",
     )
     .value(Value::Glued("#"))
     .section(Section::Benchmark),
     Opt::new(
         &["-e"],
-        " -e#",
-        "test all compression levels from -bX to # (default : 1)",
+        "-e#",
+        "measure every level from -b's to #",
     )
     .value(Value::Glued("#"))
     .section(Section::Benchmark),
     Opt::new(
         &["-i"],
-        " -i#",
-        "minimum evaluation time in seconds (default : 3s; 0: one pass)",
+        "-i#",
+        "seconds to measure each for (default 3; 0: one pass)",
     )
     .value(Value::Glued("#"))
     .section(Section::Benchmark),
     Opt::new(
         &["compress", "decompress"],
-        " compress / decompress ",
-        "the same as -z / -d",
+        "compress, decompress",
+        "as the first word: the same as -z, -d",
     )
     .more("(as the first argument)")
     .section(Section::Extras),
     Opt::new(
         &["--block"],
-        "--block ",
-        "one size-prepended block (4-byte size + block) instead of frames",
+        "--block",
+        "one block with its 4-byte size in front, instead of frames",
     )
     .section(Section::Extras),
     Opt::new(
         &["--max-out"],
-        "--max-out N ",
-        "with --block or --container -d, the most content to decode (the whole
-          output, every container; default: the block format's largest input, none for
-          the streamed hadoop, kafka, lz4-java, clickhouse)",
+        "--max-out N",
+        "with --block or --container and -d: the most content to decode, in all (default: a block's largest size for --block and one-page containers, no limit for the streamed ones)",
     )
     .value(Value::Next("N"))
     .section(Section::Extras),
     Opt::new(
         &["--container"],
-        "--container NAME ",
-        "read/write LZ4 inside another system's format instead of frames:
-          hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32,
-          prefixed-varint, clickhouse, linux (legacy frame + size trailer or zero
-          padding, also read by plain -d), parquet-lz4, parquet-lz4-raw (one page);
-          --list recognises kafka-v0, lz4-java, clickhouse and linux files by
-          themselves, the others when named",
+        "--container NAME",
+        "LZ4 as another system stores it, instead of frames: hadoop, kafka, kafka-v0, lz4-java, prefixed-le32, prefixed-be32, prefixed-varint, clickhouse, linux (a legacy frame with a size trailer or zero padding; plain -d reads it too), parquet-lz4, parquet-lz4-raw (one page). --list finds kafka-v0, lz4-java, clickhouse and linux files by itself, the others when named",
     )
     .value(Value::Next("NAME"))
     .section(Section::Extras),
@@ -325,26 +315,32 @@ pub const OPTIONS: &[Opt] = &[
 ];
 
 /// The usage line.
-pub const USAGE: &str = "Usage : lz4-simd [arg] [input] [output]";
+pub const USAGE: &str =
+    "Usage: lz4-simd [OPTIONS] [INPUT [OUTPUT]]   or   lz4-simd -m [OPTIONS] FILE...";
 
 /// What `-h` says of the operands.
-const INPUT: &str = "input   : a filename (with no FILE, or when FILE is - : read standard input)";
+const INPUT: &str =
+    "With no INPUT, or INPUT '-', standard input is read; with no OUTPUT, the name is \
+                     INPUT's with .lz4 added (compression) or taken off (-d); OUTPUT '-', or -c, \
+                     writes to standard output.";
 
 /// The safety summary `-h` prints after the basic options.
-const SAFER: &str =
-    "Safer than lz4: outputs go to a temporary file renamed into place when complete, an input is
-never its own output, and --rm keeps a source that changed while it was read (-H: more)";
+const SAFER: &str = "Files are safe: an output is written under a temporary name and renamed when \
+                     complete, an input is never also the output, and --rm keeps an input that \
+                     changed while it was read (-H for the rules).";
 
 /// What `-H` adds.
-pub const LONG_HELP: &str =
-    "Which parameters can be used as aggregated short options: -9BD, -dc, -BX -B5.
-Never loses data: outputs are written to a temporary file and renamed when complete,
-an existing file is replaced only with -f, and --rm removes a source only once its
-output is on disk, and keeps it (a warning, exit status 0) if it changed while it was read.
-Exit codes are lz4's: 44 not LZ4, 26 a truncated frame (63 legacy), 34 a damaged frame,
-27 the dictionary, 10 a -b input; a closed standard stream 40 reading (also with -d), 42
-writing compressed data, 70 writing decoded data; with -m the first of those, else the number
-of inputs that failed; 1 otherwise.";
+pub const LONG_HELP: &str = "Short options combine: -9BD is -9 -BD, -dc is -d -c.
+
+Never losing data: an output goes to a temporary file, renamed over its name only once \
+complete; an existing file is replaced only with -f; --rm deletes an input only once its \
+output is on disk, and keeps it (with a warning, exit status 0) if it changed while it was read.
+
+Exit status, as lz4's: 44 the input is not LZ4; 26 a truncated frame (63 a truncated legacy \
+frame); 34 a damaged frame; 27 the dictionary cannot be read; 10 a -b input cannot be read; \
+40 standard input is closed (with -d too); 42 standard output is closed while compressing, 70 \
+while decompressing; with -m, the first of these, or else the number of inputs that failed; \
+1 for anything else.";
 
 /// Where `lz4-simd` refuses or keeps data that `lz4` would lose or damage (the manual's SAFETY
 /// section).
@@ -388,31 +384,69 @@ pub const EXIT_CODES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The width `-h` wraps its text to.
+const WIDTH: usize = 79;
+
+/// Where the descriptions start in `-h` (the labels' column is this wide).
+const DESCRIPTION_COLUMN: usize = 18;
+
+/// `text` wrapped to [`WIDTH`], its first line after `first` (padded to `indent` columns), the
+/// others indented by `indent`.
+fn wrap(first: &str, text: &str, indent: usize) -> String {
+    let mut out = String::new();
+    let mut line = format!("{first:<indent$}");
+    if indent > 0 && first.len() >= indent {
+        // A label that fills its column: the description starts on the next line.
+        out.push_str(line.trim_end());
+        out.push('\n');
+        line = " ".repeat(indent);
+    }
+    let mut empty = true;
+    for word in text.split_whitespace() {
+        if !empty && line.len() + 1 + word.len() > WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(indent);
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// `-h` (`long`: `-H`), rendered from [`OPTIONS`].
 pub fn render_help(long: bool, version: &str) -> String {
     let mut text = format!(
-        "lz4-simd {version}: the lz4 command line, on a codec that cannot lose data\n{USAGE}\n\n\
-         {INPUT}\n"
+        "lz4-simd {version}: LZ4 files with lz4's options and formats, kept safe\n\n{USAGE}\n\n"
     );
+    text.push_str(&wrap("", INPUT, 0));
     let mut section = None;
     for opt in OPTIONS.iter().filter(|opt| !opt.label.is_empty()) {
         if section != Some(opt.section) {
-            match opt.section {
-                Section::Basic => {}
-                Section::Advanced => text.push_str(&format!("{SAFER}\n\n")),
-                Section::Benchmark => {}
-                Section::Extras | Section::Earlier => text.push('\n'),
-            }
+            text.push('\n');
             text.push_str(opt.section.help_heading());
             text.push('\n');
             section = Some(opt.section);
         }
-        text.push_str(&format!("{:<8}: {}\n", opt.label, opt.help));
+        text.push_str(&wrap(
+            &format!("  {}", opt.label),
+            opt.help,
+            DESCRIPTION_COLUMN,
+        ));
     }
+    text.push('\n');
+    text.push_str(&wrap("", SAFER, 0));
     if long {
-        text.push('\n');
-        text.push_str(LONG_HELP);
-        text.push('\n');
+        for paragraph in LONG_HELP.split("\n\n") {
+            text.push('\n');
+            text.push_str(&wrap("", paragraph, 0));
+        }
     }
     text
 }
