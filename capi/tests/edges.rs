@@ -1,0 +1,314 @@
+//! The compressors at edge sizes, levels, accelerations and output limits, against liblz4 1.10
+//! (lz4-sys): the same return values, bytes and consumed sizes.
+
+use std::os::raw::{c_char, c_int, c_void};
+
+use lz4_simd_capi as ours;
+use testkit::samples;
+use testkit::Rng;
+
+mod c {
+    use std::os::raw::{c_char, c_int, c_void};
+    extern "C" {
+        pub fn LZ4_compress_fast(
+            s: *const c_char,
+            d: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_destSize_extState(
+            st: *mut c_void,
+            s: *const c_char,
+            d: *mut c_char,
+            n: *mut c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_HC(
+            s: *const c_char,
+            d: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            l: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_HC_destSize(
+            st: *mut c_void,
+            s: *const c_char,
+            d: *mut c_char,
+            n: *mut c_int,
+            cap: c_int,
+            l: c_int,
+        ) -> c_int;
+    }
+}
+
+fn len(v: &[u8]) -> c_int {
+    v.len() as c_int
+}
+
+fn cp(v: &[u8]) -> *const c_char {
+    static SPARE: [u8; 64] = [0; 64];
+    if v.is_empty() {
+        SPARE.as_ptr()
+    } else {
+        v.as_ptr()
+    }
+    .cast()
+}
+
+fn small_inputs() -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(31);
+    let mut all = Vec::new();
+    for n in 0..=20 {
+        all.push(vec![0u8; n]);
+        all.push((0..n).map(|i| b"ab"[i % 2]).collect());
+        all.push(samples::random(n, &mut rng));
+        all.push(samples::text(n, &mut rng));
+    }
+    all
+}
+
+fn boundary_inputs() -> Vec<Vec<u8>> {
+    let mut rng = Rng::new(32);
+    let mut all = Vec::new();
+    for n in [65535, 65536, 65546, 65547, 65548, 65549, 131_072] {
+        all.push(vec![b'x'; n]);
+        all.push(samples::text(n, &mut rng));
+        all.push(samples::random(n, &mut rng));
+    }
+    all
+}
+
+/// Output limits to try for an input whose compressed size at some setting is `n`.
+fn caps(n: usize, bound: usize) -> Vec<usize> {
+    let mut caps: Vec<usize> = (0..=20).collect();
+    caps.extend([
+        n.saturating_sub(2),
+        n.saturating_sub(1),
+        n,
+        n + 1,
+        bound - 1,
+        bound,
+    ]);
+    caps.sort_unstable();
+    caps.dedup();
+    caps
+}
+
+fn same_fast(src: &[u8], cap: usize, accel: c_int) -> c_int {
+    let (mut a, mut b) = (vec![0xA5u8; cap + 16], vec![0xA5u8; cap + 16]);
+    // SAFETY: buffers at least as long as passed.
+    let (x, y) = unsafe {
+        (
+            ours::LZ4_compress_fast(
+                cp(src),
+                a.as_mut_ptr().cast(),
+                len(src),
+                cap as c_int,
+                accel,
+            ),
+            c::LZ4_compress_fast(
+                cp(src),
+                b.as_mut_ptr().cast(),
+                len(src),
+                cap as c_int,
+                accel,
+            ),
+        )
+    };
+    assert_eq!(x, y, "fast: len {} cap {cap} accel {accel}", src.len());
+    assert_eq!(a[..x as usize], b[..y as usize]);
+    assert!(a[cap..].iter().all(|&b| b == 0xA5));
+    x
+}
+
+fn same_hc(src: &[u8], cap: usize, level: c_int) -> c_int {
+    let (mut a, mut b) = (vec![0xA5u8; cap + 16], vec![0xA5u8; cap + 16]);
+    // SAFETY: buffers at least as long as passed.
+    let (x, y) = unsafe {
+        (
+            ours::LZ4_compress_HC(
+                cp(src),
+                a.as_mut_ptr().cast(),
+                len(src),
+                cap as c_int,
+                level,
+            ),
+            c::LZ4_compress_HC(
+                cp(src),
+                b.as_mut_ptr().cast(),
+                len(src),
+                cap as c_int,
+                level,
+            ),
+        )
+    };
+    assert_eq!(x, y, "HC: len {} cap {cap} level {level}", src.len());
+    assert_eq!(a[..x as usize], b[..y as usize]);
+    assert!(a[cap..].iter().all(|&b| b == 0xA5));
+    x
+}
+
+fn same_dest_size(src: &[u8], cap: usize, accel: c_int) {
+    let mut state_a = vec![u64::MAX; ours::STREAM_SIZE / 8];
+    let mut state_b = vec![0u64; ours::STREAM_SIZE / 8];
+    let (mut a, mut b) = (vec![0xA5u8; cap + 16], vec![0xA5u8; cap + 16]);
+    let (mut na, mut nb) = (len(src), len(src));
+    // SAFETY: states of `STREAM_SIZE` aligned bytes, buffers at least as long as passed.
+    let (x, y) = unsafe {
+        (
+            ours::LZ4_compress_destSize_extState(
+                state_a.as_mut_ptr().cast::<c_void>(),
+                cp(src),
+                a.as_mut_ptr().cast(),
+                &mut na,
+                cap as c_int,
+                accel,
+            ),
+            c::LZ4_compress_destSize_extState(
+                state_b.as_mut_ptr().cast::<c_void>(),
+                cp(src),
+                b.as_mut_ptr().cast(),
+                &mut nb,
+                cap as c_int,
+                accel,
+            ),
+        )
+    };
+    assert_eq!(
+        (x, na),
+        (y, nb),
+        "destSize: len {} cap {cap} accel {accel}",
+        src.len()
+    );
+    assert_eq!(a[..x as usize], b[..y as usize]);
+    assert!(a[cap..].iter().all(|&b| b == 0xA5));
+}
+
+fn same_hc_dest_size(src: &[u8], cap: usize, level: c_int) {
+    let mut state_a = vec![u64::MAX; ours::STREAM_HC_SIZE / 8];
+    let mut state_b = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let (mut a, mut b) = (vec![0xA5u8; cap + 16], vec![0xA5u8; cap + 16]);
+    let (mut na, mut nb) = (len(src), len(src));
+    // SAFETY: states of `STREAM_HC_SIZE` aligned bytes, buffers at least as long as passed.
+    let (x, y) = unsafe {
+        (
+            ours::LZ4_compress_HC_destSize(
+                state_a.as_mut_ptr().cast::<c_void>(),
+                cp(src),
+                a.as_mut_ptr().cast(),
+                &mut na,
+                cap as c_int,
+                level,
+            ),
+            c::LZ4_compress_HC_destSize(
+                state_b.as_mut_ptr().cast::<c_void>(),
+                cp(src),
+                b.as_mut_ptr().cast(),
+                &mut nb,
+                cap as c_int,
+                level,
+            ),
+        )
+    };
+    assert_eq!(
+        (x, na),
+        (y, nb),
+        "HC destSize: len {} cap {cap} level {level}",
+        src.len()
+    );
+    assert_eq!(a[..x as usize], b[..y as usize]);
+    assert!(a[cap..].iter().all(|&b| b == 0xA5));
+}
+
+const ACCELS: [c_int; 11] = [
+    c_int::MIN,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    8,
+    65536,
+    65537,
+    65538,
+    c_int::MAX,
+];
+const LEVELS: [c_int; 18] = [
+    c_int::MIN,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+    12,
+    13,
+    100,
+    c_int::MAX,
+];
+
+#[test]
+fn fast_at_edge_sizes() {
+    for src in small_inputs().iter().chain(&boundary_inputs()) {
+        let bound = ours::LZ4_compressBound(len(src)) as usize;
+        for accel in ACCELS {
+            let n = same_fast(src, bound, accel) as usize;
+            for cap in caps(n, bound) {
+                same_fast(src, cap, accel);
+            }
+        }
+    }
+}
+
+#[test]
+fn dest_size_at_edge_sizes() {
+    for src in small_inputs().iter().chain(&boundary_inputs()) {
+        let bound = ours::LZ4_compressBound(len(src)) as usize;
+        // liblz4 passes this acceleration unclamped (docs/c-abi.md): compared within 1..=65538
+        // only, where its result is the clamped one's.
+        for accel in [1, 2, 65537, 65538] {
+            for cap in caps(src.len() / 2, bound) {
+                same_dest_size(src, cap, accel);
+            }
+        }
+    }
+}
+
+#[test]
+fn hc_at_edge_sizes() {
+    for src in small_inputs() {
+        let bound = ours::LZ4_compressBound(len(&src)) as usize;
+        for level in LEVELS {
+            let n = same_hc(&src, bound, level) as usize;
+            for cap in caps(n, bound) {
+                same_hc(&src, cap, level);
+                same_hc_dest_size(&src, cap, level);
+            }
+        }
+    }
+}
+
+#[test]
+fn hc_at_64k_boundaries() {
+    for src in boundary_inputs() {
+        let bound = ours::LZ4_compressBound(len(&src)) as usize;
+        for level in LEVELS {
+            let n = same_hc(&src, bound, level) as usize;
+            for cap in [n - 1, n, bound - 1] {
+                same_hc(&src, cap, level);
+            }
+            for cap in [1, 12, 13, 100, n / 2, n - 1, n] {
+                same_hc_dest_size(&src, cap, level);
+            }
+        }
+    }
+}
