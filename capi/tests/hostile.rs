@@ -455,3 +455,56 @@ fn damaged_stream_blocks_stay_in_the_output() {
         }
     }
 }
+
+mod cfast {
+    use std::os::raw::{c_char, c_int};
+    extern "C" {
+        pub fn LZ4_decompress_fast(src: *const c_char, dst: *mut c_char, n: c_int) -> c_int;
+    }
+}
+
+#[test]
+fn damaged_blocks_without_their_size() {
+    // LZ4_decompress_fast reads up to where the block's sequences say it ends: each damaged
+    // block is followed by padding, so that every read stays in the buffer.
+    let mut rng = Rng::new(29);
+    let mut differ = 0;
+    for src in sources(&mut rng) {
+        let plain = lz4_simd::block::compress(&src).unwrap();
+        for block in damaged(&plain, &mut rng, 200) {
+            let mut padded = block.clone();
+            padded.resize(block.len() + 70_000, 0);
+            for size in [0, 1, src.len() / 2, src.len(), src.len() + 1] {
+                let (mut a, mut b) = (Guarded::new(size), Guarded::new(size));
+                // SAFETY: the input is readable far past the block; outputs of `size` bytes.
+                let (x, y) = unsafe {
+                    (
+                        ours::LZ4_decompress_fast(cp(&padded), a.ptr(), size as c_int),
+                        cfast::LZ4_decompress_fast(cp(&padded), b.ptr(), size as c_int),
+                    )
+                };
+                a.check("ours");
+                b.check("liblz4");
+                if (x < 0) != (y < 0) {
+                    assert!(
+                        x >= 0 || has_offset_zero(&block),
+                        "size {size} block {block:02x?}: {x} vs {y}"
+                    );
+                    differ += 1;
+                    if std::env::var_os("SHOW_VERDICTS").is_some() {
+                        eprintln!(
+                            "FAST ours {x} liblz4 {y} size {size} block {}",
+                            block.iter().map(|b| format!("{b:02x}")).collect::<String>()
+                        );
+                    }
+                    continue;
+                }
+                if x >= 0 {
+                    assert_eq!(x, y, "size {size} block {block:02x?}");
+                    assert_eq!(a.out(), b.out(), "size {size} block {block:02x?}");
+                }
+            }
+        }
+    }
+    eprintln!("{differ} verdicts differ");
+}
