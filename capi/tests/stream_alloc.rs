@@ -38,8 +38,12 @@ unsafe impl GlobalAlloc for Largest {
 #[global_allocator]
 static ALLOCATOR: Largest = Largest;
 
+/// One test at a time: the record is the process's.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn two_segment_history_with_a_large_capacity() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let text: Vec<u8> = b"a stream of lines, line after line, in blocks that link\n"
         .iter()
         .copied()
@@ -98,5 +102,103 @@ fn two_segment_history_with_a_large_capacity() {
             largest <= 1 << 20,
             "a {largest}-byte allocation for a 1000-byte block"
         );
+    }
+}
+
+#[test]
+fn every_function_with_a_large_capacity() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let src: Vec<u8> = b"one block of text, compressed and decoded, with a long output buffer\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(5000)
+        .collect();
+    let dict = &src[..2000];
+    let plain = lz4_simd::block::compress(&src).unwrap();
+    let with_dict = lz4_simd::block::compress_with_dictionary(&src, dict, 1).unwrap();
+    const CAP: usize = 256 << 20;
+    let mut buf = vec![0u8; CAP + 65536];
+    let (hist, out) = buf.split_at_mut(65536);
+    let p = out.as_mut_ptr().cast::<c_char>();
+    let cap = CAP as c_int;
+    let n = src.len() as c_int;
+    let check = |what: &str, r: c_int, expect: c_int| {
+        let largest = LARGEST.swap(0, Ordering::Relaxed);
+        assert_eq!(r, expect, "{what}");
+        assert!(largest <= 1 << 20, "{what}: a {largest}-byte allocation");
+    };
+    let mut state = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let st = state.as_mut_ptr().cast();
+    // SAFETY: every buffer is valid for the length passed with it; the 64 KiB before `out` are
+    // readable.
+    unsafe {
+        let (b, bl) = (plain.as_ptr().cast(), plain.len() as c_int);
+        let (d, dl) = (with_dict.as_ptr().cast(), with_dict.len() as c_int);
+        let (k, kl) = (dict.as_ptr().cast(), dict.len() as c_int);
+        LARGEST.store(0, Ordering::Relaxed);
+        check("safe", ours::LZ4_decompress_safe(b, p, bl, cap), n);
+        check(
+            "partial",
+            ours::LZ4_decompress_safe_partial(b, p, bl, cap, cap),
+            n,
+        );
+        check(
+            "usingDict",
+            ours::LZ4_decompress_safe_usingDict(d, p, dl, cap, k, kl),
+            n,
+        );
+        check(
+            "partial_usingDict",
+            ours::LZ4_decompress_safe_partial_usingDict(d, p, dl, cap, cap, k, kl),
+            n,
+        );
+        check(
+            "forceExtDict",
+            ours::LZ4_decompress_safe_forceExtDict(d, p, dl, cap, k.cast(), dict.len()),
+            n,
+        );
+        check(
+            "withPrefix64k",
+            ours::LZ4_decompress_safe_withPrefix64k(b, p, bl, cap),
+            n,
+        );
+        hist[65536 - dict.len()..].copy_from_slice(dict);
+        let adjacent = hist.as_ptr().add(65536 - dict.len()).cast();
+        check(
+            "usingDict, adjacent",
+            ours::LZ4_decompress_safe_usingDict(d, p, dl, cap, adjacent, kl),
+            n,
+        );
+        let mut sd = [0u64; 4];
+        let s = sd.as_mut_ptr().cast();
+        ours::LZ4_setStreamDecode(s, adjacent, kl);
+        check(
+            "continue, prefix",
+            ours::LZ4_decompress_safe_continue(s, d, p, dl, cap),
+            n,
+        );
+        ours::LZ4_setStreamDecode(s, k, kl);
+        check(
+            "continue, elsewhere",
+            ours::LZ4_decompress_safe_continue(s, d, p, dl, cap),
+            n,
+        );
+        let s0 = src.as_ptr().cast();
+        LARGEST.store(0, Ordering::Relaxed);
+        let r = ours::LZ4_compress_fast(s0, p, n, cap, 1);
+        check("compress_fast", r, plain.len() as c_int);
+        let r = ours::LZ4_compress_fast_extState(st, s0, p, n, cap, 1);
+        check("compress_fast_extState", r, plain.len() as c_int);
+        for level in [2, 9, 12] {
+            let r = ours::LZ4_compress_HC(s0, p, n, cap, level);
+            let largest = LARGEST.swap(0, Ordering::Relaxed);
+            assert!(r > 0);
+            // The HC tables themselves are allocated once per thread; nothing by capacity.
+            assert!(
+                largest < 64 << 20,
+                "HC {level}: a {largest}-byte allocation"
+            );
+        }
     }
 }
