@@ -508,3 +508,95 @@ fn damaged_blocks_without_their_size() {
     }
     eprintln!("{differ} verdicts differ");
 }
+
+#[test]
+fn odd_sizes_as_liblz4() {
+    let blocks: [&[u8]; 8] = [
+        &[],
+        &[0],
+        &[0, 0],
+        &[0x10, b'a'],
+        &[0x0f],
+        &[0x50, b'a', b'b', b'c', b'd', b'e'],
+        &[
+            0x1f, b'a', 1, 0, 0xff, 3, 0x50, b'a', b'b', b'c', b'd', b'e',
+        ],
+        &[
+            0xf0, 5, b'a', b'b', b'c', b'd', b'e', b'f', b'g', b'h', b'i', b'j', b'k', b'l', b'm',
+            b'n', b'o', b'p', b'q', b'r', b's', b't',
+        ],
+    ];
+    let sizes = [c_int::MIN, -1, 0, 1, 2, 5, 6, 12, 20, 300, 1000];
+    let mut differ = Vec::new();
+    for block in blocks {
+        for src_size in sizes.iter().copied().filter(|&s| s <= block.len() as c_int) {
+            for cap in sizes.iter().copied().filter(|&c| c <= 1000) {
+                for target in [None, Some(-1), Some(0), Some(1), Some(3), Some(1000)] {
+                    let (mut a, mut b) = (Guarded::new(1000), Guarded::new(1000));
+                    if src_size < 0 {
+                        // liblz4 may read before the input here (its partial decoder does):
+                        // this library only.
+                        // SAFETY: outputs of 1000 bytes; nothing is read from the input.
+                        let x = unsafe {
+                            match target {
+                                None => {
+                                    ours::LZ4_decompress_safe(cp(block), a.ptr(), src_size, cap)
+                                }
+                                Some(t) => ours::LZ4_decompress_safe_partial(
+                                    cp(block),
+                                    a.ptr(),
+                                    src_size,
+                                    t,
+                                    cap,
+                                ),
+                            }
+                        };
+                        a.check("ours");
+                        assert!(x < 0);
+                        continue;
+                    }
+                    // SAFETY: inputs of at least `src_size` bytes, outputs of 1000 bytes.
+                    let (x, y) = unsafe {
+                        match target {
+                            None => (
+                                ours::LZ4_decompress_safe(cp(block), a.ptr(), src_size, cap),
+                                c::LZ4_decompress_safe_usingDict(
+                                    cp(block),
+                                    b.ptr(),
+                                    src_size,
+                                    cap,
+                                    ptr::null(),
+                                    0,
+                                ),
+                            ),
+                            Some(t) => (
+                                ours::LZ4_decompress_safe_partial(
+                                    cp(block),
+                                    a.ptr(),
+                                    src_size,
+                                    t,
+                                    cap,
+                                ),
+                                c::LZ4_decompress_safe_partial(
+                                    cp(block),
+                                    b.ptr(),
+                                    src_size,
+                                    t,
+                                    cap,
+                                ),
+                            ),
+                        }
+                    };
+                    a.check("ours");
+                    b.check("liblz4");
+                    if (x < 0) != (y < 0)
+                        || (x >= 0 && (x != y || a.out()[..x as usize] != b.out()[..y as usize]))
+                    {
+                        differ.push(format!("block {block:02x?} src_size {src_size} cap {cap} target {target:?}: {x} vs {y}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{differ:#?}");
+}
