@@ -312,3 +312,32 @@ fn hc_at_64k_boundaries() {
         }
     }
 }
+
+#[test]
+fn threads_compress_as_liblz4() {
+    // Each thread has its own tables: calls from several threads at once, on different inputs
+    // and settings, give liblz4's bytes.
+    let handles: Vec<_> = (0..4u64)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut rng = Rng::new(40 + t);
+                for i in 0..12 {
+                    let n = [100, 5000, 65536, 70_000][(i + t as usize) % 4];
+                    let src = if i % 2 == 0 {
+                        samples::text(n, &mut rng)
+                    } else {
+                        samples::logs(n, &mut rng)
+                    };
+                    let bound = ours::LZ4_compressBound(len(&src)) as usize;
+                    same_fast(&src, bound, 1 + (i as c_int % 3));
+                    same_fast(&src, bound / 3, 1);
+                    same_hc(&src, bound, [2, 9, 12][i % 3]);
+                    same_hc(&src, bound / 3, [2, 9, 12][i % 3]);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}
