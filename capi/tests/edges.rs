@@ -341,3 +341,108 @@ fn threads_compress_as_liblz4() {
         h.join().unwrap();
     }
 }
+
+mod creset {
+    use std::os::raw::{c_char, c_int, c_void};
+    extern "C" {
+        pub fn LZ4_compress_fast_extState_fastReset(
+            st: *mut c_void,
+            s: *const c_char,
+            d: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_HC_extStateHC_fastReset(
+            st: *mut c_void,
+            s: *const c_char,
+            d: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            l: c_int,
+        ) -> c_int;
+        pub fn LZ4_initStream(st: *mut c_void, size: usize) -> *mut c_void;
+        pub fn LZ4_initStreamHC(st: *mut c_void, size: usize) -> *mut c_void;
+    }
+}
+
+#[test]
+fn fast_reset_on_a_reused_state() {
+    // One state, initialised once, then used by call after call on different inputs.
+    let mut rng = Rng::new(50);
+    let mut inputs = Vec::new();
+    for n in [5000, 300, 70_000, 20, 65536, 1000, 100_000, 4000, 12_000] {
+        inputs.push(samples::text(n, &mut rng));
+        inputs.push(samples::logs(n, &mut rng));
+    }
+    let mut state_a = vec![0u64; ours::STREAM_SIZE / 8];
+    let mut state_b = vec![0u64; ours::STREAM_SIZE / 8];
+    let mut hc_a = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let mut hc_b = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    // SAFETY: states of their sizes, aligned.
+    unsafe {
+        assert!(!creset::LZ4_initStream(state_b.as_mut_ptr().cast(), ours::STREAM_SIZE).is_null());
+        assert!(
+            !creset::LZ4_initStreamHC(hc_b.as_mut_ptr().cast(), ours::STREAM_HC_SIZE).is_null()
+        );
+    }
+    for (i, src) in inputs.iter().enumerate() {
+        let bound = ours::LZ4_compressBound(len(src)) as usize;
+        for cap in [bound, bound / 2] {
+            let (mut a, mut b) = (vec![0u8; cap], vec![0u8; cap]);
+            // SAFETY: states of their sizes, buffers of the lengths passed.
+            let (x, y) = unsafe {
+                (
+                    ours::LZ4_compress_fast_extState_fastReset(
+                        state_a.as_mut_ptr().cast(),
+                        cp(src),
+                        a.as_mut_ptr().cast(),
+                        len(src),
+                        cap as c_int,
+                        1,
+                    ),
+                    creset::LZ4_compress_fast_extState_fastReset(
+                        state_b.as_mut_ptr().cast(),
+                        cp(src),
+                        b.as_mut_ptr().cast(),
+                        len(src),
+                        cap as c_int,
+                        1,
+                    ),
+                )
+            };
+            assert_eq!(x, y, "fast, call {i}, len {} cap {cap}", src.len());
+            assert_eq!(
+                a[..x as usize],
+                b[..y as usize],
+                "fast, call {i}, len {}",
+                src.len()
+            );
+            for level in [2, 9, 12] {
+                // SAFETY: states of their sizes, buffers of the lengths passed.
+                let (x, y) = unsafe {
+                    (
+                        ours::LZ4_compress_HC_extStateHC_fastReset(
+                            hc_a.as_mut_ptr().cast(),
+                            cp(src),
+                            a.as_mut_ptr().cast(),
+                            len(src),
+                            cap as c_int,
+                            level,
+                        ),
+                        creset::LZ4_compress_HC_extStateHC_fastReset(
+                            hc_b.as_mut_ptr().cast(),
+                            cp(src),
+                            b.as_mut_ptr().cast(),
+                            len(src),
+                            cap as c_int,
+                            level,
+                        ),
+                    )
+                };
+                assert_eq!(x, y, "HC {level}, call {i}, len {} cap {cap}", src.len());
+                assert_eq!(a[..x as usize], b[..y as usize], "HC {level}, call {i}");
+            }
+        }
+    }
+}
