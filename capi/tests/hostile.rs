@@ -600,3 +600,44 @@ fn odd_sizes_as_liblz4() {
     }
     assert!(differ.is_empty(), "{differ:#?}");
 }
+
+#[test]
+fn dictionary_overlapping_the_output() {
+    // The dictionary's last bytes lie in the output: they are read as they were before the call
+    // (the dictionary is copied first), and nothing outside the output is written.
+    let mut rng = Rng::new(37);
+    let dict = samples::text(3000, &mut rng);
+    let src = samples::text(2000, &mut rng);
+    let block = lz4_simd::block::compress_with_dictionary(&src, &dict[..2000], 1).unwrap();
+    for overlap in [1, 100, 1000] {
+        let mut a = Guarded::new(5000);
+        a.0[GUARD..GUARD + 2000].copy_from_slice(&dict[..2000]);
+        let at = 2000 - overlap;
+        // SAFETY: the dictionary is `out[..2000]`, the output `out[at..]`, both in the buffer.
+        let x = unsafe {
+            let p = a.ptr();
+            ours::LZ4_decompress_safe_usingDict(
+                cp(&block),
+                p.add(at),
+                len(&block),
+                (5000 - at) as c_int,
+                p,
+                2000,
+            )
+        };
+        a.check("ours");
+        assert_eq!(x, 2000, "overlap {overlap}");
+        assert_eq!(&a.out()[at..at + 2000], &src[..], "overlap {overlap}");
+    }
+    // A dictionary of size 0, null or not, is no dictionary.
+    let plain = lz4_simd::block::compress(&src).unwrap();
+    for dict_ptr in [ptr::null(), cp(&dict)] {
+        let mut a = Guarded::new(2000);
+        // SAFETY: an output of 2000 bytes; the dictionary has size 0.
+        let x = unsafe {
+            ours::LZ4_decompress_safe_usingDict(cp(&plain), a.ptr(), len(&plain), 2000, dict_ptr, 0)
+        };
+        a.check("ours");
+        assert_eq!((x, a.out()), (2000, &src[..]));
+    }
+}
