@@ -641,3 +641,35 @@ fn dictionary_overlapping_the_output() {
         assert_eq!((x, a.out()), (2000, &src[..]));
     }
 }
+
+#[test]
+fn margins_checked_on_the_input_side_by_liblz4() {
+    // 30 'a' (a literal and a match), then "bcdef" and a 4-byte match, then an empty last
+    // literal run. The second run ends 3 bytes before the block's end: liblz4 rejects the block
+    // in an output of any size (its end-of-block margin on the input side); this library
+    // decodes it.
+    let block = [
+        0x1f, b'a', 1, 0, 10, 0x50, b'b', b'c', b'd', b'e', b'f', 1, 0, 0x00,
+    ];
+    let mut expect = vec![b'a'; 30];
+    expect.extend_from_slice(b"bcdefffff");
+    for cap in [39, 40, 1000] {
+        let (mut a, mut b) = (Guarded::new(cap), Guarded::new(cap));
+        // SAFETY: outputs of `cap` bytes.
+        let (x, y) = unsafe {
+            (
+                ours::LZ4_decompress_safe(cp(&block), a.ptr(), len(&block), cap as c_int),
+                c::LZ4_decompress_safe_usingDict(
+                    cp(&block),
+                    b.ptr(),
+                    len(&block),
+                    cap as c_int,
+                    ptr::null(),
+                    0,
+                ),
+            )
+        };
+        assert_eq!((x, &a.out()[..39]), (39, &expect[..]), "cap {cap}");
+        assert!(y < 0, "cap {cap}: liblz4 {y}");
+    }
+}
