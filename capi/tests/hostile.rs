@@ -471,6 +471,13 @@ mod cfast {
     use std::os::raw::{c_char, c_int};
     extern "C" {
         pub fn LZ4_decompress_fast(src: *const c_char, dst: *mut c_char, n: c_int) -> c_int;
+        pub fn LZ4_decompress_fast_usingDict(
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            dict: *const c_char,
+            dict_n: c_int,
+        ) -> c_int;
     }
 }
 
@@ -682,5 +689,53 @@ fn margins_checked_on_the_input_side_by_liblz4() {
         };
         assert_eq!((x, &a.out()[..39]), (39, &expect[..]), "cap {cap}");
         assert!(y < 0, "cap {cap}: liblz4 {y}");
+    }
+}
+
+#[test]
+fn damaged_blocks_without_their_size_with_a_dictionary() {
+    let mut rng = Rng::new(41);
+    let dict = samples::text(70_000, &mut rng);
+    for src in sources(&mut rng) {
+        let block = lz4_simd::block::compress_with_dictionary(&src, &dict, 1).unwrap();
+        for block in damaged(&block, &mut rng, 200) {
+            let mut padded = block.clone();
+            padded.resize(block.len() + 70_000, 0);
+            for size in [0, src.len() / 2, src.len()] {
+                let (mut a, mut b) = (Guarded::new(size), Guarded::new(size));
+                // SAFETY: the input is readable far past the block; outputs of `size` bytes.
+                let (x, y) = unsafe {
+                    (
+                        ours::LZ4_decompress_fast_usingDict(
+                            cp(&padded),
+                            a.ptr(),
+                            size as c_int,
+                            cp(&dict),
+                            len(&dict),
+                        ),
+                        cfast::LZ4_decompress_fast_usingDict(
+                            cp(&padded),
+                            b.ptr(),
+                            size as c_int,
+                            cp(&dict),
+                            len(&dict),
+                        ),
+                    )
+                };
+                a.check("ours");
+                b.check("liblz4");
+                if (x < 0) != (y < 0) {
+                    assert!(
+                        x >= 0 || has_offset_zero(&block),
+                        "size {size} block {block:02x?}: {x} vs {y}"
+                    );
+                    continue;
+                }
+                if x >= 0 {
+                    assert_eq!(x, y, "size {size}");
+                    assert_eq!(a.out(), b.out(), "size {size}");
+                }
+            }
+        }
     }
 }
