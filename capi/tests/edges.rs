@@ -446,3 +446,56 @@ fn fast_reset_on_a_reused_state() {
         }
     }
 }
+
+#[test]
+fn null_buffers_of_size_0_as_liblz4() {
+    let mut out = [0xA5u8; 64];
+    let mut theirs = [0xA5u8; 64];
+    let d = out.as_mut_ptr().cast::<c_char>();
+    let t = theirs.as_mut_ptr().cast::<c_char>();
+    let null = std::ptr::null::<c_char>();
+    let null_mut = std::ptr::null_mut::<c_char>();
+    // SAFETY: null pointers with size 0 only (liblz4 takes them there); outputs of 64 bytes.
+    unsafe {
+        for cap in [0, 1, 64] {
+            let (x, y) = (
+                ours::LZ4_compress_fast(null, d, 0, cap, 1),
+                c::LZ4_compress_fast(null, t, 0, cap, 1),
+            );
+            assert_eq!((x, out), (y, theirs), "fast, cap {cap}");
+            for level in [0, 1, 2, 3, 9] {
+                let (x, y) = (
+                    ours::LZ4_compress_HC(null, d, 0, cap, level),
+                    c::LZ4_compress_HC(null, t, 0, cap, level),
+                );
+                assert_eq!((x, out), (y, theirs), "HC {level}, cap {cap}");
+            }
+            let mut state_a = vec![0u64; ours::STREAM_SIZE / 8];
+            let mut state_b = vec![0u64; ours::STREAM_SIZE / 8];
+            let (mut na, mut nb) = (0, 0);
+            let (x, y) = (
+                ours::LZ4_compress_destSize_extState(
+                    state_a.as_mut_ptr().cast(),
+                    null,
+                    d,
+                    &mut na,
+                    cap,
+                    1,
+                ),
+                c::LZ4_compress_destSize_extState(
+                    state_b.as_mut_ptr().cast(),
+                    null,
+                    t,
+                    &mut nb,
+                    cap,
+                    1,
+                ),
+            );
+            assert_eq!((x, na, out), (y, nb, theirs), "destSize, cap {cap}");
+        }
+        assert_eq!(
+            ours::LZ4_compress_fast(null, null_mut, 0, 0, 1),
+            c::LZ4_compress_fast(null, null_mut, 0, 0, 1)
+        );
+    }
+}
