@@ -131,6 +131,18 @@ LZ4LIB_API int LZ4_decompress_safe_continue(LZ4_streamDecode_t* LZ4_streamDecode
 LZ4LIB_API int LZ4_compress_fast_extState_fastReset(void* state, const char* src, char* dst, int srcSize, int dstCapacity, int acceleration);
 /* LZ4_compress_destSize at an acceleration, with a state as LZ4_compress_fast_extState's. */
 LZ4LIB_API int LZ4_compress_destSize_extState(void* state, const char* src, char* dst, int* srcSizePtr, int targetDstSize, int acceleration);
+
+/* In-place use: a buffer holding the input at its end and the output from its start. These are
+ * liblz4's sizes (this library copies an input that overlaps its output, so any layout works). */
+#ifndef LZ4_DISTANCE_MAX
+#  define LZ4_DISTANCE_MAX 65535
+#endif
+/* Decoding: the decoded size plus 32 bytes and 1 per 256. */
+#define LZ4_DECOMPRESS_INPLACE_MARGIN(compressedSize) (((compressedSize) >> 8) + 32)
+#define LZ4_DECOMPRESS_INPLACE_BUFFER_SIZE(decompressedSize) ((decompressedSize) + LZ4_DECOMPRESS_INPLACE_MARGIN(decompressedSize))
+/* Compressing: the compressed bound plus the match distance and 32 bytes. */
+#define LZ4_COMPRESS_INPLACE_MARGIN (LZ4_DISTANCE_MAX + 32)
+#define LZ4_COMPRESS_INPLACE_BUFFER_SIZE(maxCompressedSize) ((maxCompressedSize) + LZ4_COMPRESS_INPLACE_MARGIN)
 #endif
 
 /* ---- Older names (liblz4 keeps them in its ABI) ---- */

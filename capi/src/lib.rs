@@ -517,8 +517,12 @@ pub unsafe extern "C" fn LZ4_decompress_safe_partial_forceExtDict(
 }
 
 /// The last 64 KiB of `dict[..size]` (all a block can reference).
+/// A null `dict` stays null (and is rejected by [`decode`] when `size` is not 0).
 fn dict_tail(dict: *const c_void, size: usize) -> (*const c_char, c_int) {
     let keep = size.min(block::MAX_HISTORY);
+    if dict.is_null() {
+        return (std::ptr::null(), keep as c_int);
+    }
     (
         dict.cast::<c_char>().wrapping_add(size - keep),
         keep as c_int,
@@ -539,6 +543,11 @@ pub(crate) unsafe fn decode(
     partial: bool,
 ) -> c_int {
     if src.is_null() || capacity < 0 || src_size < 0 || dict_size < 0 {
+        return DECODE_ERROR;
+    }
+    // Checked before the dictionary's tail is taken: past 64 KiB, the tail of a null dictionary
+    // would be a non-null address.
+    if dict.is_null() && dict_size > 0 {
         return DECODE_ERROR;
     }
     if capacity == 0 {

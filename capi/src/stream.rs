@@ -199,27 +199,22 @@ unsafe fn decode_after_prefix(
         };
         block::decompress_into_with_history(&src, buf, prefix)
     } else {
-        // Two segments: decoded behind a copy of both, then copied out.
-        let mut buf = Vec::with_capacity(ext + prefix + cap);
+        // Two segments: a copy of both (at most 64 KiB) is the dictionary, and the block is
+        // decoded straight into `dst` (no buffer of the output's capacity).
+        let mut dict = Vec::with_capacity(ext + prefix);
         let ext_tail = state.ext_dict.wrapping_add(state.ext_size - ext);
         // SAFETY: the external dictionary's tail and the prefix are readable (the caller's
-        // contract); they are copied before `dst` is written.
+        // contract); they are copied before `dst` is written, and the slices end here.
         unsafe {
-            buf.extend_from_slice(std::slice::from_raw_parts(ext_tail, ext));
-            buf.extend_from_slice(std::slice::from_raw_parts(start.cast::<u8>(), prefix));
+            dict.extend_from_slice(std::slice::from_raw_parts(ext_tail, ext));
+            dict.extend_from_slice(std::slice::from_raw_parts(start.cast::<u8>(), prefix));
         }
-        buf.resize(ext + prefix + cap, 0);
-        match block::decompress_into_with_history(&src, &mut buf, ext + prefix) {
-            Ok(n) => {
-                // SAFETY: the caller's contract for `dst[..cap]`, and `n <= cap`.
-                let Some(out) = (unsafe { output(dst, capacity) }) else {
-                    return DECODE_ERROR;
-                };
-                out[..n].copy_from_slice(&buf[ext + prefix..ext + prefix + n]);
-                Ok(n)
-            }
-            Err(e) => Err(e),
-        }
+        // SAFETY: the caller's contract for `dst[..capacity]`; `src` does not alias it (copied
+        // above if it did), and the dictionary is a copy.
+        let Some(out) = (unsafe { output(dst, capacity) }) else {
+            return DECODE_ERROR;
+        };
+        block::decompress_into_with_dictionary(&src, out, &dict)
     };
     result.map_or(DECODE_ERROR, c_len)
 }

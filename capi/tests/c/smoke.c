@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The static-linking-only part of lz4.h too: the in-place margins. */
+#define LZ4_STATIC_LINKING_ONLY
 #include "lz4.h"
 #include "lz4hc.h"
 
@@ -112,6 +114,26 @@ static void one(int n) {
     int dd = LZ4_decompress_safe_usingDict(dst, back, dc, n - half, src, half);
     CHECK(dd == n - half && memcmp(src + half, back, n - half) == 0);
     printf("usingDict %d %d\n", n, dd);
+
+    /* In place, in buffers of the sizes lz4.h gives: a block stored at the end of its output
+       buffer decoded to the start, and an input stored at the end of its output buffer
+       compressed to the start. */
+    {
+        int c0 = LZ4_compress_default(src, dst, n, bound);
+        int dsize = LZ4_DECOMPRESS_INPLACE_BUFFER_SIZE(n);
+        char* dbuf = malloc(dsize + 1);
+        memcpy(dbuf + dsize - c0, dst, c0);
+        int di = LZ4_decompress_safe(dbuf + dsize - c0, dbuf, c0, n);
+        CHECK(di == n && memcmp(src, dbuf, n) == 0);
+        int csize = LZ4_COMPRESS_INPLACE_BUFFER_SIZE(bound);
+        char* cbuf = malloc(csize + 1);
+        memcpy(cbuf + csize - n, src, n);
+        int ci = LZ4_compress_default(cbuf + csize - n, cbuf, n, bound);
+        CHECK(ci == c0 && memcmp(cbuf, dst, c0) == 0);
+        printf("inPlace %d %d %d %d\n", n, di, ci, LZ4_DISTANCE_MAX);
+        free(dbuf);
+        free(cbuf);
+    }
 
     free(src);
     free(dst);
