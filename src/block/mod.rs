@@ -25,9 +25,10 @@
 //!
 //! Nothing else is checked. In particular the verdict does not depend on spare output capacity:
 //! liblz4 enforces the format's end-of-block margins (last 5 bytes literals, last match starting at
-//! least 12 bytes before the end) against the size of the output *buffer*, so a block lacking them
-//! decodes into a large buffer and fails into an exact-size one. We decode such blocks whatever the
-//! buffer size. Every block that liblz4's `LZ4_decompress_safe` accepts and that has no offset 0,
+//! least 12 bytes before the end) as limits of its fast loops, against the end of the output
+//! *buffer* and the end of the input: a block lacking them fails in an exact-size output, and
+//! some fail in an output of any size (a 14-byte block of two sequences whose last match ends 3
+//! bytes before the input's end, for one). We decode such blocks whatever the buffer size. Every block that liblz4's `LZ4_decompress_safe` accepts and that has no offset 0,
 //! we accept with identical output; a block we accept that liblz4 rejects lacks those margins
 //! (or is decoded into a zero-capacity buffer, where liblz4 rejects every block but `00`, even
 //! a lone token such as `0F` that decodes to nothing).
