@@ -398,6 +398,47 @@ fn exit_codes_are_lz4s() {
     }
 }
 
+/// lz4 1.10's exit codes where the input is not a whole stream of frames: 1 to 3 bytes (no magic
+/// number to read: 40), and a frame followed by 4 bytes that start no frame (34, the frame type
+/// unknown); a frame followed by 1 to 3 bytes is truncated (26).
+#[test]
+fn exit_codes_of_short_inputs_and_data_after_a_frame_are_lz4s() {
+    let dir = scratch("exit-codes-after-frame");
+    let data = sample(10_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    for (name, bytes) in [
+        ("two.lz4", b"ab".to_vec()),
+        ("zeros-after.lz4", [&framed[..], &[0u8; 16][..]].concat()),
+        (
+            "text-after.lz4",
+            [&framed[..], &b"garbage text"[..]].concat(),
+        ),
+        ("cut-magic-after.lz4", [&framed[..], &b"ab"[..]].concat()),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let cases: &[(&[&str], i32)] = &[
+        (&["-d", "two.lz4", "o"], 40),
+        (&["-t", "two.lz4"], 40),
+        (&["-d", "zeros-after.lz4", "o"], 34),
+        (&["-t", "text-after.lz4"], 34),
+        (&["-d", "cut-magic-after.lz4", "o"], 26),
+    ];
+    let lz4 = reference();
+    for (args, code) in cases {
+        let out = run_in(bin().args(*args), &dir);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert!(!dir.join("o").exists(), "{args:?} left an output");
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(*args), &dir);
+            let _ = std::fs::remove_file(dir.join("o"));
+            assert_eq!(theirs.status.code(), Some(*code), "lz4 {args:?}");
+        }
+    }
+}
+
 #[test]
 fn dictionary_compression_writes_lz4_110s_bytes() {
     // lz4 1.10 prepares the dictionary with `LZ4F_createCDict` (`LZ4_loadDictSlow` at the fast
