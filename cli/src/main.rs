@@ -131,20 +131,17 @@ fn run_lz4(program: &std::ffi::OsStr, args: &[OsString]) -> Result<(), Failure> 
     let mut settings: Settings = match args::parse_as(program, args) {
         Ok(Parsed::Run(settings)) => *settings,
         Ok(Parsed::Help) => {
-            print!("{}", help(false));
-            return Ok(());
+            return bench::print_line(format_args!("{}", help(false).trim_end_matches('\n')));
         }
         Ok(Parsed::LongHelp) => {
-            print!("{}", help(true));
-            return Ok(());
+            return bench::print_line(format_args!("{}", help(true).trim_end_matches('\n')));
         }
         Ok(Parsed::Version) => {
-            println!(
+            return bench::print_line(format_args!(
                 "*** lz4-simd command line interface {}-bits v{}, the lz4 1.10 format ***",
                 usize::BITS,
                 env!("CARGO_PKG_VERSION")
-            );
-            return Ok(());
+            ));
         }
         Err(args::Usage(message, args::UsageText::Shown)) => return Err(Failure::Usage(message)),
         Err(args::Usage(message, args::UsageText::Omitted)) => {
