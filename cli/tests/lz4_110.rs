@@ -496,3 +496,47 @@ fn dictionary_compression_writes_lz4_110s_bytes() {
         }
     }
 }
+
+/// An input of exactly one block (64 KiB with `-B4D`, 256 KiB with `-B5D`, 1 MiB with `-B6D`)
+/// is one frame of one block, which lz4 1.10 writes in one call (`LZ4F_compressFrame`: a file
+/// shorter than 4 MiB) with independent blocks, since no block follows to link to: the FLG
+/// byte's block independence bit is set, with or without a dictionary, at every level. At
+/// 4 MiB, 1.10 streams the file and keeps `-BD`.
+#[test]
+fn one_block_inputs_with_linked_blocks_are_written_as_lz4_110_writes_them() {
+    let dir = scratch("one-block-linked");
+    std::fs::write(dir.join("dict"), sample(100_000)).unwrap();
+    let lz4 = reference();
+    for (len, block, independent) in [
+        (64usize << 10, "-B4D", true),
+        (256 << 10, "-B5D", true),
+        (1 << 20, "-B6D", true),
+        (4 << 20, "-B7D", false),
+        ((64 << 10) - 1, "-B4D", true),
+    ] {
+        std::fs::write(dir.join("f"), sample(len)).unwrap();
+        for extra in [
+            &[][..],
+            &["-9"],
+            &["-D", "dict"],
+            &["--content-size", "-BX"],
+        ] {
+            let mut args = vec!["-c", block];
+            args.extend_from_slice(extra);
+            args.push("f");
+            let out = run_in(bin().args(&args), &dir);
+            ok(&out, &format!("{args:?}"));
+            // FLG: bit 5 is block independence.
+            assert_eq!(
+                out.stdout[4] & 0x20 != 0,
+                independent,
+                "{len} bytes, {args:?}: FLG {:#04x}",
+                out.stdout[4]
+            );
+            if let Some(lz4) = &lz4 {
+                let theirs = run_in(Command::new(lz4).args(&args), &dir);
+                assert!(theirs.stdout == out.stdout, "{len} bytes, {args:?}");
+            }
+        }
+    }
+}
