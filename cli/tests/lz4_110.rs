@@ -540,3 +540,29 @@ fn one_block_inputs_with_linked_blocks_are_written_as_lz4_110_writes_them() {
         }
     }
 }
+
+/// With `-m`, every input skipped because its output cannot be named (no `.lz4` to strip) counts
+/// in the exit status as a failed input does, as lz4 1.10 counts them: 2 for two such inputs.
+#[test]
+fn inputs_skipped_for_their_names_count_in_the_exit_status() {
+    let dir = scratch("skipped-count");
+    let data = sample(10_000);
+    for name in ["a", "b"] {
+        std::fs::write(dir.join(name), &data).unwrap();
+    }
+    ok(&run_in(bin().args(["a", "x.lz4"]), &dir), "compress");
+    let lz4 = reference();
+    for args in [
+        &["-d", "-m", "a", "b"][..],
+        &["-d", "-m", "a", "b", "x.lz4"],
+    ] {
+        let _ = std::fs::remove_file(dir.join("x"));
+        let out = run_in(bin().args(args), &dir);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        if let Some(lz4) = &lz4 {
+            let _ = std::fs::remove_file(dir.join("x"));
+            let theirs = run_in(Command::new(lz4).args(args), &dir);
+            assert_eq!(theirs.status.code(), Some(2), "lz4 {args:?}");
+        }
+    }
+}
