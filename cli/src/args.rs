@@ -88,9 +88,9 @@ pub struct Settings {
     pub output: Option<Operand>,
     /// With `-m`, `-r`, `--list`, `-b`: every positional argument.
     pub inputs: Vec<PathBuf>,
-    /// Set when planning skipped an input (its output could not be named, or it could not be
-    /// read while walking `-r` directories): the run fails.
-    pub skipped: bool,
+    /// How many inputs planning skipped (their output could not be named, or they could not be
+    /// read while walking `-r` directories): the run fails, each counting as a failed input.
+    pub skipped: u8,
 }
 
 impl Default for Settings {
@@ -126,7 +126,7 @@ impl Default for Settings {
             input: None,
             output: None,
             inputs: Vec::new(),
-            skipped: false,
+            skipped: 0,
         }
     }
 }

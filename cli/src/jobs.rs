@@ -46,7 +46,7 @@ pub fn display(settings: &Settings, level: u8, message: &str) {
 /// Reports an input that cannot be processed; the run goes on and fails at the end.
 fn skip(settings: &mut Settings, failure: &Failure) {
     display(settings, 1, &format!("lz4-simd: {failure}"));
-    settings.skipped = true;
+    settings.skipped = settings.skipped.saturating_add(1);
 }
 
 /// Whether `path` ends in `.lz4` after at least one byte (names are compared as bytes, as
@@ -303,7 +303,7 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     };
     // With several jobs, as `lz4 -m`: the first failure's code where it has its own, else
     // the number of inputs that failed.
-    let mut failed = u8::from(settings.skipped);
+    let mut failed = settings.skipped;
     let mut code = None;
     for (job, refusal) in jobs.iter().zip(refusals) {
         let result = match refusal {
