@@ -566,3 +566,33 @@ fn inputs_skipped_for_their_names_count_in_the_exit_status() {
         }
     }
 }
+
+/// `-l` (legacy frames) at the levels below 3 and `--fast=N`: lz4 1.10 compresses a legacy
+/// block with the fast compressor below level 3 (`-l -2` too, where frames use HC), at
+/// acceleration N for `--fast=N` (frames use N + 1) and 1 otherwise.
+#[test]
+fn legacy_frames_at_fast_levels_are_lz4_110s() {
+    let dir = scratch("legacy-fast");
+    let data = sample(300_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    let lz4 = reference();
+    for (level, acceleration) in [
+        ("-1", 1u32),
+        ("-2", 1),
+        ("--fast=1", 1),
+        ("--fast=2", 2),
+        ("--fast=7", 7),
+    ] {
+        let args = ["-c", "-l", level, "f"];
+        let out = run_in(bin().args(args), &dir);
+        ok(&out, &format!("{args:?}"));
+        assert!(
+            out.stdout == lz4_simd::frame::compress_legacy(&data, acceleration),
+            "{args:?}: not the legacy frame at acceleration {acceleration}"
+        );
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(args), &dir);
+            assert!(theirs.stdout == out.stdout, "{args:?}");
+        }
+    }
+}
