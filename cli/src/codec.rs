@@ -180,7 +180,14 @@ pub fn compress_legacy(
     settings: &Settings,
 ) -> io::Result<()> {
     let mut chunk = vec![0u8; frame::LEGACY_BLOCK_SIZE];
-    let compressor = Compressor::from_level(settings.level);
+    // As lz4 1.10 compresses legacy blocks: the fast compressor below level 3 (level 2 too), at
+    // acceleration N for `--fast=N` (one less than in frames); HC from level 3.
+    let compressor = match settings.level {
+        level @ i32::MIN..=2 => Compressor::Fast {
+            acceleration: if level < 0 { level.unsigned_abs() } else { 1 },
+        },
+        level => Compressor::from_level(level),
+    };
     let mut hc = block::HcCompressor::new();
     let mut compressed = vec![0u8; block::compress_bound(frame::LEGACY_BLOCK_SIZE)];
     writer.write_all(&frame::LEGACY_MAGIC.to_le_bytes())?;
