@@ -596,3 +596,56 @@ fn legacy_frames_at_fast_levels_are_lz4_110s() {
         }
     }
 }
+
+/// The line lz4 1.10 prints after each file at the default level, which scripts read:
+/// `Compressed N bytes into M bytes ==> R%` (R: M / N in percent, N taken as 1 when 0), and
+/// `NAME : decoded N bytes ` (the name padded or cut to 30 columns) after `-d` and `-t`; as
+/// the last line of standard error, after the progress line lz4 clears with `\r`.
+#[test]
+fn the_line_after_each_file_is_lz4_110s() {
+    let dir = scratch("summary-line");
+    std::fs::write(dir.join("f"), sample(100_000)).unwrap();
+    std::fs::write(dir.join("empty"), b"").unwrap();
+    let last_line = |out: &Output| {
+        let text = stderr(out);
+        let line = text.lines().last().unwrap_or("").to_string();
+        line.rsplit('\r').next().unwrap_or("").to_string()
+    };
+    let lz4 = reference();
+    for (args, output) in [
+        (&["f", "f.lz4"][..], Some("f.lz4")),
+        (&["-l", "f", "legacy.lz4"], Some("legacy.lz4")),
+        (&["empty", "empty.lz4"], Some("empty.lz4")),
+        (&["-d", "f.lz4", "back"], None),
+        (&["-t", "f.lz4"], None),
+    ] {
+        for name in ["f.lz4", "legacy.lz4", "empty.lz4", "back"] {
+            if output == Some(name) || (name == "back" && args[0] == "-d") {
+                let _ = std::fs::remove_file(dir.join(name));
+            }
+        }
+        let out = run_in(bin().args(args), &dir);
+        ok(&out, &format!("{args:?}"));
+        let expected = match output {
+            Some(name) => {
+                let read = std::fs::metadata(dir.join(args[args.len() - 2]))
+                    .unwrap()
+                    .len();
+                let written = std::fs::metadata(dir.join(name)).unwrap().len();
+                let ratio = written as f64 / read.max(1) as f64 * 100.0;
+                let space = if args[0] == "-l" { " " } else { "" };
+                format!("Compressed {read} bytes into {written} bytes ==> {ratio:.2}%{space}")
+            }
+            None => format!("{:<30} : decoded 100000 bytes ", "f.lz4"),
+        };
+        assert_eq!(last_line(&out), expected, "{args:?}");
+        if let Some(lz4) = &lz4 {
+            if let Some(name) = output {
+                std::fs::remove_file(dir.join(name)).unwrap();
+            }
+            let _ = std::fs::remove_file(dir.join("back"));
+            let theirs = run_in(Command::new(lz4).args(args), &dir);
+            assert_eq!(last_line(&theirs), expected, "lz4 {args:?}");
+        }
+    }
+}
