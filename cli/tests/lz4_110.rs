@@ -649,3 +649,24 @@ fn the_line_after_each_file_is_lz4_110s() {
         }
     }
 }
+
+/// `stdin` names standard input also as the one input of `-m` and `lz4cat` (as `-` does), as
+/// lz4 1.10 reads it there: `lz4cat stdin < f.lz4` decodes standard input.
+#[test]
+fn stdin_as_the_one_input_of_a_list_is_standard_input() {
+    let dir = scratch("stdin-in-list");
+    let data = sample(20_000);
+    let framed = lz4_simd::frame::compress(&data, &lz4_simd::frame::FrameOptions::default());
+    for (program, args) in [("lz4cat", &["stdin"][..]), ("lz4cat", &["-"])] {
+        let mut command = named(&dir, program);
+        command.args(args).current_dir(&dir);
+        let out = run_with_stdin(command, &framed);
+        ok(&out, &format!("{program} {args:?}"));
+        assert!(out.stdout == data, "{program} {args:?}");
+    }
+    let mut command = bin();
+    command.args(["-d", "-m", "-c", "stdin"]).current_dir(&dir);
+    let out = run_with_stdin(command, &framed);
+    ok(&out, "-d -m -c stdin");
+    assert!(out.stdout == data);
+}
