@@ -548,8 +548,14 @@ fn block_size_of(code: u32) -> Option<(BlockSize, usize)> {
 /// Positional arguments: input and output, or all inputs with `-m`, `-r`, `--list`, `-b`.
 fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result<(), Usage> {
     if settings.multiple || matches!(settings.mode, Mode::List | Mode::Bench) {
-        // `lz4cat -`, `lz4 -m -`: standard input, the only input.
-        if settings.multiple && positionals == [Operand::Stdio] {
+        // `lz4cat -`, `lz4 -m -` (or `stdin`, lz4's name for it): standard input, the only
+        // input.
+        let bench = settings.mode == Mode::Bench;
+        let stdin_named = |operand: &Operand| match operand {
+            Operand::Stdio => true,
+            Operand::Path(path) => !bench && path.as_os_str() == "stdin",
+        };
+        if settings.multiple && positionals.len() == 1 && stdin_named(&positionals[0]) {
             settings.input = Some(Operand::Stdio);
             return Ok(());
         }
