@@ -88,9 +88,9 @@ pub struct Settings {
     pub output: Option<Operand>,
     /// With `-m`, `-r`, `--list`, `-b`: every positional argument.
     pub inputs: Vec<PathBuf>,
-    /// Set when planning skipped an input (its output could not be named, or it could not be
-    /// read while walking `-r` directories): the run fails.
-    pub skipped: bool,
+    /// How many inputs planning skipped (their output could not be named, or they could not be
+    /// read while walking `-r` directories): the run fails, each counting as a failed input.
+    pub skipped: u8,
 }
 
 impl Default for Settings {
@@ -126,7 +126,7 @@ impl Default for Settings {
             input: None,
             output: None,
             inputs: Vec::new(),
-            skipped: false,
+            skipped: 0,
         }
     }
 }
@@ -548,8 +548,14 @@ fn block_size_of(code: u32) -> Option<(BlockSize, usize)> {
 /// Positional arguments: input and output, or all inputs with `-m`, `-r`, `--list`, `-b`.
 fn assign_operands(settings: &mut Settings, positionals: Vec<Operand>) -> Result<(), Usage> {
     if settings.multiple || matches!(settings.mode, Mode::List | Mode::Bench) {
-        // `lz4cat -`, `lz4 -m -`: standard input, the only input.
-        if settings.multiple && positionals == [Operand::Stdio] {
+        // `lz4cat -`, `lz4 -m -` (or `stdin`, lz4's name for it): standard input, the only
+        // input.
+        let bench = settings.mode == Mode::Bench;
+        let stdin_named = |operand: &Operand| match operand {
+            Operand::Stdio => true,
+            Operand::Path(path) => !bench && path.as_os_str() == "stdin",
+        };
+        if settings.multiple && positionals.len() == 1 && stdin_named(&positionals[0]) {
             settings.input = Some(Operand::Stdio);
             return Ok(());
         }

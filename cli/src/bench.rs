@@ -230,15 +230,26 @@ fn ratio(size: usize, compressed: usize) -> String {
     }
 }
 
-fn print_row(name: &str, m: &Measurement) {
-    println!(
+/// Writes `text` and a newline to standard output; a write that fails (a full disk, a closed
+/// pipe) is the run's failure.
+pub fn print_line(text: std::fmt::Arguments) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_fmt(format_args!("{text}\n"))
+        .and_then(|()| stdout.flush())
+        .map_err(|e| Failure::Io("stdout".into(), e))
+}
+
+fn print_row(name: &str, m: &Measurement) -> Result<(), Failure> {
+    print_line(format_args!(
         "{name:<20} {:>12} {:>12} {:>7} {:>14} {:>16}",
         m.size,
         m.compressed,
         ratio(m.size, m.compressed),
         megabytes_per_second(m.size, m.compress),
         megabytes_per_second(m.size, m.decompress),
-    );
+    ))
 }
 
 /// Reads a file to benchmark, and the name its row shows.
@@ -253,23 +264,23 @@ fn read_input(path: &PathBuf) -> Result<(String, Vec<u8>), Failure> {
     Ok((name, data))
 }
 
-fn print_kernel_line() {
+fn print_kernel_line() -> Result<(), Failure> {
     let available: Vec<&str> = lz4_simd::Kernel::available()
         .into_iter()
         .map(lz4_simd::Kernel::name)
         .collect();
-    println!(
+    print_line(format_args!(
         "decode kernel: {} (available here: {}; LZ4_SIMD_KERNEL=name forces one)",
         lz4_simd::Kernel::detect(),
         available.join(", ")
-    );
+    ))
 }
 
-fn print_header() {
-    println!(
+fn print_header() -> Result<(), Failure> {
+    print_line(format_args!(
         "{:<20} {:>12} {:>12} {:>7} {:>14} {:>16}",
         "name", "size", "compressed", "ratio", "compress MB/s", "decompress MB/s"
-    );
+    ))
 }
 
 fn describe_dictionary(dictionary: Option<&[u8]>) -> String {
@@ -303,7 +314,7 @@ pub fn run(config: &Config) -> Result<(), Failure> {
     }
     let dictionary = config.dictionary.as_deref();
     let mut compressor = BenchCompressor::new(config.level, dictionary);
-    println!(
+    print_line(format_args!(
         "lz4-simd {} bench: level {}, {}, block size {} bytes{}, {}; MB = 10^6 bytes",
         env!("CARGO_PKG_VERSION"),
         config.level,
@@ -311,9 +322,9 @@ pub fn run(config: &Config) -> Result<(), Failure> {
         config.block_size,
         describe_dictionary(dictionary),
         describe_time(config.seconds),
-    );
-    print_kernel_line();
-    print_header();
+    ))?;
+    print_kernel_line()?;
+    print_header()?;
     let mut total = Measurement {
         size: 0,
         compressed: 0,
@@ -322,16 +333,16 @@ pub fn run(config: &Config) -> Result<(), Failure> {
     };
     for input in &mut inputs {
         let measurement = input.measure(&mut compressor, config.seconds, dictionary)?;
-        print_row(&input.name, &measurement);
+        print_row(&input.name, &measurement)?;
         total.size += measurement.size;
         total.compressed += measurement.compressed;
         total.compress += measurement.compress;
         total.decompress += measurement.decompress;
     }
     if inputs.len() > 1 {
-        print_row("total", &total);
+        print_row("total", &total)?;
     }
-    println!("all round trips verified");
+    print_line(format_args!("all round trips verified"))?;
     Ok(())
 }
 
@@ -342,14 +353,14 @@ fn run_decode(config: &Config) -> Result<(), Failure> {
             "-b -d benchmarks the decompression of .lz4 files: name at least one".into(),
         ));
     }
-    println!(
+    print_line(format_args!(
         "lz4-simd {} bench: decompression of LZ4 frames, checksums verified{}, {}; MB = 10^6 bytes",
         env!("CARGO_PKG_VERSION"),
         describe_dictionary(config.dictionary.as_deref()),
         describe_time(config.seconds),
-    );
-    print_kernel_line();
-    print_header();
+    ))?;
+    print_kernel_line()?;
+    print_header()?;
     let mut total = Measurement {
         size: 0,
         compressed: 0,
@@ -385,13 +396,13 @@ fn run_decode(config: &Config) -> Result<(), Failure> {
             compress: Duration::MAX,
             decompress: fastest,
         };
-        print_row(&name, &measurement);
+        print_row(&name, &measurement)?;
         total.size += measurement.size;
         total.compressed += measurement.compressed;
         total.decompress += measurement.decompress;
     }
     if config.files.len() > 1 {
-        print_row("total", &total);
+        print_row("total", &total)?;
     }
     Ok(())
 }

@@ -4,8 +4,9 @@
 //! `--block`, whose single block is read whole.
 //!
 //! How `lz4` compresses a file, and so how we do to get its bytes: it reads one block's worth
-//! first; an input shorter than a block is compressed in one shot (`LZ4F_compressFrame`, which
-//! picks the smallest block size that holds it and records the content size when asked), a
+//! first; an input shorter than a block, or (as in 1.10) of exactly one block smaller than
+//! 4 MiB, is compressed in one shot (`LZ4F_compressFrame`, which picks the smallest block size
+//! that holds it, marks its one block independent and records the content size when asked), a
 //! longer one is streamed block by block. `lz4`'s levels map onto the library as: a negative
 //! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
 //! means 12).
@@ -14,8 +15,8 @@ use std::io::{self, BufReader, Read, Write};
 
 use lz4_simd::block::{self, Dictionary};
 use lz4_simd::frame::{
-    self, BlockMode, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder, FrameOptions,
-    ParallelFrameDecoder, ParallelFrameEncoder,
+    self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder,
+    FrameOptions, ParallelFrameDecoder, ParallelFrameEncoder,
 };
 
 use crate::args::Settings;
@@ -103,8 +104,20 @@ pub fn compress_frame(
     let block_len = settings.block_size.bytes();
     let mut buf = vec![0u8; block_len];
     let first = read_full(reader, &mut buf)?;
-    if first < block_len {
+    // lz4 1.10 compresses an input shorter than 4 MiB in one call, so an input of exactly one
+    // smaller block is a one-shot frame too (of independent blocks, as no block follows); a
+    // byte read past the block says whether more comes, and is put back in front of the rest.
+    let mut next = [0u8; 1];
+    let peeked = if first == block_len && block_len < BlockSize::Max4MB.bytes() {
+        read_full(reader, &mut next)?
+    } else {
+        0
+    };
+    let reader = &mut next[..peeked].chain(reader);
+    if first < block_len || (block_len < BlockSize::Max4MB.bytes() && peeked == 0) {
         let options = options.content_size(content_size.is_some());
+        // One block: independent, as `LZ4F_compressFrame` marks a frame that fits in one.
+        let options = options.block_mode(BlockMode::Independent);
         let framed = match dictionary {
             Some(dict) => frame::compress_with_prepared_dictionary(&buf[..first], dict, &options),
             None => frame::compress(&buf[..first], &options),
@@ -167,7 +180,14 @@ pub fn compress_legacy(
     settings: &Settings,
 ) -> io::Result<()> {
     let mut chunk = vec![0u8; frame::LEGACY_BLOCK_SIZE];
-    let compressor = Compressor::from_level(settings.level);
+    // As lz4 1.10 compresses legacy blocks: the fast compressor below level 3 (level 2 too), at
+    // acceleration N for `--fast=N` (one less than in frames); HC from level 3.
+    let compressor = match settings.level {
+        level @ i32::MIN..=2 => Compressor::Fast {
+            acceleration: if level < 0 { level.unsigned_abs() } else { 1 },
+        },
+        level => Compressor::from_level(level),
+    };
     let mut hc = block::HcCompressor::new();
     let mut compressed = vec![0u8; block::compress_bound(frame::LEGACY_BLOCK_SIZE)];
     writer.write_all(&frame::LEGACY_MAGIC.to_le_bytes())?;

@@ -46,7 +46,7 @@ pub fn display(settings: &Settings, level: u8, message: &str) {
 /// Reports an input that cannot be processed; the run goes on and fails at the end.
 fn skip(settings: &mut Settings, failure: &Failure) {
     display(settings, 1, &format!("lz4-simd: {failure}"));
-    settings.skipped = true;
+    settings.skipped = settings.skipped.saturating_add(1);
 }
 
 /// Whether `path` ends in `.lz4` after at least one byte (names are compared as bytes, as
@@ -303,7 +303,7 @@ pub fn run(settings: &Settings, jobs: &[Job]) -> Result<(), Failure> {
     };
     // With several jobs, as `lz4 -m`: the first failure's code where it has its own, else
     // the number of inputs that failed.
-    let mut failed = u8::from(settings.skipped);
+    let mut failed = settings.skipped;
     let mut code = None;
     for (job, refusal) in jobs.iter().zip(refusals) {
         let result = match refusal {
@@ -638,45 +638,19 @@ impl Watch {
     }
 }
 
-/// Megabytes with two decimals, as `lz4 -v` reports sizes.
-fn human(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{value:.2} {}", UNITS[unit])
-    }
-}
-
-/// The line `lz4` prints after a file (display level 2; timing from level 3).
+/// The line `lz4` 1.10 prints after a file (display level 2; timing from level 3), which
+/// scripts read: `Compressed N bytes into M bytes ==> R%` (R: M / N in percent, N taken as 1
+/// when 0; a space after it for legacy frames, as lz4 prints it), or `NAME : decoded N bytes `
+/// with the name padded or cut to 30 columns (`-d` and `-t`).
 fn summary(settings: &Settings, job: &Job, read: u64, written: u64, start: Instant) {
     let seconds = start.elapsed().as_secs_f64();
     let line = match job.mode {
         Mode::Compress => {
-            let ratio = if read == 0 {
-                0.0
-            } else {
-                written as f64 * 100.0 / read as f64
-            };
-            format!(
-                "{}: Compressed {} → {} ({ratio:.2}%)",
-                job.input.name(),
-                human(read),
-                human(written)
-            )
+            let ratio = written as f64 * 100.0 / read.max(1) as f64;
+            let space = if settings.legacy { " " } else { "" };
+            format!("Compressed {read} bytes into {written} bytes ==> {ratio:.2}%{space}")
         }
-        Mode::Test => format!(
-            "{}: tested, decodes to {} (OK)",
-            job.input.name(),
-            human(written)
-        ),
-        _ => format!("{}: decoded {} bytes", job.input.name(), written),
+        _ => format!("{:<30.30} : decoded {written} bytes ", job.input.name()),
     };
     display(settings, 2, &line);
     let processed = if job.mode == Mode::Compress {

@@ -65,7 +65,8 @@ impl Failure {
     }
 
     /// The exit status, by `lz4` 1.10's codes where it has one for the failure: 44 input that
-    /// is not LZ4, 26 a truncated frame (63 a truncated legacy frame), 34 a damaged frame,
+    /// is not LZ4 (40 when 1 to 3 bytes long), 26 a truncated frame (63 a truncated legacy
+    /// frame), 34 a damaged frame or data after a frame that starts no frame,
     /// 27 a dictionary that cannot be read, 10 a benchmark input that cannot be read, 40/42/70
     /// closed standard streams; 1 for the rest (usage errors, missing inputs, refusals).
     pub fn exit_code(&self) -> u8 {
@@ -74,10 +75,15 @@ impl Failure {
             Failure::InFile(_, inner) => inner.exit_code(),
             Failure::Codec(err) => match err {
                 lz4_simd::Error::FrameBadMagic { input_pos: 0, .. } => 44,
+                // After a frame, 4 bytes that start no frame: the frame type is unknown.
+                lz4_simd::Error::FrameBadMagic { .. } => 34,
+                // 1 to 3 bytes of input: no magic number to read.
+                lz4_simd::Error::FrameTruncated {
+                    input_pos: 1..=3,
+                    what: "a 4-byte frame magic number",
+                } => 40,
                 lz4_simd::Error::FrameTruncated { what, .. } if what.contains("legacy") => 63,
-                lz4_simd::Error::FrameTruncated { .. } | lz4_simd::Error::FrameBadMagic { .. } => {
-                    26
-                }
+                lz4_simd::Error::FrameTruncated { .. } => 26,
                 lz4_simd::Error::EmptyInput => 1,
                 err if err.kind() == lz4_simd::ErrorKind::CorruptInput => 34,
                 _ => 1,
@@ -125,20 +131,17 @@ fn run_lz4(program: &std::ffi::OsStr, args: &[OsString]) -> Result<(), Failure> 
     let mut settings: Settings = match args::parse_as(program, args) {
         Ok(Parsed::Run(settings)) => *settings,
         Ok(Parsed::Help) => {
-            print!("{}", help(false));
-            return Ok(());
+            return bench::print_line(format_args!("{}", help(false).trim_end_matches('\n')));
         }
         Ok(Parsed::LongHelp) => {
-            print!("{}", help(true));
-            return Ok(());
+            return bench::print_line(format_args!("{}", help(true).trim_end_matches('\n')));
         }
         Ok(Parsed::Version) => {
-            println!(
+            return bench::print_line(format_args!(
                 "*** lz4-simd command line interface {}-bits v{}, the lz4 1.10 format ***",
                 usize::BITS,
                 env!("CARGO_PKG_VERSION")
-            );
-            return Ok(());
+            ));
         }
         Err(args::Usage(message, args::UsageText::Shown)) => return Err(Failure::Usage(message)),
         Err(args::Usage(message, args::UsageText::Omitted)) => {

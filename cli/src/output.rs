@@ -36,7 +36,9 @@
 //! of written, so runs of zeros become holes (no disk blocks), and the temporary file is given its
 //! full length at commit. The bytes read back are the same; only the allocation differs. Standard
 //! output is sparse only with `--sparse` and where it is a regular file not opened for appending
-//! (`> file`; lz4 1.10 fails with exit 69 on a pipe, where we write the zeros); direct targets
+//! that ends at its position (`> file`; `1<>file` keeps old bytes past it, which a skipped zero
+//! run would leave in place, so it is written whole; lz4 1.10 fails with exit 69 on a pipe,
+//! where we write the zeros); direct targets
 //! (devices, FIFOs) are always written whole.
 //!
 //! Durability costs little time: a large output is handed to the disk while it is being
@@ -284,7 +286,9 @@ pub struct SparseStdout {
 
 impl SparseStdout {
     /// Standard output as a seekable file, if it is a regular file not opened for appending
-    /// (`>>`: every write goes to the end, a skipped run would be lost, so it is written whole).
+    /// (`>>`: every write goes to the end, a skipped run would be lost, so it is written whole)
+    /// and holding nothing from its position on (`> file`; a file opened without truncation,
+    /// `1<>file`, keeps its old bytes where a zero run is skipped, so it is written whole).
     fn open() -> Option<SparseStdout> {
         use std::os::fd::AsFd;
         let stdout = io::stdout();
@@ -293,10 +297,14 @@ impl SparseStdout {
             return None;
         }
         let mut file = File::from(stdout.as_fd().try_clone_to_owned().ok()?);
-        if !file.metadata().ok()?.is_file() {
+        let metadata = file.metadata().ok()?;
+        if !metadata.is_file() {
             return None;
         }
         let start = file.stream_position().ok()?;
+        if metadata.len() > start {
+            return None;
+        }
         Some(SparseStdout {
             file: BufWriter::with_capacity(WRITE_BUFFER, file),
             start,

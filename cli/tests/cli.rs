@@ -769,3 +769,29 @@ fn errors_are_silent_only_with_qq() {
     assert_eq!(std::fs::read(dir.join("kept")).unwrap(), b"old");
     assert!(!dir.join("out").exists() && !dir.join("bad").exists());
 }
+
+/// What `-b`, `-h`, `-H` and `-V` print on standard output cannot be written (`> /dev/full`):
+/// the run fails with a message naming standard output, and does not panic.
+#[test]
+fn printing_to_a_full_standard_output_fails_without_a_panic() {
+    let dir = scratch("print-full");
+    std::fs::write(dir.join("f"), sample(10_000)).unwrap();
+    for args in [&["-b1", "-i0", "f"][..], &["-h"], &["-H"], &["-V"]] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = bin()
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(full)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .unwrap();
+        let text = stderr(&out);
+        assert!(!out.status.success(), "{args:?}: {text}");
+        assert!(!text.contains("panicked"), "{args:?}: {text}");
+        assert!(text.contains("stdout"), "{args:?}: {text}");
+    }
+}

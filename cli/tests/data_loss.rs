@@ -1,6 +1,7 @@
 //! Runs that used to lose data and must not: a source that grows or is rewritten while `--rm`
-//! compresses it, standard input or output closed by the caller, and a process killed with
-//! SIGKILL (which no handler sees) in the middle of a job.
+//! compresses it, standard input or output closed by the caller, a process killed with
+//! SIGKILL (which no handler sees) in the middle of a job, and `--sparse` onto a standard output
+//! that holds bytes of its own where the zeros go.
 
 mod common;
 
@@ -385,4 +386,52 @@ fn rm_keeps_a_source_rewritten_with_the_same_size() {
     if std::env::var_os("LZ4_SIMD_COARSE_TIME_DIR").is_some() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// `--sparse` onto standard output opened on an existing file without truncating it (`1<>file`):
+/// the file already holds bytes where the decoded zeros go, so a zero run skipped with a seek
+/// would leave them in place of the zeros. Every byte of the content must be there.
+#[test]
+fn sparse_standard_output_over_existing_bytes_writes_the_zeros() {
+    let dir = scratch("sparse-over-bytes");
+    let mut data = sample(5000);
+    data.extend(vec![0u8; 100_000]);
+    data.extend(sample(3000));
+    std::fs::write(dir.join("z"), &data).unwrap();
+    let out = bin()
+        .args(["-q", "z", "z.lz4"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let target = dir.join("out");
+    let old = vec![0xFFu8; 2 * data.len()];
+    std::fs::write(&target, &old).unwrap();
+    // Opened for writing at offset 0, its bytes kept (the shell's `1<>out`).
+    let stdout = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&target)
+        .unwrap();
+    let out = bin()
+        .args(["-q", "-d", "-c", "--sparse", "z.lz4"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let written = std::fs::read(&target).unwrap();
+    assert!(
+        written[..data.len()] == data[..],
+        "the content is not in the first {} bytes: {} of them differ",
+        data.len(),
+        written[..data.len()]
+            .iter()
+            .zip(&data)
+            .filter(|(a, b)| a != b)
+            .count()
+    );
+    // What follows the content is the file's own.
+    assert!(written[data.len()..] == old[data.len()..]);
 }

@@ -398,6 +398,47 @@ fn exit_codes_are_lz4s() {
     }
 }
 
+/// lz4 1.10's exit codes where the input is not a whole stream of frames: 1 to 3 bytes (no magic
+/// number to read: 40), and a frame followed by 4 bytes that start no frame (34, the frame type
+/// unknown); a frame followed by 1 to 3 bytes is truncated (26).
+#[test]
+fn exit_codes_of_short_inputs_and_data_after_a_frame_are_lz4s() {
+    let dir = scratch("exit-codes-after-frame");
+    let data = sample(10_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    for (name, bytes) in [
+        ("two.lz4", b"ab".to_vec()),
+        ("zeros-after.lz4", [&framed[..], &[0u8; 16][..]].concat()),
+        (
+            "text-after.lz4",
+            [&framed[..], &b"garbage text"[..]].concat(),
+        ),
+        ("cut-magic-after.lz4", [&framed[..], &b"ab"[..]].concat()),
+    ] {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    let cases: &[(&[&str], i32)] = &[
+        (&["-d", "two.lz4", "o"], 40),
+        (&["-t", "two.lz4"], 40),
+        (&["-d", "zeros-after.lz4", "o"], 34),
+        (&["-t", "text-after.lz4"], 34),
+        (&["-d", "cut-magic-after.lz4", "o"], 26),
+    ];
+    let lz4 = reference();
+    for (args, code) in cases {
+        let out = run_in(bin().args(*args), &dir);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert!(!dir.join("o").exists(), "{args:?} left an output");
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(*args), &dir);
+            let _ = std::fs::remove_file(dir.join("o"));
+            assert_eq!(theirs.status.code(), Some(*code), "lz4 {args:?}");
+        }
+    }
+}
+
 #[test]
 fn dictionary_compression_writes_lz4_110s_bytes() {
     // lz4 1.10 prepares the dictionary with `LZ4F_createCDict` (`LZ4_loadDictSlow` at the fast
@@ -454,4 +495,178 @@ fn dictionary_compression_writes_lz4_110s_bytes() {
             }
         }
     }
+}
+
+/// An input of exactly one block (64 KiB with `-B4D`, 256 KiB with `-B5D`, 1 MiB with `-B6D`)
+/// is one frame of one block, which lz4 1.10 writes in one call (`LZ4F_compressFrame`: a file
+/// shorter than 4 MiB) with independent blocks, since no block follows to link to: the FLG
+/// byte's block independence bit is set, with or without a dictionary, at every level. At
+/// 4 MiB, 1.10 streams the file and keeps `-BD`.
+#[test]
+fn one_block_inputs_with_linked_blocks_are_written_as_lz4_110_writes_them() {
+    let dir = scratch("one-block-linked");
+    std::fs::write(dir.join("dict"), sample(100_000)).unwrap();
+    let lz4 = reference();
+    for (len, block, independent) in [
+        (64usize << 10, "-B4D", true),
+        (256 << 10, "-B5D", true),
+        (1 << 20, "-B6D", true),
+        (4 << 20, "-B7D", false),
+        ((64 << 10) - 1, "-B4D", true),
+    ] {
+        std::fs::write(dir.join("f"), sample(len)).unwrap();
+        for extra in [
+            &[][..],
+            &["-9"],
+            &["-D", "dict"],
+            &["--content-size", "-BX"],
+        ] {
+            let mut args = vec!["-c", block];
+            args.extend_from_slice(extra);
+            args.push("f");
+            let out = run_in(bin().args(&args), &dir);
+            ok(&out, &format!("{args:?}"));
+            // FLG: bit 5 is block independence.
+            assert_eq!(
+                out.stdout[4] & 0x20 != 0,
+                independent,
+                "{len} bytes, {args:?}: FLG {:#04x}",
+                out.stdout[4]
+            );
+            if let Some(lz4) = &lz4 {
+                let theirs = run_in(Command::new(lz4).args(&args), &dir);
+                assert!(theirs.stdout == out.stdout, "{len} bytes, {args:?}");
+            }
+        }
+    }
+}
+
+/// With `-m`, every input skipped because its output cannot be named (no `.lz4` to strip) counts
+/// in the exit status as a failed input does, as lz4 1.10 counts them: 2 for two such inputs.
+#[test]
+fn inputs_skipped_for_their_names_count_in_the_exit_status() {
+    let dir = scratch("skipped-count");
+    let data = sample(10_000);
+    for name in ["a", "b"] {
+        std::fs::write(dir.join(name), &data).unwrap();
+    }
+    ok(&run_in(bin().args(["a", "x.lz4"]), &dir), "compress");
+    let lz4 = reference();
+    for args in [
+        &["-d", "-m", "a", "b"][..],
+        &["-d", "-m", "a", "b", "x.lz4"],
+    ] {
+        let _ = std::fs::remove_file(dir.join("x"));
+        let out = run_in(bin().args(args), &dir);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        if let Some(lz4) = &lz4 {
+            let _ = std::fs::remove_file(dir.join("x"));
+            let theirs = run_in(Command::new(lz4).args(args), &dir);
+            assert_eq!(theirs.status.code(), Some(2), "lz4 {args:?}");
+        }
+    }
+}
+
+/// `-l` (legacy frames) at the levels below 3 and `--fast=N`: lz4 1.10 compresses a legacy
+/// block with the fast compressor below level 3 (`-l -2` too, where frames use HC), at
+/// acceleration N for `--fast=N` (frames use N + 1) and 1 otherwise.
+#[test]
+fn legacy_frames_at_fast_levels_are_lz4_110s() {
+    let dir = scratch("legacy-fast");
+    let data = sample(300_000);
+    std::fs::write(dir.join("f"), &data).unwrap();
+    let lz4 = reference();
+    for (level, acceleration) in [
+        ("-1", 1u32),
+        ("-2", 1),
+        ("--fast=1", 1),
+        ("--fast=2", 2),
+        ("--fast=7", 7),
+    ] {
+        let args = ["-c", "-l", level, "f"];
+        let out = run_in(bin().args(args), &dir);
+        ok(&out, &format!("{args:?}"));
+        assert!(
+            out.stdout == lz4_simd::frame::compress_legacy(&data, acceleration),
+            "{args:?}: not the legacy frame at acceleration {acceleration}"
+        );
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(args), &dir);
+            assert!(theirs.stdout == out.stdout, "{args:?}");
+        }
+    }
+}
+
+/// The line lz4 1.10 prints after each file at the default level, which scripts read:
+/// `Compressed N bytes into M bytes ==> R%` (R: M / N in percent, N taken as 1 when 0), and
+/// `NAME : decoded N bytes ` (the name padded or cut to 30 columns) after `-d` and `-t`; as
+/// the last line of standard error, after the progress line lz4 clears with `\r`.
+#[test]
+fn the_line_after_each_file_is_lz4_110s() {
+    let dir = scratch("summary-line");
+    std::fs::write(dir.join("f"), sample(100_000)).unwrap();
+    std::fs::write(dir.join("empty"), b"").unwrap();
+    let last_line = |out: &Output| {
+        let text = stderr(out);
+        let line = text.lines().last().unwrap_or("").to_string();
+        line.rsplit('\r').next().unwrap_or("").to_string()
+    };
+    let lz4 = reference();
+    for (args, output) in [
+        (&["f", "f.lz4"][..], Some("f.lz4")),
+        (&["-l", "f", "legacy.lz4"], Some("legacy.lz4")),
+        (&["empty", "empty.lz4"], Some("empty.lz4")),
+        (&["-d", "f.lz4", "back"], None),
+        (&["-t", "f.lz4"], None),
+    ] {
+        for name in ["f.lz4", "legacy.lz4", "empty.lz4", "back"] {
+            if output == Some(name) || (name == "back" && args[0] == "-d") {
+                let _ = std::fs::remove_file(dir.join(name));
+            }
+        }
+        let out = run_in(bin().args(args), &dir);
+        ok(&out, &format!("{args:?}"));
+        let expected = match output {
+            Some(name) => {
+                let read = std::fs::metadata(dir.join(args[args.len() - 2]))
+                    .unwrap()
+                    .len();
+                let written = std::fs::metadata(dir.join(name)).unwrap().len();
+                let ratio = written as f64 / read.max(1) as f64 * 100.0;
+                let space = if args[0] == "-l" { " " } else { "" };
+                format!("Compressed {read} bytes into {written} bytes ==> {ratio:.2}%{space}")
+            }
+            None => format!("{:<30} : decoded 100000 bytes ", "f.lz4"),
+        };
+        assert_eq!(last_line(&out), expected, "{args:?}");
+        if let Some(lz4) = &lz4 {
+            if let Some(name) = output {
+                std::fs::remove_file(dir.join(name)).unwrap();
+            }
+            let _ = std::fs::remove_file(dir.join("back"));
+            let theirs = run_in(Command::new(lz4).args(args), &dir);
+            assert_eq!(last_line(&theirs), expected, "lz4 {args:?}");
+        }
+    }
+}
+
+/// `stdin` names standard input also as the one input of `-m` and `lz4cat` (as `-` does), as
+/// lz4 1.10 reads it there: `lz4cat stdin < f.lz4` decodes standard input.
+#[test]
+fn stdin_as_the_one_input_of_a_list_is_standard_input() {
+    let dir = scratch("stdin-in-list");
+    let data = sample(20_000);
+    let framed = lz4_simd::frame::compress(&data, &lz4_simd::frame::FrameOptions::default());
+    for (program, args) in [("lz4cat", &["stdin"][..]), ("lz4cat", &["-"])] {
+        let mut command = named(&dir, program);
+        command.args(args).current_dir(&dir);
+        let out = run_with_stdin(command, &framed);
+        ok(&out, &format!("{program} {args:?}"));
+        assert!(out.stdout == data, "{program} {args:?}");
+    }
+    let mut command = bin();
+    command.args(["-d", "-m", "-c", "stdin"]).current_dir(&dir);
+    let out = run_with_stdin(command, &framed);
+    ok(&out, "-d -m -c stdin");
+    assert!(out.stdout == data);
 }
