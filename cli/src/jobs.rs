@@ -526,8 +526,33 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
             })
         };
         match kept {
-            None => fs::remove_file(path)
-                .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?,
+            None => {
+                // Debug builds only: a pause between the check and the removal, so that the tests
+                // can write to the source there (cli/tests/data_loss.rs).
+                #[cfg(debug_assertions)]
+                if let Some(ms) = std::env::var("LZ4_SIMD_TEST_REMOVAL_PAUSE_MS")
+                    .ok()
+                    .and_then(|ms| ms.parse().ok())
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(ms));
+                }
+                fs::remove_file(path)
+                    .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?;
+                if let Some((file, meta, watch)) = &opened {
+                    if written_while_removed(file, meta, watch.as_ref()) {
+                        let at = restore_removed(path, file, meta)?;
+                        display(
+                            settings,
+                            1,
+                            &format!(
+                                "{}: kept (written to while it was removed: restored as {})",
+                                path.display(),
+                                at.display()
+                            ),
+                        );
+                    }
+                }
+            }
             Some(why) => display(settings, 1, &format!("{}: kept ({why})", path.display())),
         }
     }
@@ -540,9 +565,10 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
 /// compressed (a live log) is kept whole: the output holds what was read, the source holds
 /// that and what came after. Compared with the metadata at open, not at the end of the read:
 /// a part rewritten after it was read changes the same fields as an append, and removing the
-/// source would lose the new bytes. The check runs just before the removal; a write landing between
-/// the two is still lost (as with `lz4`, which removes without checking), a window of one
-/// `stat` instead of the whole run. Time stamps tick at the kernel's clock (4 ms at
+/// source would lose the new bytes. The check runs just before the removal, and
+/// [`written_while_removed`] just after it: a write landing between the two is seen then, and
+/// the source restored from the open file ([`restore_removed`]), so no write made before the
+/// removal is lost (`lz4` removes without checking). Time stamps tick at the kernel's clock (4 ms at
 /// `CONFIG_HZ=250`) where the file system keeps coarse ones, so the size catches an append made
 /// in the same tick, and `watch` (see [`Watch`]) a rewrite of the same size.
 fn changed_since_opened(
@@ -587,6 +613,61 @@ fn changed_since_opened(
     })
 }
 
+/// Whether the source was written to between the last check of [`changed_since_opened`] and its
+/// removal (or just after it): the watch saw a write or a truncation since, or its size or
+/// modification time moved from `opened`. The change time is not compared, nor are the
+/// attribute events, which the removal itself makes.
+fn written_while_removed(file: &File, opened: &fs::Metadata, watch: Option<&Watch>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let written = watch.is_some_and(|watch| watch.saw_write().unwrap_or(true));
+    match file.metadata() {
+        Ok(now) => {
+            written
+                || now.len() != opened.len()
+                || (now.mtime(), now.mtime_nsec()) != (opened.mtime(), opened.mtime_nsec())
+        }
+        Err(_) => true,
+    }
+}
+
+/// Puts a source that was written to while it was removed back, from the open file (its last
+/// link is gone, but its content lives while it is open): under its name, or beside it if the
+/// name was taken meanwhile (`NAME.rm-restored`), with its permissions, on disk before this
+/// returns. Returns where it is.
+fn restore_removed(path: &Path, file: &File, opened: &fs::Metadata) -> Result<PathBuf, Failure> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let failed = |e: io::Error| {
+        Failure::Io(
+            format!(
+                "{} was written to while it was removed, and could not be restored",
+                path.display()
+            ),
+            e,
+        )
+    };
+    let mut beside = path.as_os_str().to_owned();
+    beside.push(".rm-restored");
+    let mode = opened.permissions().mode() & 0o7777;
+    for at in [path.to_path_buf(), PathBuf::from(beside)] {
+        let mut out = match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&at)
+        {
+            Ok(out) => out,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(failed(e)),
+        };
+        let mut src = file;
+        src.seek(SeekFrom::Start(0)).map_err(failed)?;
+        io::copy(&mut src, &mut out).map_err(failed)?;
+        out.sync_all().map_err(failed)?;
+        return Ok(at);
+    }
+    Err(failed(io::Error::from(io::ErrorKind::AlreadyExists)))
+}
+
 /// What the kernel saw done to a source (inotify) from before it was opened until just before
 /// its removal: a write, a truncation, new attributes or links, a rename, a removal or a writer
 /// closing it. Time stamps miss a rewrite of the same size within one tick of the clock where
@@ -612,6 +693,26 @@ impl Watch {
         Some(Watch(fd))
     }
 
+    /// Whether a write or a truncation was recorded since the last read of the events (attribute
+    /// changes, such as the link count a removal lowers, do not count).
+    fn saw_write(&self) -> io::Result<bool> {
+        use rustix::fs::inotify::{ReadFlags, Reader};
+        let mut buffer = [std::mem::MaybeUninit::<u8>::uninit(); 1024];
+        let mut events = Reader::new(&self.0, &mut buffer);
+        let mut written = false;
+        loop {
+            match events.next() {
+                Ok(event) => {
+                    written |= event
+                        .events()
+                        .intersects(ReadFlags::MODIFY | ReadFlags::CLOSE_WRITE);
+                }
+                Err(rustix::io::Errno::AGAIN) => return Ok(written),
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
     /// Whether any event was recorded (each one is a change: the watch asks for nothing else).
     fn saw_change(&self) -> io::Result<bool> {
         // Room for one event with the longest name (16 + 256 bytes).
@@ -634,6 +735,10 @@ impl Watch {
     }
 
     fn saw_change(&self) -> io::Result<bool> {
+        Ok(false)
+    }
+
+    fn saw_write(&self) -> io::Result<bool> {
         Ok(false)
     }
 }

@@ -388,6 +388,58 @@ fn rm_keeps_a_source_rewritten_with_the_same_size() {
     }
 }
 
+/// A write landing between `--rm`'s last check of the source and its removal (the debug build
+/// pauses there for `LZ4_SIMD_TEST_REMOVAL_PAUSE_MS`): the source is restored, with the new
+/// bytes and its permissions, from the file the run still holds open.
+#[test]
+fn rm_restores_a_source_written_to_while_it_was_removed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("written-while-removed");
+    let source = dir.join("s");
+    let old = sample(50_000);
+    std::fs::write(&source, &old).unwrap();
+    std::fs::set_permissions(&source, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let child = bin()
+        .args(["--rm", "s", "s.lz4"])
+        .current_dir(&dir)
+        .env("LZ4_SIMD_TEST_REMOVAL_PAUSE_MS", "1500")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The output is renamed into place before the check; the pause follows it.
+    while !dir.join("s.lz4").exists() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&source)
+        .unwrap();
+    (&file).write_all(b"appended while it was removed").unwrap();
+    drop(file);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("restored"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut want = old.clone();
+    want.extend_from_slice(b"appended while it was removed");
+    assert_eq!(std::fs::read(&source).unwrap(), want);
+    let mode = std::fs::metadata(&source).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    // The output holds what was read.
+    let frame = std::fs::read(dir.join("s.lz4")).unwrap();
+    let decoded = lz4_simd::frame::decompress(&frame, old.len()).unwrap();
+    assert_eq!(decoded, old);
+}
+
 /// `--sparse` onto standard output opened on an existing file without truncating it (`1<>file`):
 /// the file already holds bytes where the decoded zeros go, so a zero run skipped with a seek
 /// would leave them in place of the zeros. Every byte of the content must be there.
