@@ -97,7 +97,8 @@
 //! [`block::Compressor::compress_into_with_prepared_dictionary`] and
 //! [`frame::compress_with_prepared_dictionary`]. A decode kernel is chosen in one place,
 //! [`block::Decoder::with_kernel`]; encoders take default options in `new` and others in
-//! `with_options`. No function returns an empty or zero result for input it cannot handle: that
+//! `with_options` (the HC stream compressor takes its level in `new`, as liblz4's HC stream is
+//! reset with one). No function returns an empty or zero result for input it cannot handle: that
 //! is an [`Error`] (an input above [`block::MAX_INPUT_SIZE`] is [`Error::InputTooLarge`]).
 //!
 //! ## Features
