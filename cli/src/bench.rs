@@ -109,6 +109,10 @@ struct Measurement {
 }
 
 impl Input {
+    fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
     fn new(name: String, data: &[u8], block_size: usize) -> Self {
         let blocks: Vec<Vec<u8>> = data.chunks(block_size).map(<[u8]>::to_vec).collect();
         let compressed = blocks
@@ -252,8 +256,13 @@ fn print_row(name: &str, m: &Measurement) -> Result<(), Failure> {
     ))
 }
 
-/// Reads a file to benchmark, and the name its row shows.
-fn read_input(path: &PathBuf) -> Result<(String, Vec<u8>), Failure> {
+/// Reads a file to benchmark, and the name its row shows; `None` for a directory, which is
+/// skipped with a message (as lz4 does).
+fn read_input(path: &PathBuf) -> Result<Option<(String, Vec<u8>)>, Failure> {
+    if path.is_dir() {
+        eprintln!("Ignoring {} directory", path.display());
+        return Ok(None);
+    }
     // lz4's exit code for a benchmark input it cannot open.
     let data =
         std::fs::read(path).map_err(|e| Failure::Exit(10, format!("{}: {e}", path.display())))?;
@@ -261,7 +270,12 @@ fn read_input(path: &PathBuf) -> Result<(String, Vec<u8>), Failure> {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    Ok((name, data))
+    Ok(Some((name, data)))
+}
+
+/// lz4's exit code when the named inputs hold no byte to measure (directories, empty files).
+fn no_data() -> Failure {
+    Failure::Exit(12, "no data to bench".into())
 }
 
 fn print_kernel_line() -> Result<(), Failure> {
@@ -309,8 +323,12 @@ pub fn run(config: &Config) -> Result<(), Failure> {
         }
     }
     for path in &config.files {
-        let (name, data) = read_input(path)?;
-        inputs.push(Input::new(name, &data, config.block_size));
+        if let Some((name, data)) = read_input(path)? {
+            inputs.push(Input::new(name, &data, config.block_size));
+        }
+    }
+    if !config.files.is_empty() && inputs.iter().all(|input| input.is_empty()) {
+        return Err(no_data());
     }
     let dictionary = config.dictionary.as_deref();
     let mut compressor = BenchCompressor::new(config.level, dictionary);
@@ -353,6 +371,14 @@ fn run_decode(config: &Config) -> Result<(), Failure> {
             "-b -d benchmarks the decompression of .lz4 files: name at least one".into(),
         ));
     }
+    let inputs = config
+        .files
+        .iter()
+        .filter_map(|path| read_input(path).transpose())
+        .collect::<Result<Vec<_>, _>>()?;
+    if inputs.iter().all(|(_, data)| data.is_empty()) {
+        return Err(no_data());
+    }
     print_line(format_args!(
         "lz4-simd {} bench: decompression of LZ4 frames, checksums verified{}, {}; MB = 10^6 bytes",
         env!("CARGO_PKG_VERSION"),
@@ -368,8 +394,7 @@ fn run_decode(config: &Config) -> Result<(), Failure> {
         decompress: Duration::ZERO,
     };
     let mut decoded = Vec::new();
-    for path in &config.files {
-        let (name, data) = read_input(path)?;
+    for (name, data) in inputs {
         let budget = Duration::from_secs_f64(config.seconds);
         let mut fastest = Duration::MAX;
         let started = Instant::now();

@@ -91,6 +91,17 @@ fn at_offset(mut err: Error, base: u64) -> Error {
     err
 }
 
+/// The failure a run reports after `failure`, `earlier` being the one recorded before: the first
+/// exit code of lz4's that a failure carried (a magic number cut short: 40), else a failure
+/// already reported.
+fn keep_code(earlier: Option<Failure>, failure: &Failure) -> Failure {
+    match (earlier, failure) {
+        (Some(Failure::Quiet(code)), _) => Failure::Quiet(code),
+        (_, Failure::Exit(code, _)) => Failure::Quiet(*code),
+        _ => Failure::Reported,
+    }
+}
+
 /// Walks the frames of one file.
 fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
     let name = path.display().to_string();
@@ -114,6 +125,16 @@ fn frames_of(path: &Path) -> Result<Vec<FrameSummary>, Failure> {
     let mut frames = Vec::new();
     let mut pos = 0u64;
     while pos < len {
+        if len - pos < 4 {
+            // lz4's exit code when the bytes left cannot hold a magic number.
+            return Err(Failure::Exit(
+                40,
+                format!(
+                    "{name}: {} bytes at offset {pos} are too few for a magic number",
+                    len - pos
+                ),
+            ));
+        }
         let mut head = [0u8; MAX_HEADER];
         let want = (len - pos).min(MAX_HEADER as u64) as usize;
         reader.read_exact(&mut head[..want]).map_err(io_failure)?;
@@ -347,14 +368,14 @@ pub fn run(
                     }
                     _ => {
                         eprintln!("lz4-simd: {failure}");
-                        failed = Some(Failure::Reported);
+                        failed = Some(keep_code(failed, &failure));
                     }
                 }
                 continue;
             }
             Err(failure) => {
                 eprintln!("lz4-simd: {failure}");
-                failed = Some(Failure::Reported);
+                failed = Some(keep_code(failed, &failure));
                 continue;
             }
         };

@@ -337,8 +337,9 @@ complete; an existing file is replaced only with -f; --rm deletes an input only 
 output is on disk, and keeps it (with a warning, exit status 0) if it changed while it was read.
 
 Exit status, as lz4's: 44 the input is not LZ4; 26 a truncated frame (63 a truncated legacy \
-frame); 34 a damaged frame; 27 the dictionary cannot be read; 10 a -b input cannot be read; \
-40 standard input is closed (with -d too); 42 standard output is closed while compressing, 70 \
+frame); 34 a damaged frame; 27 the dictionary cannot be read; 10 a -b input cannot be read, 12 \
+-b inputs hold no data; \
+40 standard input is closed (with -d too) or 1 to 3 bytes follow a frame; 42 standard output is closed while compressing, 70 \
 while decompressing; with -m, the first of these, or else the number of inputs that failed; \
 1 for anything else.";
 
@@ -369,10 +370,18 @@ pub const EXIT_CODES: &[(&str, &str)] = &[
          its own.",
     ),
     ("10", "A -b input cannot be read."),
+    (
+        "12",
+        "-b has no byte to measure (its inputs are directories, which it skips, or empty).",
+    ),
     ("26", "A truncated frame."),
     ("27", "The -D dictionary cannot be read."),
     ("34", "A damaged frame, or a checksum that does not match."),
-    ("40", "Standard input is closed (also with -d)."),
+    (
+        "40",
+        "Standard input is closed (also with -d), or the bytes left after a frame are too few for \
+         a magic number (1 to 3 bytes; --list, -d, -t).",
+    ),
     ("42", "Standard output is closed, writing compressed data."),
     ("44", "The input is not LZ4."),
     ("63", "A truncated legacy frame."),

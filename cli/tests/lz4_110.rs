@@ -439,6 +439,37 @@ fn exit_codes_of_short_inputs_and_data_after_a_frame_are_lz4s() {
     }
 }
 
+/// lz4 1.10's exit codes of `-b` with nothing to measure (directories, which are skipped, and
+/// empty files: 12) and of `--list` on a file whose last frame is followed by 1 to 3 bytes (no
+/// magic number to read: 40).
+#[test]
+fn exit_codes_of_benchmarks_without_data_and_lists_cut_short_are_lz4s() {
+    let dir = scratch("exit-codes-bench-list");
+    std::fs::create_dir_all(dir.join("d")).unwrap();
+    std::fs::write(dir.join("empty"), b"").unwrap();
+    std::fs::write(dir.join("f"), sample(10_000)).unwrap();
+    ok(&run_in(bin().args(["f", "f.lz4"]), &dir), "compress");
+    let framed = std::fs::read(dir.join("f.lz4")).unwrap();
+    std::fs::write(dir.join("cut.lz4"), [&framed[..], &b"ab"[..]].concat()).unwrap();
+    let cases: &[(&[&str], i32)] = &[
+        (&["-b1", "-i0", "d"], 12),
+        (&["-b1", "-i0", "empty"], 12),
+        (&["-b1", "-i0", "d", "empty"], 12),
+        (&["-b1", "-i0", "d", "f"], 0),
+        (&["--list", "cut.lz4"], 40),
+        (&["--list", "f.lz4", "cut.lz4"], 40),
+    ];
+    let lz4 = reference();
+    for (args, code) in cases {
+        let out = run_in(bin().args(*args), &dir);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        if let Some(lz4) = &lz4 {
+            let theirs = run_in(Command::new(lz4).args(*args), &dir);
+            assert_eq!(theirs.status.code(), Some(*code), "lz4 {args:?}");
+        }
+    }
+}
+
 #[test]
 fn dictionary_compression_writes_lz4_110s_bytes() {
     // lz4 1.10 prepares the dictionary with `LZ4F_createCDict` (`LZ4_loadDictSlow` at the fast
