@@ -1,5 +1,6 @@
 // A real peer for tests/container/interop.rs: lz4-java's LZ4BlockOutputStream / LZ4BlockInputStream
-// (the Debian package liblz4-java, /usr/share/java/lz4-java.jar), run as a single-file program:
+// (the Debian package liblz4-java, /usr/share/java/lz4-java.jar). The tests compile it once with
+// javac and run the class; it also runs as a single-file program:
 //
 //   java -cp /usr/share/java/lz4-java.jar tests/container/peers/Lz4BlockPeer.java compress BLOCK_SIZE IN OUT [IN OUT ...]
 //   java -cp /usr/share/java/lz4-java.jar tests/container/peers/Lz4BlockPeer.java decompress IN OUT [IN OUT ...]

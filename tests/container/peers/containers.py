@@ -2,6 +2,8 @@
 """Real peers for tests/container_*.rs: each command reads its input from stdin and writes its
 output to stdout, using the third-party implementation of a container.
 
+  serve                                   the commands below, one request after another on stdin
+                                          (see serve()): the modules are imported once
   check                                   exit 0 when every module below imports
   prefixed-compress le32|be32             python-lz4 lz4.block.compress (store_size), the BE form by
                                           moving python-lz4's size to big-endian
@@ -165,8 +167,9 @@ def rocksdb_sst(path, entries):
     writer.finish()
 
 
-def main(argv):
-    cmd = argv[1]
+def run(argv, data):
+    """One command (argv[0] is the command's name), `data` its input; returns its output."""
+    cmd = argv[0]
     if cmd == "check":
         import cassandra.connection  # noqa: F401
         import clickhouse_cityhash.cityhash  # noqa: F401
@@ -175,25 +178,68 @@ def main(argv):
         import pyarrow.parquet  # noqa: F401
         import rocksdict  # noqa: F401
         import xxhash  # noqa: F401
-    elif cmd == "prefixed-compress":
-        write_stdout(prefixed_compress(argv[2], read_stdin()))
-    elif cmd == "prefixed-decompress":
-        write_stdout(prefixed_decompress(argv[2], read_stdin()))
-    elif cmd in ("kafka-compress", "kafka-decompress"):
-        write_stdout(kafka_codec(cmd.split("-")[1], argv[2], read_stdin()))
-    elif cmd == "clickhouse-compress":
-        write_stdout(clickhouse_compress(int(argv[2]), read_stdin()))
-    elif cmd == "clickhouse-decompress":
-        write_stdout(clickhouse_decompress(read_stdin()))
-    elif cmd == "parquet-write":
-        page_size = int(argv[6]) if len(argv) > 6 else 1 << 20
-        parquet_write(argv[2], argv[3], int(argv[4]), int(argv[5]), page_size)
-    elif cmd == "parquet-read":
-        write_stdout(parquet_read(argv[2]))
-    elif cmd == "rocksdb-sst":
-        rocksdb_sst(argv[2], int(argv[3]))
+        return b""
+    if cmd == "prefixed-compress":
+        return prefixed_compress(argv[1], data)
+    if cmd == "prefixed-decompress":
+        return prefixed_decompress(argv[1], data)
+    if cmd in ("kafka-compress", "kafka-decompress"):
+        return kafka_codec(cmd.split("-")[1], argv[1], data)
+    if cmd == "clickhouse-compress":
+        return clickhouse_compress(int(argv[1]), data)
+    if cmd == "clickhouse-decompress":
+        return clickhouse_decompress(data)
+    if cmd == "parquet-write":
+        page_size = int(argv[5]) if len(argv) > 5 else 1 << 20
+        parquet_write(argv[1], argv[2], int(argv[3]), int(argv[4]), page_size)
+        return b""
+    if cmd == "parquet-read":
+        return parquet_read(argv[1])
+    if cmd == "rocksdb-sst":
+        rocksdb_sst(argv[1], int(argv[2]))
+        return b""
+    raise ValueError("unknown command " + cmd)
+
+
+def read_exact(stream, n):
+    data = b""
+    while len(data) < n:
+        chunk = stream.read(n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def serve():
+    """Runs commands until stdin ends, so that the modules are imported once. A request is the
+    number of words (u32 LE), each word (u32 LE length, UTF-8), then the input (u32 LE length,
+    bytes); the answer a status byte (0: done, 1: failed), then the output or the error's text
+    (u32 LE length, bytes)."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        head = read_exact(stdin, 4)
+        if head is None:
+            return
+        argv = []
+        for _ in range(struct.unpack("<I", head)[0]):
+            (n,) = struct.unpack("<I", read_exact(stdin, 4))
+            argv.append(read_exact(stdin, n).decode())
+        (n,) = struct.unpack("<I", read_exact(stdin, 4))
+        data = read_exact(stdin, n) if n else b""
+        try:
+            status, out = 0, run(argv, data)
+        except BaseException as e:  # noqa: BLE001 (any failure is the request's answer)
+            status, out = 1, ("%s: %r" % (type(e).__name__, e)).encode()
+        stdout.write(struct.pack("<BI", status, len(out)) + out)
+        stdout.flush()
+
+
+def main(argv):
+    if argv[1] == "serve":
+        serve()
     else:
-        sys.exit("unknown command " + cmd)
+        write_stdout(run(argv[1:], read_stdin()))
 
 
 if __name__ == "__main__":

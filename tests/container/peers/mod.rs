@@ -32,11 +32,7 @@ fn peers_dir() -> PathBuf {
 
 /// Whether python3 has every module tests/container/peers/containers.py uses.
 pub fn python_peers() -> bool {
-    Command::new("python3")
-        .arg(peers_dir().join("containers.py"))
-        .arg("check")
-        .output()
-        .is_ok_and(|out| out.status.success())
+    python(&["check"], b"").is_ok()
 }
 
 /// lz4-java's jar, from the Debian package liblz4-java, when it and `java` are installed.
@@ -72,26 +68,119 @@ pub fn run_with_input(cmd: &mut Command, input: &[u8]) -> Result<Vec<u8>, String
     }
 }
 
-/// tests/container/peers/containers.py with `args`, `input` on stdin.
-pub fn python(args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
-    run_with_input(
-        Command::new("python3")
-            .arg(peers_dir().join("containers.py"))
-            .args(args),
-        input,
-    )
+/// One `containers.py serve` process for the test binary, shared by its tests (one request at a
+/// time): its modules (pyarrow, kafka-python, ...) are imported once, not at every request.
+struct PythonServer {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::process::ChildStdout,
 }
 
-/// lz4-java's LZ4Block streams through tests/container/peers/Lz4BlockPeer.java.
+impl PythonServer {
+    fn start() -> std::io::Result<PythonServer> {
+        let mut child = Command::new("python3")
+            .arg(peers_dir().join("containers.py"))
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()?;
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        Ok(PythonServer {
+            child,
+            stdin,
+            stdout,
+        })
+    }
+
+    /// Sends one request and reads its answer (see `serve` in containers.py).
+    fn call(&mut self, args: &[&str], input: &[u8]) -> std::io::Result<Result<Vec<u8>, String>> {
+        use std::io::Read;
+        let word = |len: usize| u32::try_from(len).unwrap().to_le_bytes();
+        let mut request = word(args.len()).to_vec();
+        for arg in args {
+            request.extend_from_slice(&word(arg.len()));
+            request.extend_from_slice(arg.as_bytes());
+        }
+        request.extend_from_slice(&word(input.len()));
+        request.extend_from_slice(input);
+        self.stdin.write_all(&request)?;
+        self.stdin.flush()?;
+        let mut head = [0u8; 5];
+        self.stdout.read_exact(&mut head)?;
+        let len = u32::from_le_bytes(head[1..5].try_into().unwrap()) as usize;
+        let mut out = vec![0u8; len];
+        self.stdout.read_exact(&mut out)?;
+        Ok(match head[0] {
+            0 => Ok(out),
+            _ => Err(String::from_utf8_lossy(&out).into_owned()),
+        })
+    }
+}
+
+impl Drop for PythonServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// tests/container/peers/containers.py's command `args` with `input`: its output, or
+/// `Err(message)` when it fails. Runs in the binary's `serve` process, started at the first call
+/// (and again if it ended).
+pub fn python(args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
+    use std::sync::{Mutex, OnceLock};
+    static SERVER: OnceLock<Mutex<Option<PythonServer>>> = OnceLock::new();
+    let mut server = SERVER
+        .get_or_init(|| Mutex::new(None))
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if server.is_none() {
+        *server = Some(PythonServer::start().map_err(|e| format!("python3: {e}"))?);
+    }
+    match server.as_mut().unwrap().call(args, input) {
+        Ok(answer) => answer,
+        Err(e) => {
+            // The process ended or broke the protocol: the next call starts another.
+            *server = None;
+            Err(format!("containers.py serve: {e}"))
+        }
+    }
+}
+
+/// lz4-java's LZ4Block streams through tests/container/peers/Lz4BlockPeer.java, compiled once
+/// per test binary with `javac` (run from its source by `java` when that fails: slower, it is
+/// compiled at every run).
 pub fn lz4_java(jar: &Path, args: &[String], input: &[u8]) -> Result<Vec<u8>, String> {
-    run_with_input(
-        Command::new("java")
+    use std::sync::OnceLock;
+    static CLASSES: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let classes = CLASSES.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("lz4-java-peer-{}", std::process::id()));
+        let compiled = Command::new("javac")
             .arg("-cp")
             .arg(jar)
+            .arg("-d")
+            .arg(&dir)
             .arg(peers_dir().join("Lz4BlockPeer.java"))
-            .args(args),
-        input,
-    )
+            .output()
+            .is_ok_and(|out| out.status.success());
+        compiled.then_some(dir)
+    });
+    let mut command = Command::new("java");
+    match classes {
+        Some(dir) => {
+            let path = std::env::join_paths([jar, dir.as_path()]).unwrap();
+            command.arg("-cp").arg(path).arg("Lz4BlockPeer");
+        }
+        None => {
+            command
+                .arg("-cp")
+                .arg(jar)
+                .arg(peers_dir().join("Lz4BlockPeer.java"));
+        }
+    }
+    run_with_input(command.args(args), input)
 }
 
 /// A fresh scratch directory under the target directory.
