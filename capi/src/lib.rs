@@ -20,10 +20,12 @@ use std::os::raw::{c_char, c_int, c_void};
 
 use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
 
+mod compress_stream;
 mod fast;
 mod hc;
 mod obsolete;
 mod stream;
+pub use compress_stream::*;
 pub use fast::*;
 pub use hc::*;
 pub use obsolete::*;
