@@ -47,6 +47,10 @@ const _: () = assert!(std::mem::size_of::<StreamTable>() == TABLE_SLOTS * 4);
 
 /// liblz4's `byU32` table kind, the only one a stream uses.
 const BY_U32: u32 = 2;
+/// liblz4's `byU16` table kind, which its one-shot compressors use below [`U16_TABLE_LIMIT`].
+const BY_U16: u32 = 3;
+/// Inputs below this are compressed with the `u16` table by the one-shot compressors.
+const U16_TABLE_LIMIT: c_int = 65536 + 11;
 /// 64 KiB: the window, and the index a loaded dictionary ends at.
 const KB64: u32 = 65536;
 /// Inputs above this start from a copy of an attached dictionary's state (liblz4's rule).
@@ -262,6 +266,159 @@ pub unsafe extern "C" fn LZ4_attach_dictionary(
     s.dict_ctx = attached;
 }
 
+/// The table kind liblz4's one-shot compressors use for `src_size` bytes.
+fn one_shot_kind(src_size: c_int) -> u32 {
+    if src_size < U16_TABLE_LIMIT {
+        BY_U16
+    } else {
+        BY_U32
+    }
+}
+
+/// liblz4's `LZ4_prepareTable`, run by `LZ4_compress_fast_extState_fastReset` on `state` before
+/// compressing `src_size` bytes (0 or more): whether the table is kept or cleared, the index
+/// moved on, the history forgotten. Returns whether liblz4 then finds no match at all: a `u16`
+/// table on an index of 64 KiB or more (left by `LZ4_attach_dictionary` or `LZ4_loadDict` on a
+/// cleared table), whose positions wrap below the index and are all refused.
+///
+/// # Safety
+/// `state` null or a valid `LZ4_stream_t`.
+pub(crate) unsafe fn prepare_one_shot(state: *mut c_void, src_size: c_int) -> bool {
+    // SAFETY: the caller's contract.
+    let Some(s) = (unsafe { self::state(state.cast()) }) else {
+        return false;
+    };
+    if src_size < 0 {
+        return false;
+    }
+    let kind = one_shot_kind(src_size);
+    if s.table_type != 0
+        && (s.table_type != kind
+            || (kind == BY_U16 && u64::from(s.current_offset) + src_size as u64 >= 0xFFFF)
+            || (kind == BY_U32 && s.current_offset > RESET_INDEX_LIMIT)
+            || src_size >= ATTACH_COPY_ABOVE)
+    {
+        s.table.slots_mut().fill(0);
+        s.current_offset = 0;
+        s.table_type = 0;
+    }
+    if s.current_offset != 0 && kind == BY_U32 {
+        s.current_offset += KB64;
+    }
+    s.dict_ctx = std::ptr::null();
+    s.dictionary = std::ptr::null();
+    s.dict_size = 0;
+    kind == BY_U16 && s.current_offset >= KB64
+}
+
+/// Leaves `state` as liblz4's one-shot compressors leave it after compressing `src_size` bytes
+/// (`LZ4_compress_fast_extState` on the cleared state, `_fastReset` after
+/// [`prepare_one_shot`]): the index and the history's length moved on by the input, the table's
+/// kind. The one-shot compressors run on lz4-simd's own tables, so the table is left as it was
+/// (cleared, or a stream's, which no later block can reach); the fields, which decide what a
+/// later `LZ4_resetStream_fast` or `_fastReset` keeps and so the next bytes, are liblz4's.
+///
+/// # Safety
+/// `state` null or a valid `LZ4_stream_t`.
+pub(crate) unsafe fn after_one_shot(state: *mut c_void, src_size: c_int) {
+    // SAFETY: the caller's contract.
+    let Some(s) = (unsafe { self::state(state.cast()) }) else {
+        return;
+    };
+    if (1..=MAX_INPUT_SIZE).contains(&src_size) {
+        s.dict_size += src_size as u32;
+        s.current_offset += src_size as u32;
+        s.table_type = one_shot_kind(src_size);
+    }
+}
+
+/// The one-shot compressors' `u32`-table case (`src_size` of 64 KiB + 11 bytes or more) on the
+/// state's own table, as liblz4 runs it: the input at the state's index (0 after
+/// `LZ4_compress_fast_extState`'s clearing, or what `LZ4_prepareTable` left), its positions
+/// entered into the table. Then the bytes and the table are liblz4's, also when the index is not
+/// 0 (a stream's, or one moved on by an attached dictionary), where empty slots are out of
+/// reach. `None` for other sizes and invalid arguments (left to the one-shot compressor).
+///
+/// # Safety
+/// `state` null or a valid `LZ4_stream_t`; `src[..src_size]` readable, `dst[..dst_capacity]`
+/// writable.
+pub(crate) unsafe fn one_shot_on_table(
+    state: *mut c_void,
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: c_int,
+    dst_capacity: c_int,
+    acceleration: u32,
+) -> Option<c_int> {
+    if !(U16_TABLE_LIMIT..=MAX_INPUT_SIZE).contains(&src_size)
+        || src.is_null()
+        || (dst_capacity > 0 && dst.is_null())
+    {
+        return None;
+    }
+    // SAFETY: the caller's contract.
+    let s = unsafe { self::state(state.cast()) }?;
+    if u64::from(s.current_offset) + src_size as u64 > INDEX_LIMIT {
+        return None;
+    }
+    // SAFETY: the caller's contract for the buffers; no history.
+    Some(unsafe {
+        parse(
+            &mut s.table,
+            Mode::Prefix { history: 0 },
+            s.current_offset,
+            src.cast(),
+            src_size as usize,
+            dst,
+            dst_capacity.max(0) as usize,
+            acceleration,
+        )
+    })
+}
+
+/// The block of `src[..src_size]` as literals only (what liblz4's parse gives when it refuses
+/// every candidate), into `dst[..dst_capacity]`: its size, or 0 if it does not fit or the
+/// arguments are invalid.
+///
+/// # Safety
+/// `src[..src_size]` readable, `dst[..dst_capacity]` writable.
+pub(crate) unsafe fn literal_block(
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: c_int,
+    dst_capacity: c_int,
+) -> c_int {
+    if src_size > MAX_INPUT_SIZE {
+        return 0;
+    }
+    // SAFETY: the caller's contract for `src[..src_size]`, overlap with `dst` handled.
+    let Some(src) = (unsafe { crate::input_apart(src, src_size, dst, dst_capacity) }) else {
+        return 0;
+    };
+    // SAFETY: the caller's contract for `dst[..dst_capacity]`; `src` does not alias it.
+    let Some(dst) = (unsafe { crate::output(dst, dst_capacity) }) else {
+        return 0;
+    };
+    let len = src.len();
+    let extension = if len >= 15 { (len - 15) / 255 + 1 } else { 0 };
+    let size = 1 + extension + len;
+    if dst.len() < size {
+        return 0;
+    }
+    if len < 15 {
+        dst[0] = (len as u8) << 4;
+    } else {
+        dst[0] = 0xF0;
+        let mut rest = len - 15;
+        for byte in &mut dst[1..=extension] {
+            *byte = rest.min(255) as u8;
+            rest = rest.saturating_sub(255);
+        }
+    }
+    dst[1 + extension..size].copy_from_slice(&src);
+    c_len(size)
+}
+
 /// liblz4's `LZ4_renormDictT`: before the indices would pass 2 GiB, move them down so that the
 /// next input starts at 64 KiB.
 fn renormalise(s: &mut Internal, len: usize) {
@@ -334,6 +491,9 @@ unsafe fn parse(
             )
         }
         Mode::External { ptr, len: hist } => {
+            // A null history with a length (a state left by a one-shot compressor, not reset:
+            // liblz4 reads address 0 there) is none.
+            let hist = if ptr.is_null() { 0 } else { hist };
             let keep = hist.min(KB64 as usize).min(base as usize);
             // SAFETY: the input and the history's tail are readable (the caller's contract);
             // copied if they overlap the output.

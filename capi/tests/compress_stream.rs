@@ -53,6 +53,22 @@ mod c {
         pub fn LZ4_slideInputBuffer(s: *mut c_void) -> *mut c_char;
         pub fn LZ4_resetStreamState(s: *mut c_void, buf: *mut c_char) -> c_int;
         pub fn LZ4_compressBound(n: c_int) -> c_int;
+        pub fn LZ4_compress_fast_extState(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_fast_extState_fastReset(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
     }
 }
 
@@ -92,6 +108,15 @@ trait Api {
     unsafe fn save(&self, s: *mut c_void, buf: *mut u8, n: c_int) -> c_int;
     unsafe fn slide(&self, s: *mut c_void) -> *mut c_char;
     unsafe fn reset_state(&self, s: *mut c_void) -> c_int;
+    unsafe fn one_shot(
+        &self,
+        s: *mut c_void,
+        src: *const u8,
+        dst: *mut u8,
+        n: c_int,
+        cap: c_int,
+        fast_reset: bool,
+    ) -> c_int;
 }
 
 macro_rules! api {
@@ -185,6 +210,31 @@ macro_rules! api {
             unsafe fn slide(&self, s: *mut c_void) -> *mut c_char {
                 // SAFETY: the caller's contract, which is the function's.
                 unsafe { $m::LZ4_slideInputBuffer(s.cast()) }
+            }
+            unsafe fn one_shot(
+                &self,
+                s: *mut c_void,
+                src: *const u8,
+                dst: *mut u8,
+                n: c_int,
+                cap: c_int,
+                fast_reset: bool,
+            ) -> c_int {
+                // SAFETY: the caller's contract, which is the function's.
+                unsafe {
+                    if fast_reset {
+                        $m::LZ4_compress_fast_extState_fastReset(
+                            s,
+                            src.cast(),
+                            dst.cast(),
+                            n,
+                            cap,
+                            1,
+                        )
+                    } else {
+                        $m::LZ4_compress_fast_extState(s, src.cast(), dst.cast(), n, cap, 1)
+                    }
+                }
             }
             unsafe fn reset_state(&self, s: *mut c_void) -> c_int {
                 // SAFETY: the caller's contract, which is the function's.
@@ -586,7 +636,7 @@ fn save_dict_then_continue() {
 #[test]
 fn load_dict_then_blocks() {
     let input = data(500_000, 6);
-    let mut arena = Arena::new(DATA + 500_000);
+    let mut arena = Arena::new(DATA + 1_100_000);
     for dict_len in [0usize, 5, 7, 8, 9, 1000, 65_535, 65_536, 100_000] {
         for slow in [false, true] {
             for adjacent in [false, true] {
@@ -986,5 +1036,83 @@ fn round_trip_ring() {
     unsafe {
         ours::LZ4_freeStream(s);
         ours::LZ4_freeStreamDecode(d);
+    }
+}
+
+/// The one-shot compressors on a stream's state (`LZ4_compress_fast_extState` and its
+/// `_fastReset` form) leave liblz4's state: what a later `LZ4_resetStream_fast` keeps or clears,
+/// and so the stream's next blocks, are liblz4's (its fields are compared; the table differs
+/// only in slots no later block can reach).
+#[test]
+fn one_shot_then_stream() {
+    let input = data(600_000, 14);
+    let mut arena = Arena::new(DATA + 1_200_000);
+    for first in [0usize, 100, 4095, 4096, 65_546, 65_547, 200_000] {
+        for fast_reset in [false, true] {
+            same!(
+                &mut arena,
+                format!("one-shot {first} fast reset {fast_reset}"),
+                |r| {
+                    r.put(DATA, &input);
+                    r.init(S);
+                    r.whole_state = false;
+                    let mut at = DATA;
+                    // A stream first (its table and index in use), then the one-shot forms.
+                    for n in [3000usize, 70_000] {
+                        r.fast(S, at, n, OUT, bound(n), 1);
+                        at += n;
+                    }
+                    for (k, n) in [first, 1000, first].into_iter().enumerate() {
+                        let cap = if k == 1 { n / 3 } else { bound(n) };
+                        r.guard(OUT + cap);
+                        // SAFETY: arena buffers; the state is initialised.
+                        let v = unsafe {
+                            r.api.one_shot(
+                                r.at(S).cast(),
+                                r.at(at),
+                                r.at(OUT),
+                                n as c_int,
+                                cap as c_int,
+                                fast_reset,
+                            )
+                        };
+                        r.after(S, "one-shot", v, OUT, cap);
+                        at += n + 16;
+                    }
+                    // SAFETY: the state is initialised.
+                    unsafe { r.api.reset_fast(r.at(S).cast()) };
+                    r.state(S);
+                    for n in [5000usize, 300, 70_000] {
+                        r.fast(S, at, n, OUT, bound(n), 1);
+                        at += n;
+                    }
+                    // An attached dictionary's index, then a one-shot form.
+                    r.init(DATA + 1_100_000);
+                    r.load(DATA + 1_100_000, DATA, 30_000, false);
+                    // SAFETY: both states are initialised.
+                    unsafe {
+                        r.api.reset(r.at(S).cast());
+                        r.api.attach(r.at(S).cast(), r.at(DATA + 1_100_000).cast());
+                        r.api.attach(r.at(S).cast(), ptr::null());
+                    }
+                    r.state(S);
+                    let n = first.max(5000);
+                    assert!(at + n <= r.len);
+                    r.guard(OUT + bound(n));
+                    // SAFETY: arena buffers; the state is initialised.
+                    let v = unsafe {
+                        r.api.one_shot(
+                            r.at(S).cast(),
+                            r.at(at),
+                            r.at(OUT),
+                            n as c_int,
+                            bound(n) as c_int,
+                            fast_reset,
+                        )
+                    };
+                    r.after(S, "one-shot after attach", v, OUT, bound(n));
+                }
+            );
+        }
     }
 }
