@@ -1116,3 +1116,43 @@ fn one_shot_then_stream() {
         }
     }
 }
+
+/// Indices near liblz4's limits, set in both states (their layouts are the same): a stream whose
+/// index passes 2 GiB is renormalised as liblz4's (prefix and separate blocks, and a ring
+/// buffer), and `LZ4_resetStream_fast` clears the table above 1 GiB only.
+#[test]
+fn indices_near_the_limits() {
+    let input = data(700_000, 15);
+    let mut arena = Arena::new(DATA + 800_000);
+    const CO: usize = S + TABLE + 16;
+    for start in [
+        0x8000_0000u32 - 150_000,
+        0x8000_0000 - 65_536,
+        0x4000_0000 - 3000,
+        0x4000_0000 - 300_000,
+    ] {
+        same!(&mut arena, format!("index from {start:#x}"), |r| {
+            r.put(DATA, &input);
+            r.init(S);
+            r.fast(S, DATA, 1000, OUT, bound(1000), 1);
+            r.put(CO, &start.to_le_bytes());
+            r.state(S);
+            let mut at = DATA + 1000;
+            for (i, n) in [30_000usize, 70_000, 5000, 100_000, 3, 65_536, 20_000]
+                .into_iter()
+                .enumerate()
+            {
+                if i % 3 == 2 {
+                    at += 16;
+                }
+                r.fast(S, at, n, OUT, bound(n), 1);
+                at += n;
+                if i == 3 {
+                    // SAFETY: the state is initialised.
+                    unsafe { r.api.reset_fast(r.at(S).cast()) };
+                    r.state(S);
+                }
+            }
+        });
+    }
+}
