@@ -121,7 +121,7 @@ pub unsafe extern "C" fn LZ4_freeStream(stream: *mut LZ4_stream_t) -> c_int {
 pub unsafe extern "C" fn LZ4_initStream(buffer: *mut c_void, size: usize) -> *mut LZ4_stream_t {
     if buffer.is_null()
         || size < STREAM_SIZE
-        || buffer.align_offset(std::mem::align_of::<LZ4_stream_t>()) != 0
+        || buffer.align_offset(std::mem::align_of::<Internal>()) != 0
     {
         return std::ptr::null_mut();
     }
@@ -722,7 +722,7 @@ unsafe fn compress_attached(
         // SAFETY: `ctx` is another valid state (checked not `s`), only read.
         let ctx = unsafe { &*ctx };
         let start = s.current_offset;
-        if len > ATTACH_COPY_ABOVE as usize || start < ctx.current_offset {
+        if len > ATTACH_COPY_ABOVE as usize {
             // liblz4's copy of the dictionary stream's state (the whole struct).
             s.table = ctx.table.clone();
             s.dictionary = ctx.dictionary;
@@ -731,7 +731,10 @@ unsafe fn compress_attached(
             s.table_type = ctx.table_type;
             s.dict_size = ctx.dict_size;
         } else {
-            let delta = start - ctx.current_offset;
+            // liblz4's mapping, modulo 2^32 as liblz4's: an attached stream with a higher index
+            // than the working one (not one from `LZ4_loadDict`, outside liblz4's contract) maps
+            // some slots above the input's indices, where they are out of reach.
+            let delta = start.wrapping_sub(ctx.current_offset);
             for (slot, &index) in s.table.slots_mut().iter_mut().zip(ctx.table.slots()) {
                 *slot = index.wrapping_add(delta);
             }

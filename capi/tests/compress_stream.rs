@@ -1156,3 +1156,33 @@ fn indices_near_the_limits() {
         });
     }
 }
+
+/// An attached stream that compressed data after `LZ4_loadDict` (its index above the working
+/// stream's: outside liblz4's contract, which names `LZ4_loadDict`'s states; kept within 64 KiB
+/// here, where liblz4 refuses the wrapped indices too): liblz4's bytes and fields.
+#[test]
+fn attached_stream_with_a_higher_index() {
+    const D: usize = DATA + STATE;
+    const DICT: usize = D + 64;
+    let input = data(600_000, 7);
+    let mut arena = Arena::new(DICT + 600_000);
+    for first in [100usize, 4096, 5000] {
+        same!(&mut arena, format!("used {first}"), |r| {
+            r.put(DICT, &input[..300_000]);
+            r.init(DATA);
+            r.load(DATA, DICT, 20_000, false);
+            r.fast(DATA, DICT + 20_000, 30_000, OUT, bound(30_000), 1);
+            r.init(S);
+            r.whole_state = false;
+            // SAFETY: both states are initialised.
+            unsafe { r.api.attach(r.at(S).cast(), r.at(DATA).cast()) };
+            r.state(S);
+            let mut at = DICT + 300_000 + 32;
+            for n in [first, 3000] {
+                r.put(at, &input[300_000..300_000 + n]);
+                r.fast(S, at, n, OUT, bound(n), 1);
+                at += n + 16;
+            }
+        });
+    }
+}
