@@ -102,3 +102,65 @@ pub fn load_dictionary(table: &mut StreamTable, dict: &[u8], end: usize, dense: 
 pub fn rebase(table: &mut StreamTable, delta: u32) {
     table.rebase(delta as usize);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sequence::tests::binary;
+    use super::super::{compress_bound, Dictionary, StreamCompressor};
+    use super::*;
+
+    /// `load_dictionary` fills the table `Dictionary::new` (and `new_dense`) prepares: the same
+    /// index in every slot.
+    #[test]
+    fn load_dictionary_is_the_prepared_table() {
+        let bytes = binary(70_000, 5);
+        for len in [8usize, 9, 1000, 65_536] {
+            let dict = &bytes[bytes.len() - len..];
+            for dense in [false, true] {
+                let mut table = StreamTable::new();
+                load_dictionary(&mut table, dict, MAX_HISTORY, dense);
+                let prepared = if dense {
+                    Dictionary::new_dense(dict)
+                } else {
+                    Dictionary::new(dict)
+                };
+                for hash in 0..TABLE_SLOTS {
+                    assert_eq!(
+                        table.slots()[hash] as usize,
+                        prepared.table().get(hash),
+                        "len {len} dense {dense} slot {hash}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Prefix-mode blocks on a caller's table (the index and history kept by the caller, as the
+    /// C ABI keeps them) give `StreamCompressor::compress_contiguous_into`'s bytes.
+    #[test]
+    fn prefix_blocks_are_the_stream_compressors() {
+        let data = binary(300_000, 9);
+        let mut stream = StreamCompressor::new();
+        let mut table = StreamTable::new();
+        let (mut start, mut history) = (0usize, 0usize);
+        for len in [0usize, 7, 1000, 70_000, 13, 65_536, 100_000] {
+            let end = start + len;
+            let mut want = vec![0u8; compress_bound(len)];
+            let n = stream
+                .compress_contiguous_into(&data[..end], start, &mut want, 1)
+                .unwrap();
+            let mut got = vec![0u8; compress_bound(len)];
+            let window = &data[start - history.min(MAX_HISTORY)..end];
+            let h = History::Prefix {
+                window,
+                start: history.min(MAX_HISTORY),
+            };
+            let m = compress_block(&mut table, h, start, &[], &mut got, 1).unwrap();
+            assert_eq!(got[..m], want[..n], "block of {len} at {start}");
+            if len > 0 {
+                history += len;
+            }
+            start = end;
+        }
+    }
+}
