@@ -4,8 +4,9 @@
 //! The whole state is liblz4's, in the caller's 16416 bytes, with liblz4's layout: the 16 KiB
 //! hash table, where the history is and its length (`dictionary`, `dictSize`), an attached
 //! dictionary stream (`dictCtx`), the index of the next input (`currentOffset`) and the table's
-//! kind. Nothing is allocated (but by `LZ4_createStream`), so a state may be on the stack,
-//! copied with `memcpy` or dropped. Each call chooses liblz4's mode from the pointers, as
+//! kind. The state owns nothing (only `LZ4_createStream` allocates, the state itself; an input
+//! that overlaps the output is copied for the call), so a state may be on the stack, copied
+//! with `memcpy` or dropped. Each call chooses liblz4's mode from the pointers, as
 //! `LZ4_compress_fast_continue` does: prefix mode when the input starts where the history ends,
 //! external dictionary otherwise (the history cut where a ring buffer's input overwrites it),
 //! and runs lz4-simd's parse of that mode (`lz4_simd::block::c_stream`, the one
