@@ -112,6 +112,38 @@ typedef union LZ4_streamDecode_u {
 
 LZ4LIB_API int LZ4_decoderRingBufferSize(int maxBlockSize);
 
+/* ---- Streaming compression ---- */
+
+/* Blocks compressed as a stream may reference the blocks compressed before them (their last
+ * 64 KiB), which must stay in place and unchanged where they were passed, or be moved into a
+ * buffer of the caller's by LZ4_saveDict. An input that starts where the previous one ended
+ * continues it; any other makes the previous input (alone) the history. The state lives
+ * entirely in the LZ4_stream_t: a stream from LZ4_initStream may be on the stack, copied or
+ * dropped without a call. */
+LZ4LIB_API LZ4_stream_t* LZ4_createStream(void);
+LZ4LIB_API int LZ4_freeStream(LZ4_stream_t* streamPtr);
+/* Makes stateBuffer[0..size) a fresh stream; NULL if it is NULL, smaller than
+ * LZ4_STREAM_MINSIZE or not aligned as a pointer. */
+LZ4LIB_API LZ4_stream_t* LZ4_initStream(void* stateBuffer, size_t size);
+/* Starts a new stream on an initialised state, keeping its table (faster than LZ4_initStream). */
+LZ4LIB_API void LZ4_resetStream_fast(LZ4_stream_t* streamPtr);
+/* Starts the stream from a dictionary (its last 64 KiB; ignored under 8 bytes), which must stay
+ * in place. Returns the size used. The Slow form enters every position: slower, a little
+ * smaller output. */
+LZ4LIB_API int LZ4_loadDict(LZ4_stream_t* streamPtr, const char* dictionary, int dictSize);
+LZ4LIB_API int LZ4_loadDictSlow(LZ4_stream_t* streamPtr, const char* dictionary, int dictSize);
+/* The next block may reference the dictionary of dictionaryStream (prepared by LZ4_loadDict),
+ * read in place: it and its bytes must stay in place until that block is compressed. */
+LZ4LIB_API void LZ4_attach_dictionary(LZ4_stream_t* workingStream, const LZ4_stream_t* dictionaryStream);
+/* The next block: the compressed size, or 0 if it does not fit in dstCapacity (the input is
+ * then history all the same) or the arguments are invalid. */
+LZ4LIB_API int LZ4_compress_fast_continue(LZ4_stream_t* streamPtr, const char* src, char* dst, int srcSize, int dstCapacity, int acceleration);
+/* Moves the last min(maxDictSize, 64 KiB) bytes of the history into safeBuffer, which becomes
+ * the history. Returns the size saved. */
+LZ4LIB_API int LZ4_saveDict(LZ4_stream_t* streamPtr, char* safeBuffer, int maxDictSize);
+/* Zeroes the stream (LZ4_initStream on a state already checked). */
+LZ4LIB_API void LZ4_resetStream(LZ4_stream_t* streamPtr);
+
 /* ---- Streaming decompression ---- */
 
 /* Blocks compressed as a stream reference the blocks before them: decode them in order with one
@@ -161,6 +193,12 @@ LZ4_DEPRECATED("use LZ4_compress_fast_extState() instead") LZ4LIB_API int LZ4_co
 LZ4_DEPRECATED("use LZ4_compress_fast_extState() instead") LZ4LIB_API int LZ4_compress_limitedOutput_withState(void* state, const char* source, char* dest, int inputSize, int maxOutputSize);
 LZ4_DEPRECATED("use LZ4_decompress_safe() instead") LZ4LIB_API int LZ4_uncompress_unknownOutputSize(const char* source, char* dest, int isize, int maxOutputSize);
 LZ4_DEPRECATED("use sizeof(LZ4_stream_t) instead") LZ4LIB_API int LZ4_sizeofStreamState(void);
+LZ4_DEPRECATED("use LZ4_compress_fast_continue() instead") LZ4LIB_API int LZ4_compress_continue(LZ4_stream_t* LZ4_streamPtr, const char* source, char* dest, int inputSize);
+LZ4_DEPRECATED("use LZ4_compress_fast_continue() instead") LZ4LIB_API int LZ4_compress_limitedOutput_continue(LZ4_stream_t* LZ4_streamPtr, const char* source, char* dest, int inputSize, int maxOutputSize);
+LZ4_DEPRECATED("use LZ4_createStream() instead") LZ4LIB_API void* LZ4_create(char* inputBuffer);
+LZ4_DEPRECATED("use LZ4_resetStream() instead") LZ4LIB_API int LZ4_resetStreamState(void* state, char* inputBuffer);
+/* The start of the stream's history. */
+LZ4_DEPRECATED("use LZ4_saveDict() instead") LZ4LIB_API char* LZ4_slideInputBuffer(void* state);
 /* Decoding a block of known decoded size without its compressed size: the input must be a
  * complete block (it is read up to its end). Returns the number of input bytes read, or a
  * negative value. */

@@ -20,10 +20,12 @@ use std::os::raw::{c_char, c_int, c_void};
 
 use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
 
+mod compress_stream;
 mod fast;
 mod hc;
 mod obsolete;
 mod stream;
+pub use compress_stream::*;
 pub use fast::*;
 pub use hc::*;
 pub use obsolete::*;
@@ -236,8 +238,9 @@ unsafe fn clear_state(state: *mut c_void) -> bool {
 }
 
 /// [`LZ4_compress_fast`] with the state in the caller's memory (`LZ4_sizeofState()` bytes,
-/// pointer-aligned): 0 for a null or misaligned state. The state is left initialised; the
-/// compressor's tables themselves are this thread's (see the crate's documentation).
+/// pointer-aligned): 0 for a null or misaligned state. The state is left as liblz4 leaves it
+/// (its index, table kind and history fields; the table cleared): the compressor's tables
+/// themselves are this thread's (see the crate's documentation).
 ///
 /// # Safety
 /// As [`LZ4_compress_fast`], and `state` null or `LZ4_sizeofState()` writable bytes.
@@ -254,12 +257,23 @@ pub unsafe extern "C" fn LZ4_compress_fast_extState(
     if !unsafe { clear_state(state) } {
         return 0;
     }
+    let accel = self::acceleration(acceleration);
+    // SAFETY: the caller's contract for the state (cleared above) and the buffers.
+    let on_table = unsafe {
+        compress_stream::one_shot_on_table(state, src, dst, src_size, dst_capacity, accel)
+    };
     // SAFETY: the caller's contract for the buffers.
-    unsafe { LZ4_compress_fast(src, dst, src_size, dst_capacity, acceleration) }
+    let result = on_table.unwrap_or_else(|| unsafe {
+        LZ4_compress_fast(src, dst, src_size, dst_capacity, acceleration)
+    });
+    // SAFETY: `state` is a valid `LZ4_stream_t` (the caller's contract), cleared above.
+    unsafe { compress_stream::after_one_shot(state, src_size) };
+    result
 }
 
 /// [`LZ4_compress_fast_extState`] on a state already initialised (not cleared again): 0 for a
-/// null state.
+/// null state. The state's fields are left as liblz4's `LZ4_prepareTable` and compression leave
+/// them (its table cleared where liblz4 clears it, else untouched).
 ///
 /// # Safety
 /// As [`LZ4_compress_fast_extState`].
@@ -275,8 +289,25 @@ pub unsafe extern "C" fn LZ4_compress_fast_extState_fastReset(
     if state.is_null() {
         return 0;
     }
-    // SAFETY: the caller's contract for the buffers.
-    unsafe { LZ4_compress_fast(src, dst, src_size, dst_capacity, acceleration) }
+    // SAFETY: `state` is a valid, initialised `LZ4_stream_t` (the caller's contract).
+    let no_match = unsafe { compress_stream::prepare_one_shot(state, src_size) };
+    let accel = self::acceleration(acceleration);
+    // SAFETY: the caller's contract for the state (prepared above) and the buffers.
+    let on_table = unsafe {
+        compress_stream::one_shot_on_table(state, src, dst, src_size, dst_capacity, accel)
+    };
+    let result = match on_table {
+        Some(result) => result,
+        // SAFETY: the caller's contract for the buffers.
+        None if no_match && src_size > 0 => unsafe {
+            compress_stream::literal_block(src, dst, src_size, dst_capacity)
+        },
+        // SAFETY: the caller's contract for the buffers.
+        None => unsafe { LZ4_compress_fast(src, dst, src_size, dst_capacity, acceleration) },
+    };
+    // SAFETY: as above.
+    unsafe { compress_stream::after_one_shot(state, src_size) };
+    result
 }
 
 /// The ring buffer size that lets `LZ4_decompress_safe_continue` decode blocks of up to

@@ -27,6 +27,14 @@ mod c {
             cap: c_int,
             a: c_int,
         ) -> c_int;
+        pub fn LZ4_compress_fast_extState(
+            st: *mut c_void,
+            s: *const c_char,
+            d: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            a: c_int,
+        ) -> c_int;
         pub fn LZ4_compress_destSize(
             s: *const c_char,
             d: *mut c_char,
@@ -196,7 +204,8 @@ fn compress_fast_and_default() {
         ] {
             same_fast(&src, cap, 1);
         }
-        // The state form: the same bytes, the state left zeroed.
+        // The state form: the same bytes, the table left zeroed and the fields liblz4's (the
+        // index and the history's length, the input's; the `u16` or `u32` table kind).
         let mut out = vec![0u8; bound];
         state.fill(u64::MAX);
         // SAFETY: `state` holds `STREAM_SIZE` aligned bytes; buffers of the lengths passed.
@@ -211,7 +220,31 @@ fn compress_fast_and_default() {
             )
         };
         assert_eq!((m, &out[..m as usize]), (n, &full[..n as usize]));
-        assert!(state.iter().all(|&w| w == 0));
+        let kind = match src.len() {
+            0 => 0,
+            1..65547 => 3,
+            _ => 2,
+        };
+        let fields = src.len() as u64 | kind << 32;
+        assert_eq!(state[2048 + 2..], [fields, src.len() as u64]);
+        if kind == 2 {
+            // The `u32` table is the state's own, as liblz4's.
+            let mut theirs = vec![u64::MAX; ours::STREAM_SIZE / 8];
+            // SAFETY: as above.
+            unsafe {
+                c::LZ4_compress_fast_extState(
+                    theirs.as_mut_ptr().cast(),
+                    cp(&src),
+                    mp(&mut out),
+                    len(&src),
+                    bound as c_int,
+                    1,
+                )
+            };
+            assert!(state == theirs);
+        } else {
+            assert!(state[..2048 + 2].iter().all(|&w| w == 0));
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! `LZ4_decompress_safe_continue` allocates by the history it copies, not by the output's
-//! capacity: a caller may pass the whole of a large output buffer as `dstCapacity`.
+//! capacity: a caller may pass the whole of a large output buffer as `dstCapacity`. The
+//! streaming compressor allocates nothing at all (its state is the caller's `LZ4_stream_t`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::os::raw::{c_char, c_int};
@@ -11,15 +12,19 @@ use lz4_simd_capi as ours;
 struct Largest;
 
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
+/// The number of allocations (and reallocations).
+static COUNT: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call is passed to the system allocator unchanged.
 unsafe impl GlobalAlloc for Largest {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        COUNT.fetch_add(1, Ordering::Relaxed);
         LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
         // SAFETY: the caller's contract, passed on.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        COUNT.fetch_add(1, Ordering::Relaxed);
         LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
         // SAFETY: the caller's contract, passed on.
         unsafe { System.alloc_zeroed(layout) }
@@ -29,6 +34,7 @@ unsafe impl GlobalAlloc for Largest {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        COUNT.fetch_add(1, Ordering::Relaxed);
         LARGEST.fetch_max(new_size, Ordering::Relaxed);
         // SAFETY: the caller's contract, passed on.
         unsafe { System.realloc(ptr, layout, new_size) }
@@ -201,4 +207,64 @@ fn every_function_with_a_large_capacity() {
             );
         }
     }
+}
+
+/// The streaming compressor on states in the caller's memory allocates nothing: loading,
+/// attaching, compressing in every mode (with a large output capacity and with too small a
+/// one), saving the history, resetting.
+#[test]
+fn stream_compressor_allocates_nothing() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let text: Vec<u8> = b"records of a log, compressed as a stream of linked blocks\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(300_000)
+        .collect();
+    const CAP: usize = 64 << 20;
+    let mut out = vec![0u8; CAP];
+    let mut saved = vec![0u8; 65536];
+    let mut working = vec![0u64; ours::STREAM_SIZE / 8];
+    let mut dict_stream = vec![0u64; ours::STREAM_SIZE / 8];
+    let t = text.as_ptr().cast::<c_char>();
+    let o = out.as_mut_ptr().cast::<c_char>();
+    COUNT.store(0, Ordering::Relaxed);
+    LARGEST.store(0, Ordering::Relaxed);
+    // SAFETY: the states hold `STREAM_SIZE` aligned bytes; every buffer is valid for the length
+    // passed with it and stays in place while the streams use it.
+    unsafe {
+        let w = ours::LZ4_initStream(working.as_mut_ptr().cast(), ours::STREAM_SIZE);
+        let d = ours::LZ4_initStream(dict_stream.as_mut_ptr().cast(), ours::STREAM_SIZE);
+        assert!(!w.is_null() && !d.is_null());
+        assert_eq!(ours::LZ4_loadDictSlow(d, t, 20_000), 20_000);
+        ours::LZ4_attach_dictionary(w, d);
+        let mut at = 20_000usize;
+        for (i, n) in [1000usize, 3000, 70_000, 5000, 100, 60_000]
+            .into_iter()
+            .enumerate()
+        {
+            let cap = if i == 4 { 10 } else { CAP as c_int };
+            let src = t.add(at + if i % 2 == 1 { 7 } else { 0 });
+            let r = ours::LZ4_compress_fast_continue(w, src, o, n as c_int, cap, 1);
+            assert!(r > 0 || i == 4, "block {i}");
+            if i == 3 {
+                assert!(ours::LZ4_saveDict(w, saved.as_mut_ptr().cast(), 65536) > 0);
+            }
+            at += n + 7;
+        }
+        ours::LZ4_resetStream_fast(w);
+        assert!(ours::LZ4_compress_fast_continue(w, t, o, 200_000, CAP as c_int, 7) > 0);
+        assert!(
+            ours::LZ4_compress_fast_extState_fastReset(w.cast(), t, o, 100_000, CAP as c_int, 1)
+                > 0
+        );
+    }
+    assert_eq!(
+        (
+            COUNT.load(Ordering::Relaxed),
+            LARGEST.load(Ordering::Relaxed)
+        ),
+        (0, 0),
+        "allocations"
+    );
 }

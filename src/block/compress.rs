@@ -94,7 +94,7 @@ pub(super) const STREAM_INDEX_LIMIT: usize = 0x8000_0000;
 /// Bits of the `u16` table's hash.
 const U16_TABLE_LOG: u32 = 13;
 const U16_TABLE_SLOTS: usize = 1 << U16_TABLE_LOG;
-const U32_TABLE_SLOTS: usize = 4096;
+pub(super) const U32_TABLE_SLOTS: usize = 4096;
 
 /// A position table of one of liblz4's two layouts.
 pub(super) trait PositionTable {
@@ -117,9 +117,11 @@ pub(super) trait PositionTable {
 /// 8192 `u16` slots, hashed on the 4-byte word (inputs under 65,547 bytes).
 pub(super) struct U16Table([u16; U16_TABLE_SLOTS]);
 
-/// 4096 `u32` slots, hashed on the low 5 bytes of the 8-byte word.
+/// 4096 `u32` slots, hashed on the low 5 bytes of the 8-byte word: liblz4's `LZ4_stream_t`
+/// table, with its layout (`repr(transparent)`: the C ABI keeps it in the caller's state).
 #[derive(Clone)]
-pub(super) struct U32Table([u32; U32_TABLE_SLOTS]);
+#[repr(transparent)]
+pub struct U32Table(pub(super) [u32; U32_TABLE_SLOTS]);
 
 /// A prepared dictionary's table ([`Dictionary`]): the slots and hash of [`U32Table`], holding
 /// dictionary indices, which are all below 64 KiB ([`Dictionary::BASE`]) and so take 16 bits:

@@ -68,6 +68,9 @@ use core::mem::MaybeUninit;
 
 use crate::Error;
 
+// liblz4's stream parse on a caller-owned table, for the C ABI (`capi/`): not a public interface.
+#[doc(hidden)]
+pub mod c_stream;
 mod compress;
 mod decoder;
 mod dict;

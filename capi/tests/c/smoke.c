@@ -140,6 +140,133 @@ static void one(int n) {
     free(back);
 }
 
+/* Streaming compression: the same n bytes as a stream of blocks in four layouts (consecutive
+   slices of one buffer, a ring buffer, separate buffers with LZ4_saveDict, and a dictionary
+   attached to each block), decoded back through LZ4_decompress_safe_continue. */
+static void streams(int n, int block) {
+    char* src = malloc(n + 1);
+    char* back = malloc(n + 1);
+    int bound = LZ4_compressBound(block);
+    char* dst = malloc(bound + 1);
+    fill(src, n, (uint32_t)n * 7u);
+    uint32_t digest = 2166136261u;
+
+    /* Consecutive slices, the state on the stack. */
+    {
+        LZ4_stream_t st;
+        LZ4_stream_t* s = LZ4_initStream(&st, sizeof st);
+        CHECK(s == &st);
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int total = 0;
+        for (int at = 0; at < n; at += block) {
+            int len = n - at < block ? n - at : block;
+            int c = LZ4_compress_fast_continue(s, src + at, dst, len, bound, 1 + at % 3);
+            CHECK(c > 0);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_continue(&sd, dst, back + at, c, len);
+            CHECK(d == len);
+            total += d > 0 ? d : 0;
+        }
+        CHECK(total == n && memcmp(src, back, n) == 0);
+        printf("streamPrefix %d %d %08x\n", n, block, digest);
+    }
+
+    /* A ring buffer of 64 KiB + a block, decoded into a ring of the same size. */
+    {
+        int ring_len = 65536 + block;
+        char* ring = malloc(ring_len);
+        char* out = malloc(ring_len);
+        LZ4_stream_t* s = LZ4_createStream();
+        LZ4_streamDecode_t* sd = LZ4_createStreamDecode();
+        int pos = 0, ok = 1;
+        for (int at = 0; at < n; at += block) {
+            int len = n - at < block ? n - at : block;
+            if (pos + len > ring_len) pos = 0;
+            memcpy(ring + pos, src + at, len);
+            int c = LZ4_compress_fast_continue(s, ring + pos, dst, len, bound, 1);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_continue(sd, dst, out + pos, c, len);
+            ok &= d == len && memcmp(out + pos, src + at, len) == 0;
+            pos += len;
+        }
+        CHECK(ok);
+        printf("streamRing %d %d %08x\n", n, block, digest);
+        LZ4_freeStream(s);
+        LZ4_freeStreamDecode(sd);
+        free(ring);
+        free(out);
+    }
+
+    /* One input buffer reused, its history saved after each block (the obsolete names too). */
+    {
+        char* in = malloc(block + 1);
+        char* saved = malloc(65536);
+        LZ4_stream_t st;
+        LZ4_initStream(&st, sizeof st);
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int ok = 1;
+        for (int at = 0, i = 0; at < n; at += block, i++) {
+            int len = n - at < block ? n - at : block;
+            memcpy(in, src + at, len);
+            int c = i % 2 ? LZ4_compress_continue(&st, in, dst, len)
+                          : LZ4_compress_limitedOutput_continue(&st, in, dst, len, bound);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_continue(&sd, dst, back + at, c, len);
+            ok &= d == len;
+            int k = LZ4_saveDict(&st, saved, 65536);
+            ok &= k == (len < 65536 ? len : 65536);
+        }
+        CHECK(ok && memcmp(src, back, n) == 0);
+        printf("streamSaveDict %d %d %08x\n", n, block, digest);
+        free(in);
+        free(saved);
+    }
+
+    /* A dictionary stream attached to each block (after LZ4_resetStream_fast), decoded with
+       the dictionary. */
+    {
+        int dict_len = n / 4;
+        LZ4_stream_t* dict = LZ4_createStream();
+        int loaded = LZ4_loadDictSlow(dict, src, dict_len);
+        CHECK(loaded == (dict_len < 8 ? 0 : dict_len > 65536 ? 65536 : dict_len));
+        LZ4_stream_t st;
+        LZ4_initStream(&st, sizeof st);
+        int ok = 1;
+        for (int at = dict_len; at < n; at += block) {
+            int len = n - at < block ? n - at : block;
+            LZ4_resetStream_fast(&st);
+            LZ4_attach_dictionary(&st, dict);
+            int c = LZ4_compress_fast_continue(&st, src + at, dst, len, bound, 1);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_usingDict(dst, back, c, len, src, dict_len);
+            ok &= d == len && memcmp(back, src + at, len) == 0;
+        }
+        CHECK(ok);
+        printf("streamAttach %d %d %08x\n", n, block, digest);
+        LZ4_freeStream(dict);
+        CHECK(LZ4_loadDict(&st, src, dict_len) == loaded);
+        printf("streamLoadDict %d %d\n", n, LZ4_compress_fast_continue(&st, src + dict_len, dst, n - dict_len < block ? n - dict_len : block, bound, 1));
+    }
+
+    /* Too small an output: 0, and the stream goes on. */
+    {
+        LZ4_stream_t st;
+        LZ4_initStream(&st, sizeof st);
+        int len = n < block ? n : block;
+        int z = LZ4_compress_fast_continue(&st, src, dst, len, len / 4, 1);
+        int c = LZ4_compress_fast_continue(&st, src + len, dst, n - len < block ? n - len : block, bound, 1);
+        printf("streamLimited %d %d %d %d %08x\n", n, block, z, c, fnv1a(dst, c > 0 ? c : 0));
+    }
+    char small[LZ4_STREAM_MINSIZE + 8];
+    CHECK(LZ4_initStream(small, LZ4_STREAM_MINSIZE - 1) == NULL);
+
+    free(src);
+    free(back);
+    free(dst);
+}
+
 int main(void) {
     printf("version %d %s\n", LZ4_versionNumber(), LZ4_versionString());
     CHECK(LZ4_versionNumber() == LZ4_VERSION_NUMBER);
@@ -149,6 +276,10 @@ int main(void) {
     CHECK(LZ4_sizeofStateHC() == (int)sizeof(LZ4_streamHC_t));
     int sizes[] = {0, 1, 20, 1000, 70000, 1 << 20};
     for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) one(sizes[i]);
+    streams(200000, 4096);
+    streams(300000, 65536);
+    streams(30000, 700);
+    streams(20, 7);
     if (failures) fprintf(stderr, "smoke: %d failures\n", failures);
     return failures != 0;
 }
