@@ -7,7 +7,7 @@
 //! which installs them), in which case it fails.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use lz4_simd::block;
@@ -298,96 +298,116 @@ fn our_frames_decode_with_lz4_cli() {
     }
 }
 
-fn python(script: &str, args: &[&Path]) -> Vec<u8> {
-    run(Command::new("python3").arg("-c").arg(script).args(args))
-}
-
-/// python-lz4's frames and size-prefixed blocks decode with ours, and ours with python-lz4.
+/// python-lz4's frames and size-prefixed blocks decode with ours, and ours with python-lz4. The
+/// peer's work runs in two python processes (every compression, then every decompression of
+/// ours), each line of its job file one job: `OP INPUT OUTPUT [ARGS]`.
 #[test]
 fn python_lz4_interop() {
     if !python_lz4() {
         return peer_missing("python3 with the lz4 module (pip install lz4)");
     }
     let dir = scratch_dir("python");
-    let input = dir.join("input");
-    let output = dir.join("output");
-    let compress_frame = r#"
-import sys, lz4.frame
-data = open(sys.argv[1], 'rb').read()
-kw = dict(block_size=int(sys.argv[3]), block_linked=sys.argv[4] == '1',
-          content_checksum=sys.argv[5] == '1', block_checksum=sys.argv[6] == '1',
-          store_size=sys.argv[7] == '1', compression_level=int(sys.argv[8]))
-open(sys.argv[2], 'wb').write(lz4.frame.compress(data, **kw))
+    let jobs_script = r#"
+import sys, lz4.frame, lz4.block
+for line in open(sys.argv[1]):
+    op, src, dst, *a = line.split()
+    data = open(src, 'rb').read()
+    if op == 'compress-frame':
+        kw = dict(block_size=int(a[0]), block_linked=a[1] == '1', content_checksum=a[2] == '1',
+                  block_checksum=a[3] == '1', store_size=a[4] == '1', compression_level=int(a[5]))
+        out = lz4.frame.compress(data, **kw)
+    elif op == 'decompress-frame':
+        out = lz4.frame.decompress(data)
+    elif op == 'compress-block':
+        out = lz4.block.compress(data)
+    elif op == 'decompress-block':
+        out = lz4.block.decompress(data)
+    else:
+        sys.exit('unknown job ' + op)
+    open(dst, 'wb').write(out)
 "#;
-    let decompress_frame = r#"
-import sys, lz4.frame
-open(sys.argv[2], 'wb').write(lz4.frame.decompress(open(sys.argv[1], 'rb').read()))
-"#;
-    let compress_block = r#"
-import sys, lz4.block
-open(sys.argv[2], 'wb').write(lz4.block.compress(open(sys.argv[1], 'rb').read()))
-"#;
-    let decompress_block = r#"
-import sys, lz4.block
-open(sys.argv[2], 'wb').write(lz4.block.decompress(open(sys.argv[1], 'rb').read()))
-"#;
-    for (name, data) in inputs().into_iter().filter(|(_, d)| d.len() <= 5 << 20) {
-        std::fs::write(&input, &data).unwrap();
-        // python-lz4 block sizes: 0 default, 4..7 the codes.
-        for (block_size, linked, content_checksum, block_checksum, store_size, level) in [
-            ("0", "0", "0", "0", "1", "0"),
-            ("4", "1", "1", "1", "0", "0"),
-            ("5", "0", "1", "0", "1", "9"),
-            ("7", "1", "0", "1", "1", "-3"),
-        ] {
-            let mut args: Vec<&Path> = vec![&input, &output];
-            let extra: Vec<PathBuf> = [
-                block_size,
-                linked,
-                content_checksum,
-                block_checksum,
-                store_size,
-                level,
-            ]
-            .iter()
-            .map(PathBuf::from)
-            .collect();
-            args.extend(extra.iter().map(|p| p.as_path()));
-            python(compress_frame, &args);
-            let framed = std::fs::read(&output).unwrap();
-            ours_decode_both_ways(
-                &framed,
-                &data,
-                &format!("{name} python-lz4 frame {block_size} {linked}"),
+    let run_jobs = |jobs: &str| {
+        let file = dir.join("jobs");
+        std::fs::write(&file, jobs).unwrap();
+        run(Command::new("python3")
+            .arg("-c")
+            .arg(jobs_script)
+            .arg(&file));
+    };
+    // python-lz4 block sizes: 0 default, 4..7 the codes; linked, content checksum, block
+    // checksum, content size, level.
+    let configs = ["0 0 0 0 1 0", "4 1 1 1 0 0", "5 0 1 0 1 9", "7 1 0 1 1 -3"];
+    let our_options = [
+        FrameOptions::new(),
+        FrameOptions::new()
+            .block_size(BlockSize::Max64KB)
+            .block_mode(BlockMode::Linked)
+            .block_checksum(true)
+            .content_size(true),
+    ];
+    let inputs: Vec<(String, Vec<u8>)> = inputs()
+        .into_iter()
+        .filter(|(_, d)| d.len() <= 5 << 20)
+        .collect();
+    let path = |name: String| dir.join(name).display().to_string();
+    let (mut theirs, mut back) = (String::new(), String::new());
+    for (i, (_, data)) in inputs.iter().enumerate() {
+        std::fs::write(path(format!("in-{i}")), data).unwrap();
+        for (k, config) in configs.iter().enumerate() {
+            theirs += &format!(
+                "compress-frame {} {} {config}\n",
+                path(format!("in-{i}")),
+                path(format!("frame-{i}-{k}"))
             );
         }
-        for options in [
-            FrameOptions::new(),
-            FrameOptions::new()
-                .block_size(BlockSize::Max64KB)
-                .block_mode(BlockMode::Linked)
-                .block_checksum(true)
-                .content_size(true),
-        ] {
-            std::fs::write(&input, frame::compress(&data, &options)).unwrap();
-            python(decompress_frame, &[&input, &output]);
-            assert!(
-                std::fs::read(&output).unwrap() == data,
-                "{name}: lz4.frame.decompress of ours"
+        theirs += &format!(
+            "compress-block {} {}\n",
+            path(format!("in-{i}")),
+            path(format!("block-{i}"))
+        );
+        for (k, options) in our_options.iter().enumerate() {
+            std::fs::write(
+                path(format!("ours-{i}-{k}")),
+                frame::compress(data, options),
+            )
+            .unwrap();
+            back += &format!(
+                "decompress-frame {} {}\n",
+                path(format!("ours-{i}-{k}")),
+                path(format!("back-{i}-{k}"))
             );
         }
-        // Size-prefixed blocks both ways.
-        std::fs::write(&input, &data).unwrap();
-        python(compress_block, &[&input, &output]);
-        let theirs = std::fs::read(&output).unwrap();
+        std::fs::write(
+            path(format!("ours-block-{i}")),
+            block::compress_prepend_size(data).unwrap(),
+        )
+        .unwrap();
+        back += &format!(
+            "decompress-block {} {}\n",
+            path(format!("ours-block-{i}")),
+            path(format!("back-block-{i}"))
+        );
+    }
+    run_jobs(&theirs);
+    run_jobs(&back);
+    for (i, (name, data)) in inputs.iter().enumerate() {
+        for (k, config) in configs.iter().enumerate() {
+            let framed = std::fs::read(path(format!("frame-{i}-{k}"))).unwrap();
+            ours_decode_both_ways(&framed, data, &format!("{name} python-lz4 frame {config}"));
+        }
+        let block = std::fs::read(path(format!("block-{i}"))).unwrap();
         assert!(
-            block::decompress_size_prepended(&theirs, data.len()).unwrap() == data,
+            block::decompress_size_prepended(&block, data.len()).unwrap() == *data,
             "{name}: lz4.block"
         );
-        std::fs::write(&input, block::compress_prepend_size(&data).unwrap()).unwrap();
-        python(decompress_block, &[&input, &output]);
+        for k in 0..our_options.len() {
+            assert!(
+                std::fs::read(path(format!("back-{i}-{k}"))).unwrap() == *data,
+                "{name}: lz4.frame.decompress of ours ({k})"
+            );
+        }
         assert!(
-            std::fs::read(&output).unwrap() == data,
+            std::fs::read(path(format!("back-block-{i}"))).unwrap() == *data,
             "{name}: lz4.block.decompress of ours"
         );
     }
