@@ -5,6 +5,8 @@
 
 use testkit::liblz4;
 
+pub mod classes;
+
 /// One input cut into `chunk`-byte blocks, with liblz4's compressed form (acceleration 1) of each:
 /// what the decode benches decode.
 pub struct Sample {

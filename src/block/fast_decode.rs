@@ -44,23 +44,23 @@ use crate::Error;
 /// byte), read speculatively after up to 15 literals (the nibble, before it is tested). A last
 /// sequence (literals only, at most 14 of them) never has that much input left, so a short
 /// literal run is never the block's last.
-const FAST_SRC_ROOM: usize = 1 + 15 + 2 + 2;
+pub(super) const FAST_SRC_ROOM: usize = 1 + 15 + 2 + 2;
 /// Output bytes a short match (match nibble < 15: at most 18 bytes) may write: 16 + 2 bytes, or
 /// two 16-byte pattern stores ([`CopyKernel::replicate_short`]).
-const SHORT_MATCH_WRITE: usize = 32;
+pub(super) const SHORT_MATCH_WRITE: usize = 32;
 /// Output room the loop needs at a sequence start: up to 14 literals (written as 16) and a short
 /// match written as [`SHORT_MATCH_WRITE`] bytes.
-const FAST_DST_ROOM: usize = 14 + SHORT_MATCH_WRITE;
+pub(super) const FAST_DST_ROOM: usize = 14 + SHORT_MATCH_WRITE;
 
 /// The longest match the medium path copies (in one fixed-size copy, so it is a multiple of every
 /// kernel's width).
-const MEDIUM_MATCH: usize = 64;
+pub(super) const MEDIUM_MATCH: usize = 64;
 
 /// Wide chunks a long match copies per loop turn: 2 for the 32- and 64-byte kernels, 4 for the
 /// 16-byte ones (SSE2, NEON), so every kernel moves at least 64 bytes per turn (measured on SSE2,
 /// Zen 4, same-process A/B: +0.4 to +2.5% on Silesia over 2 chunks per turn; xml and osdb, with the
 /// most long matches, gain most). The room check and the writes past the match scale with it.
-const fn match_chunks_per_turn(width: usize) -> usize {
+pub(super) const fn match_chunks_per_turn(width: usize) -> usize {
     if width >= 32 {
         2
     } else {
@@ -71,7 +71,7 @@ const fn match_chunks_per_turn(width: usize) -> usize {
 /// Reads a length extension (`255, ..., r`) at `src[*cursor..]`, or `None` if the input ends
 /// inside it or the sum overflows.
 #[inline(always)]
-fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> {
+pub(super) fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> {
     let mut len = base;
     loop {
         let byte = *src.get(*cursor)?;
@@ -94,7 +94,7 @@ fn read_extension(src: &[u8], cursor: &mut usize, base: usize) -> Option<usize> 
 /// The CPU must support `K`'s instructions (the caller holds the kernel's token),
 /// `start_ip <= src.len()`, `start_op <= dst.len()`, and `dst[..start_op]` must be initialised.
 #[inline(always)]
-unsafe fn fast_sequences<K: CopyKernel>(
+pub(super) unsafe fn fast_sequences<K: CopyKernel>(
     src: &[u8],
     dst: &mut [MaybeUninit<u8>],
     start_ip: usize,

@@ -11,6 +11,8 @@
 //! - `random`: random valid blocks, and every `dst` size from 0 to the decoded size + 64.
 //! - `hostile`: mutated valid blocks, every truncation, and the `Vec` API (`decompress` and
 //!   `decompress_size_prepended` decode into a `Vec`'s spare capacity) against the reference.
+//! - `multi` (x86_64, `unsafe`): the multi-block prototype (2 and 4 blocks interleaved) against
+//!   each block decoded alone.
 //!
 //! Every differential test is a sweep (`testkit::kernels::for_each_kernel`): it runs once per
 //! available kernel, each must give the scalar decoder's verdict (the whole `Error` value) and
@@ -31,6 +33,8 @@ mod corpus;
 mod hand_built;
 mod harness;
 mod hostile;
+#[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
+mod multi;
 mod random;
 
 /// Debug builds sample the heavy sweeps.
