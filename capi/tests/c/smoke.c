@@ -1,8 +1,9 @@
 /*
  * A C program against liblz4's API: round trips through every exported block function, then a
  * digest line per call (return values and an FNV-1a hash of the output), so that two builds of
- * the library can be compared by their output. Exit status 0 when every round trip held.
+ * the library can be compared by their output. The frame API: its error names, sizes and layouts. Exit status 0 when every round trip held.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,9 @@
 #define LZ4_STATIC_LINKING_ONLY
 #include "lz4.h"
 #include "lz4hc.h"
+/* And of lz4frame.h: the error codes. */
+#define LZ4F_STATIC_LINKING_ONLY
+#include "lz4frame.h"
 
 static int failures = 0;
 
@@ -267,6 +271,33 @@ static void streams(int n, int block) {
     free(dst);
 }
 
+/* The frame API: error names, version, header sizes, type layouts. */
+static void frame_api(void) {
+    printf("lz4f version %u levelMax %d\n", LZ4F_getVersion(), LZ4F_compressionLevel_max());
+    CHECK(LZ4F_getVersion() == LZ4F_VERSION);
+    /* LZ4F_getErrorCode and LZ4F_getBlockSize are static-linking-only: liblz4's own
+     * liblz4.so.1 does not export them, so they are not called here. */
+    for (int code = 0; code <= (int)LZ4F_ERROR_maxCode + 1; code++) {
+        size_t r = (size_t)-(ptrdiff_t)code;
+        printf("lz4f error %d %u %s\n", code, LZ4F_isError(r), LZ4F_getErrorName(r));
+    }
+    unsigned char h[19] = {0x04, 0x22, 0x4D, 0x18, 0x64, 0x70, 0xB9};
+    for (int flg = 0; flg < 256; flg += 9) {
+        h[4] = (unsigned char)flg;
+        printf("lz4f headerSize %d %zu %zu\n", flg, LZ4F_headerSize(h, 5), LZ4F_headerSize(h, 4));
+    }
+    unsigned char skip[8] = {0x5A, 0x2A, 0x4D, 0x18, 0, 0, 0, 0};
+    CHECK(LZ4F_headerSize(skip, 8) == 8);
+    CHECK(LZ4F_headerSize(NULL, 8) == (size_t)-(ptrdiff_t)LZ4F_ERROR_srcPtr_wrong);
+    CHECK(sizeof(LZ4F_frameInfo_t) == 32 && offsetof(LZ4F_frameInfo_t, contentSize) == 16);
+    CHECK(offsetof(LZ4F_frameInfo_t, dictID) == 24 && offsetof(LZ4F_frameInfo_t, blockChecksumFlag) == 28);
+    CHECK(sizeof(LZ4F_preferences_t) == 56 && offsetof(LZ4F_preferences_t, compressionLevel) == 32);
+    CHECK(offsetof(LZ4F_preferences_t, reserved) == 44);
+    CHECK(sizeof(LZ4F_compressOptions_t) == 16 && sizeof(LZ4F_decompressOptions_t) == 16);
+    LZ4F_preferences_t prefs = LZ4F_INIT_PREFERENCES;
+    CHECK(prefs.frameInfo.blockSizeID == LZ4F_max64KB && prefs.compressionLevel == 0);
+}
+
 int main(void) {
     printf("version %d %s\n", LZ4_versionNumber(), LZ4_versionString());
     CHECK(LZ4_versionNumber() == LZ4_VERSION_NUMBER);
@@ -280,6 +311,7 @@ int main(void) {
     streams(300000, 65536);
     streams(30000, 700);
     streams(20, 7);
+    frame_api();
     if (failures) fprintf(stderr, "smoke: %d failures\n", failures);
     return failures != 0;
 }

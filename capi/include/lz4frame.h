@@ -1,0 +1,211 @@
+/*
+ * lz4frame.h: the LZ4 frame API (LZ4F_*) of liblz4 1.10.0, provided by lz4-simd's liblz4.so.1.
+ *
+ * Names, prototypes, constants, enumeration values and structure layouts are liblz4 1.10.0's,
+ * so that programs written for liblz4 build and link against this library unchanged. Only the
+ * functions this library exports are declared; see docs/c-abi.md in the lz4-simd repository for
+ * the list and for what is still to come.
+ *
+ * Conventions: functions return a size_t that is either a size (or a hint) or an error code;
+ * LZ4F_isError() tells them apart and LZ4F_getErrorName() names the error.
+ *
+ * SPDX-License-Identifier: MIT OR Apache-2.0
+ */
+#ifndef LZ4_SIMD_LZ4FRAME_H
+#define LZ4_SIMD_LZ4FRAME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stddef.h>
+
+#ifndef LZ4FLIB_API
+#  if defined(__GNUC__) && (__GNUC__ >= 4)
+#    define LZ4FLIB_API __attribute__((visibility("default")))
+#  else
+#    define LZ4FLIB_API
+#  endif
+#endif
+
+/* ---- Errors ---- */
+
+/* A result that may be an error code: test it with LZ4F_isError(). */
+typedef size_t LZ4F_errorCode_t;
+
+/* 1 if `code` (any LZ4F function's result) is an error, 0 if it is a size or a hint. */
+LZ4FLIB_API unsigned LZ4F_isError(LZ4F_errorCode_t code);
+/* The error's name ("ERROR_frameType_unknown", ...), "Unspecified error code" for no error. */
+LZ4FLIB_API const char* LZ4F_getErrorName(LZ4F_errorCode_t code);
+
+/* ---- Frame parameters ---- */
+
+/* The largest content a block may hold. 0 (LZ4F_default) means 64 KiB. */
+typedef enum {
+    LZ4F_default = 0,
+    LZ4F_max64KB = 4,
+    LZ4F_max256KB = 5,
+    LZ4F_max1MB = 6,
+    LZ4F_max4MB = 7
+} LZ4F_blockSizeID_t;
+
+/* Linked blocks may refer to the 64 KiB of content before them; independent ones may not. */
+typedef enum {
+    LZ4F_blockLinked = 0,
+    LZ4F_blockIndependent
+} LZ4F_blockMode_t;
+
+/* Whether the frame ends with an xxh32 of its whole content. */
+typedef enum {
+    LZ4F_noContentChecksum = 0,
+    LZ4F_contentChecksumEnabled
+} LZ4F_contentChecksum_t;
+
+/* Whether every block is followed by an xxh32 of its stored bytes. */
+typedef enum {
+    LZ4F_noBlockChecksum = 0,
+    LZ4F_blockChecksumEnabled
+} LZ4F_blockChecksum_t;
+
+/* An LZ4 frame, or a skippable frame (reported by the decoder only). */
+typedef enum {
+    LZ4F_frame = 0,
+    LZ4F_skippableFrame
+} LZ4F_frameType_t;
+
+/* A frame's descriptor. Zero it (or use LZ4F_INIT_FRAMEINFO) for the defaults, then set the
+ * fields wanted. contentSize 0 means unknown; dictID 0 means none. */
+typedef struct {
+    LZ4F_blockSizeID_t     blockSizeID;
+    LZ4F_blockMode_t       blockMode;
+    LZ4F_contentChecksum_t contentChecksumFlag;
+    LZ4F_frameType_t       frameType;
+    unsigned long long     contentSize;
+    unsigned               dictID;
+    LZ4F_blockChecksum_t   blockChecksumFlag;
+} LZ4F_frameInfo_t;
+
+#define LZ4F_INIT_FRAMEINFO { LZ4F_max64KB, LZ4F_blockLinked, LZ4F_noContentChecksum, LZ4F_frame, 0ULL, 0U, LZ4F_noBlockChecksum }
+
+/* Compression preferences. Zero them (or use LZ4F_INIT_PREFERENCES) for the defaults.
+ * compressionLevel: 0 is the default fast level, negative values accelerate, 3 and above use
+ * LZ4 HC (above 12 counts as 12). autoFlush: 1 writes every input's blocks at once.
+ * favorDecSpeed: 1 favours decoding speed at HC levels 10 and above. reserved: must be zero. */
+typedef struct {
+    LZ4F_frameInfo_t frameInfo;
+    int      compressionLevel;
+    unsigned autoFlush;
+    unsigned favorDecSpeed;
+    unsigned reserved[3];
+} LZ4F_preferences_t;
+
+#define LZ4F_INIT_PREFERENCES { LZ4F_INIT_FRAMEINFO, 0, 0u, 0u, { 0u, 0u, 0u } }
+
+/* The highest compression level (12). */
+LZ4FLIB_API int LZ4F_compressionLevel_max(void);
+
+/* ---- Contexts ---- */
+
+typedef struct LZ4F_cctx_s LZ4F_cctx;
+typedef LZ4F_cctx* LZ4F_compressionContext_t;
+
+/* Options of one compression call. stableSrc: 1 promises that earlier inputs stay where they
+ * were until the frame ends. reserved: must be zero. */
+typedef struct {
+    unsigned stableSrc;
+    unsigned reserved[3];
+} LZ4F_compressOptions_t;
+
+/* The frame API's version; contexts are created with it. */
+#define LZ4F_VERSION 100
+LZ4FLIB_API unsigned LZ4F_getVersion(void);
+
+/* Sizes of a frame's parts. */
+#define LZ4F_HEADER_SIZE_MIN      7
+#define LZ4F_HEADER_SIZE_MAX     19
+#define LZ4F_BLOCK_HEADER_SIZE    4
+#define LZ4F_BLOCK_CHECKSUM_SIZE  4
+#define LZ4F_CONTENT_CHECKSUM_SIZE 4
+
+/* ---- Decompression ---- */
+
+typedef struct LZ4F_dctx_s LZ4F_dctx;
+typedef LZ4F_dctx* LZ4F_decompressionContext_t;
+
+/* Options of one decompression call. stableDst: 1 promises that the previous 64 KiB of content
+ * stay right before dstBuffer. skipChecksums: 1 neither computes nor checks checksums for the
+ * rest of the frame. reserved1, reserved0: must be zero. */
+typedef struct {
+    unsigned stableDst;
+    unsigned skipChecksums;
+    unsigned reserved1;
+    unsigned reserved0;
+} LZ4F_decompressOptions_t;
+
+#define LZ4F_MAGICNUMBER 0x184D2204U
+#define LZ4F_MAGIC_SKIPPABLE_START 0x184D2A50U
+#define LZ4F_MIN_SIZE_TO_KNOW_HEADER_LENGTH 5
+
+/* The length of the frame header at src (7 to 19, or 8 for a skippable frame), from its first
+ * LZ4F_MIN_SIZE_TO_KNOW_HEADER_LENGTH bytes; or an error code. */
+LZ4FLIB_API size_t LZ4F_headerSize(const void* src, size_t srcSize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LZ4_SIMD_LZ4FRAME_H */
+
+/* ---- The part for static linking (error codes, block sizes) ---- */
+#if defined(LZ4F_STATIC_LINKING_ONLY) && !defined(LZ4_SIMD_LZ4FRAME_STATIC_H)
+#define LZ4_SIMD_LZ4FRAME_STATIC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef LZ4FLIB_STATIC_API
+#  define LZ4FLIB_STATIC_API LZ4FLIB_API
+#endif
+
+/* The error codes, in liblz4's order: an error result is minus its code. */
+typedef enum {
+    LZ4F_OK_NoError,
+    LZ4F_ERROR_GENERIC,
+    LZ4F_ERROR_maxBlockSize_invalid,
+    LZ4F_ERROR_blockMode_invalid,
+    LZ4F_ERROR_parameter_invalid,
+    LZ4F_ERROR_compressionLevel_invalid,
+    LZ4F_ERROR_headerVersion_wrong,
+    LZ4F_ERROR_blockChecksum_invalid,
+    LZ4F_ERROR_reservedFlag_set,
+    LZ4F_ERROR_allocation_failed,
+    LZ4F_ERROR_srcSize_tooLarge,
+    LZ4F_ERROR_dstMaxSize_tooSmall,
+    LZ4F_ERROR_frameHeader_incomplete,
+    LZ4F_ERROR_frameType_unknown,
+    LZ4F_ERROR_frameSize_wrong,
+    LZ4F_ERROR_srcPtr_wrong,
+    LZ4F_ERROR_decompressionFailed,
+    LZ4F_ERROR_headerChecksum_invalid,
+    LZ4F_ERROR_contentChecksum_invalid,
+    LZ4F_ERROR_frameDecoding_alreadyStarted,
+    LZ4F_ERROR_compressionState_uninitialized,
+    LZ4F_ERROR_parameter_null,
+    LZ4F_ERROR_io_write,
+    LZ4F_ERROR_io_read,
+    LZ4F_ERROR_maxCode,
+    _LZ4F_dummy_error_enum_for_c89_never_used
+} LZ4F_errorCodes;
+
+/* The code of the error a result reports, LZ4F_OK_NoError if it reports none. */
+LZ4FLIB_STATIC_API LZ4F_errorCodes LZ4F_getErrorCode(size_t functionResult);
+
+/* The largest content of a block of blockSizeID (LZ4F_default: 64 KiB), or an error code. */
+LZ4FLIB_STATIC_API size_t LZ4F_getBlockSize(LZ4F_blockSizeID_t blockSizeID);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LZ4F_STATIC_LINKING_ONLY */
