@@ -142,6 +142,12 @@ typedef struct {
     unsigned reserved0;
 } LZ4F_decompressOptions_t;
 
+/* Creates a decompression context into *dctxPtr (version: LZ4F_VERSION). Returns 0, or an
+ * error code. */
+LZ4FLIB_API LZ4F_errorCode_t LZ4F_createDecompressionContext(LZ4F_dctx** dctxPtr, unsigned version);
+/* Frees a context (NULL: nothing). Returns 0 when it was between frames. */
+LZ4FLIB_API LZ4F_errorCode_t LZ4F_freeDecompressionContext(LZ4F_dctx* dctx);
+
 #define LZ4F_MAGICNUMBER 0x184D2204U
 #define LZ4F_MAGIC_SKIPPABLE_START 0x184D2A50U
 #define LZ4F_MIN_SIZE_TO_KNOW_HEADER_LENGTH 5
@@ -149,6 +155,37 @@ typedef struct {
 /* The length of the frame header at src (7 to 19, or 8 for a skippable frame), from its first
  * LZ4F_MIN_SIZE_TO_KNOW_HEADER_LENGTH bytes; or an error code. */
 LZ4FLIB_API size_t LZ4F_headerSize(const void* src, size_t srcSize);
+
+/* The frame's parameters, into *frameInfoPtr. Before decoding has started, the header at
+ * srcBuffer (all of it, which LZ4F_headerSize() measures) is decoded and consumed:
+ * *srcSizePtr becomes the bytes taken, and decoding goes on from srcBuffer + *srcSizePtr. Once
+ * decoding has started nothing is read (*srcSizePtr becomes 0) and the parameters are the
+ * current frame's; in the middle of a header this fails. Returns the hint of the next input
+ * size for LZ4F_decompress(), or an error code. */
+LZ4FLIB_API size_t LZ4F_getFrameInfo(LZ4F_dctx* dctx, LZ4F_frameInfo_t* frameInfoPtr,
+                                     const void* srcBuffer, size_t* srcSizePtr);
+
+/* Decodes up to *srcSizePtr bytes of srcBuffer into dstBuffer, of *dstSizePtr bytes.
+ * *srcSizePtr becomes the input consumed (present the rest again in the next call) and
+ * *dstSizePtr the content written. Returns a hint of the input size the next call wants (the
+ * rest of the current block and the next block's header), 0 when a frame is complete (the call
+ * stops at the frame's end), or an error code, after which the context must be reset.
+ * Skippable frames are skipped. dOptPtr may be NULL. */
+LZ4FLIB_API size_t LZ4F_decompress(LZ4F_dctx* dctx,
+                                   void* dstBuffer, size_t* dstSizePtr,
+                                   const void* srcBuffer, size_t* srcSizePtr,
+                                   const LZ4F_decompressOptions_t* dOptPtr);
+
+/* Starts over on a new frame, dropping any frame in progress (needed after an error). */
+LZ4FLIB_API void LZ4F_resetDecompressionContext(LZ4F_dctx* dctx);
+
+/* LZ4F_decompress() of frames compressed with the dictionary dict[0..dictSize), taken when a
+ * frame starts. */
+LZ4FLIB_API size_t LZ4F_decompress_usingDict(LZ4F_dctx* dctx,
+                                             void* dstBuffer, size_t* dstSizePtr,
+                                             const void* srcBuffer, size_t* srcSizePtr,
+                                             const void* dict, size_t dictSize,
+                                             const LZ4F_decompressOptions_t* decompressOptionsPtr);
 
 #ifdef __cplusplus
 }

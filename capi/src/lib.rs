@@ -13,7 +13,7 @@
 //! liblz4 itself and compare.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
-#![allow(non_snake_case)]
+#![allow(non_snake_case, non_camel_case_types)]
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -25,12 +25,14 @@ mod compress_stream;
 mod fast;
 mod hc;
 mod lz4frame;
+mod lz4frame_decompress;
 mod obsolete;
 mod stream;
 pub use compress_stream::*;
 pub use fast::*;
 pub use hc::*;
 pub use lz4frame::*;
+pub use lz4frame_decompress::*;
 pub use obsolete::*;
 pub use stream::*;
 

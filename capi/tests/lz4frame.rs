@@ -20,6 +20,25 @@ mod c {
         pub fn LZ4F_compressionLevel_max() -> c_int;
         pub fn LZ4F_getBlockSize(id: c_uint) -> usize;
         pub fn LZ4F_headerSize(src: *const c_void, size: usize) -> usize;
+        pub fn LZ4F_createDecompressionContext(d: *mut *mut c_void, version: c_uint) -> usize;
+        pub fn LZ4F_freeDecompressionContext(d: *mut c_void) -> usize;
+        pub fn LZ4F_resetDecompressionContext(d: *mut c_void);
+        pub fn LZ4F_getFrameInfo(
+            d: *mut c_void,
+            info: *mut lz4_simd_capi::LZ4F_frameInfo_t,
+            src: *const c_void,
+            src_size: *mut usize,
+        ) -> usize;
+        pub fn LZ4F_decompress_usingDict(
+            d: *mut c_void,
+            dst: *mut c_void,
+            dst_size: *mut usize,
+            src: *const c_void,
+            src_size: *mut usize,
+            dict: *const c_void,
+            dict_size: usize,
+            options: *const lz4_simd_capi::LZ4F_decompressOptions_t,
+        ) -> usize;
     }
 }
 
@@ -135,5 +154,494 @@ fn header_size_as_liblz4() {
             ours::LZ4F_getErrorCode(ours::LZ4F_headerSize(ptr::null(), 0)),
             15 as c_int // ERROR_srcPtr_wrong
         );
+    }
+}
+
+/// A decompression context of one library.
+trait Dctx {
+    fn new() -> Self;
+    /// `LZ4F_decompress_usingDict` (`dict` `None`: `LZ4F_decompress` on ours, a null dictionary on
+    /// liblz4's, the same thing).
+    fn call(
+        &mut self,
+        dst: &mut [u8],
+        cap: usize,
+        src: &[u8],
+        dict: Option<&[u8]>,
+        skip: bool,
+    ) -> (usize, usize, usize);
+    fn info(&mut self, src: &[u8]) -> (usize, usize, ours::LZ4F_frameInfo_t);
+    fn reset(&mut self);
+    fn free(self) -> usize;
+}
+
+struct Theirs(*mut c_void);
+struct Ours(*mut ours::LZ4F_dctx);
+
+fn options(skip: bool) -> ours::LZ4F_decompressOptions_t {
+    ours::LZ4F_decompressOptions_t {
+        skipChecksums: u32::from(skip),
+        ..Default::default()
+    }
+}
+
+impl Dctx for Theirs {
+    fn new() -> Self {
+        let mut d = ptr::null_mut();
+        // SAFETY: `d` is writable.
+        assert_eq!(
+            unsafe { c::LZ4F_createDecompressionContext(&mut d, 100) },
+            0
+        );
+        Theirs(d)
+    }
+    fn call(
+        &mut self,
+        dst: &mut [u8],
+        cap: usize,
+        src: &[u8],
+        dict: Option<&[u8]>,
+        skip: bool,
+    ) -> (usize, usize, usize) {
+        let (mut d, mut s) = (cap, src.len());
+        let (dp, ds) = dict.map_or((ptr::null(), 0), |d| (d.as_ptr().cast(), d.len()));
+        // SAFETY: `dst[..cap]` (cap <= dst.len()) writable, `src` readable, a live context.
+        let r = unsafe {
+            c::LZ4F_decompress_usingDict(
+                self.0,
+                dst.as_mut_ptr().cast(),
+                &mut d,
+                src.as_ptr().cast(),
+                &mut s,
+                dp,
+                ds,
+                &options(skip),
+            )
+        };
+        (r, s, d)
+    }
+    fn info(&mut self, src: &[u8]) -> (usize, usize, ours::LZ4F_frameInfo_t) {
+        let mut info = ours::LZ4F_frameInfo_t::default();
+        let mut s = src.len();
+        // SAFETY: a live context, `src` readable, `info` and `s` writable.
+        let r = unsafe { c::LZ4F_getFrameInfo(self.0, &mut info, src.as_ptr().cast(), &mut s) };
+        (r, s, info)
+    }
+    fn reset(&mut self) {
+        // SAFETY: a live context.
+        unsafe { c::LZ4F_resetDecompressionContext(self.0) }
+    }
+    fn free(self) -> usize {
+        // SAFETY: a live context, freed once.
+        unsafe { c::LZ4F_freeDecompressionContext(self.0) }
+    }
+}
+
+impl Dctx for Ours {
+    fn new() -> Self {
+        let mut d = ptr::null_mut();
+        // SAFETY: `d` is writable.
+        assert_eq!(
+            unsafe { ours::LZ4F_createDecompressionContext(&mut d, 100) },
+            0
+        );
+        Ours(d)
+    }
+    fn call(
+        &mut self,
+        dst: &mut [u8],
+        cap: usize,
+        src: &[u8],
+        dict: Option<&[u8]>,
+        skip: bool,
+    ) -> (usize, usize, usize) {
+        let (mut d, mut s) = (cap, src.len());
+        // SAFETY: `dst[..cap]` (cap <= dst.len()) writable, `src` readable, a live context.
+        let r = unsafe {
+            match dict {
+                None => ours::LZ4F_decompress(
+                    self.0,
+                    dst.as_mut_ptr().cast(),
+                    &mut d,
+                    src.as_ptr().cast(),
+                    &mut s,
+                    &options(skip),
+                ),
+                Some(dict) => ours::LZ4F_decompress_usingDict(
+                    self.0,
+                    dst.as_mut_ptr().cast(),
+                    &mut d,
+                    src.as_ptr().cast(),
+                    &mut s,
+                    dict.as_ptr().cast(),
+                    dict.len(),
+                    &options(skip),
+                ),
+            }
+        };
+        (r, s, d)
+    }
+    fn info(&mut self, src: &[u8]) -> (usize, usize, ours::LZ4F_frameInfo_t) {
+        let mut info = ours::LZ4F_frameInfo_t::default();
+        let mut s = src.len();
+        // SAFETY: a live context, `src` readable, `info` and `s` writable.
+        let r = unsafe { ours::LZ4F_getFrameInfo(self.0, &mut info, src.as_ptr().cast(), &mut s) };
+        (r, s, info)
+    }
+    fn reset(&mut self) {
+        // SAFETY: a live context.
+        unsafe { ours::LZ4F_resetDecompressionContext(self.0) }
+    }
+    fn free(self) -> usize {
+        // SAFETY: a live context, freed once.
+        unsafe { ours::LZ4F_freeDecompressionContext(self.0) }
+    }
+}
+
+const CANARY: usize = 64;
+
+/// Feeds `input` in pieces of `piece` bytes (presenting again what a call did not consume) to a
+/// context, with outputs of `cap` bytes followed by guard bytes: every call's (result, consumed,
+/// produced), the content, and the stage `LZ4F_freeDecompressionContext` reports. Stops at the
+/// first error, or when the input is used up and a call makes no progress. With `info_first`,
+/// `LZ4F_getFrameInfo` is called first on the whole input.
+fn drive<D: Dctx>(
+    input: &[u8],
+    piece: usize,
+    cap: usize,
+    dict: Option<&[u8]>,
+    skip: bool,
+    info_first: bool,
+) -> (Vec<(usize, usize, usize)>, Vec<u8>, usize) {
+    let mut d = D::new();
+    let mut trace = Vec::new();
+    let mut content = Vec::new();
+    let mut pos = 0;
+    if info_first {
+        let (r, used, info) = d.info(input);
+        trace.push((r, used, info.contentSize as usize));
+        trace.push((
+            info.blockSizeID as usize,
+            info.blockMode as usize,
+            info.dictID as usize,
+        ));
+        pos += used;
+    }
+    let mut out = vec![0xA5u8; cap + CANARY];
+    for _ in 0..1_000_000 {
+        let end = input.len().min(pos.saturating_add(piece));
+        let (r, used, made) = d.call(&mut out, cap, &input[pos..end], dict, skip);
+        assert!(
+            out[cap..].iter().all(|&b| b == 0xA5),
+            "written past the output"
+        );
+        trace.push((r, used, made));
+        content.extend_from_slice(&out[..made]);
+        pos += used;
+        // SAFETY: a pure function.
+        if unsafe { c::LZ4F_isError(r) } != 0 || (pos == input.len() && used == 0 && made == 0) {
+            break;
+        }
+    }
+    (trace, content, d.free())
+}
+
+/// Compares the two libraries on `input` for every piece size and output size given.
+fn same(input: &[u8], pieces: &[usize], caps: &[usize], dict: Option<&[u8]>, what: &str) {
+    for &piece in pieces {
+        for &cap in caps {
+            for info_first in [false, true] {
+                let theirs = drive::<Theirs>(input, piece, cap, dict, false, info_first);
+                let mine = drive::<Ours>(input, piece, cap, dict, false, info_first);
+                if theirs != mine {
+                    let at = theirs.0.iter().zip(&mine.0).position(|(a, b)| a != b);
+                    panic!(
+                        "{what}: piece {piece} cap {cap} info {info_first}: calls differ at {at:?}: \
+                         liblz4 {:?} ours {:?} (calls {} / {}, stage {} / {})",
+                        at.map(|i| theirs.0[i]),
+                        at.map(|i| mine.0[i]),
+                        theirs.0.len(),
+                        mine.0.len(),
+                        theirs.2,
+                        mine.2
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn prefs(
+    block: u8,
+    linked: bool,
+    content_sum: bool,
+    block_sum: bool,
+    size: u64,
+) -> testkit::liblz4::FramePreferences {
+    let mut p = testkit::liblz4::fast_frame_preferences(block, linked, 1);
+    if !content_sum {
+        p.frame_info.content_checksum_flag = lz4_sys::ContentChecksum::NoChecksum;
+    }
+    testkit::liblz4::set_block_checksum(&mut p, block_sum);
+    p.frame_info.content_size = size;
+    p.auto_flush = 0;
+    p
+}
+
+fn frame(data: &[u8], p: &testkit::liblz4::FramePreferences) -> Vec<u8> {
+    let mut out = vec![0; testkit::liblz4::compress_frame_bound(data.len(), p)];
+    let n = testkit::liblz4::compress_frame(data, &mut out, p);
+    out.truncate(n);
+    out
+}
+
+/// Generated text from `seed`.
+fn text(len: usize, seed: u64) -> Vec<u8> {
+    testkit::samples::text(len, &mut testkit::Rng::from_state(seed))
+}
+
+/// Text, then noise (stored blocks), then text again.
+fn content(len: usize) -> Vec<u8> {
+    let mut v = text(len / 2, 1);
+    let mut rng = testkit::Rng::from_state(7);
+    v.extend(rng.bytes(len / 4));
+    v.extend(text(len - v.len(), 2));
+    v
+}
+
+const PIECES: [usize; 4] = [1, 7, 4096, usize::MAX];
+
+#[test]
+fn decompress_as_liblz4() {
+    let data = content(300_000);
+    for block in [4u8, 5] {
+        for linked in [false, true] {
+            for (cs, bs, size) in [
+                (true, false, 0),
+                (false, true, 300_000),
+                (true, true, 300_000),
+                (false, false, 0),
+            ] {
+                let f = frame(&data, &prefs(block, linked, cs, bs, size));
+                let what = format!("block {block} linked {linked} sums {cs}/{bs} size {size}");
+                let caps = [1, 1000, 65536, 300_000, 1 << 20];
+                let pieces: &[usize] = if block == 4 && !linked {
+                    &PIECES
+                } else {
+                    &PIECES[1..]
+                };
+                same(&f, pieces, &caps, None, &what);
+                let (_, content, stage) =
+                    drive::<Ours>(&f, usize::MAX, 1 << 20, None, false, false);
+                assert_eq!(content, data, "{what}");
+                assert_eq!(stage, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn small_and_concatenated_frames_as_liblz4() {
+    let mut all = Vec::new();
+    for len in [0usize, 1, 5, 100, 5000] {
+        let data = content(len);
+        let f = frame(&data, &prefs(4, true, true, true, len as u64));
+        same(
+            &f,
+            &[1, 3, 7, usize::MAX],
+            &[0, 1, 7, 100, 1 << 16],
+            None,
+            &format!("len {len}"),
+        );
+        all.extend(f);
+        // A skippable frame between.
+        all.extend([0x5A, 0x2A, 0x4D, 0x18, 5, 0, 0, 0, 1, 2, 3, 4, 5]);
+    }
+    all.extend([0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0]);
+    same(
+        &all,
+        &[1, 2, 5, 7, 19, 4096, usize::MAX],
+        &[1, 64, 1 << 16, 1 << 20],
+        None,
+        "concatenated",
+    );
+}
+
+#[test]
+fn dictionary_frames_as_liblz4() {
+    let dict = text(100_000, 9);
+    let data = text(200_000, 10);
+    for linked in [false, true] {
+        let p = prefs(4, linked, true, false, 0);
+        let f = testkit::liblz4::compress_frame_streaming(&data, 50_000, Some(&dict), &p);
+        same(
+            &f,
+            &[7, 4096, usize::MAX],
+            &[1000, 1 << 17],
+            Some(&dict),
+            &format!("dict, linked {linked}"),
+        );
+        let (_, content, _) = drive::<Ours>(&f, usize::MAX, 1 << 20, Some(&dict), false, false);
+        assert_eq!(content, data);
+        // Without the dictionary, both fail the same way.
+        same(
+            &f,
+            &[usize::MAX],
+            &[1 << 17],
+            None,
+            "dict frame without the dict",
+        );
+    }
+}
+
+#[test]
+fn hostile_frames_as_liblz4() {
+    let data = content(100_000);
+    let mut rng = testkit::samples::XorShift(99);
+    let mut frames = Vec::new();
+    for (linked, cs, bs) in [
+        (false, true, true),
+        (true, true, false),
+        (false, false, true),
+    ] {
+        frames.push(frame(&data, &prefs(4, linked, cs, bs, 100_000)));
+    }
+    for f in &frames {
+        // Truncated.
+        for cut in [
+            0,
+            1,
+            4,
+            5,
+            6,
+            7,
+            10,
+            18,
+            19,
+            20,
+            23,
+            100,
+            f.len() / 2,
+            f.len() - 5,
+            f.len() - 4,
+            f.len() - 1,
+        ] {
+            same(
+                &f[..cut.min(f.len())],
+                &[1, 4096, usize::MAX],
+                &[1000, 1 << 17],
+                None,
+                &format!("cut {cut}"),
+            );
+        }
+        // Bit flips everywhere in the header, and at random later.
+        let mut spots: Vec<usize> = (0..f.len().min(40)).collect();
+        spots.extend((0..60).map(|_| rng.below(f.len())));
+        spots.extend(f.len().saturating_sub(8)..f.len());
+        for &at in &spots {
+            for bit in [0, 3, 7] {
+                let mut g = f.clone();
+                g[at] ^= 1 << bit;
+                same(
+                    &g,
+                    &[7, usize::MAX],
+                    &[1 << 17],
+                    None,
+                    &format!("flip {at}.{bit}"),
+                );
+            }
+        }
+        // Block sizes out of range: above the block maximum, huge, 0 compressed.
+        let hs = {
+            // SAFETY: `f` readable.
+            unsafe { ours::LZ4F_headerSize(f.as_ptr().cast(), f.len()) }
+        };
+        for word in [
+            0x0001_0001u32,
+            0x7FFF_FFFF,
+            0xFFFF_FFFF,
+            0x8001_0001,
+            0x0000_0001,
+            0x8000_0000,
+        ] {
+            let mut g = f[..hs].to_vec();
+            g.extend(word.to_le_bytes());
+            g.extend([0u8; 64]);
+            same(
+                &g,
+                &[1, usize::MAX],
+                &[1 << 17],
+                None,
+                &format!("block word {word:#x}"),
+            );
+        }
+    }
+    // Huge declared content size, a frame that is shorter.
+    let mut p = prefs(4, false, false, false, 0);
+    p.frame_info.content_size = 1 << 40;
+    let f = frame(b"short", &p);
+    same(&f, &[1, usize::MAX], &[1 << 16], None, "huge content size");
+    // Random bytes after a magic number.
+    for _ in 0..200 {
+        let mut g = vec![0x04, 0x22, 0x4D, 0x18];
+        let len = rng.below(64);
+        g.extend((0..len).map(|_| rng.next_u64() as u8));
+        same(&g, &[3, usize::MAX], &[100], None, "random");
+    }
+}
+
+#[test]
+fn frame_info_and_contexts_as_liblz4() {
+    let f = frame(&content(10_000), &prefs(5, true, true, false, 10_000));
+    let mut t = Theirs::new();
+    let mut o = Ours::new();
+    // On an empty input, in the middle of a header, after it, after a block.
+    for len in [0usize, 4, 5, 6, 7, 14, 15, 16, 18, 19, f.len()] {
+        t.reset();
+        o.reset();
+        assert_eq!(o.info(&f[..len]), t.info(&f[..len]), "info of {len}");
+        assert_eq!(o.info(&f[..len]), t.info(&f[..len]), "info again, {len}");
+    }
+    for started in [3usize, 15, 16, 40] {
+        t.reset();
+        o.reset();
+        let mut out = vec![0; 100];
+        assert_eq!(
+            o.call(&mut out, 100, &f[..started], None, false),
+            t.call(&mut out, 100, &f[..started], None, false)
+        );
+        assert_eq!(o.info(&f), t.info(&f), "info after {started} bytes");
+    }
+    // A skippable frame's info.
+    let skip = [0x5F, 0x2A, 0x4D, 0x18, 9, 0, 0, 0, 0, 0];
+    t.reset();
+    o.reset();
+    assert_eq!(o.info(&skip), t.info(&skip));
+    assert_eq!(o.info(&skip), t.info(&skip));
+    assert_eq!(o.free(), t.free());
+    // Null pointers.
+    // SAFETY: null contexts are accepted by both frees.
+    unsafe {
+        assert_eq!(
+            ours::LZ4F_freeDecompressionContext(ptr::null_mut()),
+            c::LZ4F_freeDecompressionContext(ptr::null_mut())
+        );
+        assert_eq!(
+            ours::LZ4F_getErrorCode(ours::LZ4F_createDecompressionContext(ptr::null_mut(), 100)),
+            21
+        );
+    }
+}
+
+#[test]
+fn skip_checksums_as_liblz4() {
+    let data = content(70_000);
+    let mut f = frame(&data, &prefs(4, false, true, false, 0));
+    let n = f.len();
+    f[n - 1] ^= 1;
+    for skip in [false, true] {
+        let theirs = drive::<Theirs>(&f, 4096, 1 << 17, None, skip, false);
+        let mine = drive::<Ours>(&f, 4096, 1 << 17, None, skip, false);
+        assert_eq!(mine, theirs, "skip {skip}");
     }
 }

@@ -271,6 +271,49 @@ static void streams(int n, int block) {
     free(dst);
 }
 
+/* A frame of the lz4 tool (-BD -B4 -BX --content-size: linked 64 KiB blocks, block and content
+ * checksums, the content size) of 1080 bytes of text. */
+static const unsigned char lz4_tool_frame[105] = {
+    0x04, 0x22, 0x4d, 0x18, 0x7c, 0x40, 0x38, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x68,
+    0x4a, 0x00, 0x00, 0x00, 0xf2, 0x0c, 0x66, 0x72, 0x61, 0x6d, 0x65, 0x20, 0x30, 0x20, 0x6f,
+    0x66, 0x20, 0x74, 0x68, 0x65, 0x20, 0x73, 0x6d, 0x6f, 0x6b, 0x65, 0x20, 0x74, 0x65, 0x73,
+    0x74, 0x2c, 0x20, 0x1b, 0x00, 0x1f, 0x31, 0x1b, 0x00, 0x07, 0x1f, 0x32, 0x1b, 0x00, 0x07,
+    0x1f, 0x33, 0x1b, 0x00, 0x07, 0x1f, 0x34, 0x1b, 0x00, 0x07, 0x1f, 0x35, 0x1b, 0x00, 0x07,
+    0x1f, 0x36, 0x1b, 0x00, 0x07, 0x0f, 0xbd, 0x00, 0xff, 0xff, 0xff, 0x60, 0x50, 0x65, 0x73,
+    0x74, 0x2c, 0x20, 0xc1, 0x0c, 0xc1, 0xca, 0x00, 0x00, 0x00, 0x00, 0x3f, 0x5e, 0xd6, 0x9a};
+
+/* LZ4F_decompress of that frame in pieces of `piece` bytes into outputs of `cap` bytes: every
+ * call's result and sizes, and the content's hash. */
+static void frame_decode(size_t piece, size_t cap, int info_first) {
+    LZ4F_dctx* dctx = NULL;
+    CHECK(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION) == 0);
+    char content[2000];
+    size_t pos = 0, made = 0, calls = 0;
+    if (info_first) {
+        LZ4F_frameInfo_t info;
+        size_t used = sizeof lz4_tool_frame;
+        size_t r = LZ4F_getFrameInfo(dctx, &info, lz4_tool_frame, &used);
+        printf("lz4f info %zu %zu %u %u %llu\n", r, used, (unsigned)info.blockSizeID,
+               (unsigned)info.blockMode, info.contentSize);
+        pos += used;
+    }
+    for (;;) {
+        size_t src_size = sizeof lz4_tool_frame - pos < piece ? sizeof lz4_tool_frame - pos : piece;
+        size_t dst_size = cap;
+        char out[300];
+        size_t r = LZ4F_decompress(dctx, out, &dst_size, lz4_tool_frame + pos, &src_size, NULL);
+        printf("lz4f decompress %zu %zu %zu %zu %zu\n", piece, cap, r, src_size, dst_size);
+        if (LZ4F_isError(r) || made + dst_size > sizeof content) break;
+        memcpy(content + made, out, dst_size);
+        made += dst_size;
+        pos += src_size;
+        if (r == 0 || ++calls > 10000) break;
+    }
+    printf("lz4f content %zu %08x\n", made, fnv1a(content, (int)made));
+    CHECK(made == 1080 && memcmp(content, "frame 0 of the smoke test, frame 1", 34) == 0);
+    CHECK(LZ4F_freeDecompressionContext(dctx) == 0);
+}
+
 /* The frame API: error names, version, header sizes, type layouts. */
 static void frame_api(void) {
     printf("lz4f version %u levelMax %d\n", LZ4F_getVersion(), LZ4F_compressionLevel_max());
@@ -312,6 +355,9 @@ int main(void) {
     streams(30000, 700);
     streams(20, 7);
     frame_api();
+    frame_decode(1, 1, 0);
+    frame_decode(7, 100, 1);
+    frame_decode(1000, 300, 0);
     if (failures) fprintf(stderr, "smoke: %d failures\n", failures);
     return failures != 0;
 }
