@@ -101,6 +101,18 @@ typedef struct {
 
 #define LZ4F_INIT_PREFERENCES { LZ4F_INIT_FRAMEINFO, 0, 0u, 0u, { 0u, 0u, 0u } }
 
+/* Compresses srcBuffer[0..srcSize) into one frame in dstBuffer, of dstCapacity bytes (at least
+ * LZ4F_compressFrameBound(srcSize, preferencesPtr)). The block size is the smallest that holds
+ * the input, up to the one asked for, and a frame of one block has independent blocks; a
+ * non-zero contentSize asks for the content size, which is then srcSize. preferencesPtr may be
+ * NULL (the defaults). Returns the frame's size, or an error code. */
+LZ4FLIB_API size_t LZ4F_compressFrame(void* dstBuffer, size_t dstCapacity,
+                                      const void* srcBuffer, size_t srcSize,
+                                      const LZ4F_preferences_t* preferencesPtr);
+
+/* The largest frame LZ4F_compressFrame() writes for srcSize bytes with these preferences. */
+LZ4FLIB_API size_t LZ4F_compressFrameBound(size_t srcSize, const LZ4F_preferences_t* preferencesPtr);
+
 /* The highest compression level (12). */
 LZ4FLIB_API int LZ4F_compressionLevel_max(void);
 
@@ -119,6 +131,11 @@ typedef struct {
 /* The frame API's version; contexts are created with it. */
 #define LZ4F_VERSION 100
 LZ4FLIB_API unsigned LZ4F_getVersion(void);
+
+/* The most LZ4F_compressUpdate() (with the flush or end after it) writes for srcSize bytes,
+ * whatever was buffered before; with srcSize 0, the most LZ4F_flush() or LZ4F_compressEnd()
+ * writes. prefsPtr NULL means the worst case. */
+LZ4FLIB_API size_t LZ4F_compressBound(size_t srcSize, const LZ4F_preferences_t* prefsPtr);
 
 /* Sizes of a frame's parts. */
 #define LZ4F_HEADER_SIZE_MIN      7

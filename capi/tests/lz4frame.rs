@@ -20,6 +20,18 @@ mod c {
         pub fn LZ4F_compressionLevel_max() -> c_int;
         pub fn LZ4F_getBlockSize(id: c_uint) -> usize;
         pub fn LZ4F_headerSize(src: *const c_void, size: usize) -> usize;
+        pub fn LZ4F_compressFrameBound(
+            n: usize,
+            p: *const lz4_simd_capi::LZ4F_preferences_t,
+        ) -> usize;
+        pub fn LZ4F_compressBound(n: usize, p: *const lz4_simd_capi::LZ4F_preferences_t) -> usize;
+        pub fn LZ4F_compressFrame(
+            dst: *mut c_void,
+            cap: usize,
+            src: *const c_void,
+            n: usize,
+            p: *const lz4_simd_capi::LZ4F_preferences_t,
+        ) -> usize;
         pub fn LZ4F_createDecompressionContext(d: *mut *mut c_void, version: c_uint) -> usize;
         pub fn LZ4F_freeDecompressionContext(d: *mut c_void) -> usize;
         pub fn LZ4F_resetDecompressionContext(d: *mut c_void);
@@ -643,5 +655,164 @@ fn skip_checksums_as_liblz4() {
         let theirs = drive::<Theirs>(&f, 4096, 1 << 17, None, skip, false);
         let mine = drive::<Ours>(&f, 4096, 1 << 17, None, skip, false);
         assert_eq!(mine, theirs, "skip {skip}");
+    }
+}
+
+fn c_prefs(
+    id: c_uint,
+    mode: c_uint,
+    sums: (c_uint, c_uint),
+    size: u64,
+    level: c_int,
+    auto_flush: c_uint,
+) -> ours::LZ4F_preferences_t {
+    ours::LZ4F_preferences_t {
+        frameInfo: ours::LZ4F_frameInfo_t {
+            blockSizeID: id,
+            blockMode: mode,
+            contentChecksumFlag: sums.0,
+            blockChecksumFlag: sums.1,
+            contentSize: size,
+            ..Default::default()
+        },
+        compressionLevel: level,
+        autoFlush: auto_flush,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn bounds_as_liblz4() {
+    let sizes = [
+        0usize,
+        1,
+        100,
+        65535,
+        65536,
+        65537,
+        262144,
+        1 << 20,
+        5 << 20,
+        1 << 40,
+        usize::MAX / 2,
+        usize::MAX,
+    ];
+    for id in 0..10 {
+        for sums in [(0, 0), (1, 0), (0, 1), (1, 1), (2, 3)] {
+            for auto_flush in [0, 1, 2] {
+                let p = c_prefs(id, 0, sums, 0, 0, auto_flush);
+                for &n in &sizes {
+                    // SAFETY: pure functions of their arguments; `p` outlives the calls.
+                    unsafe {
+                        assert_eq!(
+                            ours::LZ4F_compressFrameBound(n, &p),
+                            c::LZ4F_compressFrameBound(n, &p),
+                            "frame bound {n} {p:?}"
+                        );
+                        assert_eq!(
+                            ours::LZ4F_compressBound(n, &p),
+                            c::LZ4F_compressBound(n, &p),
+                            "bound {n} {p:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for &n in &sizes {
+        // SAFETY: null preferences are the defaults (the worst case for LZ4F_compressBound).
+        unsafe {
+            assert_eq!(
+                ours::LZ4F_compressFrameBound(n, ptr::null()),
+                c::LZ4F_compressFrameBound(n, ptr::null())
+            );
+            assert_eq!(
+                ours::LZ4F_compressBound(n, ptr::null()),
+                c::LZ4F_compressBound(n, ptr::null())
+            );
+        }
+    }
+}
+
+/// `LZ4F_compressFrame` of both libraries into `cap` bytes (guard bytes after): the result and
+/// the output.
+fn compress_frame_both(
+    data: &[u8],
+    cap: usize,
+    p: Option<&ours::LZ4F_preferences_t>,
+) -> [(usize, Vec<u8>); 2] {
+    let pp = p.map_or(ptr::null(), |p| p as *const _);
+    let mut theirs = vec![0xA5u8; cap + CANARY];
+    let mut mine = vec![0xA5u8; cap + CANARY];
+    // SAFETY: `theirs[..cap]` / `mine[..cap]` writable, `data` readable, `pp` null or live.
+    let (t, m) = unsafe {
+        (
+            c::LZ4F_compressFrame(
+                theirs.as_mut_ptr().cast(),
+                cap,
+                data.as_ptr().cast(),
+                data.len(),
+                pp,
+            ),
+            ours::LZ4F_compressFrame(
+                mine.as_mut_ptr().cast(),
+                cap,
+                data.as_ptr().cast(),
+                data.len(),
+                pp,
+            ),
+        )
+    };
+    assert!(
+        mine[cap..].iter().all(|&b| b == 0xA5),
+        "written past the output"
+    );
+    let keep = |r: usize, mut v: Vec<u8>| {
+        // SAFETY: a pure function.
+        v.truncate(if unsafe { c::LZ4F_isError(r) } != 0 {
+            0
+        } else {
+            r
+        });
+        (r, v)
+    };
+    [keep(t, theirs), keep(m, mine)]
+}
+
+#[test]
+fn compress_frame_as_liblz4() {
+    let data = content(600_000);
+    for &n in &[0usize, 1, 13, 100, 4096, 65536, 65537, 200_000, 600_000] {
+        let src = &data[..n];
+        for level in [-70_000, -5, -1, 0, 1, 2, 3, 9, 10, 12, 13] {
+            for (id, mode) in [(0, 0), (4, 0), (4, 1), (5, 0), (6, 1), (7, 0)] {
+                if n > 100_000 && level >= 10 && id != 4 {
+                    continue;
+                }
+                for (sums, size) in [((1, 0), 0u64), ((0, 1), 1), ((1, 1), 12345), ((2, 0), 7)] {
+                    let mut p = c_prefs(id, mode, sums, size, level, 0);
+                    p.frameInfo.dictID = (size as c_uint) * 3;
+                    p.favorDecSpeed = c_uint::from(level == 12);
+                    // SAFETY: pure.
+                    let bound = unsafe { c::LZ4F_compressFrameBound(n, &p) };
+                    let [theirs, mine] = compress_frame_both(src, bound, Some(&p));
+                    assert_eq!(
+                        mine, theirs,
+                        "n {n} level {level} id {id} mode {mode} sums {sums:?} size {size}"
+                    );
+                    let (_, content, _) =
+                        drive::<Ours>(&mine.1, usize::MAX, 1 << 23, None, false, false);
+                    assert_eq!(content, src);
+                    for cap in [bound - 1, 0] {
+                        let [theirs, mine] = compress_frame_both(src, cap, Some(&p));
+                        assert_eq!(mine, theirs, "cap {cap}");
+                    }
+                }
+            }
+        }
+        // SAFETY: pure.
+        let bound = unsafe { c::LZ4F_compressFrameBound(n, ptr::null()) };
+        let [theirs, mine] = compress_frame_both(src, bound, None);
+        assert_eq!(mine, theirs, "n {n} default preferences");
     }
 }

@@ -271,6 +271,35 @@ static void streams(int n, int block) {
     free(dst);
 }
 
+/* LZ4F_compressFrame at a level and block size, then LZ4F_decompress of the frame whole. */
+static void frame_round_trip(int n, int level, LZ4F_blockSizeID_t id, LZ4F_blockMode_t mode) {
+    char* src = malloc(n + 1);
+    fill(src, n, (uint32_t)n * 3u);
+    LZ4F_preferences_t prefs = LZ4F_INIT_PREFERENCES;
+    prefs.frameInfo.blockSizeID = id;
+    prefs.frameInfo.blockMode = mode;
+    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    prefs.frameInfo.contentSize = 1;
+    prefs.compressionLevel = level;
+    size_t bound = LZ4F_compressFrameBound((size_t)n, &prefs);
+    char* framed = malloc(bound);
+    size_t c = LZ4F_compressFrame(framed, bound, src, (size_t)n, &prefs);
+    CHECK(!LZ4F_isError(c));
+    CHECK(LZ4F_isError(LZ4F_compressFrame(framed, bound - 1, src, (size_t)n, &prefs)));
+    printf("lz4f compressFrame %d %d %d %d %zu %zu %zu %08x\n", n, level, (int)id, (int)mode, bound,
+           LZ4F_compressBound((size_t)n, &prefs), c, fnv1a(framed, (int)c));
+    char* back = malloc(n + 1);
+    LZ4F_dctx* dctx = NULL;
+    CHECK(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION) == 0);
+    size_t src_size = c, dst_size = (size_t)n;
+    CHECK(LZ4F_decompress(dctx, back, &dst_size, framed, &src_size, NULL) == 0);
+    CHECK(src_size == c && dst_size == (size_t)n && memcmp(src, back, n) == 0);
+    CHECK(LZ4F_freeDecompressionContext(dctx) == 0);
+    free(src);
+    free(framed);
+    free(back);
+}
+
 /* A frame of the lz4 tool (-BD -B4 -BX --content-size: linked 64 KiB blocks, block and content
  * checksums, the content size) of 1080 bytes of text. */
 static const unsigned char lz4_tool_frame[105] = {
@@ -358,6 +387,11 @@ int main(void) {
     frame_decode(1, 1, 0);
     frame_decode(7, 100, 1);
     frame_decode(1000, 300, 0);
+    frame_round_trip(0, 0, LZ4F_default, LZ4F_blockLinked);
+    frame_round_trip(1000, -3, LZ4F_max64KB, LZ4F_blockIndependent);
+    frame_round_trip(300000, 1, LZ4F_max64KB, LZ4F_blockLinked);
+    frame_round_trip(300000, 9, LZ4F_max256KB, LZ4F_blockLinked);
+    frame_round_trip(70000, 12, LZ4F_max4MB, LZ4F_blockIndependent);
     if (failures) fprintf(stderr, "smoke: %d failures\n", failures);
     return failures != 0;
 }
