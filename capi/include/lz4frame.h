@@ -137,6 +137,36 @@ LZ4FLIB_API unsigned LZ4F_getVersion(void);
  * writes. prefsPtr NULL means the worst case. */
 LZ4FLIB_API size_t LZ4F_compressBound(size_t srcSize, const LZ4F_preferences_t* prefsPtr);
 
+/* Creates a compression context into *cctxPtr (version: LZ4F_VERSION). Returns 0, or an error
+ * code. */
+LZ4FLIB_API LZ4F_errorCode_t LZ4F_createCompressionContext(LZ4F_cctx** cctxPtr, unsigned version);
+/* Frees a context (NULL: nothing). Returns 0. */
+LZ4FLIB_API LZ4F_errorCode_t LZ4F_freeCompressionContext(LZ4F_cctx* cctx);
+
+/* Starts a frame with these preferences (NULL: the defaults) and writes its header into
+ * dstBuffer, of at least LZ4F_HEADER_SIZE_MAX bytes. Returns the header's size, or an error
+ * code. */
+LZ4FLIB_API size_t LZ4F_compressBegin(LZ4F_cctx* cctx, void* dstBuffer, size_t dstCapacity,
+                                      const LZ4F_preferences_t* prefsPtr);
+
+/* Adds srcBuffer[0..srcSize) to the frame: whole blocks (and with autoFlush the rest) are written
+ * into dstBuffer, of at least LZ4F_compressBound(srcSize, prefsPtr) bytes; the rest waits in the
+ * context. Returns the bytes written (maybe 0), or an error code. cOptPtr may be NULL. */
+LZ4FLIB_API size_t LZ4F_compressUpdate(LZ4F_cctx* cctx, void* dstBuffer, size_t dstCapacity,
+                                       const void* srcBuffer, size_t srcSize,
+                                       const LZ4F_compressOptions_t* cOptPtr);
+
+/* Writes the block waiting in the context, if any. Returns the bytes written (0 with none), or
+ * an error code. */
+LZ4FLIB_API size_t LZ4F_flush(LZ4F_cctx* cctx, void* dstBuffer, size_t dstCapacity,
+                              const LZ4F_compressOptions_t* cOptPtr);
+
+/* Ends the frame: the waiting block, the end mark and the content checksum. Returns the bytes
+ * written, or an error code (also when a declared content size is not the input's). The
+ * context can then begin another frame. */
+LZ4FLIB_API size_t LZ4F_compressEnd(LZ4F_cctx* cctx, void* dstBuffer, size_t dstCapacity,
+                                    const LZ4F_compressOptions_t* cOptPtr);
+
 /* Sizes of a frame's parts. */
 #define LZ4F_HEADER_SIZE_MIN      7
 #define LZ4F_HEADER_SIZE_MAX     19

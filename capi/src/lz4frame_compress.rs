@@ -1,6 +1,10 @@
 //! liblz4's frame compression: `LZ4F_preferences_t`, the bounds (`LZ4F_compressFrameBound`,
-//! `LZ4F_compressBound`) and the one-shot `LZ4F_compressFrame`, on lz4-simd's
-//! `FrameCompressor` (whose frames are LZ4F's byte for byte for the same calls).
+//! `LZ4F_compressBound`), the one-shot `LZ4F_compressFrame` and the compression context
+//! (`LZ4F_cctx`: `LZ4F_compressBegin`, `LZ4F_compressUpdate`, `LZ4F_flush`, `LZ4F_compressEnd`),
+//! on lz4-simd's `FrameCompressor` (whose frames are LZ4F's byte for byte for the same calls).
+//! The context writes liblz4's header itself and drops the compressor's (7 bytes: no content
+//! size or dictionary ID is given to it), so that the header is written at `LZ4F_compressBegin`
+//! with the flags exactly as liblz4 sets them; `stableSrc` is not used (see docs/c-abi.md).
 
 use std::os::raw::{c_int, c_uint, c_void};
 
@@ -225,4 +229,368 @@ pub unsafe extern "C" fn LZ4F_compressFrame(
         Ok(_) => error(ErrorCode::DstMaxSizeTooSmall),
         Err(_) => error(ErrorCode::Generic),
     }
+}
+
+/// `LZ4F_compressOptions_t`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LZ4F_compressOptions_t {
+    /// 1: earlier inputs stay in place until the frame ends (a speed hint here, see the docs).
+    pub stableSrc: c_uint,
+    /// Reserved, zero.
+    pub reserved: [c_uint; 3],
+}
+
+/// `LZ4F_cctx`: a frame in progress, on lz4-simd's `FrameCompressor`.
+pub struct LZ4F_cctx {
+    /// Between `LZ4F_compressBegin` and `LZ4F_compressEnd` (liblz4's stage 1).
+    started: bool,
+    prefs: LZ4F_preferences_t,
+    compressor: Option<FrameCompressor>,
+    /// Bytes of the compressor's own header still to drop from its output (this context writes
+    /// liblz4's header itself at `LZ4F_compressBegin`).
+    skip: usize,
+    /// Input buffered in a block not yet written (liblz4's `tmpInSize`).
+    buffered: usize,
+    block_len: usize,
+    total: u64,
+    /// The content checksum of the last frame (liblz4's digest, which `LZ4F_compressEnd` writes
+    /// again when called outside a frame).
+    last_checksum: [u8; 4],
+}
+
+/// The compressor's header without content size and dictionary ID: magic, FLG, BD, checksum.
+const COMPRESSOR_HEADER: usize = 7;
+
+impl LZ4F_cctx {
+    /// Moves the compressor's pending output into `dst[*pos..]` (its header dropped): `false`
+    /// when `dst` is too small for it.
+    fn drain(&mut self, dst: &mut [u8], pos: &mut usize) -> bool {
+        let Some(compressor) = self.compressor.as_mut() else {
+            return true;
+        };
+        loop {
+            let pending = compressor.pending_output();
+            if pending.is_empty() {
+                return true;
+            }
+            if self.skip > 0 {
+                let n = self.skip.min(pending.len());
+                compressor.consume_output(n);
+                self.skip -= n;
+                continue;
+            }
+            let n = pending.len().min(dst.len() - *pos);
+            if n == 0 {
+                return false;
+            }
+            dst[*pos..*pos + n].copy_from_slice(&pending[..n]);
+            compressor.consume_output(n);
+            *pos += n;
+        }
+    }
+
+    fn flush(&mut self, dst: &mut [u8]) -> Result<usize, ErrorCode> {
+        if self.buffered == 0 {
+            return Ok(0);
+        }
+        if !self.started {
+            return Err(ErrorCode::CompressionStateUninitialized);
+        }
+        if dst.len() < self.buffered + BLOCK_HEADER + CHECKSUM {
+            return Err(ErrorCode::DstMaxSizeTooSmall);
+        }
+        let compressor = self
+            .compressor
+            .as_mut()
+            .ok_or(ErrorCode::CompressionStateUninitialized)?;
+        compressor.flush(&mut []).map_err(|_| ErrorCode::Generic)?;
+        self.buffered = 0;
+        let mut pos = 0;
+        if !self.drain(dst, &mut pos) {
+            return Err(ErrorCode::DstMaxSizeTooSmall);
+        }
+        Ok(pos)
+    }
+}
+
+/// Creates a compression context into `*cctx_ptr`: 0, or `ERROR_parameter_null` for a null
+/// `cctx_ptr`. `version` is not checked (as liblz4).
+///
+/// # Safety
+/// `cctx_ptr` null or writable.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_createCompressionContext(
+    cctx_ptr: *mut *mut LZ4F_cctx,
+    version: c_uint,
+) -> usize {
+    let _ = version;
+    if cctx_ptr.is_null() {
+        return error(ErrorCode::ParameterNull);
+    }
+    let cctx = Box::into_raw(Box::new(LZ4F_cctx {
+        started: false,
+        prefs: LZ4F_preferences_t::default(),
+        compressor: None,
+        skip: 0,
+        buffered: 0,
+        block_len: 64 << 10,
+        total: 0,
+        last_checksum: [0; 4],
+    }));
+    // SAFETY: `cctx_ptr` is non-null (checked above) and writable by the caller's contract.
+    unsafe { cctx_ptr.write(cctx) };
+    0
+}
+
+/// Frees a context from [`LZ4F_createCompressionContext`] (null: nothing); returns 0.
+///
+/// # Safety
+/// `cctx` null or a live context of this library, not used afterwards.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_freeCompressionContext(cctx: *mut LZ4F_cctx) -> usize {
+    if !cctx.is_null() {
+        // SAFETY: a live context made by `Box::into_raw` in `LZ4F_createCompressionContext`,
+        // given back once by the caller's contract.
+        drop(unsafe { Box::from_raw(cctx) });
+    }
+    0
+}
+
+/// The context behind `cctx` and the output `dst[..dst_capacity]`.
+///
+/// # Safety
+/// `cctx` null or a live context used by no one else during the call; `dst[..dst_capacity]`
+/// null or writable and used by no one else during the call.
+unsafe fn parts<'a>(
+    cctx: *mut LZ4F_cctx,
+    dst: *mut c_void,
+    dst_capacity: usize,
+) -> Result<(&'a mut LZ4F_cctx, &'a mut [u8]), ErrorCode> {
+    // SAFETY: null or a live context (the caller's contract).
+    let cctx = unsafe { cctx.as_mut() }.ok_or(ErrorCode::ParameterNull)?;
+    let dst: &mut [u8] = if dst_capacity == 0 {
+        &mut []
+    } else if dst.is_null() {
+        return Err(ErrorCode::ParameterNull);
+    } else {
+        // SAFETY: non-null, `dst_capacity` writable bytes by the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut(dst.cast::<u8>(), dst_capacity) }
+    };
+    Ok((cctx, dst))
+}
+
+/// Starts a frame with `prefs` (null: the defaults) and writes its header into
+/// `dst[..dst_capacity]` (at least 19 bytes): returns its size, or an error code.
+///
+/// # Safety
+/// `cctx` a live context; `dst[..dst_capacity]` writable; `prefs` null or readable.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_compressBegin(
+    cctx: *mut LZ4F_cctx,
+    dst: *mut c_void,
+    dst_capacity: usize,
+    prefs: *const LZ4F_preferences_t,
+) -> usize {
+    if dst_capacity < MAX_HEADER {
+        return error(ErrorCode::DstMaxSizeTooSmall);
+    }
+    let mut prefs = prefs_or_default(prefs);
+    // SAFETY: the caller's contract.
+    let (cctx, dst) = match unsafe { parts(cctx, dst, dst_capacity) } {
+        Ok(parts) => parts,
+        Err(e) => return error(e),
+    };
+    if prefs.frameInfo.blockSizeID == 0 {
+        prefs.frameInfo.blockSizeID = 4;
+    }
+    let (Some(options), Some(block)) = (
+        options(&prefs, None),
+        block_size(prefs.frameInfo.blockSizeID),
+    ) else {
+        return error(ErrorCode::MaxBlockSizeInvalid);
+    };
+    let info = &prefs.frameInfo;
+    let block_len = block.bytes();
+    let compressor =
+        FrameCompressor::with_options(options.dict_id(None)).auto_flush(prefs.autoFlush != 0);
+    // liblz4's header: each flag's low bit, the content size and dictionary ID when non-zero.
+    let mut header = [0u8; MAX_HEADER];
+    header[..4].copy_from_slice(&0x184D_2204u32.to_le_bytes());
+    header[4] = 0x40
+        | ((info.blockMode & 1) as u8) << 5
+        | ((info.blockChecksumFlag & 1) as u8) << 4
+        | u8::from(info.contentSize > 0) << 3
+        | ((info.contentChecksumFlag & 1) as u8) << 2
+        | u8::from(info.dictID > 0);
+    header[5] = ((info.blockSizeID & 7) as u8) << 4;
+    let mut len = 6;
+    if info.contentSize > 0 {
+        header[len..len + 8].copy_from_slice(&info.contentSize.to_le_bytes());
+        len += 8;
+    }
+    if info.dictID > 0 {
+        header[len..len + 4].copy_from_slice(&info.dictID.to_le_bytes());
+        len += 4;
+    }
+    header[len] = (xxhash_rust::xxh32::xxh32(&header[4..len], 0) >> 8) as u8;
+    len += 1;
+    dst[..len].copy_from_slice(&header[..len]);
+    *cctx = LZ4F_cctx {
+        started: true,
+        prefs,
+        compressor: Some(compressor),
+        skip: COMPRESSOR_HEADER,
+        buffered: 0,
+        block_len,
+        total: 0,
+        last_checksum: cctx.last_checksum,
+    };
+    len
+}
+
+/// Compresses `src[..src_size]` into the frame: every whole block, and (with auto-flush) the
+/// rest, is written into `dst[..dst_capacity]`, at least `LZ4F_compressBound(src_size, prefs)`
+/// bytes; the rest waits in the context. Returns the bytes written, or an error code.
+///
+/// # Safety
+/// `cctx` a live context; `dst[..dst_capacity]` writable, `src[..src_size]` readable, apart
+/// from each other; `options` null or readable.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_compressUpdate(
+    cctx: *mut LZ4F_cctx,
+    dst: *mut c_void,
+    dst_capacity: usize,
+    src: *const c_void,
+    src_size: usize,
+    options: *const LZ4F_compressOptions_t,
+) -> usize {
+    let _ = options;
+    // SAFETY: the caller's contract.
+    let (cctx, dst) = match unsafe { parts(cctx, dst, dst_capacity) } {
+        Ok(parts) => parts,
+        Err(e) => return error(e),
+    };
+    if !cctx.started {
+        return error(ErrorCode::CompressionStateUninitialized);
+    }
+    if dst.len() < bound_internal(src_size, Some(&cctx.prefs), cctx.buffered) {
+        return error(ErrorCode::DstMaxSizeTooSmall);
+    }
+    let mut rest: &[u8] = if src_size == 0 {
+        &[]
+    } else if src.is_null() {
+        return error(ErrorCode::ParameterNull);
+    } else {
+        // SAFETY: non-null, `src_size` readable bytes by the caller's contract, apart from
+        // `dst`.
+        unsafe { std::slice::from_raw_parts(src.cast::<u8>(), src_size) }
+    };
+    let mut pos = 0;
+    loop {
+        let Some(compressor) = cctx.compressor.as_mut() else {
+            return error(ErrorCode::CompressionStateUninitialized);
+        };
+        let Ok(progress) = compressor.compress(rest, &mut []) else {
+            return error(ErrorCode::Generic);
+        };
+        rest = &rest[progress.consumed..];
+        if !cctx.drain(dst, &mut pos) {
+            return error(ErrorCode::DstMaxSizeTooSmall);
+        }
+        if progress.status == Status::NeedInput {
+            break;
+        }
+    }
+    cctx.buffered = if cctx.prefs.autoFlush != 0 {
+        0
+    } else {
+        (cctx.buffered + src_size) % cctx.block_len
+    };
+    cctx.total = cctx.total.wrapping_add(src_size as u64);
+    pos
+}
+
+/// Writes the block buffered in the context (if any) into `dst[..dst_capacity]` (its size, 4
+/// and a block checksum at most): returns the bytes written (0 with nothing buffered), or an
+/// error code.
+///
+/// # Safety
+/// `cctx` a live context; `dst[..dst_capacity]` writable; `options` null or readable.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_flush(
+    cctx: *mut LZ4F_cctx,
+    dst: *mut c_void,
+    dst_capacity: usize,
+    options: *const LZ4F_compressOptions_t,
+) -> usize {
+    let _ = options;
+    // SAFETY: the caller's contract.
+    let (cctx, dst) = match unsafe { parts(cctx, dst, dst_capacity) } {
+        Ok(parts) => parts,
+        Err(e) => return error(e),
+    };
+    cctx.flush(dst).unwrap_or_else(error)
+}
+
+/// Ends the frame: the buffered block, the end mark and the content checksum go into
+/// `dst[..dst_capacity]`. Returns the bytes written, or an error code
+/// (`ERROR_frameSize_wrong` when the content size declared at `LZ4F_compressBegin` is not the
+/// input's). The context can then begin another frame.
+///
+/// # Safety
+/// `cctx` a live context; `dst[..dst_capacity]` writable; `options` null or readable.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_compressEnd(
+    cctx: *mut LZ4F_cctx,
+    dst: *mut c_void,
+    dst_capacity: usize,
+    options: *const LZ4F_compressOptions_t,
+) -> usize {
+    let _ = options;
+    // SAFETY: the caller's contract.
+    let (cctx, dst) = match unsafe { parts(cctx, dst, dst_capacity) } {
+        Ok(parts) => parts,
+        Err(e) => return error(e),
+    };
+    let mut pos = match cctx.flush(dst) {
+        Ok(n) => n,
+        Err(e) => return error(e),
+    };
+    let room = dst.len() - pos;
+    if room < BLOCK_HEADER
+        || (cctx.prefs.frameInfo.contentChecksumFlag == 1 && room < BLOCK_HEADER + CHECKSUM)
+    {
+        return error(ErrorCode::DstMaxSizeTooSmall);
+    }
+    let with_checksum = cctx.prefs.frameInfo.contentChecksumFlag == 1;
+    match cctx.compressor.as_mut() {
+        Some(compressor) if cctx.started => {
+            if compressor.finish(&mut []).is_err() {
+                return error(ErrorCode::Generic);
+            }
+            if !cctx.drain(dst, &mut pos) {
+                return error(ErrorCode::DstMaxSizeTooSmall);
+            }
+            if with_checksum && pos >= CHECKSUM {
+                cctx.last_checksum
+                    .copy_from_slice(&dst[pos - CHECKSUM..pos]);
+            }
+        }
+        // Outside a frame, liblz4 writes an end mark (and the last frame's checksum) anyway.
+        _ => {
+            dst[pos..pos + BLOCK_HEADER].fill(0);
+            pos += BLOCK_HEADER;
+            if with_checksum {
+                dst[pos..pos + CHECKSUM].copy_from_slice(&cctx.last_checksum);
+                pos += CHECKSUM;
+            }
+        }
+    }
+    cctx.started = false;
+    let declared = cctx.prefs.frameInfo.contentSize;
+    if declared != 0 && declared != cctx.total {
+        return error(ErrorCode::FrameSizeWrong);
+    }
+    pos
 }

@@ -32,6 +32,34 @@ mod c {
             n: usize,
             p: *const lz4_simd_capi::LZ4F_preferences_t,
         ) -> usize;
+        pub fn LZ4F_createCompressionContext(c: *mut *mut c_void, version: c_uint) -> usize;
+        pub fn LZ4F_freeCompressionContext(c: *mut c_void) -> usize;
+        pub fn LZ4F_compressBegin(
+            c: *mut c_void,
+            dst: *mut c_void,
+            cap: usize,
+            p: *const lz4_simd_capi::LZ4F_preferences_t,
+        ) -> usize;
+        pub fn LZ4F_compressUpdate(
+            c: *mut c_void,
+            dst: *mut c_void,
+            cap: usize,
+            src: *const c_void,
+            n: usize,
+            o: *const lz4_simd_capi::LZ4F_compressOptions_t,
+        ) -> usize;
+        pub fn LZ4F_flush(
+            c: *mut c_void,
+            dst: *mut c_void,
+            cap: usize,
+            o: *const lz4_simd_capi::LZ4F_compressOptions_t,
+        ) -> usize;
+        pub fn LZ4F_compressEnd(
+            c: *mut c_void,
+            dst: *mut c_void,
+            cap: usize,
+            o: *const lz4_simd_capi::LZ4F_compressOptions_t,
+        ) -> usize;
         pub fn LZ4F_createDecompressionContext(d: *mut *mut c_void, version: c_uint) -> usize;
         pub fn LZ4F_freeDecompressionContext(d: *mut c_void) -> usize;
         pub fn LZ4F_resetDecompressionContext(d: *mut c_void);
@@ -814,5 +842,239 @@ fn compress_frame_as_liblz4() {
         let bound = unsafe { c::LZ4F_compressFrameBound(n, ptr::null()) };
         let [theirs, mine] = compress_frame_both(src, bound, None);
         assert_eq!(mine, theirs, "n {n} default preferences");
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Op<'a> {
+    Begin(&'a ours::LZ4F_preferences_t, usize),
+    /// An update of these bytes (copied into a buffer of their own), into this much room
+    /// (`None`: `LZ4F_compressBound`).
+    Update(&'a [u8], Option<usize>),
+    /// An update of these bytes in place (slices of one buffer), with `stableSrc`.
+    Stable(&'a [u8]),
+    Flush(usize),
+    End(usize),
+}
+
+/// Runs `ops` on a fresh compression context of each library: every call's result and output.
+fn run_ops(ops: &[Op<'_>]) -> [Vec<(usize, Vec<u8>)>; 2] {
+    let mut results = [Vec::new(), Vec::new()];
+    let mut theirs = ptr::null_mut();
+    let mut mine = ptr::null_mut();
+    // SAFETY: both pointers writable.
+    unsafe {
+        assert_eq!(c::LZ4F_createCompressionContext(&mut theirs, 100), 0);
+        assert_eq!(ours::LZ4F_createCompressionContext(&mut mine, 100), 0);
+    }
+    let mut prefs = None;
+    for op in ops {
+        for (lib, out) in results.iter_mut().enumerate() {
+            let cap = match *op {
+                Op::Begin(p, cap) => {
+                    prefs = Some(*p);
+                    cap
+                }
+                // SAFETY: pure.
+                Op::Update(data, cap) => cap.unwrap_or_else(|| unsafe {
+                    ours::LZ4F_compressBound(data.len(), prefs.as_ref().map_or(ptr::null(), |p| p))
+                }),
+                // SAFETY: pure.
+                Op::Stable(data) => unsafe {
+                    ours::LZ4F_compressBound(data.len(), prefs.as_ref().map_or(ptr::null(), |p| p))
+                },
+                Op::Flush(cap) | Op::End(cap) => cap,
+            };
+            let mut dst = vec![0xA5u8; cap + CANARY];
+            let d = dst.as_mut_ptr().cast::<c_void>();
+            // SAFETY: `dst[..cap]` writable, the inputs readable, live contexts.
+            let r = unsafe {
+                match (*op, lib) {
+                    (Op::Begin(p, _), 0) => c::LZ4F_compressBegin(theirs, d, cap, p),
+                    (Op::Begin(p, _), _) => ours::LZ4F_compressBegin(mine, d, cap, p),
+                    (Op::Update(data, _), lib) => {
+                        let copy = data.to_vec();
+                        let s = copy.as_ptr().cast();
+                        if lib == 0 {
+                            c::LZ4F_compressUpdate(theirs, d, cap, s, copy.len(), ptr::null())
+                        } else {
+                            ours::LZ4F_compressUpdate(mine, d, cap, s, copy.len(), ptr::null())
+                        }
+                    }
+                    (Op::Stable(data), lib) => {
+                        let o = ours::LZ4F_compressOptions_t {
+                            stableSrc: 1,
+                            ..Default::default()
+                        };
+                        let s = data.as_ptr().cast();
+                        if lib == 0 {
+                            c::LZ4F_compressUpdate(theirs, d, cap, s, data.len(), &o)
+                        } else {
+                            ours::LZ4F_compressUpdate(mine, d, cap, s, data.len(), &o)
+                        }
+                    }
+                    (Op::Flush(_), 0) => c::LZ4F_flush(theirs, d, cap, ptr::null()),
+                    (Op::Flush(_), _) => ours::LZ4F_flush(mine, d, cap, ptr::null()),
+                    (Op::End(_), 0) => c::LZ4F_compressEnd(theirs, d, cap, ptr::null()),
+                    (Op::End(_), _) => ours::LZ4F_compressEnd(mine, d, cap, ptr::null()),
+                }
+            };
+            assert!(
+                dst[cap..].iter().all(|&b| b == 0xA5),
+                "written past the output: {op:?}"
+            );
+            // SAFETY: pure.
+            let ok = unsafe { c::LZ4F_isError(r) } == 0;
+            dst.truncate(if ok { r } else { 0 });
+            dst.shrink_to_fit();
+            out.push((r, dst));
+        }
+    }
+    // SAFETY: live contexts, freed once.
+    unsafe {
+        assert_eq!(
+            ours::LZ4F_freeCompressionContext(mine),
+            c::LZ4F_freeCompressionContext(theirs)
+        );
+    }
+    results
+}
+
+fn same_ops(ops: &[Op<'_>], what: &str) {
+    let [theirs, mine] = run_ops(ops);
+    for (i, (t, m)) in theirs.iter().zip(&mine).enumerate() {
+        assert!(
+            t == m,
+            "{what}: call {i} ({:?}): liblz4 {} ({} bytes), ours {} ({} bytes)",
+            ops[i],
+            t.0 as isize,
+            t.1.len(),
+            m.0 as isize,
+            m.1.len()
+        );
+    }
+}
+
+#[test]
+fn compression_contexts_as_liblz4() {
+    let data = content(400_000);
+    let writes = [1usize, 7, 4096, 65536, 100_000, 400_000];
+    for level in [-3, 0, 1, 2, 9, 12] {
+        for (id, mode) in [(0, 1), (4, 0), (4, 1), (5, 0), (7, 1)] {
+            for auto_flush in [0, 1] {
+                for (sums, size) in [((1, 0), 0u64), ((0, 1), 400_000), ((1, 1), 0), ((3, 1), 0)] {
+                    for &w in &writes {
+                        if (w < 4096 && (level >= 9 || id != 4)) || (level == 12 && w < 65536) {
+                            continue;
+                        }
+                        let size = if w < 4096 && size != 0 { 30_000 } else { size };
+                        let mut p = c_prefs(id, mode, sums, size, level, auto_flush);
+                        p.frameInfo.dictID = 77 * c_uint::from(w == 7);
+                        let mut ops = vec![Op::Begin(&p, 19)];
+                        let data = if w < 4096 { &data[..30_000] } else { &data[..] };
+                        for (i, chunk) in data.chunks(w).enumerate() {
+                            ops.push(Op::Update(chunk, None));
+                            if i % 5 == 3 {
+                                ops.push(Op::Flush(1 << 20));
+                            }
+                        }
+                        ops.push(Op::End(1 << 20));
+                        let what = format!("level {level} id {id} mode {mode} flush {auto_flush} sums {sums:?} size {size} writes {w}");
+                        same_ops(&ops, &what);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn compression_context_errors_as_liblz4() {
+    let data = content(200_000);
+    let p = c_prefs(4, 0, (1, 1), 0, 0, 0);
+    let q = c_prefs(4, 1, (1, 0), 150_000, 1, 1);
+    // SAFETY: pure.
+    let bound = |n: usize, p: &ours::LZ4F_preferences_t| unsafe { ours::LZ4F_compressBound(n, p) };
+    for pr in [&p, &q] {
+        // Outputs one byte short, and empty, for every call; calls out of order.
+        same_ops(
+            &[
+                Op::Begin(pr, 18),
+                Op::Begin(pr, 0),
+                Op::Update(&data[..10], None),
+                Op::Flush(100),
+                Op::End(100),
+            ],
+            "before begin",
+        );
+        same_ops(
+            &[
+                Op::Begin(pr, 19),
+                Op::Update(&data[..1000], Some(bound(1000, pr) - 1)),
+                Op::Update(&data[..1000], None),
+                Op::Flush(1000 + 7),
+                Op::Flush(0),
+                Op::Flush(1000 + 8),
+                Op::Update(&data[..70_000], Some(bound(70_000, pr) - 1)),
+                Op::Update(&data[..70_000], None),
+                Op::End(3),
+                Op::End(7),
+                Op::End(1 << 20),
+                Op::End(1 << 20),
+                Op::Update(&data[..10], None),
+            ],
+            "short outputs",
+        );
+        // A declared content size other than the input's.
+        same_ops(
+            &[
+                Op::Begin(pr, 19),
+                Op::Update(&data[..150_001], None),
+                Op::End(1 << 20),
+            ],
+            "content size",
+        );
+        // Empty frames, several frames on one context.
+        same_ops(
+            &[
+                Op::Begin(pr, 19),
+                Op::End(8),
+                Op::Begin(pr, 100),
+                Op::Update(&[], None),
+                Op::Flush(8),
+                Op::End(8),
+            ],
+            "empty",
+        );
+    }
+    let r = c_prefs(5, 1, (1, 0), 0, 9, 0);
+    let mut ops = Vec::new();
+    for chunk in data.chunks(30_000) {
+        ops.extend([Op::Begin(&r, 19), Op::Update(chunk, None), Op::End(1 << 20)]);
+    }
+    same_ops(&ops, "frames on a reused context");
+}
+
+/// `stableSrc` with independent blocks: the same frames. (With linked blocks liblz4 then
+/// references the caller's earlier inputs where they are, in place, and its frames differ: see
+/// docs/c-abi.md.)
+#[test]
+fn stable_source_as_liblz4() {
+    let data = content(300_000);
+    for level in [0, 9] {
+        for mode in [1] {
+            for auto_flush in [0, 1] {
+                for w in [4096usize, 65536, 100_000] {
+                    let p = c_prefs(4, mode, (1, 0), 0, level, auto_flush);
+                    let mut ops = vec![Op::Begin(&p, 19)];
+                    ops.extend(data.chunks(w).map(Op::Stable));
+                    ops.push(Op::End(1 << 20));
+                    same_ops(
+                        &ops,
+                        &format!("stable level {level} mode {mode} flush {auto_flush} writes {w}"),
+                    );
+                }
+            }
+        }
     }
 }

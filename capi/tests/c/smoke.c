@@ -288,14 +288,42 @@ static void frame_round_trip(int n, int level, LZ4F_blockSizeID_t id, LZ4F_block
     CHECK(LZ4F_isError(LZ4F_compressFrame(framed, bound - 1, src, (size_t)n, &prefs)));
     printf("lz4f compressFrame %d %d %d %d %zu %zu %zu %08x\n", n, level, (int)id, (int)mode, bound,
            LZ4F_compressBound((size_t)n, &prefs), c, fnv1a(framed, (int)c));
+    /* The same frame by a context, in updates of 10000 bytes with a flush after the second. */
+    LZ4F_cctx* cctx = NULL;
+    CHECK(LZ4F_createCompressionContext(&cctx, LZ4F_VERSION) == 0);
+    char* streamed = malloc(bound + 2 * LZ4F_compressBound(10000, &prefs) + 64);
+    prefs.frameInfo.contentSize = (unsigned long long)n;
+    size_t s = LZ4F_compressBegin(cctx, streamed, LZ4F_HEADER_SIZE_MAX, &prefs);
+    CHECK(!LZ4F_isError(s));
+    for (int at = 0, i = 0; at < n; at += 10000, i++) {
+        size_t len = n - at < 10000 ? (size_t)(n - at) : 10000;
+        size_t r = LZ4F_compressUpdate(cctx, streamed + s, LZ4F_compressBound(len, &prefs), src + at, len, NULL);
+        CHECK(!LZ4F_isError(r));
+        s += r;
+        if (i == 1) {
+            r = LZ4F_flush(cctx, streamed + s, LZ4F_compressBound(0, &prefs), NULL);
+            CHECK(!LZ4F_isError(r));
+            s += r;
+        }
+    }
+    size_t e = LZ4F_compressEnd(cctx, streamed + s, LZ4F_compressBound(0, &prefs), NULL);
+    CHECK(!LZ4F_isError(e));
+    s += e;
+    printf("lz4f compressUpdate %d %zu %08x\n", n, s, fnv1a(streamed, (int)s));
+    CHECK(LZ4F_freeCompressionContext(cctx) == 0);
     char* back = malloc(n + 1);
     LZ4F_dctx* dctx = NULL;
     CHECK(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION) == 0);
     size_t src_size = c, dst_size = (size_t)n;
     CHECK(LZ4F_decompress(dctx, back, &dst_size, framed, &src_size, NULL) == 0);
     CHECK(src_size == c && dst_size == (size_t)n && memcmp(src, back, n) == 0);
+    src_size = s;
+    dst_size = (size_t)n;
+    CHECK(LZ4F_decompress(dctx, back, &dst_size, streamed, &src_size, NULL) == 0);
+    CHECK(src_size == s && dst_size == (size_t)n && memcmp(src, back, n) == 0);
     CHECK(LZ4F_freeDecompressionContext(dctx) == 0);
     free(src);
+    free(streamed);
     free(framed);
     free(back);
 }
