@@ -505,7 +505,7 @@ pub unsafe extern "C" fn LZ4F_compressUpdate(
     cctx.buffered = if cctx.prefs.autoFlush != 0 {
         0
     } else {
-        (cctx.buffered + src_size) % cctx.block_len
+        cctx.buffered.wrapping_add(src_size) % cctx.block_len
     };
     cctx.total = cctx.total.wrapping_add(src_size as u64);
     pos
