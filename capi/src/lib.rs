@@ -1,5 +1,6 @@
-//! liblz4 1.10's C ABI on lz4-simd: the functions of `lz4.h` and `lz4hc.h`, with liblz4's
-//! prototypes, return values and error conventions, built by cargo-c into `liblz4.so.1`.
+//! liblz4 1.10's C ABI on lz4-simd: the functions of `lz4.h`, `lz4hc.h` and `lz4frame.h`, with
+//! liblz4's prototypes, return values and error conventions, built by cargo-c into
+//! `liblz4.so.1`.
 //!
 //! Each exported function is a thin `extern "C"` wrapper: it checks the sizes and pointers it is
 //! given as liblz4 does (a negative size or a null buffer is a failure: 0 from a compressor, a
@@ -12,7 +13,7 @@
 //! liblz4 itself and compare.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks, clippy::missing_safety_doc)]
-#![allow(non_snake_case)]
+#![allow(non_snake_case, non_camel_case_types)]
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -23,11 +24,17 @@ use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
 mod compress_stream;
 mod fast;
 mod hc;
+mod lz4frame;
+mod lz4frame_compress;
+mod lz4frame_decompress;
 mod obsolete;
 mod stream;
 pub use compress_stream::*;
 pub use fast::*;
 pub use hc::*;
+pub use lz4frame::*;
+pub use lz4frame_compress::*;
+pub use lz4frame_decompress::*;
 pub use obsolete::*;
 pub use stream::*;
 

@@ -1,8 +1,9 @@
 /*
  * A C program against liblz4's API: round trips through every exported block function, then a
  * digest line per call (return values and an FNV-1a hash of the output), so that two builds of
- * the library can be compared by their output. Exit status 0 when every round trip held.
+ * the library can be compared by their output. The frame API: its error names, sizes and layouts. Exit status 0 when every round trip held.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,9 @@
 #define LZ4_STATIC_LINKING_ONLY
 #include "lz4.h"
 #include "lz4hc.h"
+/* And of lz4frame.h: the error codes. */
+#define LZ4F_STATIC_LINKING_ONLY
+#include "lz4frame.h"
 
 static int failures = 0;
 
@@ -267,6 +271,133 @@ static void streams(int n, int block) {
     free(dst);
 }
 
+/* LZ4F_compressFrame at a level and block size, then LZ4F_decompress of the frame whole. */
+static void frame_round_trip(int n, int level, LZ4F_blockSizeID_t id, LZ4F_blockMode_t mode) {
+    char* src = malloc(n + 1);
+    fill(src, n, (uint32_t)n * 3u);
+    LZ4F_preferences_t prefs = LZ4F_INIT_PREFERENCES;
+    prefs.frameInfo.blockSizeID = id;
+    prefs.frameInfo.blockMode = mode;
+    prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+    prefs.frameInfo.contentSize = 1;
+    prefs.compressionLevel = level;
+    size_t bound = LZ4F_compressFrameBound((size_t)n, &prefs);
+    char* framed = malloc(bound);
+    size_t c = LZ4F_compressFrame(framed, bound, src, (size_t)n, &prefs);
+    CHECK(!LZ4F_isError(c));
+    CHECK(LZ4F_isError(LZ4F_compressFrame(framed, bound - 1, src, (size_t)n, &prefs)));
+    printf("lz4f compressFrame %d %d %d %d %zu %zu %zu %08x\n", n, level, (int)id, (int)mode, bound,
+           LZ4F_compressBound((size_t)n, &prefs), c, fnv1a(framed, (int)c));
+    /* The same frame by a context, in updates of 10000 bytes with a flush after the second. */
+    LZ4F_cctx* cctx = NULL;
+    CHECK(LZ4F_createCompressionContext(&cctx, LZ4F_VERSION) == 0);
+    char* streamed = malloc(bound + 2 * LZ4F_compressBound(10000, &prefs) + 64);
+    prefs.frameInfo.contentSize = (unsigned long long)n;
+    size_t s = LZ4F_compressBegin(cctx, streamed, LZ4F_HEADER_SIZE_MAX, &prefs);
+    CHECK(!LZ4F_isError(s));
+    for (int at = 0, i = 0; at < n; at += 10000, i++) {
+        size_t len = n - at < 10000 ? (size_t)(n - at) : 10000;
+        size_t r = LZ4F_compressUpdate(cctx, streamed + s, LZ4F_compressBound(len, &prefs), src + at, len, NULL);
+        CHECK(!LZ4F_isError(r));
+        s += r;
+        if (i == 1) {
+            r = LZ4F_flush(cctx, streamed + s, LZ4F_compressBound(0, &prefs), NULL);
+            CHECK(!LZ4F_isError(r));
+            s += r;
+        }
+    }
+    size_t e = LZ4F_compressEnd(cctx, streamed + s, LZ4F_compressBound(0, &prefs), NULL);
+    CHECK(!LZ4F_isError(e));
+    s += e;
+    printf("lz4f compressUpdate %d %zu %08x\n", n, s, fnv1a(streamed, (int)s));
+    CHECK(LZ4F_freeCompressionContext(cctx) == 0);
+    char* back = malloc(n + 1);
+    LZ4F_dctx* dctx = NULL;
+    CHECK(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION) == 0);
+    size_t src_size = c, dst_size = (size_t)n;
+    CHECK(LZ4F_decompress(dctx, back, &dst_size, framed, &src_size, NULL) == 0);
+    CHECK(src_size == c && dst_size == (size_t)n && memcmp(src, back, n) == 0);
+    src_size = s;
+    dst_size = (size_t)n;
+    CHECK(LZ4F_decompress(dctx, back, &dst_size, streamed, &src_size, NULL) == 0);
+    CHECK(src_size == s && dst_size == (size_t)n && memcmp(src, back, n) == 0);
+    CHECK(LZ4F_freeDecompressionContext(dctx) == 0);
+    free(src);
+    free(streamed);
+    free(framed);
+    free(back);
+}
+
+/* A frame of the lz4 tool (-BD -B4 -BX --content-size: linked 64 KiB blocks, block and content
+ * checksums, the content size) of 1080 bytes of text. */
+static const unsigned char lz4_tool_frame[105] = {
+    0x04, 0x22, 0x4d, 0x18, 0x7c, 0x40, 0x38, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x68,
+    0x4a, 0x00, 0x00, 0x00, 0xf2, 0x0c, 0x66, 0x72, 0x61, 0x6d, 0x65, 0x20, 0x30, 0x20, 0x6f,
+    0x66, 0x20, 0x74, 0x68, 0x65, 0x20, 0x73, 0x6d, 0x6f, 0x6b, 0x65, 0x20, 0x74, 0x65, 0x73,
+    0x74, 0x2c, 0x20, 0x1b, 0x00, 0x1f, 0x31, 0x1b, 0x00, 0x07, 0x1f, 0x32, 0x1b, 0x00, 0x07,
+    0x1f, 0x33, 0x1b, 0x00, 0x07, 0x1f, 0x34, 0x1b, 0x00, 0x07, 0x1f, 0x35, 0x1b, 0x00, 0x07,
+    0x1f, 0x36, 0x1b, 0x00, 0x07, 0x0f, 0xbd, 0x00, 0xff, 0xff, 0xff, 0x60, 0x50, 0x65, 0x73,
+    0x74, 0x2c, 0x20, 0xc1, 0x0c, 0xc1, 0xca, 0x00, 0x00, 0x00, 0x00, 0x3f, 0x5e, 0xd6, 0x9a};
+
+/* LZ4F_decompress of that frame in pieces of `piece` bytes into outputs of `cap` bytes: every
+ * call's result and sizes, and the content's hash. */
+static void frame_decode(size_t piece, size_t cap, int info_first) {
+    LZ4F_dctx* dctx = NULL;
+    CHECK(LZ4F_createDecompressionContext(&dctx, LZ4F_VERSION) == 0);
+    char content[2000];
+    size_t pos = 0, made = 0, calls = 0;
+    if (info_first) {
+        LZ4F_frameInfo_t info;
+        size_t used = sizeof lz4_tool_frame;
+        size_t r = LZ4F_getFrameInfo(dctx, &info, lz4_tool_frame, &used);
+        printf("lz4f info %zu %zu %u %u %llu\n", r, used, (unsigned)info.blockSizeID,
+               (unsigned)info.blockMode, info.contentSize);
+        pos += used;
+    }
+    for (;;) {
+        size_t src_size = sizeof lz4_tool_frame - pos < piece ? sizeof lz4_tool_frame - pos : piece;
+        size_t dst_size = cap;
+        char out[300];
+        size_t r = LZ4F_decompress(dctx, out, &dst_size, lz4_tool_frame + pos, &src_size, NULL);
+        printf("lz4f decompress %zu %zu %zu %zu %zu\n", piece, cap, r, src_size, dst_size);
+        if (LZ4F_isError(r) || made + dst_size > sizeof content) break;
+        memcpy(content + made, out, dst_size);
+        made += dst_size;
+        pos += src_size;
+        if (r == 0 || ++calls > 10000) break;
+    }
+    printf("lz4f content %zu %08x\n", made, fnv1a(content, (int)made));
+    CHECK(made == 1080 && memcmp(content, "frame 0 of the smoke test, frame 1", 34) == 0);
+    CHECK(LZ4F_freeDecompressionContext(dctx) == 0);
+}
+
+/* The frame API: error names, version, header sizes, type layouts. */
+static void frame_api(void) {
+    printf("lz4f version %u levelMax %d\n", LZ4F_getVersion(), LZ4F_compressionLevel_max());
+    CHECK(LZ4F_getVersion() == LZ4F_VERSION);
+    /* LZ4F_getErrorCode and LZ4F_getBlockSize are static-linking-only: liblz4's own
+     * liblz4.so.1 does not export them, so they are not called here. */
+    for (int code = 0; code <= (int)LZ4F_ERROR_maxCode + 1; code++) {
+        size_t r = (size_t)-(ptrdiff_t)code;
+        printf("lz4f error %d %u %s\n", code, LZ4F_isError(r), LZ4F_getErrorName(r));
+    }
+    unsigned char h[19] = {0x04, 0x22, 0x4D, 0x18, 0x64, 0x70, 0xB9};
+    for (int flg = 0; flg < 256; flg += 9) {
+        h[4] = (unsigned char)flg;
+        printf("lz4f headerSize %d %zu %zu\n", flg, LZ4F_headerSize(h, 5), LZ4F_headerSize(h, 4));
+    }
+    unsigned char skip[8] = {0x5A, 0x2A, 0x4D, 0x18, 0, 0, 0, 0};
+    CHECK(LZ4F_headerSize(skip, 8) == 8);
+    CHECK(LZ4F_headerSize(NULL, 8) == (size_t)-(ptrdiff_t)LZ4F_ERROR_srcPtr_wrong);
+    CHECK(sizeof(LZ4F_frameInfo_t) == 32 && offsetof(LZ4F_frameInfo_t, contentSize) == 16);
+    CHECK(offsetof(LZ4F_frameInfo_t, dictID) == 24 && offsetof(LZ4F_frameInfo_t, blockChecksumFlag) == 28);
+    CHECK(sizeof(LZ4F_preferences_t) == 56 && offsetof(LZ4F_preferences_t, compressionLevel) == 32);
+    CHECK(offsetof(LZ4F_preferences_t, reserved) == 44);
+    CHECK(sizeof(LZ4F_compressOptions_t) == 16 && sizeof(LZ4F_decompressOptions_t) == 16);
+    LZ4F_preferences_t prefs = LZ4F_INIT_PREFERENCES;
+    CHECK(prefs.frameInfo.blockSizeID == LZ4F_max64KB && prefs.compressionLevel == 0);
+}
+
 int main(void) {
     printf("version %d %s\n", LZ4_versionNumber(), LZ4_versionString());
     CHECK(LZ4_versionNumber() == LZ4_VERSION_NUMBER);
@@ -280,6 +411,15 @@ int main(void) {
     streams(300000, 65536);
     streams(30000, 700);
     streams(20, 7);
+    frame_api();
+    frame_decode(1, 1, 0);
+    frame_decode(7, 100, 1);
+    frame_decode(1000, 300, 0);
+    frame_round_trip(0, 0, LZ4F_default, LZ4F_blockLinked);
+    frame_round_trip(1000, -3, LZ4F_max64KB, LZ4F_blockIndependent);
+    frame_round_trip(300000, 1, LZ4F_max64KB, LZ4F_blockLinked);
+    frame_round_trip(300000, 9, LZ4F_max256KB, LZ4F_blockLinked);
+    frame_round_trip(70000, 12, LZ4F_max4MB, LZ4F_blockIndependent);
     if (failures) fprintf(stderr, "smoke: %d failures\n", failures);
     return failures != 0;
 }
