@@ -325,15 +325,25 @@ mod tests {
     #[test]
     fn idle_work_stops_when_the_pipeline_halts() {
         use std::sync::atomic::{AtomicUsize, Ordering};
-        const PIECES: usize = 1 << 24;
+        const PIECES: usize = 1 << 20;
         for threads in [2, 3, 7] {
             let pieces = AtomicUsize::new(0);
+            // Each piece takes a few microseconds, so that the time the failing job takes to
+            // unwind (a backtrace printed first, with RUST_BACKTRACE set) is worth few pieces
+            // whatever the build's optimisation: an atomic increment alone ran 11 million
+            // pieces in that time at opt-level 2.
             let idle = || {
-                pieces
+                let took = pieces
                     .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |done| {
                         (done < PIECES).then_some(done + 1)
                     })
-                    .is_ok()
+                    .is_ok();
+                if took {
+                    for _ in 0..1000 {
+                        std::hint::spin_loop();
+                    }
+                }
+                took
             };
             let mut next = 0;
             let source = move || {
