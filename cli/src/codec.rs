@@ -1,13 +1,15 @@
 //! The streams a job runs, each from a reader to a writer: frame compression as `lz4` does it,
 //! legacy frames (`-l`), size-prepended blocks (`--block`), and decompression of any mix of
-//! frames. Memory stays bounded by the block size (8 MiB for legacy frames), except for
-//! `--block`, whose single block is read whole.
+//! frames. Memory stays bounded by 4 MiB (the first read) and the block size (8 MiB for legacy
+//! frames), except for `--block`, whose single block is read whole.
 //!
-//! How `lz4` compresses a file, and so how we do to get its bytes: it reads one block's worth
-//! first; an input shorter than a block, or (as in 1.10) of exactly one block smaller than
-//! 4 MiB, is compressed in one shot (`LZ4F_compressFrame`, which picks the smallest block size
-//! that holds it, marks its one block independent and records the content size when asked), a
-//! longer one is streamed block by block. `lz4`'s levels map onto the library as: a negative
+//! How `lz4` 1.10 compresses a file, and so how we do to get its bytes: it reads 4 MiB first; an
+//! input shorter than that is compressed in one call (`LZ4F_compressFrame`, which picks the
+//! smallest block size that holds an input shorter than a block, marks a frame of one block
+//! independent, records the content size when asked, and compresses linked blocks as one
+//! update); a longer one is streamed block by block, as `lz4` 1.9.4 streams every input (1.10
+//! compresses it in 4 MiB chunks, each linked chunk starting from the previous chunk's last
+//! 64 KiB loaded as a dictionary, which linked frames of 4 MiB and more do not reproduce). `lz4`'s levels map onto the library as: a negative
 //! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
 //! means 12).
 
@@ -16,7 +18,7 @@ use std::io::{self, BufReader, Read, Write};
 use lz4_simd::block::{self, Dictionary};
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder,
-    FrameOptions, ParallelFrameDecoder, ParallelFrameEncoder,
+    FrameOptions, ParallelFrameDecoder, ParallelFrameEncoder, Status,
 };
 
 use crate::args::Settings;
@@ -102,22 +104,24 @@ pub fn compress_frame(
     let dictionary = dictionary.map(Dictionary::new_dense);
     let dictionary = dictionary.as_ref();
     let block_len = settings.block_size.bytes();
-    let mut buf = vec![0u8; block_len];
+    // lz4 1.10 reads 4 MiB first: an input shorter than that is one `LZ4F_compressFrame` call.
+    let mut buf = vec![0u8; BlockSize::Max4MB.bytes()];
     let first = read_full(reader, &mut buf)?;
-    // lz4 1.10 compresses an input shorter than 4 MiB in one call, so an input of exactly one
-    // smaller block is a one-shot frame too (of independent blocks, as no block follows); a
-    // byte read past the block says whether more comes, and is put back in front of the rest.
-    let mut next = [0u8; 1];
-    let peeked = if first == block_len && block_len < BlockSize::Max4MB.bytes() {
-        read_full(reader, &mut next)?
-    } else {
-        0
-    };
-    let reader = &mut next[..peeked].chain(reader);
-    if first < block_len || (block_len < BlockSize::Max4MB.bytes() && peeked == 0) {
+    if first < buf.len() {
+        if first > block_len && settings.linked {
+            // Several linked blocks in one update: each continues the one before it in the same
+            // buffer (liblz4's prefix mode), which the block-by-block stream does not give.
+            let declared = content_size.filter(|&len| len > 0).map(|_| first as u64);
+            let options = options.declared_content_size(declared);
+            return writer.write_all(&one_update_frame(&buf[..first], options, dictionary)?);
+        }
         let options = options.content_size(content_size.is_some());
         // One block: independent, as `LZ4F_compressFrame` marks a frame that fits in one.
-        let options = options.block_mode(BlockMode::Independent);
+        let options = if first <= block_len {
+            options.block_mode(BlockMode::Independent)
+        } else {
+            options
+        };
         let framed = match dictionary {
             Some(dict) => frame::compress_with_prepared_dictionary(&buf[..first], dict, &options),
             None => frame::compress(&buf[..first], &options),
@@ -140,7 +144,7 @@ pub fn compress_frame(
                 FrameCompressor::with_options(options).auto_flush(true),
             ),
         };
-        pump(reader, &mut encoder, &mut buf, first)?;
+        pump(reader, &mut encoder, &mut buf, block_len)?;
         encoder.finish()?;
     } else {
         // Auto-flush too: the same frames as the one-thread path for the same reads.
@@ -151,25 +155,69 @@ pub fn compress_frame(
             None => ParallelFrameEncoder::with_options(writer, options, threads),
         }
         .auto_flush(true);
-        pump(reader, &mut encoder, &mut buf, first)?;
+        pump(reader, &mut encoder, &mut buf, block_len)?;
         encoder.finish()?;
     }
     Ok(())
 }
 
-/// Writes `buf[..first]`, then the rest of `reader` a buffer at a time, to `encoder`.
+/// Writes the full `buf`, then the rest of `reader`, to `encoder` a block (`block_len` bytes) a
+/// write: each write is one update, compressed apart, as `lz4` 1.9.4 reads and compresses a
+/// block at a time (which linked blocks depend on).
 fn pump(
     reader: &mut impl Read,
     encoder: &mut impl Write,
     buf: &mut [u8],
-    first: usize,
+    block_len: usize,
 ) -> io::Result<()> {
-    let mut len = first;
-    while len > 0 {
-        encoder.write_all(&buf[..len])?;
-        len = read_full(reader, buf)?;
+    for block in buf.chunks(block_len) {
+        encoder.write_all(block)?;
     }
-    Ok(())
+    let buf = &mut buf[..block_len];
+    loop {
+        let len = read_full(reader, buf)?;
+        if len == 0 {
+            return Ok(());
+        }
+        encoder.write_all(&buf[..len])?;
+    }
+}
+
+/// `src` as `LZ4F_compressFrame` writes it: one update of the whole input, with auto-flush.
+fn one_update_frame(
+    src: &[u8],
+    options: FrameOptions,
+    dictionary: Option<&Dictionary>,
+) -> io::Result<Vec<u8>> {
+    let mut out = vec![0u8; frame::compress_bound(src.len(), &options)];
+    let mut compressor = match dictionary {
+        Some(dict) => FrameCompressor::with_prepared_dictionary(options, dict),
+        None => FrameCompressor::with_options(options),
+    }
+    .auto_flush(true);
+    let (mut input, mut produced) = (src, 0);
+    // The calls up to the one that reports `NeedInput` are one update.
+    loop {
+        let progress = compressor
+            .compress(input, &mut out[produced..])
+            .map_err(io::Error::other)?;
+        input = &input[progress.consumed..];
+        produced += progress.produced;
+        if progress.status == Status::NeedInput {
+            break;
+        }
+    }
+    loop {
+        let progress = compressor
+            .finish(&mut out[produced..])
+            .map_err(io::Error::other)?;
+        produced += progress.produced;
+        if progress.status != Status::OutputFull {
+            break;
+        }
+    }
+    out.truncate(produced);
+    Ok(out)
 }
 
 /// Compresses `reader` into a legacy frame (`lz4 -l`): the magic, then every 8 MiB of input as

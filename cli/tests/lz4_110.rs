@@ -470,6 +470,36 @@ fn exit_codes_of_benchmarks_without_data_and_lists_cut_short_are_lz4s() {
     }
 }
 
+/// lz4 1.10 compresses an input shorter than 4 MiB in one `LZ4F_compressFrame` call: linked
+/// blocks (`-BD`) each continue the one before in the same buffer. Two blocks and more, fast and
+/// HC levels, with and without a dictionary, on one and two threads.
+#[test]
+fn linked_frames_under_4_mib_are_lz4_110s() {
+    let Some(lz4) = reference() else { return };
+    let dir = scratch("linked-110");
+    std::fs::write(dir.join("dict"), sample(70_000)).unwrap();
+    for (len, name) in [(140_000usize, "a"), (1_000_000, "b"), ((4 << 20) - 1, "c")] {
+        std::fs::write(dir.join(name), sample(len)).unwrap();
+        for level in ["-1", "--fast=3", "-3", "-9"] {
+            for extra in [&[][..], &["-D", "dict"], &["-BX", "--content-size"]] {
+                for threads in ["-T1", "-T2"] {
+                    let mut args = vec![level, "-B4D", threads, "-c"];
+                    args.extend_from_slice(extra);
+                    args.push(name);
+                    let ours = run_in(bin().args(&args), &dir);
+                    ok(&ours, &format!("{args:?}"));
+                    let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+                    ok(&theirs, &format!("lz4 {args:?}"));
+                    assert!(
+                        ours.stdout == theirs.stdout,
+                        "{args:?}: bytes differ from lz4 1.10"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn dictionary_compression_writes_lz4_110s_bytes() {
     // lz4 1.10 prepares the dictionary with `LZ4F_createCDict` (`LZ4_loadDictSlow` at the fast
