@@ -17,8 +17,8 @@ words=(
     '\bmerged (main)\b'
     '\b(main|branch) `?wip'
     '\bwip-[a-z]'                         # branch names
-    '\bissues? #?[0-9]+'                  # project-internal issues ("issue 21", "issue #17")
-    '\(#[0-9]+\)'                          # "(#17)"; another project's owner/repo#N is fine
+    '\bissues? #?[0-9]+'                  # project-internal issues: the word, then a number
+    '\(#[0-9]+\)'                          # a number in brackets; another project's owner/repo#N is fine
     '\b(see|in|per|from|fixes|closes|of) #[0-9]+'
     '\bstyle rule [0-9]'
     'LZ4-NOTES'
