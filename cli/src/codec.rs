@@ -13,7 +13,7 @@
 //! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
 //! means 12).
 
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use lz4_simd::block::{self, Dictionary};
 use lz4_simd::frame::{
@@ -24,7 +24,7 @@ use lz4_simd::frame::{
 use crate::args::Settings;
 
 /// Input buffer of the decoder.
-const READ_BUFFER: usize = 1 << 20;
+const READ_BUFFER: usize = 128 << 10;
 
 /// The most threads decompression uses (`-T` above it, or 0 on a larger machine, means this).
 /// The caller's thread reads the input, runs the frame parser, hashes the content checksum and
@@ -318,14 +318,37 @@ pub fn decompress_frames(
             Some(dict) => ParallelFrameDecoder::with_any_dictionary(reader, dict, threads),
             None => ParallelFrameDecoder::new(reader, threads),
         };
-        return io::copy(&mut decoder.kernel_trailer(true), writer);
+        return hand_out(&mut decoder.kernel_trailer(true), writer);
     }
     let decompressor = match dictionary {
         Some(dict) => FrameDecompressor::with_any_dictionary(dict),
         None => FrameDecompressor::new(),
     };
     let mut decoder = FrameDecoder::with_decompressor(reader, decompressor.kernel_trailer(true));
-    io::copy(&mut decoder, writer)
+    hand_out(&mut decoder, writer)
+}
+
+/// The most content written in one call: Zen 4's L2 cache, so the content checksum hashes what
+/// the write just read (to a file or a pipe, the kernel's copy) from the L2; as large as the
+/// output's buffer, so that it is written without a copy into it.
+const HAND_OUT_PIECE: usize = 1 << 20;
+
+/// Writes the decoded content onto `writer` straight from the decoder's buffers, a piece at a
+/// time; the decoder hashes each piece for the content checksum once it is written
+/// (`BufRead::consume`). `io::copy` would copy the content twice more on the caller's thread,
+/// into its buffer and then into the writer's.
+fn hand_out(decoder: &mut impl BufRead, writer: &mut impl Write) -> io::Result<u64> {
+    let mut total = 0u64;
+    loop {
+        let content = decoder.fill_buf()?;
+        if content.is_empty() {
+            return Ok(total);
+        }
+        let len = content.len().min(HAND_OUT_PIECE);
+        writer.write_all(&content[..len])?;
+        decoder.consume(len);
+        total += len as u64;
+    }
 }
 
 /// The whole input if it is at most `max` bytes long; otherwise an `InputTooLarge` error with
