@@ -23,7 +23,7 @@ use crate::codec;
 use crate::container;
 use crate::output::{self, FileId, Input, Output, Sink, SourceMeta};
 use crate::progress::{Counted, Progress};
-use crate::Failure;
+use crate::{write_failure_code, Failure};
 
 const EXTENSION: &str = ".lz4";
 
@@ -378,8 +378,13 @@ fn stdin_length() -> Option<u64> {
     meta.is_file().then(|| meta.len().saturating_sub(position))
 }
 
-/// Which side of a stream an I/O error came from.
-fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -> Failure {
+/// Which side of a stream an I/O error came from; a write error gets `write_code`.
+fn stream_failure(
+    err: io::Error,
+    input: &Counted<Box<dyn Read>>,
+    sink: &Sink,
+    write_code: u8,
+) -> Failure {
     if let Some(codec) = err
         .get_ref()
         .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
@@ -396,7 +401,7 @@ fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -
     if input.failed() {
         Failure::Io(format!("reading {}", input.name()), err)
     } else {
-        Failure::Io(sink.name(), err)
+        Failure::Write(write_code, sink.name(), err)
     }
 }
 
@@ -507,10 +512,17 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
     let written = sink.bytes_written();
     let read = reader.bytes_read();
     reader.finish_progress();
+    let write_code = write_failure_code(settings, job.mode == Mode::Compress, sparse, read);
     if let Err(err) = result {
-        return Err(stream_failure(err, &reader, &sink));
+        return Err(stream_failure(err, &reader, &sink, write_code));
     }
-    let durable = sink.commit(source.as_ref())?;
+    // A write error met only now (the last buffered bytes, the file's sync) is the output's too.
+    let durable = sink
+        .commit(source.as_ref())
+        .map_err(|failure| match failure {
+            Failure::Io(name, err) => Failure::Write(write_code, name, err),
+            other => other,
+        })?;
     summary(settings, job, read, written, start);
     if let (true, Input::File(path)) = (settings.remove_source, &job.input) {
         // Standard output, `-t`, `/dev/null`, a FIFO or a device keep nothing on disk: removing

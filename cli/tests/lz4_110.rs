@@ -439,6 +439,69 @@ fn exit_codes_of_short_inputs_and_data_after_a_frame_are_lz4s() {
     }
 }
 
+/// lz4 1.10's exit codes when the output cannot be written (`/dev/full`): 42 for a frame
+/// compressed in one call (an input under 4 MiB), 38 for the blocks of a longer frame or of a
+/// legacy frame, 73 for decoded content written with holes (the default to a file), 70 without
+/// them (`--no-sparse`, standard output). Outputs of 1 MB and more: `lz4` does not check the
+/// last buffered bytes it closes its output with, so smaller failures pass there unseen.
+#[test]
+fn exit_codes_of_outputs_that_cannot_be_written_are_lz4s() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("notice: no /dev/full; write failures not tested");
+        return;
+    }
+    let dir = scratch("exit-codes-write");
+    std::fs::write(dir.join("small"), sample(1_500_000)).unwrap();
+    std::fs::write(dir.join("large"), sample(5 << 20)).unwrap();
+    ok(
+        &run_in(bin().args(["small", "small.lz4"]), &dir),
+        "compress",
+    );
+    let cases: &[(&[&str], bool, i32)] = &[
+        (&["-f", "small", "/dev/full"], false, 42),
+        (&["-c", "small"], true, 42),
+        (&["-f", "large", "/dev/full"], false, 38),
+        (&["-c", "-T2", "large"], true, 38),
+        (&["-l", "-f", "small", "/dev/full"], false, 38),
+        (&["-d", "-f", "small.lz4", "/dev/full"], false, 73),
+        (
+            &["-d", "--no-sparse", "-f", "small.lz4", "/dev/full"],
+            false,
+            70,
+        ),
+        (&["-dc", "small.lz4"], true, 70),
+        (&["-dc", "-T2", "small.lz4"], true, 70),
+    ];
+    let lz4 = reference();
+    let run = |mut command: Command, to_stdout: bool| {
+        if to_stdout {
+            command.stdout(std::fs::OpenOptions::new().write(true).open(full).unwrap());
+        }
+        run_in(&mut command, &dir)
+    };
+    for (args, to_stdout, code) in cases {
+        let mut ours = bin();
+        ours.args(*args);
+        let out = run(ours, *to_stdout);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("No space left"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if let Some(lz4) = &lz4 {
+            let mut theirs = Command::new(lz4);
+            theirs.args(*args);
+            assert_eq!(
+                run(theirs, *to_stdout).status.code(),
+                Some(*code),
+                "lz4 {args:?}"
+            );
+        }
+    }
+}
+
 /// lz4 1.10's exit codes of `-b` with nothing to measure (directories, which are skipped, and
 /// empty files: 12) and of `--list` on a file whose last frame is followed by 1 to 3 bytes (no
 /// magic number to read: 40).
