@@ -538,6 +538,14 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
                 }
                 fs::remove_file(path)
                     .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?;
+                // Debug builds only: a pause just after the removal, for the same tests.
+                #[cfg(debug_assertions)]
+                if let Some(ms) = std::env::var("LZ4_SIMD_TEST_REMOVED_PAUSE_MS")
+                    .ok()
+                    .and_then(|ms| ms.parse().ok())
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(ms));
+                }
                 if let Some((file, meta, watch)) = &opened {
                     if written_while_removed(file, meta, watch.as_ref()) {
                         let at = restore_removed(path, file, meta)?;
