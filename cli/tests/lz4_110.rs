@@ -470,6 +470,35 @@ fn exit_codes_of_benchmarks_without_data_and_lists_cut_short_are_lz4s() {
     }
 }
 
+/// `--content-size` over a file whose size the system gives as 0 though it has content (a file
+/// of `/proc`): lz4 1.10 takes 0 as "unknown" and declares no content size, whatever the block
+/// options.
+#[test]
+fn content_size_of_a_file_sized_zero_is_not_declared() {
+    let Some(lz4) = reference() else { return };
+    let source = Path::new("/proc/version");
+    if std::fs::metadata(source).map_or(true, |meta| meta.len() != 0) {
+        eprintln!("notice: no /proc/version of size 0; comparison skipped");
+        return;
+    }
+    let dir = scratch("content-size-sized-zero");
+    for extra in [&[][..], &["-BD", "-B4"], &["-BX"], &["-D", "/proc/version"]] {
+        let mut args = vec!["--content-size", "-c"];
+        args.extend_from_slice(extra);
+        args.push("/proc/version");
+        let ours = run_in(bin().args(&args), &dir);
+        ok(&ours, &format!("{args:?}"));
+        let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+        ok(&theirs, &format!("lz4 {args:?}"));
+        assert!(
+            ours.stdout == theirs.stdout,
+            "{args:?}: bytes differ from lz4 1.10 (frame descriptor {:02x?}, lz4 1.10 {:02x?})",
+            &ours.stdout[4..6],
+            &theirs.stdout[4..6]
+        );
+    }
+}
+
 /// lz4 1.10 compresses an input shorter than 4 MiB in one `LZ4F_compressFrame` call: linked
 /// blocks (`-BD`) each continue the one before in the same buffer. Two blocks and more, fast and
 /// HC levels, with and without a dictionary, on one and two threads.
