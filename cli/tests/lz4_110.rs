@@ -475,6 +475,79 @@ fn exit_codes_of_benchmarks_without_data_and_lists_cut_short_are_lz4s() {
     }
 }
 
+/// `--rm` where the source's directory refuses the removal: lz4 1.10's exit codes, 50 after
+/// compressing and 45 after decompressing, with the source and the complete output kept. Run
+/// as `nobody` (through `setpriv`) when the tests run as root, whom no permission stops.
+#[test]
+fn rm_refused_by_the_directory_exits_as_lz4_110() {
+    use std::os::unix::fs::{chown, PermissionsExt};
+    let root = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Uid:"))
+                .map(|uids| uids.split_whitespace().next() == Some("0"))
+        })
+        .unwrap_or(false);
+    let has_setpriv = Command::new("setpriv").arg("--version").output().is_ok();
+    if root && !has_setpriv {
+        eprintln!("notice: running as root without setpriv; test skipped");
+        return;
+    }
+    let dir = scratch("rm-refused");
+    let sources = dir.join("sources");
+    let outputs = dir.join("outputs");
+    std::fs::create_dir_all(&sources).unwrap();
+    std::fs::create_dir_all(&outputs).unwrap();
+    let data = sample(20_000);
+    std::fs::write(sources.join("s"), &data).unwrap();
+    let framed = run_in(bin().args(["-c", "s"]), &sources);
+    ok(&framed, "-c s");
+    std::fs::write(sources.join("f.lz4"), &framed.stdout).unwrap();
+    std::fs::set_permissions(&outputs, std::fs::Permissions::from_mode(0o777)).unwrap();
+    if root {
+        for name in ["s", "f.lz4"] {
+            chown(sources.join(name), Some(65534), Some(65534)).unwrap();
+        }
+    }
+    std::fs::set_permissions(&sources, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let as_user = |args: &[&str]| {
+        let mut command = if root {
+            let mut command = Command::new("setpriv");
+            command
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_lz4-simd"));
+            command
+        } else {
+            bin()
+        };
+        command.args(args);
+        run_in(&mut command, &sources)
+    };
+    let out_s = outputs.join("s.lz4");
+    let out_f = outputs.join("f");
+    let compressed = as_user(&["-q", "--rm", "s", out_s.to_str().unwrap()]);
+    let decompressed = as_user(&["-q", "-d", "--rm", "f.lz4", out_f.to_str().unwrap()]);
+    std::fs::set_permissions(&sources, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        compressed.status.code(),
+        Some(50),
+        "{}",
+        stderr(&compressed)
+    );
+    assert_eq!(
+        decompressed.status.code(),
+        Some(45),
+        "{}",
+        stderr(&decompressed)
+    );
+    assert!(std::fs::read(sources.join("s")).unwrap() == data);
+    assert!(std::fs::read(sources.join("f.lz4")).unwrap() == framed.stdout);
+    assert!(std::fs::read(&out_s).unwrap() == framed.stdout);
+    assert!(std::fs::read(&out_f).unwrap() == data);
+}
+
 /// `--content-size` over a file whose size the system gives as 0 though it has content (a file
 /// of `/proc`): lz4 1.10 takes 0 as "unknown" and declares no content size, whatever the block
 /// options.
