@@ -527,7 +527,9 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         };
         match kept {
             None => {
-                if let Some(why) = remove_source(path, opened.as_ref())? {
+                // lz4 1.10's exit codes for a source it cannot remove.
+                let code = if job.mode == Mode::Compress { 50 } else { 45 };
+                if let Some(why) = remove_source(path, opened.as_ref(), code)? {
                     display(settings, 1, &format!("{}: kept ({why})", path.display()));
                 }
             }
@@ -619,7 +621,8 @@ fn test_pause(_variable: &str) {
 }
 
 /// Removes the source at `path` (`--rm`), which [`changed_since_opened`] found unchanged, with
-/// `opened` the file that was read. Returns why it was kept instead, if it was.
+/// `opened` the file that was read; `code` is the exit status if it cannot be removed. Returns
+/// why it was kept instead, if it was.
 ///
 /// The name is first moved aside (renamed, never over a file, to a fresh name beside it) and
 /// checked to be the file that was read before anything is removed: a file renamed over the
@@ -632,11 +635,12 @@ fn test_pause(_variable: &str) {
 fn remove_source(
     path: &Path,
     opened: Option<&(File, fs::Metadata, Option<Watch>)>,
+    code: u8,
 ) -> Result<Option<String>, Failure> {
     use std::os::unix::fs::MetadataExt;
     let _signals = crate::signals::registry();
     test_pause("LZ4_SIMD_TEST_REMOVAL_PAUSE_MS");
-    let removing = |e: io::Error| Failure::Io(format!("removing {}", path.display()), e);
+    let removing = |e: io::Error| Failure::Exit(code, format!("removing {}: {e}", path.display()));
     let Some((file, meta, watch)) = opened else {
         fs::remove_file(path).map_err(removing)?;
         return Ok(None);
