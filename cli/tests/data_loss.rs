@@ -510,6 +510,11 @@ fn sigint_after_the_removal_still_restores_the_source() {
     let dir = scratch("sigint-after-removal");
     let old = sample(50_000);
     std::fs::write(dir.join("s"), &old).unwrap();
+    std::fs::set_permissions(
+        dir.join("s"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o640),
+    )
+    .unwrap();
     let writer = std::fs::OpenOptions::new()
         .append(true)
         .open(dir.join("s"))
@@ -531,6 +536,14 @@ fn sigint_after_the_removal_still_restores_the_source() {
         .unwrap()
         .success());
     let out = child.wait_with_output().unwrap();
+    // The signal still ends the run, once the source is back.
+    assert_eq!(
+        out.status.signal(),
+        Some(2),
+        "{:?}: {}",
+        out.status,
+        stderr(&out)
+    );
     let mut want = old.clone();
     want.extend_from_slice(b"written after the removal");
     let restored = std::fs::read(dir.join("s")).ok();
@@ -541,6 +554,11 @@ fn sigint_after_the_removal_still_restores_the_source() {
         want.len(),
         out.status,
         stderr(&out)
+    );
+    let mode = std::fs::metadata(dir.join("s")).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o640
     );
 }
 
