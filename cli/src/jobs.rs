@@ -706,7 +706,7 @@ fn move_aside(path: &Path) -> io::Result<PathBuf> {
         .prefix(&aside_prefix(path))
         .suffix(".lz4-simd-rm")
         .make_in(output::target_dir(path), |aside| {
-            rename_noreplace(path, aside)
+            rename_noreplace(path, aside, true)
         })?;
     let ((), aside) = named.keep().map_err(|e| e.error)?;
     Ok(aside)
@@ -717,7 +717,7 @@ fn move_aside(path: &Path) -> io::Result<PathBuf> {
 /// returns. Returns where it is.
 fn put_back(aside: &Path, path: &Path) -> io::Result<PathBuf> {
     for at in [path.to_path_buf(), rm_restored(path)] {
-        match rename_noreplace(aside, &at) {
+        match rename_noreplace(aside, &at, false) {
             Ok(()) => {
                 File::open(output::target_dir(&at))?.sync_all()?;
                 return Ok(at);
@@ -735,18 +735,25 @@ fn rm_restored(path: &Path) -> PathBuf {
     PathBuf::from(beside)
 }
 
-/// Renames `from` to `to`, failing with `AlreadyExists` if `to` exists.
-fn rename_noreplace(from: &Path, to: &Path) -> io::Result<()> {
+/// Renames `from` to `to`, failing with `AlreadyExists` if `to` exists. Where the file system
+/// has no `RENAME_NOREPLACE` (or off Linux): with `take`, a rename after checking that `to` is
+/// free (`from`'s name is taken at once, so no file renamed over it meanwhile is removed; `to`
+/// is a fresh random name); without, a link (which never replaces) and the removal of `from`.
+fn rename_noreplace(from: &Path, to: &Path, take: bool) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         use rustix::fs::{renameat_with, RenameFlags, CWD};
         match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
             Ok(()) => return Ok(()),
-            // A file system without `RENAME_NOREPLACE`: a link, which never replaces, then the
-            // removal of the old name, below.
             Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {}
             Err(e) => return Err(e.into()),
         }
+    }
+    if take {
+        if fs::symlink_metadata(to).is_ok() {
+            return Err(io::ErrorKind::AlreadyExists.into());
+        }
+        return fs::rename(from, to);
     }
     fs::hard_link(from, to)?;
     fs::remove_file(from)
