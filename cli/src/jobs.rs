@@ -738,7 +738,8 @@ fn rm_restored(path: &Path) -> PathBuf {
 /// Renames `from` to `to`, failing with `AlreadyExists` if `to` exists. Where the file system
 /// has no `RENAME_NOREPLACE` (or off Linux): with `take`, a rename after checking that `to` is
 /// free (`from`'s name is taken at once, so no file renamed over it meanwhile is removed; `to`
-/// is a fresh random name); without, a link (which never replaces) and the removal of `from`.
+/// is a fresh random name); without, a link (which never replaces) and the removal of `from`
+/// (that rename where the file system has no hard links).
 fn rename_noreplace(from: &Path, to: &Path, take: bool) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
@@ -749,14 +750,18 @@ fn rename_noreplace(from: &Path, to: &Path, take: bool) -> io::Result<()> {
             Err(e) => return Err(e.into()),
         }
     }
-    if take {
-        if fs::symlink_metadata(to).is_ok() {
-            return Err(io::ErrorKind::AlreadyExists.into());
+    if !take {
+        match fs::hard_link(from, to) {
+            Ok(()) => return fs::remove_file(from),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(e),
+            // No hard links here (FAT): the checked rename below.
+            Err(_) => {}
         }
-        return fs::rename(from, to);
     }
-    fs::hard_link(from, to)?;
-    fs::remove_file(from)
+    if fs::symlink_metadata(to).is_ok() {
+        return Err(io::ErrorKind::AlreadyExists.into());
+    }
+    fs::rename(from, to)
 }
 
 /// Puts a source that was written to after its removal back, from the open file (its last
