@@ -115,7 +115,8 @@ pub fn compress_frame(
             let options = options.declared_content_size(declared);
             return writer.write_all(&one_update_frame(&buf[..first], options, dictionary)?);
         }
-        let options = options.content_size(content_size.is_some());
+        // A size of 0 from the system (a file of `/proc`) is "unknown" to lz4 1.10: not declared.
+        let options = options.content_size(content_size.is_some_and(|len| len > 0));
         // One block: independent, as `LZ4F_compressFrame` marks a frame that fits in one.
         let options = if first <= block_len {
             options.block_mode(BlockMode::Independent)

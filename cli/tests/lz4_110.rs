@@ -17,6 +17,11 @@ fn reference() -> Option<PathBuf> {
     match std::env::var_os("LZ4_SIMD_LZ4_110") {
         Some(path) if Path::new(&path).is_file() => Some(PathBuf::from(path)),
         _ => {
+            // CI names the binary and requires the peers: a wrong name must fail there, not
+            // skip every comparison.
+            if std::env::var("LZ4_SIMD_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
+                panic!("LZ4_SIMD_LZ4_110 names no lz4 1.10 binary (LZ4_SIMD_REQUIRE_PEERS=1)");
+            }
             eprintln!("notice: LZ4_SIMD_LZ4_110 names no lz4 1.10 binary; comparison skipped");
             None
         }
@@ -530,6 +535,108 @@ fn exit_codes_of_benchmarks_without_data_and_lists_cut_short_are_lz4s() {
             let theirs = run_in(Command::new(lz4).args(*args), &dir);
             assert_eq!(theirs.status.code(), Some(*code), "lz4 {args:?}");
         }
+    }
+}
+
+/// `--rm` where the source's directory refuses the removal: lz4 1.10's exit codes, 50 after
+/// compressing and 45 after decompressing, with the source and the complete output kept. Run
+/// as `nobody` (through `setpriv`) when the tests run as root, whom no permission stops.
+#[test]
+fn rm_refused_by_the_directory_exits_as_lz4_110() {
+    use std::os::unix::fs::{chown, PermissionsExt};
+    let root = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Uid:"))
+                .map(|uids| uids.split_whitespace().next() == Some("0"))
+        })
+        .unwrap_or(false);
+    let has_setpriv = Command::new("setpriv").arg("--version").output().is_ok();
+    if root && !has_setpriv {
+        eprintln!("notice: running as root without setpriv; test skipped");
+        return;
+    }
+    let dir = scratch("rm-refused");
+    let sources = dir.join("sources");
+    let outputs = dir.join("outputs");
+    std::fs::create_dir_all(&sources).unwrap();
+    std::fs::create_dir_all(&outputs).unwrap();
+    let data = sample(20_000);
+    std::fs::write(sources.join("s"), &data).unwrap();
+    let framed = run_in(bin().args(["-c", "s"]), &sources);
+    ok(&framed, "-c s");
+    std::fs::write(sources.join("f.lz4"), &framed.stdout).unwrap();
+    std::fs::set_permissions(&outputs, std::fs::Permissions::from_mode(0o777)).unwrap();
+    if root {
+        for name in ["s", "f.lz4"] {
+            chown(sources.join(name), Some(65534), Some(65534)).unwrap();
+        }
+    }
+    std::fs::set_permissions(&sources, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let as_user = |args: &[&str]| {
+        let mut command = if root {
+            let mut command = Command::new("setpriv");
+            command
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_lz4-simd"));
+            command
+        } else {
+            bin()
+        };
+        command.args(args);
+        run_in(&mut command, &sources)
+    };
+    let out_s = outputs.join("s.lz4");
+    let out_f = outputs.join("f");
+    let compressed = as_user(&["-q", "--rm", "s", out_s.to_str().unwrap()]);
+    let decompressed = as_user(&["-q", "-d", "--rm", "f.lz4", out_f.to_str().unwrap()]);
+    std::fs::set_permissions(&sources, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        compressed.status.code(),
+        Some(50),
+        "{}",
+        stderr(&compressed)
+    );
+    assert_eq!(
+        decompressed.status.code(),
+        Some(45),
+        "{}",
+        stderr(&decompressed)
+    );
+    assert!(std::fs::read(sources.join("s")).unwrap() == data);
+    assert!(std::fs::read(sources.join("f.lz4")).unwrap() == framed.stdout);
+    assert!(std::fs::read(&out_s).unwrap() == framed.stdout);
+    assert!(std::fs::read(&out_f).unwrap() == data);
+}
+
+/// `--content-size` over a file whose size the system gives as 0 though it has content (a file
+/// of `/proc`): lz4 1.10 takes 0 as "unknown" and declares no content size, whatever the block
+/// options.
+#[test]
+fn content_size_of_a_file_sized_zero_is_not_declared() {
+    let Some(lz4) = reference() else { return };
+    let source = Path::new("/proc/version");
+    if std::fs::metadata(source).map_or(true, |meta| meta.len() != 0) {
+        eprintln!("notice: no /proc/version of size 0; comparison skipped");
+        return;
+    }
+    let dir = scratch("content-size-sized-zero");
+    for extra in [&[][..], &["-BD", "-B4"], &["-BX"], &["-D", "/proc/version"]] {
+        let mut args = vec!["--content-size", "-c"];
+        args.extend_from_slice(extra);
+        args.push("/proc/version");
+        let ours = run_in(bin().args(&args), &dir);
+        ok(&ours, &format!("{args:?}"));
+        let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+        ok(&theirs, &format!("lz4 {args:?}"));
+        assert!(
+            ours.stdout == theirs.stdout,
+            "{args:?}: bytes differ from lz4 1.10 (frame descriptor {:02x?}, lz4 1.10 {:02x?})",
+            &ours.stdout[4..6],
+            &theirs.stdout[4..6]
+        );
     }
 }
 
