@@ -393,8 +393,14 @@ pub const EXIT_CODES: &[(&str, &str)] = &[
          compressing an input under 4 MiB.",
     ),
     ("44", "The input is not LZ4."),
-    ("45", "--rm cannot remove the source of a decompressed output."),
-    ("50", "--rm cannot remove the source of a compressed output."),
+    (
+        "45",
+        "--rm cannot remove the source of a decompressed output.",
+    ),
+    (
+        "50",
+        "--rm cannot remove the source of a compressed output.",
+    ),
     ("63", "A truncated legacy frame."),
     (
         "70",
