@@ -7,11 +7,13 @@
 //! input shorter than that is compressed in one call (`LZ4F_compressFrame`, which picks the
 //! smallest block size that holds an input shorter than a block, marks a frame of one block
 //! independent, records the content size when asked, and compresses linked blocks as one
-//! update); a longer one is streamed block by block, as `lz4` 1.9.4 streams every input (1.10
-//! compresses it in 4 MiB chunks, each linked chunk starting from the previous chunk's last
-//! 64 KiB loaded as a dictionary, which linked frames of 4 MiB and more do not reproduce). `lz4`'s levels map onto the library as: a negative
-//! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
-//! means 12).
+//! update); a longer one in 4 MiB chunks, each linked chunk starting from the previous chunk's
+//! last 64 KiB loaded as a dictionary. Independent blocks are the same whichever way the input
+//! is cut, so they are streamed a block at a time; linked blocks at the fast levels are
+//! compressed in 1.10's chunks ([`LinkedChunks`]), and at the HC levels streamed a block at a
+//! time as `lz4` 1.9.4 does (bytes that differ from 1.10's). `lz4`'s levels map onto the library
+//! as: a negative level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12
+//! HC (above 12 means 12).
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
@@ -129,7 +131,22 @@ pub fn compress_frame(
         };
         return writer.write_all(&framed);
     }
-    let options = options.declared_content_size(content_size.filter(|&len| len > 0));
+    let declared = content_size.filter(|&len| len > 0);
+    let options = options.declared_content_size(declared);
+    if let (true, Compressor::Fast { acceleration }) =
+        (settings.linked, Compressor::from_level(settings.level))
+    {
+        let chunks = LinkedChunks {
+            options,
+            dictionary,
+            acceleration,
+            block_len,
+            block_checksum: settings.block_checksum,
+            content_checksum: settings.content_checksum,
+            declared,
+        };
+        return chunks.compress(reader, writer, buf);
+    }
     // `-T#` (0, the default as in lz4 1.10: one thread per core). Same bytes either way.
     let threads = settings.threads.map_or(0, |n| n as usize);
     if threads == 1 {
@@ -160,6 +177,132 @@ pub fn compress_frame(
         encoder.finish()?;
     }
     Ok(())
+}
+
+/// A frame of linked blocks (`-BD`) at a fast level, of an input of 4 MiB or more, as lz4 1.10
+/// writes it: in chunks of 4 MiB, each compressed as a new stream. The first is the frame's first
+/// update (header and blocks, from the `-D` dictionary if there is one); each later one starts
+/// from the previous chunk's last 64 KiB, loaded as `LZ4_loadDict` loads a dictionary right
+/// before it in memory ([`block::StreamCompressor::reset_with_history`]), and its blocks are
+/// made as `LZ4F_compressUpdate` makes them (stored raw when the compressed block would not be
+/// shorter). Then the end mark and the checksum of the whole content.
+struct LinkedChunks<'d> {
+    options: FrameOptions,
+    dictionary: Option<&'d Dictionary>,
+    acceleration: u32,
+    block_len: usize,
+    block_checksum: bool,
+    content_checksum: bool,
+    declared: Option<u64>,
+}
+
+/// The history each later chunk starts from.
+const CHUNK_HISTORY: usize = 64 << 10;
+
+impl LinkedChunks<'_> {
+    /// `buf` holds the first 4 MiB read (a whole chunk).
+    fn compress(
+        self,
+        reader: &mut impl Read,
+        writer: &mut impl Write,
+        buf: Vec<u8>,
+    ) -> io::Result<()> {
+        let chunk_len = buf.len();
+        let mut hasher = xxhash_rust::xxh32::Xxh32::new(0);
+        hasher.update(&buf);
+        let mut total = chunk_len as u64;
+        let mut out = vec![0u8; frame::compress_bound(chunk_len, &self.options)];
+        let first = self.first_chunk(&buf, &mut out)?;
+        writer.write_all(&out[..first])?;
+        // The previous chunk's last 64 KiB, then the chunk.
+        let mut window = buf;
+        window.rotate_left(chunk_len - CHUNK_HISTORY);
+        window.resize(CHUNK_HISTORY + chunk_len, 0);
+        let mut stream = block::StreamCompressor::new();
+        loop {
+            let len = read_full(reader, &mut window[CHUNK_HISTORY..])?;
+            if len == 0 {
+                break;
+            }
+            hasher.update(&window[CHUNK_HISTORY..CHUNK_HISTORY + len]);
+            total += len as u64;
+            stream.reset_with_history(&window[..CHUNK_HISTORY]);
+            let mut produced = 0;
+            for start in (CHUNK_HISTORY..CHUNK_HISTORY + len).step_by(self.block_len) {
+                let end = (start + self.block_len).min(CHUNK_HISTORY + len);
+                produced += self.block(&mut stream, &window[..end], start, &mut out[produced..])?;
+            }
+            writer.write_all(&out[..produced])?;
+            if len < chunk_len {
+                break;
+            }
+            window.copy_within(chunk_len.., 0);
+        }
+        if let Some(declared) = self.declared.filter(|&declared| declared != total) {
+            // The header would lie about the content: no frame.
+            return Err(io::Error::other(
+                lz4_simd::Error::FrameContentSizeMismatch {
+                    declared,
+                    actual: total,
+                },
+            ));
+        }
+        writer.write_all(&0u32.to_le_bytes())?;
+        if self.content_checksum {
+            writer.write_all(&hasher.digest().to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// The frame's header and the first chunk's blocks: its first update.
+    fn first_chunk(&self, chunk: &[u8], out: &mut [u8]) -> io::Result<usize> {
+        let mut compressor = match self.dictionary {
+            Some(dict) => FrameCompressor::with_prepared_dictionary(self.options.clone(), dict),
+            None => FrameCompressor::with_options(self.options.clone()),
+        }
+        .auto_flush(true);
+        let (mut input, mut produced) = (chunk, 0);
+        loop {
+            let progress = compressor
+                .compress(input, &mut out[produced..])
+                .map_err(io::Error::other)?;
+            input = &input[progress.consumed..];
+            produced += progress.produced;
+            if progress.status == Status::NeedInput {
+                return Ok(produced);
+            }
+        }
+    }
+
+    /// One block, `window[start..]`, into `out`: its size word, its bytes, its checksum.
+    fn block(
+        &self,
+        stream: &mut block::StreamCompressor,
+        window: &[u8],
+        start: usize,
+        out: &mut [u8],
+    ) -> io::Result<usize> {
+        let src = &window[start..];
+        // As `LZ4F_makeBlock`: room for one byte less than the input, else stored raw.
+        let room = &mut out[4..4 + src.len() - 1];
+        let (word, len) =
+            match stream.compress_contiguous_into(window, start, room, self.acceleration) {
+                Ok(len) => (len as u32, len),
+                Err(lz4_simd::Error::OutputTooSmall { .. }) => {
+                    out[4..4 + src.len()].copy_from_slice(src);
+                    (src.len() as u32 | 1 << 31, src.len())
+                }
+                Err(err) => return Err(io::Error::other(err)),
+            };
+        out[..4].copy_from_slice(&word.to_le_bytes());
+        let mut used = 4 + len;
+        if self.block_checksum {
+            let sum = xxhash_rust::xxh32::xxh32(&out[4..4 + len], 0);
+            out[used..used + 4].copy_from_slice(&sum.to_le_bytes());
+            used += 4;
+        }
+        Ok(used)
+    }
 }
 
 /// Writes the full `buf`, then the rest of `reader`, to `encoder` a block (`block_len` bytes) a

@@ -670,6 +670,66 @@ fn linked_frames_under_4_mib_are_lz4_110s() {
     }
 }
 
+/// lz4 1.10 compresses a longer input in 4 MiB chunks: with linked blocks (`-BD`) at the fast
+/// levels, each chunk after the first starts from the previous chunk's last 64 KiB loaded as a
+/// dictionary. Exactly one chunk, two and a byte, several and a part; block sizes, checksums,
+/// content size, a dictionary (the first chunk's), two threads, standard input; every frame
+/// decodes to the input.
+#[test]
+fn linked_frames_of_4_mib_and_more_are_lz4_110s_at_fast_levels() {
+    let Some(lz4) = reference() else { return };
+    let dir = scratch("linked-chunks-110");
+    std::fs::write(dir.join("dict"), sample(70_000)).unwrap();
+    let cases: &[&[&str]] = &[
+        &["-1", "-BD"],
+        &["-1", "-B4D", "-T2"],
+        &["--fast=5", "-B5D", "-BX"],
+        &["-1", "-B6D", "--content-size", "--no-frame-crc"],
+        &["-1", "-B4D", "-D", "dict"],
+    ];
+    for (len, name) in [(4usize << 20, "a"), ((8 << 20) + 1, "b"), (13_000_000, "c")] {
+        let content = sample(len);
+        std::fs::write(dir.join(name), &content).unwrap();
+        for case in cases {
+            let mut args = case.to_vec();
+            args.extend(["-c", name]);
+            let ours = run_in(bin().args(&args), &dir);
+            ok(&ours, &format!("{args:?}"));
+            let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+            ok(&theirs, &format!("lz4 {args:?}"));
+            assert!(
+                ours.stdout == theirs.stdout,
+                "{args:?}: bytes differ from lz4 1.10"
+            );
+            let decoded = match case.contains(&"dict") {
+                true => {
+                    let dict = std::fs::read(dir.join("dict")).unwrap();
+                    lz4_simd::frame::decompress_with_dictionary(&ours.stdout, &dict, 0, len)
+                }
+                false => lz4_simd::frame::decompress(&ours.stdout, len),
+            };
+            assert!(
+                decoded.unwrap() == content,
+                "{args:?}: does not decode to the input"
+            );
+        }
+    }
+    // From standard input (no size known, read until it ends).
+    let content = std::fs::read(dir.join("b")).unwrap();
+    let mut ours = bin();
+    ours.args(["-1", "-BD", "-c"]);
+    let mut theirs = Command::new(&lz4);
+    theirs.args(["-1", "-BD", "-c"]);
+    let (ours, theirs) = (
+        run_with_stdin(ours, &content),
+        run_with_stdin(theirs, &content),
+    );
+    assert!(
+        ours.stdout == theirs.stdout,
+        "stdin: bytes differ from lz4 1.10"
+    );
+}
+
 #[test]
 fn dictionary_compression_writes_lz4_110s_bytes() {
     // lz4 1.10 prepares the dictionary with `LZ4F_createCDict` (`LZ4_loadDictSlow` at the fast
