@@ -9,15 +9,13 @@
 //! independent, records the content size when asked, and compresses linked blocks as one
 //! update); a longer one in 4 MiB chunks, each linked chunk starting from the previous chunk's
 //! last 64 KiB loaded as a dictionary. Independent blocks are the same whichever way the input
-//! is cut, so they are streamed a block at a time; linked blocks at the fast levels are
-//! compressed in 1.10's chunks ([`LinkedChunks`]), and at the HC levels streamed a block at a
-//! time as `lz4` 1.9.4 does (bytes that differ from 1.10's). `lz4`'s levels map onto the library
-//! as: a negative level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12
-//! HC (above 12 means 12).
+//! is cut, so they are streamed a block at a time; linked blocks are compressed in 1.10's chunks
+//! ([`LinkedChunks`]). `lz4`'s levels map onto the library as: a negative level (`--fast=N`) is
+//! acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12 means 12).
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use lz4_simd::block::{self, Dictionary};
+use lz4_simd::block::{self, Dictionary, HcDictionary};
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder,
     FrameOptions, ParallelFrameDecoder, ParallelFrameEncoder, Status,
@@ -133,13 +131,11 @@ pub fn compress_frame(
     }
     let declared = content_size.filter(|&len| len > 0);
     let options = options.declared_content_size(declared);
-    if let (true, Compressor::Fast { acceleration }) =
-        (settings.linked, Compressor::from_level(settings.level))
-    {
+    if settings.linked {
         let chunks = LinkedChunks {
             options,
             dictionary,
-            acceleration,
+            compressor: Compressor::from_level(settings.level),
             block_len,
             block_checksum: settings.block_checksum,
             content_checksum: settings.content_checksum,
@@ -151,8 +147,8 @@ pub fn compress_frame(
     let threads = settings.threads.map_or(0, |n| n as usize);
     if threads == 1 {
         let mut encoder = match dictionary {
-            // Auto-flush, as `lz4` sets it: each block read is one update, compressed apart
-            // (the last, shorter one too), which linked blocks (`-BD`) depend on.
+            // Independent blocks from here on: each block written is compressed apart (the
+            // last, shorter one too, with auto-flush as `lz4` sets it).
             Some(dict) => FrameEncoder::with_compressor(
                 writer,
                 FrameCompressor::with_prepared_dictionary(options, dict).auto_flush(true),
@@ -179,17 +175,19 @@ pub fn compress_frame(
     Ok(())
 }
 
-/// A frame of linked blocks (`-BD`) at a fast level, of an input of 4 MiB or more, as lz4 1.10
-/// writes it: in chunks of 4 MiB, each compressed as a new stream. The first is the frame's first
-/// update (header and blocks, from the `-D` dictionary if there is one); each later one starts
-/// from the previous chunk's last 64 KiB, loaded as `LZ4_loadDict` loads a dictionary right
-/// before it in memory ([`block::StreamCompressor::reset_with_history`]), and its blocks are
-/// made as `LZ4F_compressUpdate` makes them (stored raw when the compressed block would not be
-/// shorter). Then the end mark and the checksum of the whole content.
+/// A frame of linked blocks (`-BD`) of an input of 4 MiB or more, as lz4 1.10 writes it: in
+/// chunks of 4 MiB, each compressed as a new stream. The first is the frame's first update
+/// (header and blocks, from the `-D` dictionary if there is one); each later one starts from the
+/// previous chunk's last 64 KiB, loaded as `LZ4_loadDict` / `LZ4_loadDictHC` load a dictionary
+/// right before it in memory ([`block::StreamCompressor::reset_with_history`],
+/// [`block::HcStreamCompressor::reset_with_prepared_dictionary`]; the HC load also turns
+/// `--favor-decSpeed` off, as in 1.10), and its blocks are made as `LZ4F_compressUpdate` makes
+/// them (stored raw when the compressed block would not be shorter). Then the end mark and the
+/// checksum of the whole content.
 struct LinkedChunks<'d> {
     options: FrameOptions,
     dictionary: Option<&'d Dictionary>,
-    acceleration: u32,
+    compressor: Compressor,
     block_len: usize,
     block_checksum: bool,
     content_checksum: bool,
@@ -218,7 +216,7 @@ impl LinkedChunks<'_> {
         let mut window = buf;
         window.rotate_left(chunk_len - CHUNK_HISTORY);
         window.resize(CHUNK_HISTORY + chunk_len, 0);
-        let mut stream = block::StreamCompressor::new();
+        let mut fast = block::StreamCompressor::new();
         loop {
             let len = read_full(reader, &mut window[CHUNK_HISTORY..])?;
             if len == 0 {
@@ -226,7 +224,17 @@ impl LinkedChunks<'_> {
             }
             hasher.update(&window[CHUNK_HISTORY..CHUNK_HISTORY + len]);
             total += len as u64;
-            stream.reset_with_history(&window[..CHUNK_HISTORY]);
+            let mut stream = match self.compressor {
+                Compressor::Fast { acceleration } => {
+                    fast.reset_with_history(&window[..CHUNK_HISTORY]);
+                    ChunkStream::Fast(&mut fast, acceleration)
+                }
+                Compressor::Hc { level } => {
+                    let mut hc = block::HcStreamCompressor::new(level);
+                    hc.reset_with_prepared_dictionary(&HcDictionary::new(&window[..CHUNK_HISTORY]));
+                    ChunkStream::Hc(Box::new(hc))
+                }
+            };
             let mut produced = 0;
             for start in (CHUNK_HISTORY..CHUNK_HISTORY + len).step_by(self.block_len) {
                 let end = (start + self.block_len).min(CHUNK_HISTORY + len);
@@ -277,7 +285,7 @@ impl LinkedChunks<'_> {
     /// One block, `window[start..]`, into `out`: its size word, its bytes, its checksum.
     fn block(
         &self,
-        stream: &mut block::StreamCompressor,
+        stream: &mut ChunkStream<'_>,
         window: &[u8],
         start: usize,
         out: &mut [u8],
@@ -285,15 +293,20 @@ impl LinkedChunks<'_> {
         let src = &window[start..];
         // As `LZ4F_makeBlock`: room for one byte less than the input, else stored raw.
         let room = &mut out[4..4 + src.len() - 1];
-        let (word, len) =
-            match stream.compress_contiguous_into(window, start, room, self.acceleration) {
-                Ok(len) => (len as u32, len),
-                Err(lz4_simd::Error::OutputTooSmall { .. }) => {
-                    out[4..4 + src.len()].copy_from_slice(src);
-                    (src.len() as u32 | 1 << 31, src.len())
-                }
-                Err(err) => return Err(io::Error::other(err)),
-            };
+        let compressed = match stream {
+            ChunkStream::Fast(stream, acceleration) => {
+                stream.compress_contiguous_into(window, start, room, *acceleration)
+            }
+            ChunkStream::Hc(stream) => stream.compress_contiguous_into(window, start, room),
+        };
+        let (word, len) = match compressed {
+            Ok(len) => (len as u32, len),
+            Err(lz4_simd::Error::OutputTooSmall { .. }) => {
+                out[4..4 + src.len()].copy_from_slice(src);
+                (src.len() as u32 | 1 << 31, src.len())
+            }
+            Err(err) => return Err(io::Error::other(err)),
+        };
         out[..4].copy_from_slice(&word.to_le_bytes());
         let mut used = 4 + len;
         if self.block_checksum {
@@ -305,9 +318,14 @@ impl LinkedChunks<'_> {
     }
 }
 
+/// The stream a later chunk of [`LinkedChunks`] is compressed with.
+enum ChunkStream<'s> {
+    Fast(&'s mut block::StreamCompressor<'static>, u32),
+    Hc(Box<block::HcStreamCompressor>),
+}
+
 /// Writes the full `buf`, then the rest of `reader`, to `encoder` a block (`block_len` bytes) a
-/// write: each write is one update, compressed apart, as `lz4` 1.9.4 reads and compresses a
-/// block at a time (which linked blocks depend on).
+/// write: each write is one update, compressed apart.
 fn pump(
     reader: &mut impl Read,
     encoder: &mut impl Write,

@@ -670,13 +670,14 @@ fn linked_frames_under_4_mib_are_lz4_110s() {
     }
 }
 
-/// lz4 1.10 compresses a longer input in 4 MiB chunks: with linked blocks (`-BD`) at the fast
-/// levels, each chunk after the first starts from the previous chunk's last 64 KiB loaded as a
-/// dictionary. Exactly one chunk, two and a byte, several and a part; block sizes, checksums,
-/// content size, a dictionary (the first chunk's), two threads, standard input; every frame
-/// decodes to the input.
+/// lz4 1.10 compresses a longer input in 4 MiB chunks: with linked blocks (`-BD`) each chunk
+/// after the first starts from the previous chunk's last 64 KiB loaded as a dictionary
+/// (`LZ4_loadDict`, `LZ4_loadDictHC`, which turns `--favor-decSpeed` off). Exactly one chunk,
+/// two and a byte, several and a part; fast and HC levels (the middle parser, hash chains,
+/// optimal parsing), block sizes, checksums, content size, a dictionary (the first chunk's), two
+/// threads, standard input; every frame decodes to the input.
 #[test]
-fn linked_frames_of_4_mib_and_more_are_lz4_110s_at_fast_levels() {
+fn linked_frames_of_4_mib_and_more_are_lz4_110s() {
     let Some(lz4) = reference() else { return };
     let dir = scratch("linked-chunks-110");
     std::fs::write(dir.join("dict"), sample(70_000)).unwrap();
@@ -687,10 +688,20 @@ fn linked_frames_of_4_mib_and_more_are_lz4_110s_at_fast_levels() {
         &["-1", "-B6D", "--content-size", "--no-frame-crc"],
         &["-1", "-B4D", "-D", "dict"],
     ];
+    // HC levels on the input of two chunks and a byte.
+    let hc_cases: &[&[&str]] = &[
+        &["-9", "-BD"],
+        &["-2", "-B5D", "-BX"],
+        &["-3", "-B4D", "-T2"],
+        &["-12", "-B4D", "--favor-decSpeed"],
+        &["-10", "-B6D", "--content-size"],
+        &["-9", "-B4D", "-D", "dict"],
+    ];
     for (len, name) in [(4usize << 20, "a"), ((8 << 20) + 1, "b"), (13_000_000, "c")] {
         let content = sample(len);
         std::fs::write(dir.join(name), &content).unwrap();
-        for case in cases {
+        let hc = if name == "b" { hc_cases } else { &[] };
+        for case in cases.iter().chain(hc) {
             let mut args = case.to_vec();
             args.extend(["-c", name]);
             let ours = run_in(bin().args(&args), &dir);
