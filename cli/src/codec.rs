@@ -140,6 +140,16 @@ pub fn compress_frame(
             block_checksum: settings.block_checksum,
             content_checksum: settings.content_checksum,
             declared,
+            // `-T#` (0, the default: one per core); at most one per core and 8 (each chunk in
+            // flight holds about 8 MiB).
+            threads: {
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                match settings.threads.map_or(0, |n| n as usize) {
+                    0 => cores,
+                    n => n.min(cores),
+                }
+                .clamp(1, 8)
+            },
         };
         return chunks.compress(reader, writer, buf);
     }
@@ -192,13 +202,16 @@ struct LinkedChunks<'d> {
     block_checksum: bool,
     content_checksum: bool,
     declared: Option<u64>,
+    /// How many chunks are compressed at once.
+    threads: usize,
 }
 
 /// The history each later chunk starts from.
 const CHUNK_HISTORY: usize = 64 << 10;
 
 impl LinkedChunks<'_> {
-    /// `buf` holds the first 4 MiB read (a whole chunk).
+    /// `buf` holds the first 4 MiB read (a whole chunk). The chunks are compressed `threads` at
+    /// a time, each on its own thread (they depend on the input only), and written in order.
     fn compress(
         self,
         reader: &mut impl Read,
@@ -206,45 +219,69 @@ impl LinkedChunks<'_> {
         buf: Vec<u8>,
     ) -> io::Result<()> {
         let chunk_len = buf.len();
+        let bound = frame::compress_bound(chunk_len, &self.options);
         let mut hasher = xxhash_rust::xxh32::Xxh32::new(0);
-        hasher.update(&buf);
-        let mut total = chunk_len as u64;
-        let mut out = vec![0u8; frame::compress_bound(chunk_len, &self.options)];
-        let first = self.first_chunk(&buf, &mut out)?;
-        writer.write_all(&out[..first])?;
-        // The previous chunk's last 64 KiB, then the chunk.
-        let mut window = buf;
-        window.rotate_left(chunk_len - CHUNK_HISTORY);
-        window.resize(CHUNK_HISTORY + chunk_len, 0);
-        let mut fast = block::StreamCompressor::new();
-        loop {
-            let len = read_full(reader, &mut window[CHUNK_HISTORY..])?;
-            if len == 0 {
-                break;
-            }
-            hasher.update(&window[CHUNK_HISTORY..CHUNK_HISTORY + len]);
-            total += len as u64;
-            let mut stream = match self.compressor {
-                Compressor::Fast { acceleration } => {
-                    fast.reset_with_history(&window[..CHUNK_HISTORY]);
-                    ChunkStream::Fast(&mut fast, acceleration)
+        let mut total = 0u64;
+        // Each slot: the previous chunk's last 64 KiB, then the chunk; its length; its output.
+        let mut slots: Vec<(Vec<u8>, usize, Vec<u8>)> = Vec::new();
+        let mut history = vec![0u8; CHUNK_HISTORY];
+        let mut first = Some(buf);
+        let mut index = 0usize;
+        let mut ended = false;
+        while !ended {
+            let mut count = 0;
+            while count < self.threads && !ended {
+                if slots.len() == count {
+                    slots.push((vec![0u8; CHUNK_HISTORY + chunk_len], 0, vec![0u8; bound]));
                 }
-                Compressor::Hc { level } => {
-                    let mut hc = block::HcStreamCompressor::new(level);
-                    hc.reset_with_prepared_dictionary(&HcDictionary::new(&window[..CHUNK_HISTORY]));
-                    ChunkStream::Hc(Box::new(hc))
+                let (window, len, _) = &mut slots[count];
+                window[..CHUNK_HISTORY].copy_from_slice(&history);
+                *len = match first.take() {
+                    Some(buf) => {
+                        window[CHUNK_HISTORY..].copy_from_slice(&buf);
+                        chunk_len
+                    }
+                    None => read_full(reader, &mut window[CHUNK_HISTORY..])?,
+                };
+                let content = &window[CHUNK_HISTORY..CHUNK_HISTORY + *len];
+                hasher.update(content);
+                total += content.len() as u64;
+                ended = *len < chunk_len;
+                if !ended {
+                    history.copy_from_slice(&content[chunk_len - CHUNK_HISTORY..]);
                 }
-            };
-            let mut produced = 0;
-            for start in (CHUNK_HISTORY..CHUNK_HISTORY + len).step_by(self.block_len) {
-                let end = (start + self.block_len).min(CHUNK_HISTORY + len);
-                produced += self.block(&mut stream, &window[..end], start, &mut out[produced..])?;
+                if *len > 0 {
+                    count += 1;
+                }
             }
-            writer.write_all(&out[..produced])?;
-            if len < chunk_len {
-                break;
+            let batch = &mut slots[..count];
+            let produced: Vec<io::Result<usize>> = std::thread::scope(|scope| {
+                let mut jobs = batch.iter_mut().enumerate();
+                let own = jobs.next();
+                let others: Vec<_> = jobs
+                    .map(|(at, (window, len, out))| {
+                        let this = &self;
+                        scope.spawn(move || {
+                            this.chunk(index + at, &window[..CHUNK_HISTORY + *len], out)
+                        })
+                    })
+                    .collect();
+                let mut produced: Vec<io::Result<usize>> = own
+                    .map(|(at, (window, len, out))| {
+                        self.chunk(index + at, &window[..CHUNK_HISTORY + *len], out)
+                    })
+                    .into_iter()
+                    .collect();
+                produced.extend(others.into_iter().map(|job| {
+                    job.join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                }));
+                produced
+            });
+            for ((_, _, out), produced) in slots.iter().zip(produced) {
+                writer.write_all(&out[..produced?])?;
             }
-            window.copy_within(chunk_len.., 0);
+            index += count;
         }
         if let Some(declared) = self.declared.filter(|&declared| declared != total) {
             // The header would lie about the content: no frame.
@@ -260,6 +297,33 @@ impl LinkedChunks<'_> {
             writer.write_all(&hasher.digest().to_le_bytes())?;
         }
         Ok(())
+    }
+
+    /// Chunk `index`, `window[CHUNK_HISTORY..]` after the previous chunk's last 64 KiB, into
+    /// `out`: the first is the frame's first update (its header too); each later one a new stream
+    /// from the history before it.
+    fn chunk(&self, index: usize, window: &[u8], out: &mut [u8]) -> io::Result<usize> {
+        if index == 0 {
+            return self.first_chunk(&window[CHUNK_HISTORY..], out);
+        }
+        let mut fast = block::StreamCompressor::new();
+        let mut stream = match self.compressor {
+            Compressor::Fast { acceleration } => {
+                fast.reset_with_history(&window[..CHUNK_HISTORY]);
+                ChunkStream::Fast(&mut fast, acceleration)
+            }
+            Compressor::Hc { level } => {
+                let mut hc = block::HcStreamCompressor::new(level);
+                hc.reset_with_prepared_dictionary(&HcDictionary::new(&window[..CHUNK_HISTORY]));
+                ChunkStream::Hc(Box::new(hc))
+            }
+        };
+        let mut produced = 0;
+        for start in (CHUNK_HISTORY..window.len()).step_by(self.block_len) {
+            let end = (start + self.block_len).min(window.len());
+            produced += self.block(&mut stream, &window[..end], start, &mut out[produced..])?;
+        }
+        Ok(produced)
     }
 
     /// The frame's header and the first chunk's blocks: its first update.

@@ -106,7 +106,10 @@ fn fast_dictionary(args: &[&str]) -> bool {
 /// one `LZ4F_compressFrame` call (under 4 MiB) or in 4 MiB chunks, 1.9.4 block by block.
 fn linked_blocks_in_one_call(args: &[&str], len: usize) -> bool {
     let linked = args.iter().any(|a| a.starts_with("-B") && a.ends_with('D'));
-    let block = match args.iter().find(|a| a.starts_with("-B4") || a.starts_with("-B5")) {
+    let block = match args
+        .iter()
+        .find(|a| a.starts_with("-B4") || a.starts_with("-B5"))
+    {
         Some(a) if a.starts_with("-B4") => 64 << 10,
         Some(_) => 256 << 10,
         None => 4 << 20,
