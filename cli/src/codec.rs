@@ -328,22 +328,8 @@ impl LinkedChunks<'_> {
 
     /// The frame's header and the first chunk's blocks: its first update.
     fn first_chunk(&self, chunk: &[u8], out: &mut [u8]) -> io::Result<usize> {
-        let mut compressor = match self.dictionary {
-            Some(dict) => FrameCompressor::with_prepared_dictionary(self.options.clone(), dict),
-            None => FrameCompressor::with_options(self.options.clone()),
-        }
-        .auto_flush(true);
-        let (mut input, mut produced) = (chunk, 0);
-        loop {
-            let progress = compressor
-                .compress(input, &mut out[produced..])
-                .map_err(io::Error::other)?;
-            input = &input[progress.consumed..];
-            produced += progress.produced;
-            if progress.status == Status::NeedInput {
-                return Ok(produced);
-            }
-        }
+        let mut compressor = frame_compressor(self.options.clone(), self.dictionary);
+        one_update(&mut compressor, chunk, out)
     }
 
     /// One block, `window[start..]`, into `out`: its size word, its bytes, its checksum.
@@ -416,23 +402,8 @@ fn one_update_frame(
     dictionary: Option<&Dictionary>,
 ) -> io::Result<Vec<u8>> {
     let mut out = vec![0u8; frame::compress_bound(src.len(), &options)];
-    let mut compressor = match dictionary {
-        Some(dict) => FrameCompressor::with_prepared_dictionary(options, dict),
-        None => FrameCompressor::with_options(options),
-    }
-    .auto_flush(true);
-    let (mut input, mut produced) = (src, 0);
-    // The calls up to the one that reports `NeedInput` are one update.
-    loop {
-        let progress = compressor
-            .compress(input, &mut out[produced..])
-            .map_err(io::Error::other)?;
-        input = &input[progress.consumed..];
-        produced += progress.produced;
-        if progress.status == Status::NeedInput {
-            break;
-        }
-    }
+    let mut compressor = frame_compressor(options, dictionary);
+    let mut produced = one_update(&mut compressor, src, &mut out)?;
     loop {
         let progress = compressor
             .finish(&mut out[produced..])
@@ -444,6 +415,31 @@ fn one_update_frame(
     }
     out.truncate(produced);
     Ok(out)
+}
+
+/// The frame compressor `lz4` sets up: auto-flush, from the `-D` dictionary if there is one.
+fn frame_compressor(options: FrameOptions, dictionary: Option<&Dictionary>) -> FrameCompressor {
+    match dictionary {
+        Some(dict) => FrameCompressor::with_prepared_dictionary(options, dict),
+        None => FrameCompressor::with_options(options),
+    }
+    .auto_flush(true)
+}
+
+/// Gives `src` to `compressor` as one update (the calls up to the one that reports
+/// `NeedInput`), into `out`, which holds the frame's bound; returns the bytes produced.
+fn one_update(compressor: &mut FrameCompressor, src: &[u8], out: &mut [u8]) -> io::Result<usize> {
+    let (mut input, mut produced) = (src, 0);
+    loop {
+        let progress = compressor
+            .compress(input, &mut out[produced..])
+            .map_err(io::Error::other)?;
+        input = &input[progress.consumed..];
+        produced += progress.produced;
+        if progress.status == Status::NeedInput {
+            return Ok(produced);
+        }
+    }
 }
 
 /// Compresses `reader` into a legacy frame (`lz4 -l`): the magic, then every 8 MiB of input as
