@@ -1186,3 +1186,43 @@ fn attached_stream_with_a_higher_index() {
         });
     }
 }
+
+/// `LZ4_attach_dictionary` on a stream already in use (its index below the dictionary stream's
+/// 64 KiB): the dictionary replaces its history, and a block of up to 4 KiB references it at
+/// liblz4's distances (its indices below the working stream's, modulo 2^32). The whole state
+/// is liblz4's after every call.
+#[test]
+fn attached_to_a_used_stream() {
+    const D: usize = DATA;
+    const DICT: usize = D + STATE + 64;
+    let input = data(400_000, 16);
+    let mut arena = Arena::new(DICT + 400_000);
+    for used in [1usize, 1000, 30_000, 65_535] {
+        for dict_len in [1000usize, 65_536] {
+            for n in [100usize, 4096, 4097] {
+                let label = format!("used {used} dictionary {dict_len} block {n}");
+                same!(&mut arena, label, |r| {
+                    r.put(DICT, &input[..dict_len]);
+                    r.init(D);
+                    r.load(D, DICT, dict_len as c_int, false);
+                    let mut at = DICT + dict_len + 32;
+                    r.put(at, &input[100_000..100_000 + used]);
+                    r.init(S);
+                    r.fast(S, at, used, OUT, bound(used), 1);
+                    at += used + 16;
+                    // SAFETY: both states are initialised.
+                    unsafe { r.api.attach(r.at(S).cast(), r.at(D).cast()) };
+                    r.state(S);
+                    // The dictionary's text again, so that it has matches; then the blocks
+                    // after it, in prefix mode and apart.
+                    for (k, m) in [n, 3000, 500].into_iter().enumerate() {
+                        let from = dict_len.saturating_sub(20_000) + 7 * k;
+                        r.put(at, &input[from..from + m]);
+                        r.fast(S, at, m, OUT, bound(m), 1);
+                        at += m + if k == 0 { 0 } else { 16 };
+                    }
+                });
+            }
+        }
+    }
+}
