@@ -690,11 +690,7 @@ fn empty_block(dst: *mut c_char, capacity: usize) -> c_int {
 
 /// A block with the dictionary stream `ctx` attached (liblz4's dictCtx mode). Above 4 KiB
 /// liblz4 first copies the dictionary stream's whole state over the working one; up to 4 KiB
-/// it reads the dictionary's table beside its own, a working slot older than the input standing
-/// for the dictionary's slot of the same hash, mapped to the working indices. That is done here
-/// by writing the mapped dictionary table into the working one (every slot of which is older
-/// than the input, so no longer a candidate afterwards): the same candidates, the same bytes,
-/// and the same state after the block but for slots no later block can use.
+/// it reads the dictionary's table in place, see [`consult_dictionary`].
 ///
 /// # Safety
 /// `ctx` a valid `LZ4_stream_t` (possibly `s` itself) whose dictionary is in place;
@@ -722,27 +718,17 @@ unsafe fn compress_attached(
     } else {
         // SAFETY: `ctx` is another valid state (checked not `s`), only read.
         let ctx = unsafe { &*ctx };
-        let start = s.current_offset;
-        if len > ATTACH_COPY_ABOVE as usize {
-            // liblz4's copy of the dictionary stream's state (the whole struct).
-            s.table = ctx.table.clone();
-            s.dictionary = ctx.dictionary;
-            s.dict_ctx = ctx.dict_ctx;
-            s.current_offset = ctx.current_offset;
-            s.table_type = ctx.table_type;
-            s.dict_size = ctx.dict_size;
-        } else {
-            // liblz4's mapping, modulo 2^32 as liblz4's: an attached stream with a higher index
-            // than the working one (not one from `LZ4_loadDict`, outside liblz4's contract) maps
-            // some slots above the input's indices, where they are out of reach.
-            let delta = start.wrapping_sub(ctx.current_offset);
-            for (slot, &index) in s.table.slots_mut().iter_mut().zip(ctx.table.slots()) {
-                *slot = index.wrapping_add(delta);
-            }
-            s.dictionary = ctx.dictionary;
-            s.dict_size = ctx.dict_size;
-            s.dict_ctx = std::ptr::null();
+        if len <= ATTACH_COPY_ABOVE as usize {
+            // SAFETY: the caller's contract.
+            return unsafe { consult_dictionary(s, ctx, src, len, dst, capacity, acceleration) };
         }
+        // liblz4's copy of the dictionary stream's state (the whole struct).
+        s.table = ctx.table.clone();
+        s.dictionary = ctx.dictionary;
+        s.dict_ctx = ctx.dict_ctx;
+        s.current_offset = ctx.current_offset;
+        s.table_type = ctx.table_type;
+        s.dict_size = ctx.dict_size;
     }
     let history = Mode::External {
         ptr: s.dictionary,
@@ -765,6 +751,82 @@ unsafe fn compress_attached(
             acceleration,
         )
     }
+}
+
+/// liblz4's dictCtx block up to 4 KiB: a working slot older than the input stands for the
+/// dictionary's slot of the same hash, at the distance that index has from the dictionary's
+/// end (liblz4 moves it to the working indices modulo 2^32, so a working stream in use, below
+/// the dictionary stream's 64 KiB, still reaches the whole dictionary). Parsed here on a copy
+/// of the dictionary's table at the dictionary's own indices, the input following the
+/// dictionary; the slots the input wrote then move to the working indices: the same
+/// candidates, the same bytes, and the working table liblz4 leaves (its other slots as they
+/// were).
+///
+/// # Safety
+/// `ctx` a valid state other than `s`, whose dictionary is in place; `src[..len]` readable,
+/// `dst[..capacity]` writable.
+unsafe fn consult_dictionary(
+    s: &mut Internal,
+    ctx: &Internal,
+    src: *const u8,
+    len: usize,
+    dst: *mut c_char,
+    capacity: usize,
+    acceleration: u32,
+) -> c_int {
+    let start = s.current_offset;
+    s.dict_ctx = std::ptr::null();
+    s.current_offset += len as u32;
+    s.table_type = BY_U32;
+    let end = ctx.current_offset;
+    if u64::from(end) + len as u64 > INDEX_LIMIT {
+        // No room after the dictionary's indices (a stream not from `LZ4_loadDict`, outside
+        // liblz4's contract): the block without a history.
+        let history = Mode::External {
+            ptr: std::ptr::null(),
+            len: 0,
+        };
+        // SAFETY: no history; the buffers are the caller's.
+        return unsafe {
+            parse(
+                &mut s.table,
+                history,
+                start,
+                src,
+                len,
+                dst,
+                capacity,
+                acceleration,
+            )
+        };
+    }
+    let mut table = ctx.table.clone();
+    let history = Mode::External {
+        ptr: ctx.dictionary,
+        len: ctx.dict_size as usize,
+    };
+    // SAFETY: the dictionary's bytes are in place (the caller's contract); the buffers are the
+    // caller's.
+    let result = unsafe {
+        parse(
+            &mut table,
+            history,
+            end,
+            src,
+            len,
+            dst,
+            capacity,
+            acceleration,
+        )
+    };
+    let shift = end.wrapping_sub(start);
+    let written = table.slots().iter().zip(ctx.table.slots());
+    for (own, (&new, &old)) in s.table.slots_mut().iter_mut().zip(written) {
+        if new != old {
+            *own = new.wrapping_sub(shift);
+        }
+    }
+    result
 }
 
 /// Moves the last `min(dict_size, 64 KiB, history)` bytes of the stream's history into

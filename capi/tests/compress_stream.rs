@@ -2,8 +2,8 @@
 //! sequences on the same memory (one arena, so that which blocks are adjacent, and so each
 //! call's mode, is the same for both libraries) give the same return values, the same output
 //! bytes, and the same state: the 16416 bytes of `LZ4_stream_t` are compared after every call
-//! (all of them; with a dictionary attached, all but the table, which differs only in slots no
-//! later block can use, see `compress_stream.rs`).
+//! (all of them; after the one-shot compressors, which run on lz4-simd's own tables, all but the
+//! table, which differs only in slots no later block can use, see `compress_stream.rs`).
 
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
@@ -257,7 +257,7 @@ enum Event {
     Ret(&'static str, i64),
     Out(Vec<u8>),
     State(Vec<u8>),
-    /// The state without its table (a dictionary was attached).
+    /// The state without its table (a one-shot compressor ran on it).
     Fields(Vec<u8>),
 }
 
@@ -301,7 +301,7 @@ struct Run<'a, A: Api> {
     base: *mut u8,
     len: usize,
     trace: Trace,
-    /// Whether the state's table is compared (false once a dictionary was attached).
+    /// Whether the state's table is compared (false once a one-shot compressor ran on it).
     whole_state: bool,
 }
 
@@ -689,7 +689,6 @@ fn attached_dictionary() {
                     };
                     r.ret("loadDict", v.into());
                     r.init(S);
-                    r.whole_state = false;
                     // SAFETY: both states are initialised.
                     unsafe { r.api.attach(r.at(S).cast(), r.at(DATA).cast()) };
                     r.state(S);
@@ -715,7 +714,6 @@ fn attached_dictionary() {
                 r.init(DATA);
                 r.load(DATA, DICT, dict_len as c_int, true);
                 r.init(S);
-                r.whole_state = false;
                 let at = DICT + dict_len + 32;
                 let mut from = dict_len;
                 for i in 0..60 {
@@ -729,8 +727,7 @@ fn attached_dictionary() {
                     r.fast(S, at, n, OUT, bound(n), 1);
                     from += n;
                 }
-                // Then without a dictionary: a plain stream again (its table still differs from
-                // liblz4's in slots older than any block's reach).
+                // Then without a dictionary: a plain stream again.
                 // SAFETY: the state is initialised.
                 unsafe { r.api.reset_fast(r.at(S).cast()) };
                 r.state(S);
@@ -1173,7 +1170,6 @@ fn attached_stream_with_a_higher_index() {
             r.load(DATA, DICT, 20_000, false);
             r.fast(DATA, DICT + 20_000, 30_000, OUT, bound(30_000), 1);
             r.init(S);
-            r.whole_state = false;
             // SAFETY: both states are initialised.
             unsafe { r.api.attach(r.at(S).cast(), r.at(DATA).cast()) };
             r.state(S);
