@@ -686,6 +686,67 @@ fn skip_checksums_as_liblz4() {
     }
 }
 
+/// Calls after an error: a corrupted block checksum (and a block that does not decode) fails
+/// every call that presents it again, as liblz4's does when it read the block in place (its
+/// calls are compared); when the block was gathered in the context, liblz4 then copies the next
+/// input past the end of its buffer (its size counter ran below what it had gathered), so ours
+/// alone is checked there: the same error again, nothing consumed or written.
+#[test]
+fn errors_repeat_as_liblz4() {
+    let data = content(200_000);
+    let good = frame(&data, &prefs(4, true, false, true, 0));
+    // The second block's checksum, and a byte inside the second block.
+    let second = 7 + 4 + (le32(&good, 7) & 0x7FFF_FFFF) as usize + 4;
+    let size = (le32(&good, second) & 0x7FFF_FFFF) as usize;
+    let mut bad_sum = good.clone();
+    bad_sum[second + 4 + size] ^= 1;
+    let mut bad_block = good.clone();
+    bad_block[second + 4 + size / 2] ^= 0x55;
+    let mut bad_block_unsummed = frame(&data, &prefs(4, true, false, false, 0));
+    let second_unsummed = 7 + 4 + (le32(&bad_block_unsummed, 7) & 0x7FFF_FFFF) as usize;
+    let size_unsummed = (le32(&bad_block_unsummed, second_unsummed) & 0x7FFF_FFFF) as usize;
+    bad_block_unsummed[second_unsummed + 4 + size_unsummed / 2] ^= 0x55;
+    for (what, input) in [
+        ("block checksum", &bad_sum),
+        ("block", &bad_block),
+        ("block without checksum", &bad_block_unsummed),
+    ] {
+        for piece in [usize::MAX, 1000] {
+            let mut t = Theirs::new();
+            let mut o = Ours::new();
+            let mut out = vec![0u8; (1 << 17) + CANARY];
+            let mut pos = 0usize;
+            let mut failed = 0;
+            while failed < 4 {
+                let end = input.len().min(pos.saturating_add(piece));
+                let src = &input[pos..end];
+                let mine = o.call(&mut out, 1 << 17, src, None, false);
+                // SAFETY: pure.
+                let error = unsafe { c::LZ4F_isError(mine.0) } != 0;
+                if failed == 0 || piece == usize::MAX {
+                    let theirs = t.call(&mut out, 1 << 17, src, None, false);
+                    assert_eq!(mine, theirs, "{what}, pieces of {piece}, at {pos}");
+                } else {
+                    assert_eq!(
+                        (ours::LZ4F_getErrorCode(mine.0), mine.1, mine.2),
+                        (if what == "block checksum" { 7 } else { 16 }, 0, 0),
+                        "{what}, pieces of {piece}: the call after the error"
+                    );
+                }
+                failed += usize::from(error);
+                pos += mine.1;
+                assert!(pos < input.len(), "{what}: the error was not reported");
+            }
+            t.free();
+            o.free();
+        }
+    }
+}
+
+fn le32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
 fn c_prefs(
     id: c_uint,
     mode: c_uint,
