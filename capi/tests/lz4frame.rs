@@ -700,12 +700,15 @@ fn errors_repeat_as_liblz4() {
     let size = (le32(&good, second) & 0x7FFF_FFFF) as usize;
     let mut bad_sum = good.clone();
     bad_sum[second + 4 + size] ^= 1;
+    // A block that does not decode, under a checksum that holds.
     let mut bad_block = good.clone();
-    bad_block[second + 4 + size / 2] ^= 0x55;
+    bad_block[second + 4..second + 4 + size].fill(0xFF);
+    let sum = xxhash_rust::xxh32::xxh32(&bad_block[second + 4..second + 4 + size], 0);
+    bad_block[second + 4 + size..second + 8 + size].copy_from_slice(&sum.to_le_bytes());
     let mut bad_block_unsummed = frame(&data, &prefs(4, true, false, false, 0));
     let second_unsummed = 7 + 4 + (le32(&bad_block_unsummed, 7) & 0x7FFF_FFFF) as usize;
     let size_unsummed = (le32(&bad_block_unsummed, second_unsummed) & 0x7FFF_FFFF) as usize;
-    bad_block_unsummed[second_unsummed + 4 + size_unsummed / 2] ^= 0x55;
+    bad_block_unsummed[second_unsummed + 4..second_unsummed + 4 + size_unsummed].fill(0xFF);
     for (what, input) in [
         ("block checksum", &bad_sum),
         ("block", &bad_block),
