@@ -646,27 +646,9 @@ unsafe fn compress_continue(
         if len == 0 {
             empty_block(dst, capacity)
         } else {
-            let history = Mode::External {
-                ptr: s.dictionary,
-                len: s.dict_size as usize,
-            };
-            let base = s.current_offset;
-            s.current_offset += len as u32;
-            s.table_type = BY_U32;
             // SAFETY: the history is in place (the caller's contract for the stream); the
             // buffers are the caller's.
-            unsafe {
-                parse(
-                    &mut s.table,
-                    history,
-                    base,
-                    src,
-                    len,
-                    dst,
-                    capacity,
-                    acceleration,
-                )
-            }
+            unsafe { compress_external(s, src, len, dst, capacity, acceleration) }
         }
     } else {
         // SAFETY: an attached stream is a valid `LZ4_stream_t`, in place (the caller's contract
@@ -730,6 +712,25 @@ unsafe fn compress_attached(
         s.table_type = ctx.table_type;
         s.dict_size = ctx.dict_size;
     }
+    // SAFETY: the dictionary's bytes are in place (the caller's contract); the buffers are the
+    // caller's.
+    unsafe { compress_external(s, src, len, dst, capacity, acceleration) }
+}
+
+/// The block `src[..len]` (not empty) in external-dictionary mode on the stream's history
+/// (`dictionary`, `dictSize`, its last 64 KiB), at the stream's index, which moves on by the
+/// input.
+///
+/// # Safety
+/// The stream's history in place; `src[..len]` readable, `dst[..capacity]` writable.
+unsafe fn compress_external(
+    s: &mut Internal,
+    src: *const u8,
+    len: usize,
+    dst: *mut c_char,
+    capacity: usize,
+    acceleration: u32,
+) -> c_int {
     let history = Mode::External {
         ptr: s.dictionary,
         len: s.dict_size as usize,
@@ -737,8 +738,7 @@ unsafe fn compress_attached(
     let base = s.current_offset;
     s.current_offset += len as u32;
     s.table_type = BY_U32;
-    // SAFETY: the dictionary's bytes are in place (the caller's contract); the buffers are the
-    // caller's.
+    // SAFETY: the caller's contract.
     unsafe {
         parse(
             &mut s.table,
@@ -774,32 +774,19 @@ unsafe fn consult_dictionary(
     capacity: usize,
     acceleration: u32,
 ) -> c_int {
-    let start = s.current_offset;
     s.dict_ctx = std::ptr::null();
-    s.current_offset += len as u32;
-    s.table_type = BY_U32;
     let end = ctx.current_offset;
     if u64::from(end) + len as u64 > INDEX_LIMIT {
         // No room after the dictionary's indices (a stream not from `LZ4_loadDict`, outside
         // liblz4's contract): the block without a history.
-        let history = Mode::External {
-            ptr: std::ptr::null(),
-            len: 0,
-        };
+        s.dictionary = std::ptr::null();
+        s.dict_size = 0;
         // SAFETY: no history; the buffers are the caller's.
-        return unsafe {
-            parse(
-                &mut s.table,
-                history,
-                start,
-                src,
-                len,
-                dst,
-                capacity,
-                acceleration,
-            )
-        };
+        return unsafe { compress_external(s, src, len, dst, capacity, acceleration) };
     }
+    let start = s.current_offset;
+    s.current_offset += len as u32;
+    s.table_type = BY_U32;
     let mut table = ctx.table.clone();
     let history = Mode::External {
         ptr: ctx.dictionary,
