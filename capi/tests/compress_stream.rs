@@ -1222,3 +1222,26 @@ fn attached_to_a_used_stream() {
         }
     }
 }
+
+/// `LZ4_resetStream_fast` on a stream that compressed nothing since its index was set (by a
+/// dictionary too short to load, or an attached one): each reset moves the index 64 KiB on,
+/// modulo 2^32 as liblz4's, however many resets there are; then blocks as liblz4's.
+#[test]
+fn fast_resets_wrap_the_index() {
+    let input = data(10_000, 17);
+    let mut arena = Arena::new(DATA + 10_000);
+    same!(&mut arena, "65537 fast resets", |r| {
+        r.put(DATA, &input);
+        r.init(S);
+        r.load(S, DATA, 4, false);
+        for i in 0..65_537u32 {
+            // SAFETY: the state is initialised.
+            unsafe { r.api.reset_fast(r.at(S).cast()) };
+            if i % 8192 == 0 || i > 65_530 {
+                r.state(S);
+            }
+        }
+        r.fast(S, DATA, 5000, OUT, bound(5000), 1);
+        r.fast(S, DATA + 5000, 5000, OUT, bound(5000), 1);
+    });
+}
