@@ -161,7 +161,9 @@ pub unsafe extern "C" fn LZ4_resetStream_fast(stream: *mut LZ4_stream_t) {
         s.table_type = 0;
     }
     if s.current_offset != 0 {
-        s.current_offset += KB64;
+        // Modulo 2^32, as liblz4's: a stream that compresses nothing between resets (its table
+        // cleared, so no index in it) passes 4 GiB after 65536 of them.
+        s.current_offset = s.current_offset.wrapping_add(KB64);
     }
     s.dict_ctx = std::ptr::null();
     s.dictionary = std::ptr::null();
