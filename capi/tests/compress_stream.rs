@@ -1245,3 +1245,153 @@ fn fast_resets_wrap_the_index() {
         r.fast(S, DATA + 5000, 5000, OUT, bound(5000), 1);
     });
 }
+
+/// Random call sequences within liblz4's contract, 40 calls each: blocks of random sizes in
+/// prefix mode, apart, overlapping the history (a ring buffer) and after a saved history, into
+/// outputs of the bound, one byte less and smaller, at every acceleration; `LZ4_saveDict` of
+/// every size; `LZ4_loadDict` (both kinds) into the stream and into a dictionary stream, which
+/// is attached (only fresh from `LZ4_loadDict`, as liblz4 requires) or detached; resets; the
+/// one-shot forms on the stream's state (a reset after them, as a stream needs);
+/// `LZ4_compress_forceExtDict`. Every call's result, output and whole state are liblz4's.
+#[test]
+fn random_call_sequences() {
+    let input = data(RANDOM_BUF_LEN, 18);
+    let mut arena = Arena::new(RANDOM_SAVE + RANDOM_SAVE_LEN + 64);
+    for seed in 0..300 {
+        same!(&mut arena, format!("seed {seed}"), |r| {
+            random_calls(r, seed, &input)
+        });
+    }
+}
+
+/// The offset of liblz4's `dictSize` in the state (after the table, two pointers and two
+/// `u32`).
+const DICT_SIZE: usize = TABLE + 2 * std::mem::size_of::<usize>() + 8;
+const RANDOM_D: usize = DATA;
+const RANDOM_BUF: usize = RANDOM_D + STATE + 64;
+const RANDOM_BUF_LEN: usize = 400_000;
+const RANDOM_SAVE: usize = RANDOM_BUF + RANDOM_BUF_LEN + 64;
+const RANDOM_SAVE_LEN: usize = 140_000;
+
+/// One sequence of [`random_call_sequences`]: the input is at `RANDOM_BUF` and never changes
+/// (blocks after a saved history are copied behind it, at `RANDOM_SAVE`).
+fn random_calls<A: Api>(r: &mut Run<'_, A>, seed: u64, input: &[u8]) {
+    const D: usize = RANDOM_D;
+    const BUF: usize = RANDOM_BUF;
+    const LEN: usize = RANDOM_BUF_LEN;
+    const SAVE: usize = RANDOM_SAVE;
+    const SAVE_END: usize = RANDOM_SAVE + RANDOM_SAVE_LEN;
+    let sizes = [0usize, 1, 3, 4, 5, 12, 13, 100, 4096, 4097, 65_536, 70_000];
+    let mut rng = testkit::samples::XorShift(seed * 2_654_435_761 + 12_345);
+    r.put(BUF, input);
+    r.init(S);
+    r.init(D);
+    let mut next = BUF;
+    let mut after_save = None;
+    let mut dictionary_loaded = false;
+    for _ in 0..40 {
+        match rng.below(20) {
+            0..=9 => {
+                let n = if rng.below(3) == 0 {
+                    rng.below(90_000)
+                } else {
+                    sizes[rng.below(sizes.len())]
+                };
+                let at = match (after_save.take(), rng.below(4)) {
+                    (Some(at), k) if k < 3 && at + n <= SAVE_END => {
+                        let from = rng.below(LEN - n);
+                        r.put(at, &input[from..from + n]);
+                        at
+                    }
+                    (_, 0 | 1) if next + n <= BUF + LEN => next,
+                    _ => BUF + rng.below(LEN - n),
+                };
+                let b = bound(n);
+                let cap = match rng.below(6) {
+                    0 => b.saturating_sub(1),
+                    1 => n / 2,
+                    2 => rng.below(b + 1),
+                    _ => b,
+                };
+                let accel = [1, 1, 1, 2, 9, 0, -5, 65537, 1 << 20][rng.below(9)];
+                r.fast(S, at, n, OUT, cap, accel);
+                next = at + n;
+            }
+            10 | 11 => {
+                let n = [0, 1, 3, 4, 5, 1000, 65_535, 65_536, 100_000, -1, c_int::MAX];
+                let saved = r.save(S, SAVE, n[rng.below(n.len())]);
+                after_save = Some(SAVE + saved as usize);
+            }
+            12 => {
+                let n = [0usize, 7, 8, 9, 1000, 65_536, 70_000, 200_000][rng.below(8)];
+                let at = BUF + rng.below(LEN - n);
+                let into = if rng.below(2) == 0 { S } else { D };
+                dictionary_loaded |= into == D;
+                r.load(into, at, n as c_int, rng.below(2) == 0);
+                next = at + n;
+            }
+            13 | 14 => {
+                let attach = dictionary_loaded && rng.below(2) == 0;
+                let dict = if attach { r.at(D) } else { ptr::null_mut() };
+                // SAFETY: initialised states in the arena (or null).
+                unsafe { r.api.attach(r.at(S).cast(), dict.cast()) };
+                r.state(S);
+            }
+            15 => {
+                // SAFETY: the state is initialised.
+                unsafe { r.api.reset_fast(r.at(S).cast()) };
+                r.state(S);
+            }
+            16 => {
+                // liblz4's forceExtDict keeps a history under 4 bytes (which the compressing
+                // names drop) and reads a word past its end.
+                let history = u32::from_le_bytes(r.get(S + DICT_SIZE, 4).try_into().unwrap());
+                if (1..4).contains(&history) {
+                    continue;
+                }
+                let n = sizes[rng.below(sizes.len())];
+                let at = BUF + rng.below(LEN - n);
+                let b = bound(n);
+                r.guard(OUT + b);
+                // SAFETY: arena buffers; the state is initialised.
+                let v = unsafe {
+                    r.api
+                        .force_ext(r.at(S).cast(), r.at(at), r.at(OUT), n as c_int)
+                };
+                r.after(S, "forceExtDict", v, OUT, b);
+                next = at + n;
+            }
+            17 => {
+                let n = sizes[rng.below(sizes.len())];
+                let at = BUF + rng.below(LEN - n);
+                let cap = if rng.below(2) == 0 { bound(n) } else { n / 2 };
+                r.guard(OUT + cap);
+                let fast_reset = rng.below(2) == 0;
+                // SAFETY: arena buffers; the state is initialised.
+                let v = unsafe {
+                    r.api.one_shot(
+                        r.at(S).cast(),
+                        r.at(at),
+                        r.at(OUT),
+                        n as c_int,
+                        cap as c_int,
+                        fast_reset,
+                    )
+                };
+                let whole = std::mem::replace(&mut r.whole_state, false);
+                r.after(S, "one-shot", v, OUT, cap);
+                r.whole_state = whole;
+                // A one-shot state streams again after a reset (its history is none).
+                // SAFETY: the state is initialised.
+                unsafe { r.api.reset_fast(r.at(S).cast()) };
+                r.state(S);
+                next = at + n;
+            }
+            _ => {
+                // SAFETY: the state is initialised.
+                unsafe { r.api.reset(r.at(S).cast()) };
+                r.state(S);
+            }
+        }
+    }
+}
