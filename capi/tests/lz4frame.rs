@@ -1119,6 +1119,94 @@ fn compression_context_errors_as_liblz4() {
     same_ops(&ops, "frames on a reused context");
 }
 
+/// A null output where nothing is to be written: `LZ4F_flush` with nothing buffered (before a
+/// frame, after its header, after an auto-flushed update) and an empty update return 0 with
+/// liblz4, which does not touch the output then; and the errors where it checks the context or
+/// the bound first.
+#[test]
+fn null_output_with_nothing_to_write_as_liblz4() {
+    let data = content(1000);
+    for auto_flush in [0, 1] {
+        let p = c_prefs(4, 0, (1, 0), 0, 0, auto_flush);
+        let mut results = Vec::new();
+        for lib in 0..2 {
+            let mut trace = Vec::new();
+            let mut dst = vec![0u8; 1 << 17];
+            let d = dst.as_mut_ptr().cast::<c_void>();
+            let null = ptr::null_mut::<c_void>();
+            let src = data.as_ptr().cast::<c_void>();
+            // SAFETY: `ctx` writable, then a live context; `dst` holds 128 KiB, `data` 1000
+            // bytes; a null output is only given where liblz4 writes nothing.
+            unsafe {
+                if lib == 0 {
+                    let mut ctx = ptr::null_mut();
+                    c::LZ4F_createCompressionContext(&mut ctx, 100);
+                    trace.push(c::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(c::LZ4F_compressBegin(ctx, d, 19, &p));
+                    trace.push(c::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(ctx, null, 100, src, 0, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(ctx, null, 3, src, 0, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(
+                        ctx,
+                        d,
+                        1 << 17,
+                        src,
+                        1000,
+                        ptr::null(),
+                    ));
+                    if auto_flush == 1 {
+                        trace.push(c::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    }
+                    trace.push(c::LZ4F_compressEnd(ctx, d, 1 << 17, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(ctx, null, 100, src, 0, ptr::null()));
+                    c::LZ4F_freeCompressionContext(ctx);
+                } else {
+                    let mut ctx = ptr::null_mut();
+                    ours::LZ4F_createCompressionContext(&mut ctx, 100);
+                    trace.push(ours::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(ours::LZ4F_compressBegin(ctx, d, 19, &p));
+                    trace.push(ours::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(ours::LZ4F_compressUpdate(
+                        ctx,
+                        null,
+                        100,
+                        src,
+                        0,
+                        ptr::null(),
+                    ));
+                    trace.push(ours::LZ4F_compressUpdate(ctx, null, 3, src, 0, ptr::null()));
+                    trace.push(ours::LZ4F_compressUpdate(
+                        ctx,
+                        d,
+                        1 << 17,
+                        src,
+                        1000,
+                        ptr::null(),
+                    ));
+                    if auto_flush == 1 {
+                        trace.push(ours::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    }
+                    trace.push(ours::LZ4F_compressEnd(ctx, d, 1 << 17, ptr::null()));
+                    trace.push(ours::LZ4F_compressUpdate(
+                        ctx,
+                        null,
+                        100,
+                        src,
+                        0,
+                        ptr::null(),
+                    ));
+                    ours::LZ4F_freeCompressionContext(ctx);
+                }
+            }
+            results.push(trace);
+        }
+        assert_eq!(
+            results[1], results[0],
+            "auto-flush {auto_flush} (ours, liblz4)"
+        );
+    }
+}
+
 /// `stableSrc` with independent blocks: the same frames. (With linked blocks liblz4 then
 /// references the caller's earlier inputs where they are, in place, and its frames differ: see
 /// docs/c-abi.md.)
