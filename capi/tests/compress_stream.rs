@@ -1395,3 +1395,42 @@ fn random_calls<A: Api>(r: &mut Run<'_, A>, seed: u64, input: &[u8]) {
         }
     }
 }
+
+/// `LZ4_saveDict` on a state a one-shot compressor left (a history length without a history:
+/// liblz4 copies from address 0 there and crashes) saves nothing; the state then streams.
+#[test]
+fn save_dict_after_a_one_shot_form() {
+    let input = data(20_000, 19);
+    let mut state = vec![0u64; STATE / 8];
+    let mut out = vec![0u8; bound(20_000)];
+    let mut saved = vec![0u8; 65_536];
+    for fast_reset in [false, true] {
+        // SAFETY: `state` holds STATE aligned bytes; the buffers are sized above.
+        unsafe {
+            let s = ours::LZ4_initStream(state.as_mut_ptr().cast(), STATE);
+            let n = Ours.one_shot(
+                s.cast(),
+                input.as_ptr(),
+                out.as_mut_ptr(),
+                10_000,
+                out.len() as c_int,
+                fast_reset,
+            );
+            assert!(n > 0);
+            assert_eq!(ours::LZ4_saveDict(s, saved.as_mut_ptr().cast(), 65_536), 0);
+            let n = ours::LZ4_compress_fast_continue(
+                s,
+                input[10_000..].as_ptr().cast(),
+                out.as_mut_ptr().cast(),
+                10_000,
+                out.len() as c_int,
+                1,
+            );
+            let mut back = vec![0u8; 10_000];
+            let m =
+                ours::LZ4_decompress_safe(out.as_ptr().cast(), back.as_mut_ptr().cast(), n, 10_000);
+            assert_eq!(m, 10_000);
+            assert_eq!(back, input[10_000..]);
+        }
+    }
+}
