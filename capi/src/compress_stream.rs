@@ -821,7 +821,7 @@ unsafe fn consult_dictionary(
 /// Moves the last `min(dict_size, 64 KiB, history)` bytes of the stream's history into
 /// `safe_buffer` (a negative `dict_size` counts as 64 KiB, as in liblz4), which becomes the
 /// history: the earlier blocks may then be overwritten. Returns the size saved; 0 for a null
-/// stream, and nothing is saved into a null buffer.
+/// stream, and nothing is saved into a null buffer or from a null history.
 ///
 /// # Safety
 /// `stream` null or a valid `LZ4_stream_t` whose history is in place; `safe_buffer` null or
@@ -837,7 +837,9 @@ pub unsafe extern "C" fn LZ4_saveDict(
         return 0;
     };
     let mut keep = (dict_size as u32).min(KB64).min(s.dict_size);
-    if safe_buffer.is_null() {
+    if safe_buffer.is_null() || s.dictionary.is_null() {
+        // No buffer, or no history: a one-shot compressor's state has a history length
+        // without one (liblz4 copies from address 0 there).
         keep = 0;
     }
     if keep > 0 {
