@@ -955,11 +955,18 @@ pub(super) trait History<T>: Copy {
 }
 
 /// Whether index `candidate` is 1 to [`MAX_DISTANCE`] indices before `current`: liblz4's
-/// distance check and its `matchIndex < current` (which its tables guarantee and ours need not),
-/// in one compare.
+/// distance check and its `matchIndex < current` (which its tables guarantee and ours need not).
+/// Candidates come from `u32` slots (plus at most 64 KiB): with a 64-bit `usize` one above
+/// `current` makes the wrapped difference huge, so one compare does both; with a 32-bit one
+/// the difference wraps below 64 KiB for a slot up to 64 KiB above `current` (a C caller's
+/// stream state), so the order is checked first.
 #[inline(always)]
 fn in_reach(candidate: usize, current: usize) -> bool {
-    current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
+    #[cfg(target_pointer_width = "64")]
+    let after = true;
+    #[cfg(not(target_pointer_width = "64"))]
+    let after = candidate < current;
+    after && current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
 }
 
 unchecked_fn! {
