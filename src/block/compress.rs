@@ -38,7 +38,7 @@
 //! - **Indices.** Table slots hold indices: the input starts at `base` (64 KiB after a
 //!   dictionary, 0 without one) and the history's bytes are the indices just below it, so an
 //!   offset is a difference of indices. A candidate is taken only 1 to 65,535 indices back (one
-//!   compare, [`in_reach`]), and not before the history.
+//!   compare on 64-bit targets, [`in_reach`]), and not before the history.
 //! - **Window** (liblz4's noDict and prefix modes): the history and the input are one slice, as
 //!   for a stream block that starts where the previous one ended; a match may be extended
 //!   backwards from the input into the history. Also the dest-size parse, with no history.
