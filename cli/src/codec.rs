@@ -130,6 +130,8 @@ pub fn compress_frame(
         return writer.write_all(&framed);
     }
     let declared = content_size.filter(|&len| len > 0);
+    // `-T#` (0, the default as in lz4 1.10: one thread per core). Same bytes either way.
+    let threads = settings.threads.map_or(0, |n| n as usize);
     let options = options.declared_content_size(declared);
     if settings.linked {
         let chunks = LinkedChunks {
@@ -140,11 +142,10 @@ pub fn compress_frame(
             block_checksum: settings.block_checksum,
             content_checksum: settings.content_checksum,
             declared,
-            // `-T#` (0, the default: one per core); at most one per core and 8 (each chunk in
-            // flight holds about 8 MiB).
+            // At most one per core and 8 (each chunk in flight holds about 8 MiB).
             threads: {
                 let cores = std::thread::available_parallelism().map_or(1, usize::from);
-                match settings.threads.map_or(0, |n| n as usize) {
+                match threads {
                     0 => cores,
                     n => n.min(cores),
                 }
@@ -153,8 +154,6 @@ pub fn compress_frame(
         };
         return chunks.compress(reader, writer, buf);
     }
-    // `-T#` (0, the default as in lz4 1.10: one thread per core). Same bytes either way.
-    let threads = settings.threads.map_or(0, |n| n as usize);
     if threads == 1 {
         let mut encoder = match dictionary {
             // Independent blocks from here on: each block written is compressed apart (the
@@ -222,8 +221,7 @@ impl LinkedChunks<'_> {
         let bound = frame::compress_bound(chunk_len, &self.options);
         let mut hasher = xxhash_rust::xxh32::Xxh32::new(0);
         let mut total = 0u64;
-        // Each slot: the previous chunk's last 64 KiB, then the chunk; its length; its output.
-        let mut slots: Vec<(Vec<u8>, usize, Vec<u8>)> = Vec::new();
+        let mut slots: Vec<Slot> = Vec::new();
         let mut history = vec![0u8; CHUNK_HISTORY];
         let mut first = Some(buf);
         let mut index = 0usize;
@@ -232,9 +230,13 @@ impl LinkedChunks<'_> {
             let mut count = 0;
             while count < self.threads && !ended {
                 if slots.len() == count {
-                    slots.push((vec![0u8; CHUNK_HISTORY + chunk_len], 0, vec![0u8; bound]));
+                    slots.push(Slot {
+                        window: vec![0u8; CHUNK_HISTORY + chunk_len],
+                        len: 0,
+                        out: vec![0u8; bound],
+                    });
                 }
-                let (window, len, _) = &mut slots[count];
+                let Slot { window, len, .. } = &mut slots[count];
                 window[..CHUNK_HISTORY].copy_from_slice(&history);
                 *len = match first.take() {
                     Some(buf) => {
@@ -254,32 +256,26 @@ impl LinkedChunks<'_> {
                     count += 1;
                 }
             }
-            let batch = &mut slots[..count];
+            let this = &self;
             let produced: Vec<io::Result<usize>> = std::thread::scope(|scope| {
-                let mut jobs = batch.iter_mut().enumerate();
-                let own = jobs.next();
-                let others: Vec<_> = jobs
-                    .map(|(at, (window, len, out))| {
-                        let this = &self;
-                        scope.spawn(move || {
-                            this.chunk(index + at, &window[..CHUNK_HISTORY + *len], out)
-                        })
+                let jobs: Vec<_> = slots[..count]
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(at, slot)| {
+                        let window = &slot.window[..CHUNK_HISTORY + slot.len];
+                        let out = &mut slot.out;
+                        scope.spawn(move || this.chunk(index + at, window, out))
                     })
                     .collect();
-                let mut produced: Vec<io::Result<usize>> = own
-                    .map(|(at, (window, len, out))| {
-                        self.chunk(index + at, &window[..CHUNK_HISTORY + *len], out)
+                jobs.into_iter()
+                    .map(|job| {
+                        job.join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                     })
-                    .into_iter()
-                    .collect();
-                produced.extend(others.into_iter().map(|job| {
-                    job.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                }));
-                produced
+                    .collect()
             });
-            for ((_, _, out), produced) in slots.iter().zip(produced) {
-                writer.write_all(&out[..produced?])?;
+            for (slot, produced) in slots.iter().zip(produced) {
+                writer.write_all(&slot.out[..produced?])?;
             }
             index += count;
         }
@@ -306,15 +302,16 @@ impl LinkedChunks<'_> {
         if index == 0 {
             return self.first_chunk(&window[CHUNK_HISTORY..], out);
         }
-        let mut fast = block::StreamCompressor::new();
+        let history = &window[..CHUNK_HISTORY];
         let mut stream = match self.compressor {
             Compressor::Fast { acceleration } => {
-                fast.reset_with_history(&window[..CHUNK_HISTORY]);
-                ChunkStream::Fast(&mut fast, acceleration)
+                let mut fast = block::StreamCompressor::new();
+                fast.reset_with_history(history);
+                ChunkStream::Fast(fast, acceleration)
             }
             Compressor::Hc { level } => {
                 let mut hc = block::HcStreamCompressor::new(level);
-                hc.reset_with_prepared_dictionary(&HcDictionary::new(&window[..CHUNK_HISTORY]));
+                hc.reset_with_prepared_dictionary(&HcDictionary::new(history));
                 ChunkStream::Hc(Box::new(hc))
             }
         };
@@ -335,7 +332,7 @@ impl LinkedChunks<'_> {
     /// One block, `window[start..]`, into `out`: its size word, its bytes, its checksum.
     fn block(
         &self,
-        stream: &mut ChunkStream<'_>,
+        stream: &mut ChunkStream,
         window: &[u8],
         start: usize,
         out: &mut [u8],
@@ -369,9 +366,17 @@ impl LinkedChunks<'_> {
 }
 
 /// The stream a later chunk of [`LinkedChunks`] is compressed with.
-enum ChunkStream<'s> {
-    Fast(&'s mut block::StreamCompressor<'static>, u32),
+enum ChunkStream {
+    Fast(block::StreamCompressor<'static>, u32),
     Hc(Box<block::HcStreamCompressor>),
+}
+
+/// A chunk of [`LinkedChunks`] in flight: the previous chunk's last 64 KiB, then the chunk
+/// (`len` bytes); its compressed blocks.
+struct Slot {
+    window: Vec<u8>,
+    len: usize,
+    out: Vec<u8>,
 }
 
 /// Writes the full `buf`, then the rest of `reader`, to `encoder` a block (`block_len` bytes) a
