@@ -54,6 +54,14 @@ fn buffer(len: usize) -> Result<Vec<u8>, usize> {
     Ok(buf)
 }
 
+/// Room for `len` bytes, not initialised (a `Vec` of length 0), or `ERROR_allocation_failed`.
+fn uninit_buffer(len: usize) -> Result<Vec<u8>, usize> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(len)
+        .map_err(|_| error(ErrorCode::AllocationFailed))?;
+    Ok(buf)
+}
+
 /// `LZ4_readFile_t`: a decompression context, the caller's `FILE*` and the compressed bytes
 /// read ahead of the decoder.
 pub struct LZ4_readFile_t {
@@ -80,12 +88,29 @@ impl Drop for LZ4_readFile_t {
 pub struct LZ4_writeFile_t {
     cctx: *mut LZ4F_cctx,
     fp: *mut FILE,
-    /// `LZ4F_compressBound` of one chunk: room for any update or the frame's end.
+    /// `LZ4F_compressBound` of one chunk, `cap` bytes: room for any update or the frame's end.
+    /// Allocated, not initialised (as liblz4's `malloc`: for a `blockChecksumFlag` far above 1
+    /// liblz4's bound is gigabytes, never written); the compressor writes into it.
     dst: Vec<u8>,
+    cap: usize,
     /// The input compressed by one `LZ4F_compressUpdate`: the block size.
     chunk: usize,
     /// The first error of `LZ4F_write`, 0 for none.
     err: usize,
+}
+
+impl LZ4_writeFile_t {
+    /// Writes `dst[..n]` to the stream: `false` for a short write.
+    ///
+    /// # Safety
+    /// `dst[..n]` was written by the last compression call (`n`, its result, is at most `cap`).
+    unsafe fn write_out(&self, n: usize) -> bool {
+        // SAFETY: `dst[..n]` is within the allocation (`cap` bytes) and initialised (the
+        // caller's contract).
+        let out = unsafe { std::slice::from_raw_parts(self.dst.as_ptr(), n.min(self.cap)) };
+        // SAFETY: `fp` is the handle's live stream.
+        unsafe { write_all(self.fp, out) }
+    }
 }
 
 impl Drop for LZ4_writeFile_t {
@@ -323,7 +348,8 @@ unsafe fn open_write(
     let mut handle = Box::new(LZ4_writeFile_t {
         cctx: ptr::null_mut(),
         fp,
-        dst: buffer(bound)?,
+        dst: uninit_buffer(bound)?,
+        cap: bound,
         chunk,
         err: 0,
     });
@@ -380,13 +406,13 @@ pub unsafe extern "C" fn LZ4F_write(
     let mut done = 0;
     while done < size {
         let chunk = (size - done).min(h.chunk);
-        // SAFETY: a live context; `h.dst` is `h.dst.len()` writable bytes, apart from the
-        // caller's `buf[done..done + chunk]` (readable by the caller's contract).
+        // SAFETY: a live context; `h.dst` has `h.cap` writable bytes, apart from the caller's
+        // `buf[done..done + chunk]` (readable by the caller's contract).
         let n = unsafe {
             LZ4F_compressUpdate(
                 h.cctx,
                 h.dst.as_mut_ptr().cast::<c_void>(),
-                h.dst.len(),
+                h.cap,
                 src.add(done).cast::<c_void>(),
                 chunk,
                 ptr::null(),
@@ -396,8 +422,8 @@ pub unsafe extern "C" fn LZ4F_write(
             h.err = n;
             return n;
         }
-        // SAFETY: `h.fp` is the handle's live stream; the output is within `h.dst`.
-        if !unsafe { write_all(h.fp, &h.dst[..n.min(h.dst.len())]) } {
+        // SAFETY: `LZ4F_compressUpdate` wrote its result's `n` bytes.
+        if !unsafe { h.write_out(n) } {
             h.err = error(ErrorCode::IoWrite);
             return h.err;
         }
@@ -426,20 +452,20 @@ pub unsafe extern "C" fn LZ4F_writeClose(lz4f_write: *mut LZ4_writeFile_t) -> us
     if h.err != 0 {
         return h.err;
     }
-    // SAFETY: a live context; `h.dst` is `h.dst.len()` writable bytes.
+    // SAFETY: a live context; `h.dst` has `h.cap` writable bytes.
     let n = unsafe {
         LZ4F_compressEnd(
             h.cctx,
             h.dst.as_mut_ptr().cast::<c_void>(),
-            h.dst.len(),
+            h.cap,
             ptr::null(),
         )
     };
     if LZ4F_isError(n) != 0 {
         return n;
     }
-    // SAFETY: `h.fp` is the handle's live stream; the output is within `h.dst`.
-    if !unsafe { write_all(h.fp, &h.dst[..n.min(h.dst.len())]) } {
+    // SAFETY: `LZ4F_compressEnd` wrote its result's `n` bytes.
+    if !unsafe { h.write_out(n) } {
         return error(ErrorCode::IoWrite);
     }
     // SAFETY: as above.

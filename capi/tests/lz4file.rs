@@ -806,6 +806,31 @@ fn null_pointers_and_bad_preferences_as_liblz4() {
     }
 }
 
+/// A `blockChecksumFlag` far above 1: liblz4's bound, and so its output buffer, is then
+/// gigabytes (4 bytes a block per unit of the flag), allocated and never filled; here too (the
+/// frame takes 4 bytes a block checksum, see docs/c-abi.md): the open either fails for the
+/// allocation or works, without touching those gigabytes. (Odd flags: the header takes the
+/// low bit, so an even flag's frame announces no checksums and has them, as liblz4's.)
+#[test]
+fn huge_block_checksum_flag() {
+    let dir = Scratch::new("checksum-flag");
+    let d = data(200_000, 14);
+    for flag in [3u32, (1 << 20) + 1, u32::MAX] {
+        let mut p = prefs(7, false, 0);
+        p.frameInfo.blockChecksumFlag = flag;
+        let (r, _) = write_file(OURS, &dir.path("f"), Some(&p), &[&d]);
+        if r[0] == 9usize.wrapping_neg() {
+            continue; // ERROR_allocation_failed
+        }
+        assert!(r.iter().all(|&r| !is_error(r)), "flag {flag}: {r:?}");
+        let mut f = std::fs::File::open(dir.path("f")).unwrap();
+        let mut header = [0u8; 5];
+        std::io::Read::read_exact(&mut f, &mut header).unwrap();
+        assert_eq!(header[4] & 0x10, 0x10, "flag {flag}: block checksums");
+        read_whole(&dir.path("f"), &d, &[4096], &format!("flag {flag}"));
+    }
+}
+
 /// A stream whose reads or writes fail after `limit` bytes (`fopencookie`).
 mod cookie {
     use super::*;
