@@ -345,6 +345,16 @@ fn read_both(
             }
         }
     }
+    // After an error this library returns it again: the decoder is not resumable after an
+    // error (lz4frame.h), and is not called again. (liblz4 calls it again: outside its
+    // contract, not compared.)
+    if is_error(o.last) && !ho.is_null() {
+        for _ in 0..3 {
+            // SAFETY: a live handle; the buffer is `chunk` writable bytes.
+            let r = unsafe { (OURS.read)(ho, bo.as_mut_ptr().cast(), chunk) };
+            assert_eq!(error_name(r), error_name(o.last), "{what}: after the error");
+        }
+    }
     // SAFETY: live handles, or the null of a failed open (`ERROR_parameter_null`).
     unsafe {
         if !ho.is_null() {
