@@ -38,8 +38,8 @@ LZ4FLIB_STATIC_API LZ4F_errorCode_t LZ4F_readOpen(LZ4_readFile_t** lz4fRead, FIL
 /* Decodes up to `size` bytes of content into buf. Returns the number of bytes stored, which is
  * below `size` only when the file has ended (0 once everything was read), or an error code:
  * LZ4F_ERROR_parameter_null, LZ4F_ERROR_io_read (fread failed, or the file stops inside a
- * frame), or the frame's error (corrupted block, checksum mismatch...). Consecutive frames read
- * as one content. */
+ * frame), or the frame's error (corrupted block, checksum mismatch...); once decoding failed,
+ * later calls return the same error. Consecutive frames read as one content. */
 LZ4FLIB_STATIC_API size_t LZ4F_read(LZ4_readFile_t* lz4fRead, void* buf, size_t size);
 
 /* Releases a read handle (the FILE* stays open). Returns 0, or LZ4F_ERROR_parameter_null. */

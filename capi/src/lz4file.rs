@@ -2,14 +2,16 @@
 //! (`LZ4F_readOpen`, `LZ4F_read`, `LZ4F_readClose`, `LZ4F_writeOpen`, `LZ4F_write`,
 //! `LZ4F_writeClose`), on this library's own frame functions and the C library's `fread` and
 //! `fwrite`. The calls they make, and so the bytes written and the results, are liblz4's, but
-//! for the places where liblz4 would lose data unnoticed (see docs/c-abi.md):
+//! where liblz4 loses data unnoticed or goes outside its own contract (see docs/c-abi.md):
 //! - a file that ends inside a frame, or a failing `fread`, is `ERROR_io_read` (liblz4 returns
 //!   the bytes decoded so far, then 0, as at the end of the file);
-//! - a frame shorter than 19 bytes (a header and at most 3 bytes of content) is read (liblz4's
-//!   `LZ4F_readOpen` needs 19 bytes and fails with `ERROR_io_read`);
+//! - after a decoding error `LZ4F_read` returns it again (liblz4 calls its decoder again,
+//!   which lz4frame.h says is not resumable after an error);
 //! - after a failed `LZ4F_write`, later writes and `LZ4F_writeClose` return that error (liblz4
 //!   goes on writing and closes with success), and `LZ4F_writeClose` flushes the `FILE*`, so
-//!   that a write that fails in the C library's buffer is `ERROR_io_write` too.
+//!   that a write that fails in the C library's buffer is `ERROR_io_write` too;
+//! - a frame shorter than 19 bytes (a header and at most 3 bytes of content) is read (liblz4's
+//!   `LZ4F_readOpen` needs 19 bytes and fails with `ERROR_io_read`).
 //!
 //! The `FILE*` stays the caller's: it is neither closed nor rewound.
 
@@ -74,6 +76,9 @@ pub struct LZ4_readFile_t {
     /// The decoder is inside a frame (its last result was a hint, not 0): the end of the file
     /// here truncates that frame.
     in_frame: bool,
+    /// The decoder's error, 0 for none: the context is not resumable after an error
+    /// (lz4frame.h), so every later call returns it.
+    err: usize,
 }
 
 impl Drop for LZ4_readFile_t {
@@ -181,6 +186,7 @@ unsafe fn open_read(fp: *mut FILE) -> Result<Box<LZ4_readFile_t>, usize> {
         pos: 0,
         len: 0,
         in_frame: true,
+        err: 0,
     });
     // SAFETY: `handle.dctx` is a writable pointer.
     let r = unsafe { LZ4F_createDecompressionContext(&mut handle.dctx, LZ4F_VERSION) };
@@ -226,8 +232,9 @@ unsafe fn open_read(fp: *mut FILE) -> Result<Box<LZ4_readFile_t>, usize> {
 /// Decodes up to `size` bytes of content into `buf`: returns the bytes written, fewer than
 /// `size` only at the end of the file (0 then), or an error code: `ERROR_parameter_null`,
 /// `ERROR_io_read` (`fread` failed, or the file ends inside a frame), the frame's error
-/// (`ERROR_decompressionFailed`, `ERROR_contentChecksum_invalid`, ...). Frames that follow each
-/// other are read as one content; skippable frames are skipped.
+/// (`ERROR_decompressionFailed`, `ERROR_contentChecksum_invalid`, ...), which later calls
+/// return again. Frames that follow each other are read as one content; skippable frames are
+/// skipped.
 ///
 /// # Safety
 /// `lz4f_read` null or a handle from [`LZ4F_readOpen`] used by no one else during the call;
@@ -244,6 +251,9 @@ pub unsafe extern "C" fn LZ4F_read(
     };
     if buf.is_null() {
         return error(ErrorCode::ParameterNull);
+    }
+    if h.err != 0 {
+        return h.err;
     }
     let out = buf.cast::<u8>();
     let mut done = 0;
@@ -277,6 +287,7 @@ pub unsafe extern "C" fn LZ4F_read(
             )
         };
         if LZ4F_isError(r) != 0 {
+            h.err = r;
             return r;
         }
         h.in_frame = r != 0;
