@@ -731,7 +731,7 @@ fn put_back(aside: &Path, path: &Path) -> io::Result<PathBuf> {
     for at in [path.to_path_buf(), rm_restored(path)] {
         match rename_noreplace(aside, &at, false) {
             Ok(()) => {
-                File::open(output::target_dir(&at))?.sync_all()?;
+                output::sync_parent(&at)?;
                 return Ok(at);
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -809,9 +809,7 @@ fn restore_removed(path: &Path, file: &File, opened: &fs::Metadata) -> Result<Pa
     for at in [path.to_path_buf(), rm_restored(path)] {
         match out.persist_noclobber(&at) {
             Ok(_) => {
-                File::open(output::target_dir(&at))
-                    .and_then(|dir| dir.sync_all())
-                    .map_err(failed)?;
+                output::sync_parent(&at).map_err(failed)?;
                 return Ok(at);
             }
             Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => out = e.file,

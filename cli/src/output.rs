@@ -862,7 +862,7 @@ pub(crate) fn target_dir(target: &Path) -> &Path {
 }
 
 /// Flushes the directory entry of a renamed file to disk.
-fn sync_parent(target: &Path) -> io::Result<()> {
+pub(crate) fn sync_parent(target: &Path) -> io::Result<()> {
     File::open(target_dir(target))?.sync_all()
 }
 
