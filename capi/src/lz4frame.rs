@@ -13,7 +13,13 @@ pub const MIN_SIZE_TO_KNOW_HEADER_LENGTH: usize = 5;
 /// `LZ4F_HEADER_SIZE_MIN`: magic, FLG, BD and the header checksum.
 pub const HEADER_SIZE_MIN: usize = 7;
 /// The frame magic number, `LZ4F_MAGICNUMBER`.
-const MAGIC: u32 = 0x184D_2204;
+pub(crate) const MAGIC: u32 = 0x184D_2204;
+/// The longest frame header (`LZ4F_HEADER_SIZE_MAX`).
+pub(crate) const MAX_HEADER: usize = 19;
+/// A block's size word.
+pub(crate) const BLOCK_HEADER: usize = 4;
+/// A block or content checksum.
+pub(crate) const CHECKSUM: usize = 4;
 /// The lowest skippable-frame magic number (the low 4 bits are free).
 const MAGIC_SKIPPABLE_START: u32 = 0x184D_2A50;
 

@@ -10,12 +10,9 @@ use std::os::raw::{c_int, c_uint, c_void};
 
 use lz4_simd::frame::{BlockMode, BlockSize, FrameCompressor, FrameOptions, Status};
 
-use crate::lz4frame::{error, ErrorCode, LZ4F_getBlockSize};
+use crate::lz4frame::{error, ErrorCode, LZ4F_getBlockSize, BLOCK_HEADER, CHECKSUM, MAX_HEADER};
 use crate::lz4frame_decompress::LZ4F_frameInfo_t;
 
-const MAX_HEADER: usize = 19;
-const BLOCK_HEADER: usize = 4;
-const CHECKSUM: usize = 4;
 /// `LZ4HC_CLEVEL_MIN`: levels from here on use LZ4 HC.
 const HC_LEVEL_MIN: c_int = 2;
 const HC_LEVEL_MAX: c_int = 12;
@@ -416,7 +413,7 @@ pub unsafe extern "C" fn LZ4F_compressBegin(
         FrameCompressor::with_options(options.dict_id(None)).auto_flush(prefs.autoFlush != 0);
     // liblz4's header: each flag's low bit, the content size and dictionary ID when non-zero.
     let mut header = [0u8; MAX_HEADER];
-    header[..4].copy_from_slice(&0x184D_2204u32.to_le_bytes());
+    header[..4].copy_from_slice(&crate::lz4frame::MAGIC.to_le_bytes());
     header[4] = 0x40
         | ((info.blockMode & 1) as u8) << 5
         | ((info.blockChecksumFlag & 1) as u8) << 4

@@ -16,12 +16,10 @@ use std::os::raw::{c_uint, c_void};
 use lz4_simd::block;
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 
-use crate::lz4frame::{error, ErrorCode, LZ4F_headerSize, HEADER_SIZE_MIN};
+use crate::lz4frame::{
+    error, ErrorCode, LZ4F_headerSize, BLOCK_HEADER, CHECKSUM, HEADER_SIZE_MIN, MAGIC, MAX_HEADER,
+};
 
-const MAX_HEADER: usize = 19;
-const BLOCK_HEADER: usize = 4;
-const CHECKSUM: usize = 4;
-const MAGIC: u32 = 0x184D_2204;
 const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
 const SKIPPABLE_START: u32 = 0x184D_2A50;
 const UNCOMPRESSED: u32 = 0x8000_0000;
