@@ -13,9 +13,9 @@
 # runs tests/miri/tests/kernels.rs comparing only AVX2 with scalar there
 # (LZ4_SIMD_MIRI_ONLY_KERNEL), and exact_room.rs; the first pass runs compress_edges.rs and
 # kernels.rs. The compressors' tests run the same code with or without AVX2, so each runs once,
-# in the pass that balances the two (before, both passes ran all of them, and the second took 245
-# s of which 155 were the compressors'; then the first alone took 586 s against the second's 150). Arguments go to both `cargo miri test` runs (e.g. `-- --report-time
-# -Zunstable-options` for per-test times).
+# in the pass that balances the two (alone on 2 cores, both passes end at about 177 s). Arguments
+# go to both `cargo miri test` runs (e.g. `-- --report-time -Zunstable-options` for per-test
+# times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -308,8 +308,8 @@ unsafe fn step<K: CopyKernel>(ctx: &Ctx<'_>, state: State) -> (State, bool) {
 
 /// One turn of the interleaved loop over the listed lanes: one sequence of each, in order; breaks
 /// out of the enclosing `loop` with the index of the first lane that stops. The indices are
-/// literals, so the states stay in registers (an array indexed by a loop counter lived on the
-/// stack, and every lane's next sequence waited for its state's store to be forwarded).
+/// literals, so the states stay in registers (LLVM keeps an array indexed by a loop counter on
+/// the stack, where every lane's next sequence waits for its state's store to be forwarded).
 macro_rules! turn {
     ($K:ty, $ctx:ident, $state:ident; $($lane:tt)+) => {
         $(
