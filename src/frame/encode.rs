@@ -187,6 +187,19 @@ impl BlockWriter {
         }
     }
 
+    /// Loads `dict` into the linked HC stream as its history (liblz4's `LZ4_loadDictHC` on a
+    /// frame's stream, which also stops favouring decoding speed), in place of any dictionary
+    /// attached: LZ4F's `LZ4F_compressBegin_usingDict`. Other writers are left as they are.
+    pub(crate) fn load_hc_dictionary(&mut self, dict: &[u8]) {
+        if let BlockCompressor::HcLinked(stream, attached) = &mut self.compressor {
+            let dict = HcDictionary::new(dict);
+            stream.reset_with_prepared_dictionary(&dict);
+            stream.set_favor_dec_speed(false);
+            stream.reserve_window(dict.as_bytes().len() + block::MAX_HISTORY + self.lz4f.block_len);
+            *attached = None;
+        }
+    }
+
     /// LZ4F's auto-flush preference: it sizes LZ4F's buffer, and so when the history is saved.
     pub(crate) fn set_auto_flush(&mut self, on: bool) {
         self.lz4f.buffer_len = if on {
