@@ -254,8 +254,15 @@ pub struct LZ4F_cctx {
     /// The last update was `LZ4F_uncompressedUpdate` (liblz4's `blockCompressMode`, kept from
     /// frame to frame): what is buffered is in `raw` and is written stored.
     raw_mode: bool,
-    /// The input buffered in uncompressed mode (less than a block).
+    /// The input buffered in uncompressed mode, or before the first compressed block while
+    /// `first_stored` (less than a block).
     raw: Vec<u8>,
+    /// The frame's first compressed block is stored when under [`FIRST_STORED_LIMIT`] bytes:
+    /// liblz4's `LZ4F_compressBegin_usingDict` at the fast levels with independent blocks and a
+    /// dictionary under 8 bytes leaves its stream 64 KiB in (`LZ4_loadDict`) with no table
+    /// type, and its one-block compressor then uses 16-bit indices from there, which reach no
+    /// match: the block does not shrink.
+    first_stored: bool,
     /// Between `LZ4F_compressBegin` and `LZ4F_compressEnd` (liblz4's stage 1).
     started: bool,
     prefs: LZ4F_preferences_t,
@@ -272,6 +279,10 @@ pub struct LZ4F_cctx {
     last_checksum: [u8; 4],
 }
 
+/// The blocks liblz4's fast one-block compressor handles with 16-bit indices: below 64 KiB + 11
+/// bytes (`LZ4_64Klimit`).
+const FIRST_STORED_LIMIT: usize = (64 << 10) + 11;
+
 /// The compressor's header without content size and dictionary ID: magic, FLG, BD, checksum.
 const COMPRESSOR_HEADER: usize = 7;
 
@@ -281,6 +292,7 @@ impl LZ4F_cctx {
             origin,
             raw_mode: false,
             raw: Vec::new(),
+            first_stored: false,
             started: false,
             prefs: LZ4F_preferences_t::default(),
             compressor: None,
@@ -301,6 +313,47 @@ impl LZ4F_cctx {
         compressor
             .store_block(content)
             .map_err(|_| ErrorCode::Generic)?;
+        if self.drain(dst, pos) {
+            Ok(())
+        } else {
+            Err(ErrorCode::DstMaxSizeTooSmall)
+        }
+    }
+
+    /// Writes the frame's first compressed block, `content`, into `dst[*pos..]` while
+    /// `first_stored`: stored under [`FIRST_STORED_LIMIT`] bytes, else compressed.
+    fn first_block(
+        &mut self,
+        content: &[u8],
+        dst: &mut [u8],
+        pos: &mut usize,
+    ) -> Result<(), ErrorCode> {
+        self.first_stored = false;
+        if content.len() < FIRST_STORED_LIMIT {
+            return self.store(content, dst, pos);
+        }
+        let mut rest = content;
+        loop {
+            let compressor = self
+                .compressor
+                .as_mut()
+                .ok_or(ErrorCode::CompressionStateUninitialized)?;
+            let progress = compressor
+                .compress(rest, &mut [])
+                .map_err(|_| ErrorCode::Generic)?;
+            rest = &rest[progress.consumed..];
+            if !self.drain(dst, pos) {
+                return Err(ErrorCode::DstMaxSizeTooSmall);
+            }
+            if progress.status == Status::NeedInput {
+                break;
+            }
+        }
+        let compressor = self
+            .compressor
+            .as_mut()
+            .ok_or(ErrorCode::CompressionStateUninitialized)?;
+        compressor.flush(&mut []).map_err(|_| ErrorCode::Generic)?;
         if self.drain(dst, pos) {
             Ok(())
         } else {
@@ -345,14 +398,18 @@ impl LZ4F_cctx {
         if dst.len() < self.buffered + BLOCK_HEADER + CHECKSUM {
             return Err(ErrorCode::DstMaxSizeTooSmall);
         }
-        if self.raw_mode {
+        if self.raw_mode || self.first_stored {
             let raw = std::mem::take(&mut self.raw);
             let mut pos = 0;
-            let stored = self.store(&raw, dst, &mut pos);
+            let written = if self.raw_mode {
+                self.store(&raw, dst, &mut pos)
+            } else {
+                self.first_block(&raw, dst, &mut pos)
+            };
             self.raw = raw;
             self.raw.clear();
             self.buffered = 0;
-            return stored.map(|()| pos);
+            return written.map(|()| pos);
         }
         let compressor = self
             .compressor
@@ -539,6 +596,8 @@ unsafe fn begin(
     cctx.skip = COMPRESSOR_HEADER;
     cctx.buffered = 0;
     cctx.raw.clear();
+    cctx.first_stored =
+        matches!(dict, BeginDict::Once(d) if d.len() < 8) && !hc && prefs.frameInfo.blockMode != 0;
     cctx.block_len = block_len;
     cctx.total = 0;
     len
@@ -809,6 +868,26 @@ pub unsafe extern "C" fn LZ4F_compressUpdate(
             Err(e) => return error(e),
         }
         cctx.raw_mode = false;
+    }
+    if cctx.first_stored {
+        // The first block is gathered here, to be written stored (see `first_stored`).
+        let need = cctx.block_len - cctx.raw.len();
+        if rest.len() < need && cctx.prefs.autoFlush == 0 {
+            cctx.raw.extend_from_slice(rest);
+            cctx.buffered = cctx.raw.len();
+            cctx.total = cctx.total.wrapping_add(src_size as u64);
+            return pos;
+        }
+        let take = need.min(rest.len());
+        let mut first = std::mem::take(&mut cctx.raw);
+        first.extend_from_slice(&rest[..take]);
+        rest = &rest[take..];
+        let written = cctx.first_block(&first, dst, &mut pos);
+        first.clear();
+        cctx.raw = first;
+        if let Err(e) = written {
+            return error(e);
+        }
     }
     loop {
         let Some(compressor) = cctx.compressor.as_mut() else {
