@@ -10,7 +10,7 @@ use crate::{c_len, input_apart, new_hc_stream, output, with_hc, MAX_INPUT_SIZE};
 pub const STREAM_HC_SIZE: usize = 262_200;
 
 /// A C level as liblz4 takes it: below 1 is the default (9), above 12 is 12.
-fn level(level: c_int) -> u8 {
+pub(crate) fn level(level: c_int) -> u8 {
     if level < 1 {
         0
     } else {
