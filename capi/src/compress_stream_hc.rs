@@ -444,6 +444,12 @@ unsafe fn compress_generic(
     let history = prefix_len(s);
     let input_index = s.dict_limit.wrapping_add(history as u32);
     s.end = s.end.wrapping_add(len);
+    if capacity < 0 && hc_c_stream::is_mid(self::level(level)) {
+        // liblz4's middle parser refuses a negative capacity before its parse (the others
+        // parse until their first write fails, as into an empty output).
+        s.dirty = 1;
+        return 0;
+    }
     let capacity = capacity.max(0) as usize;
     // The window's first index: nothing before it is within 64 KiB of the input or waiting to
     // be entered.
