@@ -1027,3 +1027,108 @@ fn older_calls() {
         });
     }
 }
+
+/// A dictionary stream at liblz4's middle parser's levels (1-2), attached to a working stream
+/// of either kind.
+#[test]
+fn attached_middle_level() {
+    const DICT: usize = DATA;
+    let input = data(200_000, 13);
+    let mut arena = Arena::new(DICT + 200_000);
+    for dict_len in [2000usize, 65_536] {
+        for (work_level, dict_level) in [(2, 2), (1, 2), (9, 2), (12, 1)] {
+            for first in [100usize, 4096, 4097, 20_000] {
+                let label =
+                    format!("attach {dict_len} levels {work_level}/{dict_level} first {first}");
+                same!(&mut arena, label, |r| {
+                    r.put(DICT, &input[..dict_len]);
+                    r.init(D);
+                    r.level(D, dict_level);
+                    r.load(D, DICT, dict_len as c_int);
+                    r.init(S);
+                    r.level(S, work_level);
+                    // SAFETY: both states are initialised.
+                    unsafe { r.api.attach(r.s(S), r.s(D)) };
+                    r.state(S);
+                    let mut at = DICT + dict_len + 32;
+                    let mut from = dict_len;
+                    for n in [first, 3000] {
+                        r.put(at, &input[from..from + n]);
+                        r.cont(S, at, n, OUT, bound(n));
+                        at += n;
+                        from += n;
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// Runs and repeats longer than 64 KiB: a match ends far past the insertion cursor, so the next
+/// contiguous block enters positions more than 64 KiB before it (the window reaches back to the
+/// cursor), and an external dictionary made of such a prefix.
+#[test]
+fn long_matches() {
+    let mut input = data(50_000, 14);
+    input.extend_from_slice(&[0u8; 150_000]);
+    let period = data(1000, 15);
+    for _ in 0..150 {
+        input.extend_from_slice(&period);
+    }
+    input.extend_from_slice(&data(50_000, 16));
+    let mut arena = Arena::new(DATA + 2 * input.len() + 64);
+    for level in LEVELS {
+        same!(&mut arena, format!("long matches, level {level}"), |r| {
+            r.put(DATA, &input);
+            r.init(S);
+            r.level(S, level);
+            let mut at = DATA;
+            for n in [40_000usize, 170_000, 20_000, 150_000, 10_000] {
+                r.cont(S, at, n, OUT, bound(n));
+                at += n;
+            }
+            // The same bytes again elsewhere: the long prefix becomes the external dictionary.
+            let apart = DATA + input.len() + 32;
+            r.put(apart, &input[300_000..360_000]);
+            r.cont(S, apart, 60_000, OUT, bound(60_000));
+        });
+    }
+}
+
+/// The ends of the index space, reached by setting the state's indices (both libraries read
+/// the same bytes): past 2 GiB the next block reloads the prefix's last 64 KiB as a dictionary
+/// (`LZ4_loadDictHC`, which also turns the favour option off); past 1 GiB a fresh start clears
+/// the tables (the chain table to 0xFF bytes).
+#[test]
+fn index_limits() {
+    const FIELDS: usize = 2 * 131_072 + 24;
+    let input = data(300_000, 17);
+    let mut arena = Arena::new(DATA + 300_000);
+    for level in KINDS {
+        for (label, index) in [("2 GiB", (1u32 << 31) - 30_000), ("1 GiB", (1 << 30) + 5)] {
+            same!(&mut arena, format!("{label}, level {level}"), |r| {
+                r.put(DATA, &input);
+                r.init(S);
+                r.level(S, level);
+                r.favor(S, true);
+                r.cont(S, DATA, 20_000, OUT, bound(20_000));
+                // dictLimit, lowLimit and nextToUpdate moved up together, with the tables' entries
+                // (all below the new indices: out of reach, as after a long stream).
+                let mut fields = r.get(S + FIELDS, 12);
+                let old = u32::from_ne_bytes(fields[..4].try_into().unwrap());
+                for k in 0..3 {
+                    let v = u32::from_ne_bytes(fields[4 * k..4 * k + 4].try_into().unwrap());
+                    let v = v - old + index;
+                    fields[4 * k..4 * k + 4].copy_from_slice(&v.to_ne_bytes());
+                }
+                r.put(S + FIELDS, &fields);
+                r.state(S);
+                r.cont(S, DATA + 20_000, 20_000, OUT, bound(20_000));
+                r.cont(S, DATA + 40_000, 20_000, OUT, bound(20_000));
+                r.reset_fast(S, level);
+                r.cont(S, DATA + 100_000, 20_000, OUT, bound(20_000));
+                r.cont(S, DATA + 130_000, 5000, OUT, bound(5000));
+            });
+        }
+    }
+}
