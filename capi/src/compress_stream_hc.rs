@@ -491,10 +491,11 @@ unsafe fn compress_generic(
         dict_bytes = unsafe {
             read_apart(c.prefix_start.wrapping_add(ctx_len - keep), keep, dst, capacity)
         };
+        let mid = hc_c_stream::is_mid(lib_level(c.compression_level));
         if std::ptr::eq(ctx, own) {
-            own_copy = Some((table_copy(&s.hash_table), table_copy(&s.chain_table), base));
+            own_copy = Some((table_copy(&s.hash_table), table_copy(&s.chain_table), base, mid));
         } else {
-            dict = Some((ctx, base));
+            dict = Some((ctx, base, mid));
         }
     }
     let out: &mut [u8] = if capacity == 0 {
@@ -505,13 +506,14 @@ unsafe fn compress_generic(
         unsafe { std::slice::from_raw_parts_mut(dst.cast::<u8>(), capacity) }
     };
     let attached = match (&own_copy, dict) {
-        (Some((head, chain, base)), _) => Some(Attached {
+        (Some((head, chain, base, mid)), _) => Some(Attached {
             head,
             chain,
             bytes: &dict_bytes,
             base: *base,
+            mid: *mid,
         }),
-        (None, Some((ctx, base))) => {
+        (None, Some((ctx, base, mid))) => {
             // SAFETY: another valid state (not `s`: `own_copy` covers that), only read.
             let c = unsafe { &*ctx };
             Some(Attached {
@@ -519,6 +521,7 @@ unsafe fn compress_generic(
                 chain: &c.chain_table,
                 bytes: &dict_bytes,
                 base,
+                mid,
             })
         }
         (None, None) => None,

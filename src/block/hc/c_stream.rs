@@ -98,6 +98,8 @@ pub struct Attached<'a> {
     pub chain: &'a [u16; CHAIN_SLOTS],
     pub bytes: &'a [u8],
     pub base: u32,
+    /// The attached stream's level is one of liblz4's middle parser (1 or 2).
+    pub mid: bool,
 }
 
 /// How the output is limited (liblz4's `limitedOutput_directive`).
@@ -161,6 +163,7 @@ pub fn compress(
             tables: dict_tables,
             len: a.bytes.len(),
             base: a.base,
+            mid: a.mid,
         }
     });
     let result = compress_block::<true>(

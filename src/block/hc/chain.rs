@@ -81,6 +81,10 @@ pub(super) struct DictCtx<'a> {
     /// The dictionary's index of its first byte (`window[0]`): [`DICT_BASE`](super::dict::DICT_BASE)
     /// for a prepared dictionary, the attached stream's own for the C ABI's.
     pub(super) base: u32,
+    /// The tables are those of liblz4's middle parser (a C stream at level 1 or 2, which
+    /// `LZ4_loadDictHC` fills differently): level 2 searches them as liblz4's
+    /// `LZ4MID_searchExtDict` does.
+    pub(super) mid: bool,
 }
 
 impl core::fmt::Debug for DictCtx<'_> {

@@ -80,6 +80,7 @@ impl HcDictionary {
             tables: &self.chain_tables,
             len: self.bytes.len(),
             base: DICT_BASE,
+            mid: false,
         }
     }
 
