@@ -187,10 +187,7 @@ pub unsafe extern "C" fn LZ4_freeStreamHC(stream: *mut LZ4_streamHC_t) -> c_int 
 /// # Safety
 /// `buffer` null or `size` writable bytes.
 #[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
-pub unsafe extern "C" fn LZ4_initStreamHC(
-    buffer: *mut c_void,
-    size: usize,
-) -> *mut LZ4_streamHC_t {
+pub unsafe extern "C" fn LZ4_initStreamHC(buffer: *mut c_void, size: usize) -> *mut LZ4_streamHC_t {
     if size < STREAM_HC_SIZE {
         return std::ptr::null_mut();
     }
@@ -263,7 +260,10 @@ pub unsafe extern "C" fn LZ4_setCompressionLevel(
 }
 
 /// Runs `f` on the caller's tables with this thread's working memory.
-fn with_tables<R>(s: &mut Internal, f: impl FnOnce(&mut hc_c_stream::Scratch, Tables<'_>) -> R) -> R {
+fn with_tables<R>(
+    s: &mut Internal,
+    f: impl FnOnce(&mut hc_c_stream::Scratch, Tables<'_>) -> R,
+) -> R {
     with_hc_scratch(|scratch| {
         f(
             scratch,
@@ -302,7 +302,11 @@ pub unsafe extern "C" fn LZ4_loadDictHC(
 /// # Safety
 /// `dict[..dict_size]` readable (null or a negative size: none).
 unsafe fn load_dict(s: &mut Internal, dict: *const u8, dict_size: c_int) -> c_int {
-    let size = if dict.is_null() { 0 } else { dict_size.max(0) as usize };
+    let size = if dict.is_null() {
+        0
+    } else {
+        dict_size.max(0) as usize
+    };
     let kept = size.min(KB64 as usize);
     let start = dict.wrapping_add(size - kept);
     let level = s.compression_level;
@@ -314,8 +318,9 @@ unsafe fn load_dict(s: &mut Internal, dict: *const u8, dict_size: c_int) -> c_in
     let bytes = unsafe { bytes(start, kept) };
     let base = s.dict_limit;
     let level = lib_level(level);
-    s.next_to_update =
-        with_tables(s, |scratch, tables| hc_c_stream::load_dictionary(scratch, tables, bytes, base, level));
+    s.next_to_update = with_tables(s, |scratch, tables| {
+        hc_c_stream::load_dictionary(scratch, tables, bytes, base, level)
+    });
     kept as c_int
 }
 
@@ -458,11 +463,21 @@ unsafe fn compress_generic(
         .max(s.next_to_update.min(input_index.saturating_sub(KB64)));
     let (ext_ptr, ext_keep, prefix_ptr, prefix_keep) = if first >= s.dict_limit {
         let skip = ((first - s.dict_limit) as usize).min(history);
-        (std::ptr::null(), 0, s.prefix_start.wrapping_add(skip), history - skip)
+        (
+            std::ptr::null(),
+            0,
+            s.prefix_start.wrapping_add(skip),
+            history - skip,
+        )
     } else {
         let skip = (first - s.low_limit) as usize;
         let ext_len = (s.dict_limit - s.low_limit) as usize;
-        (s.dict_start.wrapping_add(skip), ext_len - skip, s.prefix_start, history)
+        (
+            s.dict_start.wrapping_add(skip),
+            ext_len - skip,
+            s.prefix_start,
+            history,
+        )
     };
     // SAFETY: the history's reachable bytes and the input are readable (the caller's contract),
     // copied where they overlap the output.
@@ -489,11 +504,21 @@ unsafe fn compress_generic(
         let base = c.dict_limit.wrapping_add((ctx_len - keep) as u32);
         // SAFETY: the attached stream's dictionary is in place (the caller's contract).
         dict_bytes = unsafe {
-            read_apart(c.prefix_start.wrapping_add(ctx_len - keep), keep, dst, capacity)
+            read_apart(
+                c.prefix_start.wrapping_add(ctx_len - keep),
+                keep,
+                dst,
+                capacity,
+            )
         };
         let mid = hc_c_stream::is_mid(lib_level(c.compression_level));
         if std::ptr::eq(ctx, own) {
-            own_copy = Some((table_copy(&s.hash_table), table_copy(&s.chain_table), base, mid));
+            own_copy = Some((
+                table_copy(&s.hash_table),
+                table_copy(&s.chain_table),
+                base,
+                mid,
+            ));
         } else {
             dict = Some((ctx, base, mid));
         }
@@ -918,5 +943,15 @@ unsafe fn older_continue(
     }
     let mut size = src_size;
     // SAFETY: the caller's contract.
-    unsafe { compress_generic(s, src, dst, &mut size, capacity, level, OutputLimit::Limited) }
+    unsafe {
+        compress_generic(
+            s,
+            src,
+            dst,
+            &mut size,
+            capacity,
+            level,
+            OutputLimit::Limited,
+        )
+    }
 }

@@ -86,8 +86,14 @@ trait Api {
     unsafe fn set_level(&self, s: *mut c_void, level: c_int);
     unsafe fn load(&self, s: *mut c_void, d: *const u8, n: c_int) -> c_int;
     unsafe fn attach(&self, s: *mut c_void, d: *const c_void);
-    unsafe fn cont(&self, s: *mut c_void, src: *const u8, dst: *mut u8, n: c_int, cap: c_int)
-        -> c_int;
+    unsafe fn cont(
+        &self,
+        s: *mut c_void,
+        src: *const u8,
+        dst: *mut u8,
+        n: c_int,
+        cap: c_int,
+    ) -> c_int;
     unsafe fn dest_size(
         &self,
         s: *mut c_void,
@@ -370,8 +376,13 @@ impl<A: Api> Run<'_, A> {
         self.guard(dst + cap);
         // SAFETY: the buffers are inside the arena; the state was initialised.
         let r = unsafe {
-            self.api
-                .cont(self.s(s), self.at(src), self.at(dst), n as c_int, cap as c_int)
+            self.api.cont(
+                self.s(s),
+                self.at(src),
+                self.at(dst),
+                n as c_int,
+                cap as c_int,
+            )
         };
         self.after(s, "HC_continue", r, dst, cap)
     }
@@ -380,8 +391,13 @@ impl<A: Api> Run<'_, A> {
         let mut size = n as c_int;
         // SAFETY: the buffers are inside the arena; the state was initialised.
         let r = unsafe {
-            self.api
-                .dest_size(self.s(s), self.at(src), self.at(dst), &mut size, cap as c_int)
+            self.api.dest_size(
+                self.s(s),
+                self.at(src),
+                self.at(dst),
+                &mut size,
+                cap as c_int,
+            )
         };
         self.ret("consumed", size.into());
         self.after(s, "HC_continue_destSize", r, dst, cap)
@@ -534,8 +550,13 @@ fn separate_buffers() {
                     }),
                     _ => ("compressHC_limitedOutput_continue", unsafe {
                         // SAFETY: as above.
-                        r.api
-                            .old_limited(r.s(S), r.at(at), r.at(OUT), n as c_int, bound(n) as c_int)
+                        r.api.old_limited(
+                            r.s(S),
+                            r.at(at),
+                            r.at(OUT),
+                            n as c_int,
+                            bound(n) as c_int,
+                        )
                     }),
                 };
                 r.after(S, what, v, OUT, bound(n));
@@ -638,27 +659,31 @@ fn save_dict_then_continue() {
     let mut arena = Arena::new(APART + 100_000);
     for save_size in [65_536, 1000, 4, 3, 0, -1, 100_000] {
         for level in KINDS {
-            same!(&mut arena, format!("saveDictHC {save_size} level {level}"), |r| {
-                r.init(S);
-                r.level(S, level);
-                let mut from = 0;
-                for i in 0..10 {
-                    let n = [70_000usize, 5000, 12, 40_000, 0, 1][i % 6];
-                    let follows = i % 2 == 1;
-                    if follows {
-                        r.save(S, SAVED, save_size.clamp(0, 65_536));
+            same!(
+                &mut arena,
+                format!("saveDictHC {save_size} level {level}"),
+                |r| {
+                    r.init(S);
+                    r.level(S, level);
+                    let mut from = 0;
+                    for i in 0..10 {
+                        let n = [70_000usize, 5000, 12, 40_000, 0, 1][i % 6];
+                        let follows = i % 2 == 1;
+                        if follows {
+                            r.save(S, SAVED, save_size.clamp(0, 65_536));
+                        }
+                        let at = if follows {
+                            SAVED + saved_len(r, S)
+                        } else {
+                            APART
+                        };
+                        r.put(at, &input[from..from + n]);
+                        r.cont(S, at, n, OUT, bound(n));
+                        r.save(S, SAVED, save_size);
+                        from += n;
                     }
-                    let at = if follows {
-                        SAVED + saved_len(r, S)
-                    } else {
-                        APART
-                    };
-                    r.put(at, &input[from..from + n]);
-                    r.cont(S, at, n, OUT, bound(n));
-                    r.save(S, SAVED, save_size);
-                    from += n;
                 }
-            });
+            );
         }
     }
 }
@@ -683,9 +708,8 @@ fn attached_dictionary() {
     for dict_len in [0usize, 6, 2000, 65_536, 90_000] {
         for (work_level, dict_level) in [(9, 9), (4, 12), (12, 5), (10, 10), (2, 9)] {
             for first in [0usize, 12, 1000, 4096, 4097, 20_000] {
-                let label = format!(
-                    "attach {dict_len} levels {work_level}/{dict_level} first {first}"
-                );
+                let label =
+                    format!("attach {dict_len} levels {work_level}/{dict_level} first {first}");
                 same!(&mut arena, label, |r| {
                     r.put(DICT, &input[..dict_len]);
                     r.init(D);
@@ -743,41 +767,45 @@ fn mid_stream_changes() {
     let input = data(500_000, 7);
     let mut arena = Arena::new(DATA + 500_000);
     for contiguous in [true, false] {
-        same!(&mut arena, format!("changes, contiguous {contiguous}"), |r| {
-            r.put(DATA, &input);
-            r.init(S);
-            let mut at = DATA;
-            let steps: [(c_int, bool, usize); 14] = [
-                (9, false, 10_000),
-                (12, true, 20_000),
-                (2, false, 5000),
-                (10, true, 70_000),
-                (3, false, 3000),
-                (11, true, 4000),
-                (1, false, 100),
-                (12, false, 30_000),
-                (0, true, 2000),
-                (-1, false, 9000),
-                (13, true, 12_000),
-                (5, true, 1),
-                (10, true, 50_000),
-                (2, true, 8000),
-            ];
-            for (i, &(level, favor, n)) in steps.iter().enumerate() {
-                r.level(S, level);
-                r.favor(S, favor);
-                r.cont(S, at, n, OUT, bound(n));
-                at += n + if contiguous { 0 } else { 16 };
-                if i == 4 || i == 9 {
-                    r.reset_fast(S, level + 1);
-                }
-                if i == 11 {
-                    // SAFETY: an initialised state.
-                    unsafe { r.api.reset(r.s(S), 10) };
-                    r.state(S);
+        same!(
+            &mut arena,
+            format!("changes, contiguous {contiguous}"),
+            |r| {
+                r.put(DATA, &input);
+                r.init(S);
+                let mut at = DATA;
+                let steps: [(c_int, bool, usize); 14] = [
+                    (9, false, 10_000),
+                    (12, true, 20_000),
+                    (2, false, 5000),
+                    (10, true, 70_000),
+                    (3, false, 3000),
+                    (11, true, 4000),
+                    (1, false, 100),
+                    (12, false, 30_000),
+                    (0, true, 2000),
+                    (-1, false, 9000),
+                    (13, true, 12_000),
+                    (5, true, 1),
+                    (10, true, 50_000),
+                    (2, true, 8000),
+                ];
+                for (i, &(level, favor, n)) in steps.iter().enumerate() {
+                    r.level(S, level);
+                    r.favor(S, favor);
+                    r.cont(S, at, n, OUT, bound(n));
+                    at += n + if contiguous { 0 } else { 16 };
+                    if i == 4 || i == 9 {
+                        r.reset_fast(S, level + 1);
+                    }
+                    if i == 11 {
+                        // SAFETY: an initialised state.
+                        unsafe { r.api.reset(r.s(S), 10) };
+                        r.state(S);
+                    }
                 }
             }
-        });
+        );
     }
 }
 
@@ -789,27 +817,31 @@ fn dest_size() {
     let mut arena = Arena::new(DATA + 400_000);
     for level in LEVELS {
         for contiguous in [true, false] {
-            same!(&mut arena, format!("destSize level {level} contiguous {contiguous}"), |r| {
-                r.put(DATA, &input);
-                r.init(S);
-                r.level(S, level);
-                let mut at = DATA;
-                for (n, cap) in [
-                    (5000usize, 1000usize),
-                    (0, 0),
-                    (0, 1),
-                    (100, 10),
-                    (20_000, 20_100),
-                    (70_000, 4096),
-                    (3000, 1),
-                    (13, 5),
-                    (65_536, 65_536),
-                    (1000, 2000),
-                ] {
-                    r.dest_size(S, at, n, OUT, cap);
-                    at += n + if contiguous { 0 } else { 16 };
+            same!(
+                &mut arena,
+                format!("destSize level {level} contiguous {contiguous}"),
+                |r| {
+                    r.put(DATA, &input);
+                    r.init(S);
+                    r.level(S, level);
+                    let mut at = DATA;
+                    for (n, cap) in [
+                        (5000usize, 1000usize),
+                        (0, 0),
+                        (0, 1),
+                        (100, 10),
+                        (20_000, 20_100),
+                        (70_000, 4096),
+                        (3000, 1),
+                        (13, 5),
+                        (65_536, 65_536),
+                        (1000, 2000),
+                    ] {
+                        r.dest_size(S, at, n, OUT, cap);
+                        at += n + if contiguous { 0 } else { 16 };
+                    }
                 }
-            });
+            );
         }
     }
 }
@@ -842,16 +874,20 @@ fn output_limits() {
                 }
             }
             for cap in [exact, exact.saturating_sub(1), exact / 2, 0] {
-                same!(&mut arena, format!("limits level {level} n {n} cap {cap}"), |r| {
-                    r.put(DATA, &input);
-                    r.init(S);
-                    r.level(S, level);
-                    r.cont(S, DATA + 10_000, 20_000, OUT, bound(20_000));
-                    r.cont(S, DATA + 30_000, n, OUT, cap);
-                    r.cont(S, DATA + 30_000 + n, 4000, OUT, bound(4000));
-                    r.reset_fast(S, level);
-                    r.cont(S, DATA + 100_000, 4000, OUT, bound(4000));
-                });
+                same!(
+                    &mut arena,
+                    format!("limits level {level} n {n} cap {cap}"),
+                    |r| {
+                        r.put(DATA, &input);
+                        r.init(S);
+                        r.level(S, level);
+                        r.cont(S, DATA + 10_000, 20_000, OUT, bound(20_000));
+                        r.cont(S, DATA + 30_000, n, OUT, cap);
+                        r.cont(S, DATA + 30_000 + n, 4000, OUT, bound(4000));
+                        r.reset_fast(S, level);
+                        r.cont(S, DATA + 100_000, 4000, OUT, bound(4000));
+                    }
+                );
             }
         }
     }
@@ -896,7 +932,10 @@ fn invalid_arguments() {
         ours::LZ4_resetStreamHC(std::ptr::null_mut(), 9);
         ours::LZ4_resetStreamHC_fast(std::ptr::null_mut(), 9);
         ours::LZ4_setCompressionLevel(std::ptr::null_mut(), 9);
-        assert_eq!(ours::LZ4_loadDictHC(std::ptr::null_mut(), std::ptr::null(), 5), 0);
+        assert_eq!(
+            ours::LZ4_loadDictHC(std::ptr::null_mut(), std::ptr::null(), 5),
+            0
+        );
         ours::LZ4_attach_HC_dictionary(std::ptr::null_mut(), std::ptr::null());
         assert_eq!(
             ours::LZ4_compress_HC_continue(
@@ -908,12 +947,18 @@ fn invalid_arguments() {
             ),
             0
         );
-        assert_eq!(ours::LZ4_saveDictHC(std::ptr::null_mut(), std::ptr::null_mut(), 5), 0);
+        assert_eq!(
+            ours::LZ4_saveDictHC(std::ptr::null_mut(), std::ptr::null_mut(), 5),
+            0
+        );
         assert!(ours::LZ4_slideInputBufferHC(std::ptr::null_mut()).is_null());
         assert_eq!(ours::LZ4_freeStreamHC(std::ptr::null_mut()), 0);
         assert_eq!(ours::LZ4_freeHC(std::ptr::null_mut()), 0);
         assert!(ours::LZ4_initStreamHC(std::ptr::null_mut(), STATE).is_null());
-        assert_eq!(ours::LZ4_resetStreamStateHC(std::ptr::null_mut(), std::ptr::null_mut()), 1);
+        assert_eq!(
+            ours::LZ4_resetStreamStateHC(std::ptr::null_mut(), std::ptr::null_mut()),
+            1
+        );
     }
 }
 
@@ -940,7 +985,10 @@ fn init_and_allocation() {
     unsafe {
         let mut fresh = vec![0u8; STATE];
         fresh[262_180] = 9;
-        assert_eq!(std::slice::from_raw_parts(created.cast::<u8>(), STATE), &fresh[..]);
+        assert_eq!(
+            std::slice::from_raw_parts(created.cast::<u8>(), STATE),
+            &fresh[..]
+        );
         std::ptr::copy_nonoverlapping(input.as_ptr(), base.add(DATA), input.len());
         let mut ours_out = vec![0u8; bound(input.len())];
         let mut their_out = vec![0u8; bound(input.len())];
@@ -989,7 +1037,10 @@ fn older_calls() {
             r.ret("resetStreamStateHC", v.into());
             r.state(S);
             let mut at = DATA;
-            for (i, n) in [1000usize, 70_000, 0, 13, 5000, 30_000].into_iter().enumerate() {
+            for (i, n) in [1000usize, 70_000, 0, 13, 5000, 30_000]
+                .into_iter()
+                .enumerate()
+            {
                 r.guard(OUT + bound(n));
                 let v = if i > 3 {
                     // After the slide the prefix is null: liblz4's older calls would index from

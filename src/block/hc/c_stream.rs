@@ -156,7 +156,9 @@ pub fn compress(
     // liblz4's `nextToUpdate` is at or above the prefix's first index and at most the input's;
     // a state claiming otherwise is held to that.
     let first = base.wrapping_add(front as u32);
-    work.set_next_to_update((*next_to_update).clamp(first.min(block.input_index), block.input_index));
+    work.set_next_to_update(
+        (*next_to_update).clamp(first.min(block.input_index), block.input_index),
+    );
     let dict = attached.map(|a| {
         dict_tables.load_from(a.head, a.chain, u32::MAX);
         DictCtx {
