@@ -418,9 +418,14 @@ unsafe fn compress_generic(
         } else if unusable(ctx) {
             // liblz4 would read a null or misaligned stream; this one is ignored.
         } else {
-            // SAFETY: an attached stream is a valid `LZ4_streamHC_t`, in place (the caller's
-            // contract for `LZ4_attach_HC_dictionary`), aligned (checked), possibly `s`.
-            let ctx_level = unsafe { std::ptr::addr_of!((*ctx).compression_level).read() };
+            let ctx_level = if std::ptr::eq(ctx, own) {
+                s.compression_level
+            } else {
+                // SAFETY: an attached stream is a valid `LZ4_streamHC_t`, in place (the
+                // caller's contract for `LZ4_attach_HC_dictionary`), aligned (checked), not
+                // `s` (checked).
+                unsafe { std::ptr::addr_of!((*ctx).compression_level).read() }
+            };
             if position == 0
                 && *src_size > ATTACH_COPY_ABOVE
                 && compatible(s.compression_level, ctx_level)
@@ -493,8 +498,13 @@ unsafe fn compress_generic(
     let mut dict_bytes = std::borrow::Cow::Borrowed(&[][..]);
     let mut dict = None;
     if let Some(ctx) = attached {
-        // SAFETY: a valid state (the caller's contract), aligned (checked above); only read.
-        let c = unsafe { &*ctx };
+        let c: &Internal = if std::ptr::eq(ctx, own) {
+            s
+        } else {
+            // SAFETY: a valid state (the caller's contract), aligned (checked above), not `s`
+            // (checked); only read.
+            unsafe { &*ctx }
+        };
         let ctx_len = prefix_len(c);
         let keep = if c.prefix_start.is_null() {
             0

@@ -538,9 +538,10 @@ fn separate_buffers() {
                 // A gap of 16 bytes: never adjacent.
                 r.put(at, &input[from..from + n]);
                 r.guard(OUT + bound(n));
+                // SAFETY (each arm): arena buffers; `OUT` holds the bound.
                 let (what, v) = match i % 3 {
                     0 => ("HC_continue", unsafe {
-                        // SAFETY: arena buffers; `OUT` holds the bound.
+                        // SAFETY: as above.
                         r.api
                             .cont(r.s(S), r.at(at), r.at(OUT), n as c_int, bound(n) as c_int)
                     }),
