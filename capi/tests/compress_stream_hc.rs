@@ -1184,3 +1184,59 @@ fn index_limits() {
         }
     }
 }
+
+/// A state copied with `memcpy` between calls goes on where the original would (it holds no
+/// pointer to itself), and `LZ4_compress_HC_continue_destSize` with the favour option and with
+/// an attached dictionary.
+#[test]
+fn copied_states_and_dest_size_variants() {
+    const DICT: usize = DATA;
+    let input = data(300_000, 18);
+    let mut arena = Arena::new(DICT + 300_000);
+    for level in KINDS {
+        same!(&mut arena, format!("copied state, level {level}"), |r| {
+            r.put(DICT, &input);
+            r.init(S);
+            r.level(S, level);
+            r.favor(S, true);
+            let mut at = DICT;
+            for (i, n) in [5000usize, 70_000, 3, 20_000, 1000, 9000]
+                .into_iter()
+                .enumerate()
+            {
+                let (from, to) = if i % 2 == 0 { (S, D) } else { (D, S) };
+                r.cont(from, at, n, OUT, bound(n));
+                let state = r.get(from, STATE);
+                r.put(to, &state);
+                at += n + if i == 2 { 64 } else { 0 };
+            }
+        });
+        for dict_len in [3000usize, 65_536] {
+            same!(
+                &mut arena,
+                format!("destSize attached {dict_len}, level {level}"),
+                |r| {
+                    r.put(DICT, &input);
+                    r.init(D);
+                    r.level(D, 9);
+                    r.load(D, DICT, dict_len as c_int);
+                    r.init(S);
+                    let mut at = DICT + dict_len + 100;
+                    for (n, cap, favor) in [
+                        (3000usize, 500usize, false),
+                        (10_000, 2000, true),
+                        (4097, 4000, true),
+                        (200, 20, false),
+                    ] {
+                        r.reset_fast(S, level);
+                        r.favor(S, favor);
+                        // SAFETY: both states are initialised.
+                        unsafe { r.api.attach(r.s(S), r.s(D)) };
+                        r.dest_size(S, at, n, OUT, cap);
+                        at += n;
+                    }
+                }
+            );
+        }
+    }
+}
