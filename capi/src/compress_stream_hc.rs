@@ -15,7 +15,8 @@
 //! it), and runs lz4-simd's parse of the level (`lz4_simd::block::hc_c_stream`, the one
 //! `HcStreamCompressor` runs) on the caller's tables: the bytes, and the state after the call,
 //! are liblz4's. The parses run on the library's own table type, so each block copies the
-//! caller's tables (256 KiB) in and out and its reachable history into a window.
+//! caller's tables (256 KiB; 128 KiB at levels 1-2) in and out and its reachable history into a
+//! window.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::os::raw::{c_char, c_int, c_void};

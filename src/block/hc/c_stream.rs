@@ -10,9 +10,9 @@
 //! enter positions as `LZ4_loadDictHC` and `LZ4HC_setExternalDict` do.
 //!
 //! The parses work on [`ChainTables`] and on one window holding the history and the input, so
-//! a call copies the caller's tables (256 KiB) into a [`Scratch`] and back, and the history's
-//! reachable bytes and the input into its window: the state between calls is the caller's
-//! alone, at the cost of those copies.
+//! a call copies the caller's tables (256 KiB; the hash table alone, 128 KiB, at levels 1-2)
+//! into a [`Scratch`] and back, and the history's reachable bytes and the input into its
+//! window: the state between calls is the caller's alone, at the cost of those copies.
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
@@ -151,7 +151,13 @@ pub fn compress(
     let base = block
         .input_index
         .wrapping_sub((block.prefix.len() + front) as u32);
-    work.load_from(tables.head, tables.chain, block.input_index);
+    // Level 2 uses the head table alone (its two halves): the chain table stays in place.
+    let mid = is_mid(level);
+    work.load_from(
+        tables.head,
+        (!mid).then_some(&*tables.chain),
+        block.input_index,
+    );
     work.begin_block(base, window.len(), front);
     // liblz4's `nextToUpdate` is at or above the prefix's first index and at most the input's;
     // a state claiming otherwise is held to that.
@@ -160,7 +166,7 @@ pub fn compress(
         (*next_to_update).clamp(first.min(block.input_index), block.input_index),
     );
     let dict = attached.map(|a| {
-        dict_tables.load_from(a.head, a.chain, u32::MAX);
+        dict_tables.load_from(a.head, Some(a.chain), u32::MAX);
         DictCtx {
             tables: dict_tables,
             len: a.bytes.len(),
@@ -182,7 +188,7 @@ pub fn compress(
         },
         dict,
     );
-    work.store_into(tables.head, tables.chain);
+    work.store_into(tables.head, (!mid).then_some(tables.chain));
     *next_to_update = work.next_to_update();
     result
 }
@@ -198,9 +204,10 @@ pub fn load_dictionary(
     level: u8,
 ) -> u32 {
     let work = &mut scratch.tables;
-    work.load_from(tables.head, tables.chain, u32::MAX);
+    let mid = is_mid(level);
+    work.load_from(tables.head, (!mid).then_some(&*tables.chain), u32::MAX);
     work.begin_block(base, dict.len(), 0);
-    if is_mid(level) {
+    if mid {
         mid::fill_dictionary(work, dict, base);
         if dict.len() > 8 {
             work.set_next_to_update(base + (dict.len() - 8) as u32);
@@ -208,7 +215,7 @@ pub fn load_dictionary(
     } else if dict.len() >= MINMATCH {
         work.insert_range(dict, base, dict.len() - (MINMATCH - 1));
     }
-    work.store_into(tables.head, tables.chain);
+    work.store_into(tables.head, (!mid).then_some(tables.chain));
     work.next_to_update()
 }
 
@@ -225,9 +232,9 @@ pub fn insert_to_end(
         return next_to_update;
     }
     let work = &mut scratch.tables;
-    work.load_from(tables.head, tables.chain, u32::MAX);
+    work.load_from(tables.head, Some(tables.chain), u32::MAX);
     work.begin_block(next_to_update, bytes.len(), 0);
     work.insert_range(bytes, next_to_update, bytes.len() - (MINMATCH - 1));
-    work.store_into(tables.head, tables.chain);
+    work.store_into(tables.head, Some(tables.chain));
     work.next_to_update()
 }

@@ -341,25 +341,34 @@ impl ChainTables {
         self.next_to_update = base + prefix as u32;
     }
 
-    /// Copies a caller's tables in (liblz4's `hashTable` and `chainTable`). A head entry at or
-    /// above `below` (the index of the next block's first byte), which no stream leaves, becomes
-    /// 0: every head entry is then below the searched indices, as the chain walk requires.
+    /// Copies a caller's tables in (liblz4's `hashTable` and `chainTable`; the chain table only
+    /// when given: level 2 does not use it). A head entry at or above `below` (the index of the
+    /// next block's first byte), which no stream leaves, becomes 0: every head entry is then
+    /// below the searched indices, as the chain walk requires.
     pub(super) fn load_from(
         &mut self,
         head: &[u32; HASH_SLOTS],
-        chain: &[u16; CHAIN_SLOTS],
+        chain: Option<&[u16; CHAIN_SLOTS]>,
         below: u32,
     ) {
         for (to, &from) in self.head.iter_mut().zip(head.iter()) {
             *to = if from < below { from } else { 0 };
         }
-        self.chain.copy_from_slice(chain);
+        if let Some(chain) = chain {
+            self.chain.copy_from_slice(chain);
+        }
     }
 
     /// Copies the tables out into a caller's (see [`ChainTables::load_from`]).
-    pub(super) fn store_into(&self, head: &mut [u32; HASH_SLOTS], chain: &mut [u16; CHAIN_SLOTS]) {
+    pub(super) fn store_into(
+        &self,
+        head: &mut [u32; HASH_SLOTS],
+        chain: Option<&mut [u16; CHAIN_SLOTS]>,
+    ) {
         head.copy_from_slice(&self.head[..]);
-        chain.copy_from_slice(&self.chain[..]);
+        if let Some(chain) = chain {
+            chain.copy_from_slice(&self.chain[..]);
+        }
     }
 
     /// Window position where liblz4's prefix starts (`dictLimit`; 0 without an external
