@@ -689,6 +689,12 @@ fn save_dict_then_continue() {
     }
 }
 
+/// A state's `dictLimit`, read from its bytes.
+fn state_index<A: Api>(r: &Run<'_, A>, s: usize) -> u32 {
+    let field = r.get(s + 2 * 131_072 + 24, 4);
+    u32::from_ne_bytes(field.try_into().unwrap())
+}
+
 /// The prefix length of a state (`end - prefixStart`), read from its bytes.
 fn saved_len<A: Api>(r: &Run<'_, A>, s: usize) -> usize {
     let fields = r.get(s + 2 * 131_072, 16);
@@ -1237,6 +1243,164 @@ fn copied_states_and_dest_size_variants() {
                     }
                 }
             );
+        }
+    }
+}
+
+/// Random call sequences: blocks after the previous one, apart, or over an earlier one (a ring
+/// buffer), saved histories of random sizes, dictionaries loaded and attached, levels and the
+/// favour option changed, resets, outputs of the bound, smaller and filled (destSize), on one
+/// stream; the same sequence on both libraries, compared after every call.
+#[test]
+fn random_sequences() {
+    const AREA: usize = DATA + 256;
+    const AREA_LEN: usize = 400_000;
+    let input = data(600_000, 19);
+    // The area, then the saved history's buffer with room for blocks after it.
+    const END: usize = AREA + AREA_LEN + 64 + 65_536 + 70_000;
+    let mut arena = Arena::new(END + 64);
+    let seeds = if cfg!(miri) { 1 } else { 60 };
+    for seed in 0..seeds {
+        // The sequence, drawn once, replayed on both libraries.
+        let mut rng = testkit::samples::XorShift(0x9E37_79B9_7F4A_7C15 ^ (seed + 1));
+        let mut ops = Vec::new();
+        for _ in 0..40 {
+            let kind = rng.below(100);
+            let n = match rng.below(4) {
+                0 => rng.below(20),
+                1 => rng.below(5000),
+                2 => rng.below(70_000),
+                _ => 4090 + rng.below(12),
+            };
+            ops.push((kind, n, rng.below(AREA_LEN - 70_000), rng.below(1 << 20)));
+        }
+        same!(&mut arena, format!("random sequence {seed}"), |r| {
+            r.put(AREA, &input[..AREA_LEN]);
+            r.init(S);
+            r.init(D);
+            r.load(D, AREA + 1000, 20_000);
+            let mut at = AREA;
+            let mut from = 0usize;
+            for &(kind, n, pos, extra) in &ops {
+                let cap = match extra % 4 {
+                    0 => bound(n),
+                    1 => n / 2 + 1,
+                    2 => extra % 2000,
+                    _ => bound(n) + 10,
+                };
+                match kind {
+                    0..=39 => {
+                        // The next block after the previous one (while it fits).
+                        if at + n > END {
+                            at = AREA;
+                        }
+                        r.put(at, &input[from..from + n]);
+                        r.cont(S, at, n, OUT, cap.min(OUT_LEN));
+                        at += n;
+                    }
+                    40..=54 => {
+                        // A block somewhere in the area (apart, or over an earlier one).
+                        let p = AREA + pos;
+                        r.put(p, &input[from..from + n]);
+                        r.cont(S, p, n, OUT, cap.min(OUT_LEN));
+                        at = p + n;
+                    }
+                    55..=62 => {
+                        if at + n > END {
+                            at = AREA;
+                        }
+                        r.put(at, &input[from..from + n]);
+                        r.dest_size(S, at, n, OUT, cap.min(OUT_LEN));
+                        at += n;
+                    }
+                    63..=69 => {
+                        if state_index(r, S) < 65_536 {
+                            // Saved on an initialised stream: see `saved_on_a_fresh_stream`.
+                            continue;
+                        }
+                        let size = [65_536, 1000, 3, 0, 20_000][extra % 5];
+                        let buf = AREA + AREA_LEN + 64;
+                        r.save(S, buf, size);
+                        at = buf + saved_len(r, S);
+                    }
+                    70..=77 => {
+                        let level = [1, 2, 3, 6, 9, 10, 11, 12, 0, 13][extra % 10];
+                        r.level(S, level);
+                        r.favor(S, extra % 3 == 0);
+                    }
+                    78..=83 => {
+                        let level = [2, 4, 9, 10, 12][extra % 5];
+                        r.reset_fast(S, level);
+                        if extra % 2 == 0 {
+                            // SAFETY: both states are initialised.
+                            unsafe { r.api.attach(r.s(S), r.s(D)) };
+                            r.state(S);
+                        }
+                    }
+                    84..=88 => {
+                        let len = [0usize, 5, 4000, 65_536, 80_000][extra % 5];
+                        let p = AREA + pos.min(AREA_LEN - len);
+                        r.load(S, p, len as c_int);
+                        at = p + len;
+                    }
+                    89..=93 => {
+                        // The dictionary stream changes level and dictionary.
+                        r.level(D, [2, 5, 9, 12][extra % 4]);
+                        r.load(D, AREA + 1000 + extra % 5000, (extra % 30_000) as c_int);
+                    }
+                    _ => {
+                        // SAFETY: an initialised state.
+                        unsafe { r.api.reset(r.s(S), (extra % 14) as c_int) };
+                        r.state(S);
+                    }
+                }
+                from = (from + n) % (input.len() - 80_000);
+            }
+        });
+    }
+}
+
+/// `LZ4_saveDictHC` on an initialised stream (nothing compressed, so nothing saved) starts a
+/// prefix at index 0, where liblz4 1.10.0 takes its empty table slots for candidates and writes
+/// blocks that do not decode to their input; lz4-simd moves the indices 64 KiB up first, and its
+/// blocks decode (with the history of the stream).
+#[test]
+fn saved_on_a_fresh_stream() {
+    let input = data(200_000, 20);
+    let mut state = vec![0u64; STATE / 8];
+    let mut buf = input.clone();
+    let mut out = vec![0u8; bound(70_000)];
+    for level in LEVELS {
+        for first in [0usize, 4, 5000, 70_000] {
+            // SAFETY: a pointer-aligned state of `STATE` bytes; the buffers are valid for the
+            // lengths passed and stay in place.
+            unsafe {
+                let s = ours::LZ4_initStreamHC(state.as_mut_ptr().cast(), STATE);
+                ours::LZ4_resetStreamHC_fast(s, level);
+                assert_eq!(ours::LZ4_saveDictHC(s, buf.as_mut_ptr().cast(), 65_536), 0);
+                let mut at = 0usize;
+                for n in [first, 3000, 20_000] {
+                    let src = buf.as_ptr().add(at);
+                    let c = ours::LZ4_compress_HC_continue(
+                        s,
+                        src.cast(),
+                        out.as_mut_ptr().cast(),
+                        n as c_int,
+                        out.len() as c_int,
+                    );
+                    assert!(c > 0, "level {level} first {first} block {n}");
+                    let mut back = vec![0u8; n];
+                    let d = lz4_simd::block::decompress_into_with_dictionary(
+                        &out[..c as usize],
+                        &mut back,
+                        &input[..at],
+                    );
+                    assert_eq!(d, Ok(n), "level {level} first {first} block {n}");
+                    assert!(back == input[at..at + n], "level {level} first {first}");
+                    at += n;
+                }
+            }
+            buf.copy_from_slice(&input);
         }
     }
 }
