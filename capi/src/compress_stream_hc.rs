@@ -370,7 +370,9 @@ unsafe fn set_external_dict(s: &mut Internal, new_block: *const u8) {
         && !hc_c_stream::is_mid(lib_level(s.compression_level))
     {
         let from = s.next_to_update.wrapping_sub(s.dict_limit) as usize;
-        if from < len {
+        // (A cursor below 64 KiB belongs to an empty prefix saved on an initialised stream,
+        // whose positions are never entered: see `compress_generic`.)
+        if from < len && s.next_to_update >= KB64 {
             // SAFETY: the prefix's bytes `[from, len)`, in place (the caller's contract).
             let pending = unsafe { bytes(s.prefix_start.wrapping_add(from), len - from) };
             let cursor = s.next_to_update;
@@ -452,6 +454,16 @@ unsafe fn compress_generic(
         return 0;
     }
     let len = *src_size as usize;
+    if s.dict_limit < KB64 {
+        // A prefix saved by `LZ4_saveDictHC` on an initialised stream (empty: nothing was
+        // compressed) starts at index 0, where liblz4 takes its empty table slots (0) for
+        // candidates: at the block's first position a "match" with itself, offset 0, and
+        // output that does not decode to the input (liblz4 1.10.0, every level). The indices
+        // move 64 KiB up instead, as a fresh stream's first block has them.
+        s.dict_limit += KB64;
+        s.low_limit = s.low_limit.wrapping_add(KB64);
+        s.next_to_update = s.next_to_update.wrapping_add(KB64);
+    }
     let history = prefix_len(s);
     let input_index = s.dict_limit.wrapping_add(history as u32);
     s.end = s.end.wrapping_add(len);
@@ -611,6 +623,20 @@ fn table_copy<T: Copy, const N: usize>(table: &[T; N]) -> Box<[T; N]> {
         .unwrap_or_else(|_| unreachable!("N entries"))
 }
 
+/// liblz4's overflow check before a block: past 2 GiB of indices the prefix's last 64 KiB are
+/// loaded as a dictionary (`LZ4_loadDictHC`: a full initialisation, the level kept).
+///
+/// # Safety
+/// The prefix is in place (the caller's contract for the stream).
+unsafe fn reload_past_2_gib(s: &mut Internal) {
+    if (prefix_len(s) as u64).wrapping_add(u64::from(s.dict_limit)) > RELOAD_ABOVE {
+        let keep = prefix_len(s).min(KB64 as usize);
+        let from = s.end.wrapping_sub(keep);
+        // SAFETY: the prefix's last `keep` bytes are in place (the caller's contract).
+        unsafe { load_dict(s, from, keep as c_int) };
+    }
+}
+
 /// `LZ4_compressHC_continue_generic`: the mode chosen from the pointers, then the block.
 ///
 /// # Safety
@@ -634,12 +660,8 @@ unsafe fn continue_generic(
     if s.prefix_start.is_null() {
         init_internal(s, src);
     }
-    if (prefix_len(s) as u64).wrapping_add(u64::from(s.dict_limit)) > RELOAD_ABOVE {
-        let keep = prefix_len(s).min(KB64 as usize);
-        let from = s.end.wrapping_sub(keep);
-        // SAFETY: the prefix's last `keep` bytes are in place (the caller's contract).
-        unsafe { load_dict(s, from, keep as c_int) };
-    }
+    // SAFETY: the prefix is in place (the caller's contract).
+    unsafe { reload_past_2_gib(s) };
     if src != s.end {
         // SAFETY: the prefix is in place (the caller's contract).
         unsafe { set_external_dict(s, src) };
@@ -948,6 +970,9 @@ unsafe fn older_continue(
     if s.prefix_start.is_null() {
         init_internal(s, src);
     }
+    // (liblz4's older calls let the indices run on past 2 GiB, to their wrap.)
+    // SAFETY: the prefix is in place (the caller's contract).
+    unsafe { reload_past_2_gib(s) };
     if src != s.end {
         // SAFETY: the prefix is in place (the caller's contract).
         unsafe { set_external_dict(s, src) };
