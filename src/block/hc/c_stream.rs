@@ -9,10 +9,11 @@
 //! one [`HcStreamCompressor`](super::HcStreamCompressor) runs) on the caller's tables, and
 //! enter positions as `LZ4_loadDictHC` and `LZ4HC_setExternalDict` do.
 //!
-//! The parses work on [`ChainTables`] and on one window holding the history and the input, so
-//! a call copies the caller's tables (256 KiB; the hash table alone, 128 KiB, at levels 1-2)
-//! into a [`Scratch`] and back, and the history's reachable bytes and the input into its
-//! window: the state between calls is the caller's alone, at the cost of those copies.
+//! The parses work on the library's own `ChainTables` and on one window holding the history
+//! and the input, so a call copies the caller's tables (256 KiB; the hash table alone, 128 KiB,
+//! at levels 1-2) into a [`Scratch`] and back, and the history's reachable bytes and the input
+//! into its window: the state between calls is the caller's alone, at the cost of those
+//! copies.
 
 #![cfg_attr(not(feature = "unsafe"), forbid(unsafe_code))]
 
