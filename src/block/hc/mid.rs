@@ -120,8 +120,13 @@ unchecked_fn! {
         let prefix_index = index(prefix);
         // A candidate in the external dictionary: its match counts up to the dictionary's end
         // at most (liblz4 does not continue into the block there).
+        // With an attached dictionary there is no external one (liblz4's `lowLimit` is then its
+        // `dictLimit`): the window's front is the attached dictionary, searched apart, and an
+        // entry below the block's prefix (a C stream's, kept by `LZ4_saveDictHC`) is no
+        // candidate.
+        let has_ext = dict.is_none();
         let ext_match = |ip: usize, candidate_index: u32| -> Option<usize> {
-            if candidate_index < base {
+            if !has_ext || candidate_index < base {
                 // Before the window: out of liblz4's reach (below its `lowLimit`).
                 return None;
             }
