@@ -1253,12 +1253,6 @@ fn copied_states_and_dest_size_variants() {
 /// stream; the same sequence on both libraries, compared after every call.
 #[test]
 fn random_sequences() {
-    const AREA: usize = DATA + 256;
-    const AREA_LEN: usize = 400_000;
-    let input = data(600_000, 19);
-    // The area, then the saved history's buffer with room for blocks after it.
-    const END: usize = AREA + AREA_LEN + 64 + 65_536 + 70_000;
-    let mut arena = Arena::new(END + 64);
     // 60 seeds (HC_SEEDS for more), and those that found a difference: 949 (a block at level 2
     // with a dictionary attached after `LZ4_saveDictHC` kept the entries of the blocks before,
     // which lz4-simd took for external-dictionary candidates).
@@ -1266,7 +1260,47 @@ fn random_sequences() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(60);
-    for seed in (0..seeds).chain([949]) {
+    random_sequences_on(&data(600_000, 19), (0..seeds).chain([949]));
+}
+
+/// [`random_sequences`] on repetitive data: runs of one byte, short periods, long repeats (long
+/// matches, run skipping, matches ending far past the insertion cursor).
+#[test]
+fn random_sequences_repetitive() {
+    let mut rng = testkit::samples::XorShift(77);
+    let mut input = Vec::new();
+    while input.len() < 600_000 {
+        let len = 1 + rng.below(20_000);
+        match rng.below(4) {
+            0 => input.extend(std::iter::repeat_n(rng.below(256) as u8, len)),
+            1 => {
+                let period: Vec<u8> = (0..1 + rng.below(9))
+                    .map(|_| rng.below(256) as u8)
+                    .collect();
+                input.extend(period.iter().cycle().take(len));
+            }
+            2 => {
+                let from = rng.below(input.len().max(1));
+                let end = (from + len).min(input.len());
+                input.extend_from_within(from..end);
+            }
+            _ => input.extend((0..len.min(2000)).map(|_| rng.below(256) as u8)),
+        }
+    }
+    let seeds: u64 = std::env::var("HC_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(30);
+    random_sequences_on(&input, 10_000..10_000 + seeds);
+}
+
+fn random_sequences_on(input: &[u8], seeds: impl Iterator<Item = u64>) {
+    const AREA: usize = DATA + 256;
+    const AREA_LEN: usize = 400_000;
+    // The area, then the saved history's buffer with room for blocks after it.
+    const END: usize = AREA + AREA_LEN + 64 + 65_536 + 70_000;
+    let mut arena = Arena::new(END + 64);
+    for seed in seeds {
         // The sequence, drawn once, replayed on both libraries.
         let mut rng = testkit::samples::XorShift(0x9E37_79B9_7F4A_7C15 ^ (seed + 1));
         let mut ops = Vec::new();
