@@ -92,7 +92,8 @@ pub struct Block<'a> {
 
 /// An attached stream (liblz4's `dictCtx`), read in place: its tables, and its prefix's last
 /// bytes (at most 64 KiB), whose first byte has index `base` in its tables. Its own external
-/// dictionary is not searched.
+/// dictionary is not searched (liblz4 reads those candidates at the addresses below the
+/// prefix).
 #[derive(Debug, Clone, Copy)]
 pub struct Attached<'a> {
     pub head: &'a [u32; HASH_SLOTS],
