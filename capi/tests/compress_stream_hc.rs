@@ -66,6 +66,30 @@ mod c {
         pub fn LZ4_resetStreamStateHC(s: *mut c_void, buf: *mut c_char) -> c_int;
         pub fn LZ4_slideInputBufferHC(s: *mut c_void) -> *mut c_char;
         pub fn LZ4_compressBound(n: c_int) -> c_int;
+        pub fn LZ4_compress_HC_extStateHC(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            level: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_HC_extStateHC_fastReset(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: c_int,
+            cap: c_int,
+            level: c_int,
+        ) -> c_int;
+        pub fn LZ4_compress_HC_destSize(
+            s: *mut c_void,
+            src: *const c_char,
+            dst: *mut c_char,
+            n: *mut c_int,
+            cap: c_int,
+            level: c_int,
+        ) -> c_int;
     }
 }
 
@@ -125,6 +149,20 @@ trait Api {
     ) -> c_int;
     unsafe fn reset_state(&self, s: *mut c_void, buf: *mut u8) -> c_int;
     unsafe fn slide(&self, s: *mut c_void) -> *mut c_char;
+    /// `LZ4_compress_HC_extStateHC` (`fast_reset`: its `_fastReset` form), or with `n` given
+    /// `LZ4_compress_HC_destSize`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn one_shot(
+        &self,
+        s: *mut c_void,
+        src: *const u8,
+        dst: *mut u8,
+        n: c_int,
+        size: Option<&mut c_int>,
+        cap: c_int,
+        level: c_int,
+        fast_reset: bool,
+    ) -> c_int;
 }
 
 macro_rules! api {
@@ -253,6 +291,47 @@ macro_rules! api {
             unsafe fn slide(&self, s: *mut c_void) -> *mut c_char {
                 // SAFETY: see the impl.
                 unsafe { $m::LZ4_slideInputBufferHC(s.cast()) }
+            }
+            unsafe fn one_shot(
+                &self,
+                s: *mut c_void,
+                src: *const u8,
+                dst: *mut u8,
+                n: c_int,
+                size: Option<&mut c_int>,
+                cap: c_int,
+                level: c_int,
+                fast_reset: bool,
+            ) -> c_int {
+                // SAFETY: see the impl.
+                unsafe {
+                    match size {
+                        Some(size) => $m::LZ4_compress_HC_destSize(
+                            s.cast(),
+                            src.cast(),
+                            dst.cast(),
+                            size,
+                            cap,
+                            level,
+                        ),
+                        None if fast_reset => $m::LZ4_compress_HC_extStateHC_fastReset(
+                            s.cast(),
+                            src.cast(),
+                            dst.cast(),
+                            n,
+                            cap,
+                            level,
+                        ),
+                        None => $m::LZ4_compress_HC_extStateHC(
+                            s.cast(),
+                            src.cast(),
+                            dst.cast(),
+                            n,
+                            cap,
+                            level,
+                        ),
+                    }
+                }
             }
         }
     };
@@ -1442,5 +1521,62 @@ fn saved_on_a_fresh_stream() {
             }
             buf.copy_from_slice(&input);
         }
+    }
+}
+
+/// The one-shot forms on a stream's state (`LZ4_compress_HC_extStateHC`, its `_fastReset` form,
+/// `LZ4_compress_HC_destSize`) leave liblz4's state in it: a stream continued on it (after
+/// `LZ4_resetStreamHC_fast`, or directly, the one-shot input then its history) gives liblz4's
+/// bytes and state.
+#[test]
+fn one_shot_forms_on_a_stream_state() {
+    let input = data(300_000, 21);
+    let mut arena = Arena::new(DATA + 300_000);
+    for level in LEVELS {
+        same!(&mut arena, format!("one-shot forms, level {level}"), |r| {
+            r.put(DATA, &input);
+            r.init(S);
+            let mut at = DATA;
+            for (i, (n, cap)) in [
+                (5000usize, bound(5000)),
+                (70_000, 1000),
+                (0, 1),
+                (20_000, bound(20_000)),
+                (3000, 100),
+                (100_000, bound(100_000)),
+                (13, bound(13)),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                r.guard(OUT + cap);
+                let mut size = n as c_int;
+                let dest_size = i % 3 == 2;
+                // SAFETY: arena buffers; `OUT` holds `cap` bytes and a guard.
+                let v = unsafe {
+                    r.api.one_shot(
+                        r.s(S),
+                        r.at(at),
+                        r.at(OUT),
+                        n as c_int,
+                        dest_size.then_some(&mut size),
+                        cap as c_int,
+                        level,
+                        i % 3 == 1,
+                    )
+                };
+                r.ret("consumed", size.into());
+                r.after(S, "one-shot", v, OUT, cap);
+                at += n;
+                // The stream goes on: the one-shot input is its prefix.
+                r.cont(S, at, 4000, OUT, bound(4000));
+                at += 4000 + 16;
+                if i % 2 == 0 {
+                    r.reset_fast(S, level);
+                    r.cont(S, at, 3000, OUT, bound(3000));
+                    at += 3000;
+                }
+            }
+        });
     }
 }
