@@ -991,3 +991,47 @@ unsafe fn older_continue(
         )
     }
 }
+
+/// The one-shot forms on a state (`LZ4_compress_HC_extStateHC_fastReset`, and with `fill`
+/// `LZ4_compress_HC_destSize`), as liblz4 runs them: the stream reset (`_fastReset`:
+/// `LZ4_resetStreamHC_fast`; dest-size: initialised), a prefix started at the input, and the
+/// block compressed at `level` on the state's tables. The state is then liblz4's: the input is
+/// its history. 0 for a null or misaligned state or a null buffer with a size.
+///
+/// # Safety
+/// `state` null or a valid `LZ4_streamHC_t` (initialised, for `_fastReset`); `src[..*src_size]`
+/// readable, `dst[..capacity]` writable.
+pub(crate) unsafe fn one_shot(
+    state: *mut c_void,
+    src: *const c_char,
+    dst: *mut c_char,
+    src_size: &mut c_int,
+    capacity: c_int,
+    level: c_int,
+    fill: bool,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    let Some(s) = (unsafe { self::state(state.cast()) }) else {
+        return 0;
+    };
+    if (*src_size > 0 && src.is_null()) || (capacity > 0 && dst.is_null()) {
+        return 0;
+    }
+    let src = src.cast::<u8>();
+    if fill {
+        init(s);
+        init_internal(s, src);
+        set_level(s, level);
+    } else {
+        reset_fast(s);
+        set_level(s, level);
+        init_internal(s, src);
+    }
+    let limit = if fill {
+        OutputLimit::Fill
+    } else {
+        OutputLimit::Limited
+    };
+    // SAFETY: the caller's contract; the prefix is empty.
+    unsafe { compress_generic(s, src, dst, src_size, capacity, level, limit) }
+}
