@@ -7,7 +7,9 @@
 #   - a C program (capi/tests/c/smoke.c) built against the installed headers and library, by
 #     pkg-config, round-tripping data; with lz4 1.10.0's sources (LZ4_SOURCES, or a lz4-1.10.0
 #     folder beside the checkout, as .ci/run finds them) the same binary also runs on liblz4.so.1
-#     built from them, and the two outputs (sizes and hashes of every result) must be identical.
+#     built from them, and the two outputs (sizes and hashes of every result) must be identical;
+#   - lz4 1.10.0's own test programs that link against it today (decompress-partial,
+#     decompress-partial-usingDict, roundTripTest, abiTest, checkFrame), built from those sources.
 # With cargo-c (`cargo cinstall`) the files are its install; without it (building cargo-c takes
 # about 25 minutes on two cores) the same shared library is built by `cargo rustc` as a cdylib
 # with the soname set, and installed by hand with the headers: the checks are the same, but for
@@ -104,8 +106,64 @@ if [ -n "${LZ4_SOURCES:-}" ]; then
     head -1 "$scratch/peer.txt"
     diff "$scratch/peer.txt" "$scratch/ours.txt"
     echo "identical results: $(wc -l <"$scratch/ours.txt") lines"
+
+    step "lz4 1.10.0's own test programs, built against the installed library"
+    # Each compiles lz4's xxhash.c itself (as lz4's Makefile builds them) and includes only our
+    # headers: xxhash.[ch] are copied apart from lz4's lib folder, so its lz4*.h cannot be found.
+    # The others (fuzzer, frametest, fullbench) need functions not exported yet.
+    tests="$scratch/lz4-tests"
+    mkdir -p "$tests/xxhash"
+    cp "$LZ4_SOURCES/lib/xxhash.c" "$LZ4_SOURCES/lib/xxhash.h" "$tests/xxhash/"
+    for program in decompress-partial decompress-partial-usingDict roundTripTest abiTest checkFrame; do
+        # shellcheck disable=SC2086
+        cc -O2 -I"$root/include" -I"$tests/xxhash" -I"$LZ4_SOURCES/programs" -o "$tests/$program" \
+            "$LZ4_SOURCES/tests/$program.c" "$tests/xxhash/xxhash.c" $flags
+        readelf -d "$tests/$program" | grep -q 'Shared library: \[liblz4.so.1\]'
+    done
+    export LD_LIBRARY_PATH="$root/lib"
+    "$tests/decompress-partial"
+    "$tests/decompress-partial-usingDict"
+    # roundTripTest at levels 1 and 9, and 0 (a level chosen from the
+    # file's first bytes), on every corpus file (generated data without the corpus).
+    inputs=()
+    if [ -n "${LZ4_SIMD_CORPUS:-}" ]; then
+        for zip in "$LZ4_SIMD_CORPUS"/*.zip; do
+            unzip -q -o -d "$tests/corpus" "$zip"
+        done
+        inputs=("$tests"/corpus/*)
+    fi
+    if [ -n "${LZ4_SIMD_LZ4_110:-}" ]; then
+        datagen="$(dirname "$LZ4_SIMD_LZ4_110")/../tests/datagen"
+        "$datagen" -g5M -P50 >"$tests/generated"
+        inputs+=("$tests/generated")
+    fi
+    for input in "${inputs[@]}"; do
+        for level in -1 -9 -0; do
+            "$tests/roundTripTest" "$level" "$input"
+        done
+        "$tests/abiTest" "$input" >/dev/null
+        echo "roundTripTest -1 -9 -0, abiTest: $(basename "$input") ok"
+    done
+    # checkFrame (each block but a frame's last holds exactly the block size) on two frames of
+    # each block size lz4 1.10's command line writes, independent, linked and with block
+    # checksums. (Its test_custom_block_sizes.sh also asks for -B32 and the like, which lz4 1.10
+    # writes as 64 KiB blocks: checkFrame rejects those on liblz4 1.10 as well.)
+    if [ -n "${LZ4_SIMD_LZ4_110:-}" ]; then
+        "$datagen" -g1234567 >"$tests/f1"
+        "$datagen" -g1234567 -s2 >"$tests/f2"
+        for id in 4 5 6 7; do
+            for mode in -BI -BD -BX; do
+                "$LZ4_SIMD_LZ4_110" -q -f -B"$id" "$mode" "$tests/f1" "$tests/f1.lz4"
+                "$LZ4_SIMD_LZ4_110" -q -f -B"$id" "$mode" --content-size "$tests/f2" "$tests/f2.lz4"
+                cat "$tests/f1.lz4" "$tests/f2.lz4" >"$tests/both.lz4"
+                "$tests/checkFrame" -B$((1 << (2 * id + 8))) -b"$id" "$tests/both.lz4" >/dev/null
+            done
+        done
+        echo "checkFrame: 4 block sizes, independent, linked and checksummed blocks ok"
+    fi
+    unset LD_LIBRARY_PATH
 else
-    echo "no lz4 1.10.0 sources (LZ4_SOURCES): the comparison with liblz4 is skipped"
+    echo "no lz4 1.10.0 sources (LZ4_SOURCES): the comparison with liblz4 and lz4's test programs are skipped"
 fi
 
 echo "capi.sh: passed in $(($(date +%s) - start)) s"

@@ -161,7 +161,9 @@ pub unsafe extern "C" fn LZ4_resetStream_fast(stream: *mut LZ4_stream_t) {
         s.table_type = 0;
     }
     if s.current_offset != 0 {
-        s.current_offset += KB64;
+        // Modulo 2^32, as liblz4's: a stream that compresses nothing between resets (its table
+        // cleared, so no index in it) passes 4 GiB after 65536 of them.
+        s.current_offset = s.current_offset.wrapping_add(KB64);
     }
     s.dict_ctx = std::ptr::null();
     s.dictionary = std::ptr::null();
@@ -646,27 +648,9 @@ unsafe fn compress_continue(
         if len == 0 {
             empty_block(dst, capacity)
         } else {
-            let history = Mode::External {
-                ptr: s.dictionary,
-                len: s.dict_size as usize,
-            };
-            let base = s.current_offset;
-            s.current_offset += len as u32;
-            s.table_type = BY_U32;
             // SAFETY: the history is in place (the caller's contract for the stream); the
             // buffers are the caller's.
-            unsafe {
-                parse(
-                    &mut s.table,
-                    history,
-                    base,
-                    src,
-                    len,
-                    dst,
-                    capacity,
-                    acceleration,
-                )
-            }
+            unsafe { compress_external(s, src, len, dst, capacity, acceleration) }
         }
     } else {
         // SAFETY: an attached stream is a valid `LZ4_stream_t`, in place (the caller's contract
@@ -690,11 +674,7 @@ fn empty_block(dst: *mut c_char, capacity: usize) -> c_int {
 
 /// A block with the dictionary stream `ctx` attached (liblz4's dictCtx mode). Above 4 KiB
 /// liblz4 first copies the dictionary stream's whole state over the working one; up to 4 KiB
-/// it reads the dictionary's table beside its own, a working slot older than the input standing
-/// for the dictionary's slot of the same hash, mapped to the working indices. That is done here
-/// by writing the mapped dictionary table into the working one (every slot of which is older
-/// than the input, so no longer a candidate afterwards): the same candidates, the same bytes,
-/// and the same state after the block but for slots no later block can use.
+/// it reads the dictionary's table in place, see [`consult_dictionary`].
 ///
 /// # Safety
 /// `ctx` a valid `LZ4_stream_t` (possibly `s` itself) whose dictionary is in place;
@@ -722,28 +702,37 @@ unsafe fn compress_attached(
     } else {
         // SAFETY: `ctx` is another valid state (checked not `s`), only read.
         let ctx = unsafe { &*ctx };
-        let start = s.current_offset;
-        if len > ATTACH_COPY_ABOVE as usize {
-            // liblz4's copy of the dictionary stream's state (the whole struct).
-            s.table = ctx.table.clone();
-            s.dictionary = ctx.dictionary;
-            s.dict_ctx = ctx.dict_ctx;
-            s.current_offset = ctx.current_offset;
-            s.table_type = ctx.table_type;
-            s.dict_size = ctx.dict_size;
-        } else {
-            // liblz4's mapping, modulo 2^32 as liblz4's: an attached stream with a higher index
-            // than the working one (not one from `LZ4_loadDict`, outside liblz4's contract) maps
-            // some slots above the input's indices, where they are out of reach.
-            let delta = start.wrapping_sub(ctx.current_offset);
-            for (slot, &index) in s.table.slots_mut().iter_mut().zip(ctx.table.slots()) {
-                *slot = index.wrapping_add(delta);
-            }
-            s.dictionary = ctx.dictionary;
-            s.dict_size = ctx.dict_size;
-            s.dict_ctx = std::ptr::null();
+        if len <= ATTACH_COPY_ABOVE as usize {
+            // SAFETY: the caller's contract.
+            return unsafe { consult_dictionary(s, ctx, src, len, dst, capacity, acceleration) };
         }
+        // liblz4's copy of the dictionary stream's state (the whole struct).
+        s.table = ctx.table.clone();
+        s.dictionary = ctx.dictionary;
+        s.dict_ctx = ctx.dict_ctx;
+        s.current_offset = ctx.current_offset;
+        s.table_type = ctx.table_type;
+        s.dict_size = ctx.dict_size;
     }
+    // SAFETY: the dictionary's bytes are in place (the caller's contract); the buffers are the
+    // caller's.
+    unsafe { compress_external(s, src, len, dst, capacity, acceleration) }
+}
+
+/// The block `src[..len]` (not empty) in external-dictionary mode on the stream's history
+/// (`dictionary`, `dictSize`, its last 64 KiB), at the stream's index, which moves on by the
+/// input.
+///
+/// # Safety
+/// The stream's history in place; `src[..len]` readable, `dst[..capacity]` writable.
+unsafe fn compress_external(
+    s: &mut Internal,
+    src: *const u8,
+    len: usize,
+    dst: *mut c_char,
+    capacity: usize,
+    acceleration: u32,
+) -> c_int {
     let history = Mode::External {
         ptr: s.dictionary,
         len: s.dict_size as usize,
@@ -751,8 +740,7 @@ unsafe fn compress_attached(
     let base = s.current_offset;
     s.current_offset += len as u32;
     s.table_type = BY_U32;
-    // SAFETY: the dictionary's bytes are in place (the caller's contract); the buffers are the
-    // caller's.
+    // SAFETY: the caller's contract.
     unsafe {
         parse(
             &mut s.table,
@@ -767,10 +755,73 @@ unsafe fn compress_attached(
     }
 }
 
+/// liblz4's dictCtx block up to 4 KiB: a working slot older than the input stands for the
+/// dictionary's slot of the same hash, at the distance that index has from the dictionary's
+/// end (liblz4 moves it to the working indices modulo 2^32, so a working stream in use, below
+/// the dictionary stream's 64 KiB, still reaches the whole dictionary). Parsed here on a copy
+/// of the dictionary's table at the dictionary's own indices, the input following the
+/// dictionary; the slots the input wrote then move to the working indices: the same
+/// candidates, the same bytes, and the working table liblz4 leaves (its other slots as they
+/// were).
+///
+/// # Safety
+/// `ctx` a valid state other than `s`, whose dictionary is in place; `src[..len]` readable,
+/// `dst[..capacity]` writable.
+unsafe fn consult_dictionary(
+    s: &mut Internal,
+    ctx: &Internal,
+    src: *const u8,
+    len: usize,
+    dst: *mut c_char,
+    capacity: usize,
+    acceleration: u32,
+) -> c_int {
+    s.dict_ctx = std::ptr::null();
+    let end = ctx.current_offset;
+    if u64::from(end) + len as u64 > INDEX_LIMIT {
+        // No room after the dictionary's indices (a stream not from `LZ4_loadDict`, outside
+        // liblz4's contract): the block without a history.
+        s.dictionary = std::ptr::null();
+        s.dict_size = 0;
+        // SAFETY: no history; the buffers are the caller's.
+        return unsafe { compress_external(s, src, len, dst, capacity, acceleration) };
+    }
+    let start = s.current_offset;
+    s.current_offset += len as u32;
+    s.table_type = BY_U32;
+    let mut table = ctx.table.clone();
+    let history = Mode::External {
+        ptr: ctx.dictionary,
+        len: ctx.dict_size as usize,
+    };
+    // SAFETY: the dictionary's bytes are in place (the caller's contract); the buffers are the
+    // caller's.
+    let result = unsafe {
+        parse(
+            &mut table,
+            history,
+            end,
+            src,
+            len,
+            dst,
+            capacity,
+            acceleration,
+        )
+    };
+    let shift = end.wrapping_sub(start);
+    let written = table.slots().iter().zip(ctx.table.slots());
+    for (own, (&new, &old)) in s.table.slots_mut().iter_mut().zip(written) {
+        if new != old {
+            *own = new.wrapping_sub(shift);
+        }
+    }
+    result
+}
+
 /// Moves the last `min(dict_size, 64 KiB, history)` bytes of the stream's history into
 /// `safe_buffer` (a negative `dict_size` counts as 64 KiB, as in liblz4), which becomes the
 /// history: the earlier blocks may then be overwritten. Returns the size saved; 0 for a null
-/// stream, and nothing is saved into a null buffer.
+/// stream, and nothing is saved into a null buffer or from a null history.
 ///
 /// # Safety
 /// `stream` null or a valid `LZ4_stream_t` whose history is in place; `safe_buffer` null or
@@ -786,7 +837,9 @@ pub unsafe extern "C" fn LZ4_saveDict(
         return 0;
     };
     let mut keep = (dict_size as u32).min(KB64).min(s.dict_size);
-    if safe_buffer.is_null() {
+    if safe_buffer.is_null() || s.dictionary.is_null() {
+        // No buffer, or no history: a one-shot compressor's state has a history length
+        // without one (liblz4 copies from address 0 there).
         keep = 0;
     }
     if keep > 0 {

@@ -466,17 +466,25 @@ pub unsafe extern "C" fn LZ4F_compressUpdate(
     options: *const LZ4F_compressOptions_t,
 ) -> usize {
     let _ = options;
+    // SAFETY: null or a live context (the caller's contract), only read here.
+    let Some(state) = (unsafe { cctx.as_ref() }) else {
+        return error(ErrorCode::ParameterNull);
+    };
+    if !state.started {
+        return error(ErrorCode::CompressionStateUninitialized);
+    }
+    if dst_capacity < bound_internal(src_size, Some(&state.prefs), state.buffered) {
+        return error(ErrorCode::DstMaxSizeTooSmall);
+    }
+    if src_size == 0 && dst.is_null() {
+        // Nothing to write (liblz4 leaves the output untouched).
+        return 0;
+    }
     // SAFETY: the caller's contract.
     let (cctx, dst) = match unsafe { parts(cctx, dst, dst_capacity) } {
         Ok(parts) => parts,
         Err(e) => return error(e),
     };
-    if !cctx.started {
-        return error(ErrorCode::CompressionStateUninitialized);
-    }
-    if dst.len() < bound_internal(src_size, Some(&cctx.prefs), cctx.buffered) {
-        return error(ErrorCode::DstMaxSizeTooSmall);
-    }
     let mut rest: &[u8] = if src_size == 0 {
         &[]
     } else if src.is_null() {
@@ -525,6 +533,11 @@ pub unsafe extern "C" fn LZ4F_flush(
     options: *const LZ4F_compressOptions_t,
 ) -> usize {
     let _ = options;
+    // SAFETY: null or a live context (the caller's contract), only read here.
+    if unsafe { cctx.as_ref() }.is_some_and(|state| state.buffered == 0) {
+        // Nothing to write (liblz4 leaves the output untouched).
+        return 0;
+    }
     // SAFETY: the caller's contract.
     let (cctx, dst) = match unsafe { parts(cctx, dst, dst_capacity) } {
         Ok(parts) => parts,

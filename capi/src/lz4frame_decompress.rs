@@ -240,12 +240,12 @@ impl LZ4F_dctx {
 
     /// Decodes a block (`unit`: its bytes, then its checksum if the frame has them) into the
     /// output when it has room for a whole block, else into `tmp_out`. Returns the content
-    /// written to `dst`.
+    /// written to `dst`. On an error the stage and the unit's size are unchanged: a unit
+    /// gathered in `tmp_in` is checked again by the next call, and fails again.
     fn decode_block(&mut self, unit: &[u8], dst: &mut [u8]) -> Result<usize, ErrorCode> {
-        let mut len = self.tmp_in_target.min(unit.len());
+        let mut len = unit.len();
         if self.info.blockChecksumFlag != 0 {
             len = len.saturating_sub(CHECKSUM);
-            self.tmp_in_target = len;
             let stored = le32(unit, len);
             if stored != xxh32(&unit[..len], 0) {
                 return Err(ErrorCode::BlockChecksumInvalid);
@@ -433,7 +433,13 @@ impl LZ4F_dctx {
                         continue;
                     }
                     sp += target;
-                    dp += self.decode_block(&src[sp - target..sp], &mut dst[dp..])?;
+                    let result = self.decode_block(&src[sp - target..sp], &mut dst[dp..]);
+                    if result.is_err() && self.info.blockChecksumFlag != 0 {
+                        // liblz4 has taken the checksum off the unit's size before the error
+                        // (the next call reads 4 bytes less in place).
+                        self.tmp_in_target = target.saturating_sub(CHECKSUM);
+                    }
+                    dp += result?;
                 }
                 Stage::StoreCBlock => {
                     let n = (self.tmp_in_target - self.tmp_in_size).min(src.len() - sp);

@@ -2,8 +2,8 @@
 //! sequences on the same memory (one arena, so that which blocks are adjacent, and so each
 //! call's mode, is the same for both libraries) give the same return values, the same output
 //! bytes, and the same state: the 16416 bytes of `LZ4_stream_t` are compared after every call
-//! (all of them; with a dictionary attached, all but the table, which differs only in slots no
-//! later block can use, see `compress_stream.rs`).
+//! (all of them; after the one-shot compressors, which run on lz4-simd's own tables, all but the
+//! table, which differs only in slots no later block can use, see `compress_stream.rs`).
 
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
@@ -257,7 +257,7 @@ enum Event {
     Ret(&'static str, i64),
     Out(Vec<u8>),
     State(Vec<u8>),
-    /// The state without its table (a dictionary was attached).
+    /// The state without its table (a one-shot compressor ran on it).
     Fields(Vec<u8>),
 }
 
@@ -301,7 +301,7 @@ struct Run<'a, A: Api> {
     base: *mut u8,
     len: usize,
     trace: Trace,
-    /// Whether the state's table is compared (false once a dictionary was attached).
+    /// Whether the state's table is compared (false once a one-shot compressor ran on it).
     whole_state: bool,
 }
 
@@ -689,7 +689,6 @@ fn attached_dictionary() {
                     };
                     r.ret("loadDict", v.into());
                     r.init(S);
-                    r.whole_state = false;
                     // SAFETY: both states are initialised.
                     unsafe { r.api.attach(r.at(S).cast(), r.at(DATA).cast()) };
                     r.state(S);
@@ -715,7 +714,6 @@ fn attached_dictionary() {
                 r.init(DATA);
                 r.load(DATA, DICT, dict_len as c_int, true);
                 r.init(S);
-                r.whole_state = false;
                 let at = DICT + dict_len + 32;
                 let mut from = dict_len;
                 for i in 0..60 {
@@ -729,8 +727,7 @@ fn attached_dictionary() {
                     r.fast(S, at, n, OUT, bound(n), 1);
                     from += n;
                 }
-                // Then without a dictionary: a plain stream again (its table still differs from
-                // liblz4's in slots older than any block's reach).
+                // Then without a dictionary: a plain stream again.
                 // SAFETY: the state is initialised.
                 unsafe { r.api.reset_fast(r.at(S).cast()) };
                 r.state(S);
@@ -1173,7 +1170,6 @@ fn attached_stream_with_a_higher_index() {
             r.load(DATA, DICT, 20_000, false);
             r.fast(DATA, DICT + 20_000, 30_000, OUT, bound(30_000), 1);
             r.init(S);
-            r.whole_state = false;
             // SAFETY: both states are initialised.
             unsafe { r.api.attach(r.at(S).cast(), r.at(DATA).cast()) };
             r.state(S);
@@ -1184,5 +1180,257 @@ fn attached_stream_with_a_higher_index() {
                 at += n + 16;
             }
         });
+    }
+}
+
+/// `LZ4_attach_dictionary` on a stream already in use (its index below the dictionary stream's
+/// 64 KiB): the dictionary replaces its history, and a block of up to 4 KiB references it at
+/// liblz4's distances (its indices below the working stream's, modulo 2^32). The whole state
+/// is liblz4's after every call.
+#[test]
+fn attached_to_a_used_stream() {
+    const D: usize = DATA;
+    const DICT: usize = D + STATE + 64;
+    let input = data(400_000, 16);
+    let mut arena = Arena::new(DICT + 400_000);
+    for used in [1usize, 1000, 30_000, 65_535] {
+        for dict_len in [1000usize, 65_536] {
+            for n in [100usize, 4096, 4097] {
+                let label = format!("used {used} dictionary {dict_len} block {n}");
+                same!(&mut arena, label, |r| {
+                    r.put(DICT, &input[..dict_len]);
+                    r.init(D);
+                    r.load(D, DICT, dict_len as c_int, false);
+                    let mut at = DICT + dict_len + 32;
+                    r.put(at, &input[100_000..100_000 + used]);
+                    r.init(S);
+                    r.fast(S, at, used, OUT, bound(used), 1);
+                    at += used + 16;
+                    // SAFETY: both states are initialised.
+                    unsafe { r.api.attach(r.at(S).cast(), r.at(D).cast()) };
+                    r.state(S);
+                    // The dictionary's text again, so that it has matches; then the blocks
+                    // after it, in prefix mode and apart.
+                    for (k, m) in [n, 3000, 500].into_iter().enumerate() {
+                        let from = dict_len.saturating_sub(20_000) + 7 * k;
+                        r.put(at, &input[from..from + m]);
+                        r.fast(S, at, m, OUT, bound(m), 1);
+                        at += m + if k == 0 { 0 } else { 16 };
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// `LZ4_resetStream_fast` on a stream that compressed nothing since its index was set (by a
+/// dictionary too short to load, or an attached one): each reset moves the index 64 KiB on,
+/// modulo 2^32 as liblz4's, however many resets there are; then blocks as liblz4's.
+#[test]
+fn fast_resets_wrap_the_index() {
+    let input = data(10_000, 17);
+    let mut arena = Arena::new(DATA + 10_000);
+    same!(&mut arena, "65537 fast resets", |r| {
+        r.put(DATA, &input);
+        r.init(S);
+        r.load(S, DATA, 4, false);
+        for i in 0..65_537u32 {
+            // SAFETY: the state is initialised.
+            unsafe { r.api.reset_fast(r.at(S).cast()) };
+            if i % 8192 == 0 || i > 65_530 {
+                r.state(S);
+            }
+        }
+        r.fast(S, DATA, 5000, OUT, bound(5000), 1);
+        r.fast(S, DATA + 5000, 5000, OUT, bound(5000), 1);
+    });
+}
+
+/// Random call sequences within liblz4's contract, 40 calls each: blocks of random sizes in
+/// prefix mode, apart, overlapping the history (a ring buffer) and after a saved history, into
+/// outputs of the bound, one byte less and smaller, at every acceleration; `LZ4_saveDict` of
+/// every size; `LZ4_loadDict` (both kinds) into the stream and into a dictionary stream, which
+/// is attached (only fresh from `LZ4_loadDict`, as liblz4 requires) or detached; resets; the
+/// one-shot forms on the stream's state (a reset after them, as a stream needs);
+/// `LZ4_compress_forceExtDict`. Every call's result, output and whole state are liblz4's.
+#[test]
+fn random_call_sequences() {
+    let input = data(RANDOM_BUF_LEN, 18);
+    let mut arena = Arena::new(RANDOM_SAVE + RANDOM_SAVE_LEN + 64);
+    for seed in 0..300 {
+        same!(&mut arena, format!("seed {seed}"), |r| {
+            random_calls(r, seed, &input)
+        });
+    }
+}
+
+/// The offset of liblz4's `dictSize` in the state (after the table, two pointers and two
+/// `u32`).
+const DICT_SIZE: usize = TABLE + 2 * std::mem::size_of::<usize>() + 8;
+const RANDOM_D: usize = DATA;
+const RANDOM_BUF: usize = RANDOM_D + STATE + 64;
+const RANDOM_BUF_LEN: usize = 400_000;
+const RANDOM_SAVE: usize = RANDOM_BUF + RANDOM_BUF_LEN + 64;
+const RANDOM_SAVE_LEN: usize = 140_000;
+
+/// One sequence of [`random_call_sequences`]: the input is at `RANDOM_BUF` and never changes
+/// (blocks after a saved history are copied behind it, at `RANDOM_SAVE`).
+fn random_calls<A: Api>(r: &mut Run<'_, A>, seed: u64, input: &[u8]) {
+    const D: usize = RANDOM_D;
+    const BUF: usize = RANDOM_BUF;
+    const LEN: usize = RANDOM_BUF_LEN;
+    const SAVE: usize = RANDOM_SAVE;
+    const SAVE_END: usize = RANDOM_SAVE + RANDOM_SAVE_LEN;
+    let sizes = [0usize, 1, 3, 4, 5, 12, 13, 100, 4096, 4097, 65_536, 70_000];
+    let mut rng = testkit::samples::XorShift(seed * 2_654_435_761 + 12_345);
+    r.put(BUF, input);
+    r.init(S);
+    r.init(D);
+    let mut next = BUF;
+    let mut after_save = None;
+    let mut dictionary_loaded = false;
+    for _ in 0..40 {
+        match rng.below(20) {
+            0..=9 => {
+                let n = if rng.below(3) == 0 {
+                    rng.below(90_000)
+                } else {
+                    sizes[rng.below(sizes.len())]
+                };
+                let at = match (after_save.take(), rng.below(4)) {
+                    (Some(at), k) if k < 3 && at + n <= SAVE_END => {
+                        let from = rng.below(LEN - n);
+                        r.put(at, &input[from..from + n]);
+                        at
+                    }
+                    (_, 0 | 1) if next + n <= BUF + LEN => next,
+                    _ => BUF + rng.below(LEN - n),
+                };
+                let b = bound(n);
+                let cap = match rng.below(6) {
+                    0 => b.saturating_sub(1),
+                    1 => n / 2,
+                    2 => rng.below(b + 1),
+                    _ => b,
+                };
+                let accel = [1, 1, 1, 2, 9, 0, -5, 65537, 1 << 20][rng.below(9)];
+                r.fast(S, at, n, OUT, cap, accel);
+                next = at + n;
+            }
+            10 | 11 => {
+                let n = [0, 1, 3, 4, 5, 1000, 65_535, 65_536, 100_000, -1, c_int::MAX];
+                let saved = r.save(S, SAVE, n[rng.below(n.len())]);
+                after_save = Some(SAVE + saved as usize);
+            }
+            12 => {
+                let n = [0usize, 7, 8, 9, 1000, 65_536, 70_000, 200_000][rng.below(8)];
+                let at = BUF + rng.below(LEN - n);
+                let into = if rng.below(2) == 0 { S } else { D };
+                dictionary_loaded |= into == D;
+                r.load(into, at, n as c_int, rng.below(2) == 0);
+                next = at + n;
+            }
+            13 | 14 => {
+                let attach = dictionary_loaded && rng.below(2) == 0;
+                let dict = if attach { r.at(D) } else { ptr::null_mut() };
+                // SAFETY: initialised states in the arena (or null).
+                unsafe { r.api.attach(r.at(S).cast(), dict.cast()) };
+                r.state(S);
+            }
+            15 => {
+                // SAFETY: the state is initialised.
+                unsafe { r.api.reset_fast(r.at(S).cast()) };
+                r.state(S);
+            }
+            16 => {
+                // liblz4's forceExtDict keeps a history under 4 bytes (which the compressing
+                // names drop) and reads a word past its end.
+                let history = u32::from_le_bytes(r.get(S + DICT_SIZE, 4).try_into().unwrap());
+                if (1..4).contains(&history) {
+                    continue;
+                }
+                let n = sizes[rng.below(sizes.len())];
+                let at = BUF + rng.below(LEN - n);
+                let b = bound(n);
+                r.guard(OUT + b);
+                // SAFETY: arena buffers; the state is initialised.
+                let v = unsafe {
+                    r.api
+                        .force_ext(r.at(S).cast(), r.at(at), r.at(OUT), n as c_int)
+                };
+                r.after(S, "forceExtDict", v, OUT, b);
+                next = at + n;
+            }
+            17 => {
+                let n = sizes[rng.below(sizes.len())];
+                let at = BUF + rng.below(LEN - n);
+                let cap = if rng.below(2) == 0 { bound(n) } else { n / 2 };
+                r.guard(OUT + cap);
+                let fast_reset = rng.below(2) == 0;
+                // SAFETY: arena buffers; the state is initialised.
+                let v = unsafe {
+                    r.api.one_shot(
+                        r.at(S).cast(),
+                        r.at(at),
+                        r.at(OUT),
+                        n as c_int,
+                        cap as c_int,
+                        fast_reset,
+                    )
+                };
+                let whole = std::mem::replace(&mut r.whole_state, false);
+                r.after(S, "one-shot", v, OUT, cap);
+                r.whole_state = whole;
+                // A one-shot state streams again after a reset (its history is none).
+                // SAFETY: the state is initialised.
+                unsafe { r.api.reset_fast(r.at(S).cast()) };
+                r.state(S);
+                next = at + n;
+            }
+            _ => {
+                // SAFETY: the state is initialised.
+                unsafe { r.api.reset(r.at(S).cast()) };
+                r.state(S);
+            }
+        }
+    }
+}
+
+/// `LZ4_saveDict` on a state a one-shot compressor left (a history length without a history:
+/// liblz4 copies from address 0 there and crashes) saves nothing; the state then streams.
+#[test]
+fn save_dict_after_a_one_shot_form() {
+    let input = data(20_000, 19);
+    let mut state = vec![0u64; STATE / 8];
+    let mut out = vec![0u8; bound(20_000)];
+    let mut saved = vec![0u8; 65_536];
+    for fast_reset in [false, true] {
+        // SAFETY: `state` holds STATE aligned bytes; the buffers are sized above.
+        unsafe {
+            let s = ours::LZ4_initStream(state.as_mut_ptr().cast(), STATE);
+            let n = Ours.one_shot(
+                s.cast(),
+                input.as_ptr(),
+                out.as_mut_ptr(),
+                10_000,
+                out.len() as c_int,
+                fast_reset,
+            );
+            assert!(n > 0);
+            assert_eq!(ours::LZ4_saveDict(s, saved.as_mut_ptr().cast(), 65_536), 0);
+            let n = ours::LZ4_compress_fast_continue(
+                s,
+                input[10_000..].as_ptr().cast(),
+                out.as_mut_ptr().cast(),
+                10_000,
+                out.len() as c_int,
+                1,
+            );
+            let mut back = vec![0u8; 10_000];
+            let m =
+                ours::LZ4_decompress_safe(out.as_ptr().cast(), back.as_mut_ptr().cast(), n, 10_000);
+            assert_eq!(m, 10_000);
+            assert_eq!(back, input[10_000..]);
+        }
     }
 }

@@ -3,6 +3,9 @@
 
 use std::os::raw::{c_char, c_int, c_void};
 
+mod common;
+
+use common::{cp, len};
 use lz4_simd_capi as ours;
 use testkit::samples;
 use testkit::Rng;
@@ -41,20 +44,6 @@ mod c {
             l: c_int,
         ) -> c_int;
     }
-}
-
-fn len(v: &[u8]) -> c_int {
-    v.len() as c_int
-}
-
-fn cp(v: &[u8]) -> *const c_char {
-    static SPARE: [u8; 64] = [0; 64];
-    if v.is_empty() {
-        SPARE.as_ptr()
-    } else {
-        v.as_ptr()
-    }
-    .cast()
 }
 
 fn small_inputs() -> Vec<Vec<u8>> {

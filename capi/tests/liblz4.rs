@@ -5,6 +5,9 @@
 use std::os::raw::{c_char, c_int, c_void};
 use std::ptr;
 
+mod common;
+
+use common::{cp, len};
 use lz4_simd_capi as ours;
 use testkit::samples;
 use testkit::Rng;
@@ -98,22 +101,6 @@ fn inputs() -> Vec<Vec<u8>> {
         all.push(samples::random(len, &mut rng));
     }
     all
-}
-
-fn len(v: &[u8]) -> c_int {
-    v.len() as c_int
-}
-
-/// A real address even for an empty input: liblz4's optimal HC parser (levels 10 to 12) reads a
-/// few bytes at `src` when `srcSize` is 0.
-fn cp(v: &[u8]) -> *const c_char {
-    static SPARE: [u8; 64] = [0; 64];
-    if v.is_empty() {
-        SPARE.as_ptr()
-    } else {
-        v.as_ptr()
-    }
-    .cast()
 }
 
 fn mp(v: &mut [u8]) -> *mut c_char {

@@ -686,6 +686,70 @@ fn skip_checksums_as_liblz4() {
     }
 }
 
+/// Calls after an error: a corrupted block checksum (and a block that does not decode) fails
+/// every call that presents it again, as liblz4's does when it read the block in place (its
+/// calls are compared); when the block was gathered in the context, liblz4 then copies the next
+/// input past the end of its buffer (its size counter ran below what it had gathered), so ours
+/// alone is checked there: the same error again, nothing consumed or written.
+#[test]
+fn errors_repeat_as_liblz4() {
+    let data = content(200_000);
+    let good = frame(&data, &prefs(4, true, false, true, 0));
+    // The second block's checksum, and a byte inside the second block.
+    let second = 7 + 4 + (le32(&good, 7) & 0x7FFF_FFFF) as usize + 4;
+    let size = (le32(&good, second) & 0x7FFF_FFFF) as usize;
+    let mut bad_sum = good.clone();
+    bad_sum[second + 4 + size] ^= 1;
+    // A block that does not decode, under a checksum that holds.
+    let mut bad_block = good.clone();
+    bad_block[second + 4..second + 4 + size].fill(0xFF);
+    let sum = xxhash_rust::xxh32::xxh32(&bad_block[second + 4..second + 4 + size], 0);
+    bad_block[second + 4 + size..second + 8 + size].copy_from_slice(&sum.to_le_bytes());
+    let mut bad_block_unsummed = frame(&data, &prefs(4, true, false, false, 0));
+    let second_unsummed = 7 + 4 + (le32(&bad_block_unsummed, 7) & 0x7FFF_FFFF) as usize;
+    let size_unsummed = (le32(&bad_block_unsummed, second_unsummed) & 0x7FFF_FFFF) as usize;
+    bad_block_unsummed[second_unsummed + 4..second_unsummed + 4 + size_unsummed].fill(0xFF);
+    for (what, input) in [
+        ("block checksum", &bad_sum),
+        ("block", &bad_block),
+        ("block without checksum", &bad_block_unsummed),
+    ] {
+        for piece in [usize::MAX, 1000] {
+            let mut t = Theirs::new();
+            let mut o = Ours::new();
+            let mut out = vec![0u8; (1 << 17) + CANARY];
+            let mut pos = 0usize;
+            let mut failed = 0;
+            while failed < 4 {
+                let end = input.len().min(pos.saturating_add(piece));
+                let src = &input[pos..end];
+                let mine = o.call(&mut out, 1 << 17, src, None, false);
+                // SAFETY: pure.
+                let error = unsafe { c::LZ4F_isError(mine.0) } != 0;
+                if failed == 0 || piece == usize::MAX {
+                    let theirs = t.call(&mut out, 1 << 17, src, None, false);
+                    assert_eq!(mine, theirs, "{what}, pieces of {piece}, at {pos}");
+                } else {
+                    assert_eq!(
+                        (ours::LZ4F_getErrorCode(mine.0), mine.1, mine.2),
+                        (if what == "block checksum" { 7 } else { 16 }, 0, 0),
+                        "{what}, pieces of {piece}: the call after the error"
+                    );
+                }
+                failed += usize::from(error);
+                pos += mine.1;
+                assert!(pos < input.len(), "{what}: the error was not reported");
+            }
+            t.free();
+            o.free();
+        }
+    }
+}
+
+fn le32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
 fn c_prefs(
     id: c_uint,
     mode: c_uint,
@@ -1055,6 +1119,94 @@ fn compression_context_errors_as_liblz4() {
     same_ops(&ops, "frames on a reused context");
 }
 
+/// A null output where nothing is to be written: `LZ4F_flush` with nothing buffered (before a
+/// frame, after its header, after an auto-flushed update) and an empty update return 0 with
+/// liblz4, which does not touch the output then; and the errors where it checks the context or
+/// the bound first.
+#[test]
+fn null_output_with_nothing_to_write_as_liblz4() {
+    let data = content(1000);
+    for auto_flush in [0, 1] {
+        let p = c_prefs(4, 0, (1, 0), 0, 0, auto_flush);
+        let mut results = Vec::new();
+        for lib in 0..2 {
+            let mut trace = Vec::new();
+            let mut dst = vec![0u8; 1 << 17];
+            let d = dst.as_mut_ptr().cast::<c_void>();
+            let null = ptr::null_mut::<c_void>();
+            let src = data.as_ptr().cast::<c_void>();
+            // SAFETY: `ctx` writable, then a live context; `dst` holds 128 KiB, `data` 1000
+            // bytes; a null output is only given where liblz4 writes nothing.
+            unsafe {
+                if lib == 0 {
+                    let mut ctx = ptr::null_mut();
+                    c::LZ4F_createCompressionContext(&mut ctx, 100);
+                    trace.push(c::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(c::LZ4F_compressBegin(ctx, d, 19, &p));
+                    trace.push(c::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(ctx, null, 100, src, 0, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(ctx, null, 3, src, 0, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(
+                        ctx,
+                        d,
+                        1 << 17,
+                        src,
+                        1000,
+                        ptr::null(),
+                    ));
+                    if auto_flush == 1 {
+                        trace.push(c::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    }
+                    trace.push(c::LZ4F_compressEnd(ctx, d, 1 << 17, ptr::null()));
+                    trace.push(c::LZ4F_compressUpdate(ctx, null, 100, src, 0, ptr::null()));
+                    c::LZ4F_freeCompressionContext(ctx);
+                } else {
+                    let mut ctx = ptr::null_mut();
+                    ours::LZ4F_createCompressionContext(&mut ctx, 100);
+                    trace.push(ours::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(ours::LZ4F_compressBegin(ctx, d, 19, &p));
+                    trace.push(ours::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    trace.push(ours::LZ4F_compressUpdate(
+                        ctx,
+                        null,
+                        100,
+                        src,
+                        0,
+                        ptr::null(),
+                    ));
+                    trace.push(ours::LZ4F_compressUpdate(ctx, null, 3, src, 0, ptr::null()));
+                    trace.push(ours::LZ4F_compressUpdate(
+                        ctx,
+                        d,
+                        1 << 17,
+                        src,
+                        1000,
+                        ptr::null(),
+                    ));
+                    if auto_flush == 1 {
+                        trace.push(ours::LZ4F_flush(ctx, null, 100, ptr::null()));
+                    }
+                    trace.push(ours::LZ4F_compressEnd(ctx, d, 1 << 17, ptr::null()));
+                    trace.push(ours::LZ4F_compressUpdate(
+                        ctx,
+                        null,
+                        100,
+                        src,
+                        0,
+                        ptr::null(),
+                    ));
+                    ours::LZ4F_freeCompressionContext(ctx);
+                }
+            }
+            results.push(trace);
+        }
+        assert_eq!(
+            results[1], results[0],
+            "auto-flush {auto_flush} (ours, liblz4)"
+        );
+    }
+}
+
 /// `stableSrc` with independent blocks: the same frames. (With linked blocks liblz4 then
 /// references the caller's earlier inputs where they are, in place, and its frames differ: see
 /// docs/c-abi.md.)
@@ -1077,4 +1229,179 @@ fn stable_source_as_liblz4() {
             }
         }
     }
+}
+
+/// Random compression call sequences (200 seeds of 30 calls): begins (with outputs one byte
+/// short of a header), updates of random sizes into the bound, random and empty outputs,
+/// flushes and ends into outputs of every size, out of order too, with random preferences
+/// (block sizes, modes, checksums, content sizes, dictionary IDs, fast and HC levels,
+/// auto-flush). The frames after the first one on a context are independent (a reused context's
+/// later fast linked frames differ, see docs/c-abi.md). Every call's result and output are
+/// liblz4's.
+#[test]
+fn random_compression_calls_as_liblz4() {
+    let data = content(300_000);
+    for seed in 0..200 {
+        let mut rng = testkit::samples::XorShift(seed * 7919 + 1);
+        let prefs: Vec<_> = (0..4)
+            .map(|k| {
+                let mut p = c_prefs(
+                    [0, 4, 4, 5, 6, 7][rng.below(6)],
+                    if k == 0 { rng.below(2) as c_uint } else { 1 },
+                    (rng.below(2) as c_uint, rng.below(2) as c_uint),
+                    [0u64, 0, 1000, 300_000][rng.below(4)],
+                    [-3, 0, 1, 1, 2, 9][rng.below(6)],
+                    rng.below(2) as c_uint,
+                );
+                p.frameInfo.dictID = [0, 0, 5][rng.below(3)];
+                p
+            })
+            .collect();
+        let mut ops = Vec::new();
+        let mut pos = 0usize;
+        let mut begun = false;
+        for _ in 0..30 {
+            match rng.below(10) {
+                0 => {
+                    let k = if begun { 1 + rng.below(3) } else { 0 };
+                    let cap = [19, 19, 18, 100][rng.below(4)];
+                    begun |= cap >= 19;
+                    ops.push(Op::Begin(&prefs[k], cap));
+                }
+                1..=6 => {
+                    let n =
+                        [0, 1, 7, 4096, 65_535, 65_536, 70_000, rng.below(100_000)][rng.below(8)];
+                    let cap = match rng.below(4) {
+                        0 => Some(rng.below(200_000)),
+                        1 => Some(0),
+                        _ => None,
+                    };
+                    ops.push(Op::Update(&data[pos..pos + n], cap));
+                    pos = (pos + n) % 200_000;
+                }
+                7 => ops.push(Op::Flush([0, 3, 8, 100, 70_000, 1 << 20][rng.below(6)])),
+                _ => ops.push(Op::End([0, 3, 4, 7, 8, 100, 70_000, 1 << 20][rng.below(8)])),
+            }
+        }
+        same_ops(&ops, &format!("seed {seed}"));
+    }
+}
+
+/// Random frame streams (2000 seeds): one to three LZ4 frames of random shapes (with or without
+/// a dictionary) and skippable frames, a few bytes flipped, replaced or cut, fed in random
+/// pieces into outputs of random sizes, with `LZ4F_getFrameInfo`, resets and `skipChecksums`
+/// between the calls, up to the first error. Every call's result, sizes and output, and the
+/// stage at the end, are liblz4's (but where the block decoders' verdicts differ on a damaged
+/// block, see docs/c-abi.md).
+#[test]
+fn random_decompression_calls_as_liblz4() {
+    let data = content(300_000);
+    let dict = text(70_000, 9);
+    let mut verdicts = 0;
+    for seed in 0..2000 {
+        let mut rng = testkit::samples::XorShift(seed * 31_337 + 5);
+        let use_dict = rng.below(4) == 0;
+        let mut input = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            if rng.below(6) == 0 {
+                let n = rng.below(20);
+                input.extend([0x50 + rng.below(16) as u8, 0x2A, 0x4D, 0x18]);
+                input.extend((n as u32).to_le_bytes());
+                input.extend((0..n).map(|_| rng.next_u64() as u8));
+                continue;
+            }
+            let n = [0, 1, 100, 5000, 70_000, 200_000][rng.below(6)];
+            let at = rng.below(data.len() - n);
+            let mut p = prefs(
+                [4, 4, 5][rng.below(3)],
+                rng.below(2) == 0,
+                rng.below(2) == 0,
+                rng.below(2) == 0,
+                if rng.below(2) == 0 { n as u64 } else { 0 },
+            );
+            if rng.below(3) == 0 {
+                p.frame_info.dict_id = 7;
+            }
+            let src = &data[at..at + n];
+            input.extend(if use_dict {
+                testkit::liblz4::compress_frame_streaming(src, 30_000, Some(&dict), &p)
+            } else {
+                frame(src, &p)
+            });
+        }
+        for _ in 0..rng.below(3) {
+            if input.is_empty() {
+                break;
+            }
+            let at = rng.below(input.len());
+            match rng.below(3) {
+                0 => input[at] ^= 1 << rng.below(8),
+                1 => input.truncate(at),
+                _ => input[at] = rng.next_u64() as u8,
+            }
+        }
+        let dict = use_dict.then_some(&dict[..]);
+        let theirs = random_calls::<Theirs>(&input, dict, seed);
+        let mine = random_calls::<Ours>(&input, dict, seed);
+        if theirs != mine {
+            let verdict = |t: &[String]| t.iter().any(|l| l.contains("0xfffffffffffffff0"));
+            if verdict(&theirs) || verdict(&mine) {
+                verdicts += 1;
+                continue;
+            }
+            let at = theirs.iter().zip(&mine).position(|(a, b)| a != b);
+            panic!("seed {seed}: call {at:?}: liblz4 {theirs:?}, ours {mine:?}");
+        }
+    }
+    assert!(
+        verdicts < 20,
+        "{verdicts} seeds with differing decoder verdicts"
+    );
+}
+
+/// The calls of one seed of [`random_decompression_calls_as_liblz4`] on a context of `D`.
+fn random_calls<D: Dctx>(input: &[u8], dict: Option<&[u8]>, seed: u64) -> Vec<String> {
+    let mut rng = testkit::samples::XorShift(seed);
+    let mut trace = Vec::new();
+    let mut d = D::new();
+    let mut pos = 0usize;
+    let mut out = vec![0xA5u8; (1 << 20) + CANARY];
+    for _ in 0..2000 {
+        let piece = [0, 1, 3, 4, 7, 19, 100, 4096, 70_000, usize::MAX][rng.below(10)];
+        let cap = [0, 1, 5, 100, 4096, 65_536, 65_537, 1 << 20][rng.below(8)];
+        let src = &input[pos..input.len().min(pos.saturating_add(piece))];
+        let op = rng.below(12);
+        let skip = rng.below(8) == 0;
+        let r = match op {
+            0 => {
+                let (r, used, info) = d.info(src);
+                trace.push(format!("info {r:#x} {used} {info:?}"));
+                pos += used;
+                r
+            }
+            1 => {
+                d.reset();
+                trace.push("reset".into());
+                0
+            }
+            _ => {
+                out[cap..cap + CANARY].fill(0xA5);
+                let (r, used, made) = d.call(&mut out, cap, src, dict, skip);
+                assert!(
+                    out[cap..cap + CANARY].iter().all(|&b| b == 0xA5),
+                    "written past the output"
+                );
+                let hash = xxhash_rust::xxh32::xxh32(&out[..made], 0);
+                trace.push(format!("decompress {r:#x} {used} {made} {hash:x}"));
+                pos += used;
+                r
+            }
+        };
+        // SAFETY: a pure function.
+        if unsafe { c::LZ4F_isError(r) } != 0 || (pos == input.len() && rng.below(20) == 0) {
+            break;
+        }
+    }
+    trace.push(format!("free {}", d.free()));
+    trace
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`lz4-simd` against another `lz4` (1.10: the reference command line) at one and two threads,
-output to /dev/null through -c (and -d to a file), every case in turn in each round.
+output to /dev/null through -c and to a file, every case in turn in each round.
 
 Usage: threads-vs-lz4.py LZ4_SIMD_BINARY LZ4_BINARY INPUT_FILE [ROUNDS]
 
@@ -27,9 +27,11 @@ for name, binary in (("ours", ours), ("lz4", lz4)):
         cases.append((f"{name} {' '.join(args)}", [binary, *args, "-c", source]))
     for threads in ("-T1", "-T2"):
         cases.append((f"{name} -d {threads}", [binary, "-d", threads, "-c", framed]))
-    cases.append(
-        (f"{name} -d -T2 file", [binary, "-d", "-T2", "-f", "-q", framed, f"{out_dir}/out-{name}"])
-    )
+    for args in (["-1", "-T1"], ["-1", "-T2"], ["-9", "-T2"], ["-d", "-T1"], ["-d", "-T2"]):
+        cases.append((
+            f"{name} {' '.join(args)} file",
+            [binary, *args, "-f", "-q", framed if "-d" in args else source, f"{out_dir}/out-{name}"],
+        ))
 
 times = {name: [] for name, _ in cases}
 for _ in range(rounds):
@@ -41,7 +43,11 @@ median = {name: statistics.median(runs) for name, runs in times.items()}
 for name, runs in times.items():
     print(f"{name:18} {median[name]:.3f} s  ({' '.join(f'{t:.3f}' for t in runs)})")
 for tool in ("ours", "lz4"):
-    print(f"{tool}: -1 -T2 over -T1 {median[tool + ' -1 -T1'] / median[tool + ' -1 -T2']:.2f}x, "
-          f"-d -T2 over -T1 {median[tool + ' -d -T1'] / median[tool + ' -d -T2']:.2f}x")
-for case in ("-1 -T1", "-1 -T2", "-9 -T2", "-d -T1", "-d -T2", "-d -T2 file"):
-    print(f"lz4 over ours, {case}: {median['lz4 ' + case] / median['ours ' + case]:.2f}")
+    for to in ("", " file"):
+        print(f"{tool}{to}: -1 -T2 over -T1 "
+              f"{median[f'{tool} -1 -T1{to}'] / median[f'{tool} -1 -T2{to}']:.2f}x, "
+              f"-d -T2 over -T1 {median[f'{tool} -d -T1{to}'] / median[f'{tool} -d -T2{to}']:.2f}x")
+for case in ("-1 -T1", "-1 -T2", "-9 -T2", "-d -T1", "-d -T2"):
+    for to in ("", " file"):
+        print(f"lz4 over ours, {case}{to}: "
+              f"{median[f'lz4 {case}{to}'] / median[f'ours {case}{to}']:.2f}")

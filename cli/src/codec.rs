@@ -7,15 +7,15 @@
 //! input shorter than that is compressed in one call (`LZ4F_compressFrame`, which picks the
 //! smallest block size that holds an input shorter than a block, marks a frame of one block
 //! independent, records the content size when asked, and compresses linked blocks as one
-//! update); a longer one is streamed block by block, as `lz4` 1.9.4 streams every input (1.10
-//! compresses it in 4 MiB chunks, each linked chunk starting from the previous chunk's last
-//! 64 KiB loaded as a dictionary, which linked frames of 4 MiB and more do not reproduce). `lz4`'s levels map onto the library as: a negative
-//! level (`--fast=N`) is acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12
-//! means 12).
+//! update); a longer one in 4 MiB chunks, each linked chunk starting from the previous chunk's
+//! last 64 KiB loaded as a dictionary. Independent blocks are the same whichever way the input
+//! is cut, so they are streamed a block at a time; linked blocks are compressed in 1.10's chunks
+//! ([`LinkedChunks`]). `lz4`'s levels map onto the library as: a negative level (`--fast=N`) is
+//! acceleration `N + 1`, 0 and 1 the fast compressor, 2-12 HC (above 12 means 12).
 
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
-use lz4_simd::block::{self, Dictionary};
+use lz4_simd::block::{self, Dictionary, HcDictionary};
 use lz4_simd::frame::{
     self, BlockMode, BlockSize, FrameCompressor, FrameDecoder, FrameDecompressor, FrameEncoder,
     FrameOptions, ParallelFrameDecoder, ParallelFrameEncoder, Status,
@@ -24,7 +24,7 @@ use lz4_simd::frame::{
 use crate::args::Settings;
 
 /// Input buffer of the decoder.
-const READ_BUFFER: usize = 1 << 20;
+const READ_BUFFER: usize = 128 << 10;
 
 /// The most threads decompression uses (`-T` above it, or 0 on a larger machine, means this).
 /// The caller's thread reads the input, runs the frame parser, hashes the content checksum and
@@ -115,7 +115,8 @@ pub fn compress_frame(
             let options = options.declared_content_size(declared);
             return writer.write_all(&one_update_frame(&buf[..first], options, dictionary)?);
         }
-        let options = options.content_size(content_size.is_some());
+        // A size of 0 from the system (a file of `/proc`) is "unknown" to lz4 1.10: not declared.
+        let options = options.content_size(content_size.is_some_and(|len| len > 0));
         // One block: independent, as `LZ4F_compressFrame` marks a frame that fits in one.
         let options = if first <= block_len {
             options.block_mode(BlockMode::Independent)
@@ -128,13 +129,35 @@ pub fn compress_frame(
         };
         return writer.write_all(&framed);
     }
-    let options = options.declared_content_size(content_size.filter(|&len| len > 0));
+    let declared = content_size.filter(|&len| len > 0);
     // `-T#` (0, the default as in lz4 1.10: one thread per core). Same bytes either way.
     let threads = settings.threads.map_or(0, |n| n as usize);
+    let options = options.declared_content_size(declared);
+    if settings.linked {
+        let chunks = LinkedChunks {
+            options,
+            dictionary,
+            compressor: Compressor::from_level(settings.level),
+            block_len,
+            block_checksum: settings.block_checksum,
+            content_checksum: settings.content_checksum,
+            declared,
+            // At most one per core and 8 (each chunk in flight holds about 8 MiB).
+            threads: {
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                match threads {
+                    0 => cores,
+                    n => n.min(cores),
+                }
+                .clamp(1, 8)
+            },
+        };
+        return chunks.compress(reader, writer, buf);
+    }
     if threads == 1 {
         let mut encoder = match dictionary {
-            // Auto-flush, as `lz4` sets it: each block read is one update, compressed apart
-            // (the last, shorter one too), which linked blocks (`-BD`) depend on.
+            // Independent blocks from here on: each block written is compressed apart (the
+            // last, shorter one too, with auto-flush as `lz4` sets it).
             Some(dict) => FrameEncoder::with_compressor(
                 writer,
                 FrameCompressor::with_prepared_dictionary(options, dict).auto_flush(true),
@@ -161,9 +184,203 @@ pub fn compress_frame(
     Ok(())
 }
 
+/// A frame of linked blocks (`-BD`) of an input of 4 MiB or more, as lz4 1.10 writes it: in
+/// chunks of 4 MiB, each compressed as a new stream. The first is the frame's first update
+/// (header and blocks, from the `-D` dictionary if there is one); each later one starts from the
+/// previous chunk's last 64 KiB, loaded as `LZ4_loadDict` / `LZ4_loadDictHC` load a dictionary
+/// right before it in memory ([`block::StreamCompressor::reset_with_history`],
+/// [`block::HcStreamCompressor::reset_with_prepared_dictionary`]; the HC load also turns
+/// `--favor-decSpeed` off, as in 1.10), and its blocks are made as `LZ4F_compressUpdate` makes
+/// them (stored raw when the compressed block would not be shorter). Then the end mark and the
+/// checksum of the whole content.
+struct LinkedChunks<'d> {
+    options: FrameOptions,
+    dictionary: Option<&'d Dictionary>,
+    compressor: Compressor,
+    block_len: usize,
+    block_checksum: bool,
+    content_checksum: bool,
+    declared: Option<u64>,
+    /// How many chunks are compressed at once.
+    threads: usize,
+}
+
+/// The history each later chunk starts from.
+const CHUNK_HISTORY: usize = 64 << 10;
+
+impl LinkedChunks<'_> {
+    /// `buf` holds the first 4 MiB read (a whole chunk). The chunks are compressed `threads` at
+    /// a time, each on its own thread (they depend on the input only), and written in order.
+    fn compress(
+        self,
+        reader: &mut impl Read,
+        writer: &mut impl Write,
+        buf: Vec<u8>,
+    ) -> io::Result<()> {
+        let chunk_len = buf.len();
+        let bound = frame::compress_bound(chunk_len, &self.options);
+        let mut hasher = xxhash_rust::xxh32::Xxh32::new(0);
+        let mut total = 0u64;
+        let mut slots: Vec<Slot> = Vec::new();
+        let mut history = vec![0u8; CHUNK_HISTORY];
+        let mut first = Some(buf);
+        let mut index = 0usize;
+        let mut ended = false;
+        while !ended {
+            let mut count = 0;
+            while count < self.threads && !ended {
+                if slots.len() == count {
+                    slots.push(Slot {
+                        window: vec![0u8; CHUNK_HISTORY + chunk_len],
+                        len: 0,
+                        out: vec![0u8; bound],
+                    });
+                }
+                let Slot { window, len, .. } = &mut slots[count];
+                window[..CHUNK_HISTORY].copy_from_slice(&history);
+                *len = match first.take() {
+                    Some(buf) => {
+                        window[CHUNK_HISTORY..].copy_from_slice(&buf);
+                        chunk_len
+                    }
+                    None => read_full(reader, &mut window[CHUNK_HISTORY..])?,
+                };
+                let content = &window[CHUNK_HISTORY..CHUNK_HISTORY + *len];
+                hasher.update(content);
+                total += content.len() as u64;
+                ended = *len < chunk_len;
+                if !ended {
+                    history.copy_from_slice(&content[chunk_len - CHUNK_HISTORY..]);
+                }
+                if *len > 0 {
+                    count += 1;
+                }
+            }
+            let this = &self;
+            let produced: Vec<io::Result<usize>> = std::thread::scope(|scope| {
+                let jobs: Vec<_> = slots[..count]
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(at, slot)| {
+                        let window = &slot.window[..CHUNK_HISTORY + slot.len];
+                        let out = &mut slot.out;
+                        scope.spawn(move || this.chunk(index + at, window, out))
+                    })
+                    .collect();
+                jobs.into_iter()
+                    .map(|job| {
+                        job.join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                    .collect()
+            });
+            for (slot, produced) in slots.iter().zip(produced) {
+                writer.write_all(&slot.out[..produced?])?;
+            }
+            index += count;
+        }
+        if let Some(declared) = self.declared.filter(|&declared| declared != total) {
+            // The header would lie about the content: no frame.
+            return Err(io::Error::other(
+                lz4_simd::Error::FrameContentSizeMismatch {
+                    declared,
+                    actual: total,
+                },
+            ));
+        }
+        writer.write_all(&0u32.to_le_bytes())?;
+        if self.content_checksum {
+            writer.write_all(&hasher.digest().to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Chunk `index`, `window[CHUNK_HISTORY..]` after the previous chunk's last 64 KiB, into
+    /// `out`: the first is the frame's first update (its header too); each later one a new stream
+    /// from the history before it.
+    fn chunk(&self, index: usize, window: &[u8], out: &mut [u8]) -> io::Result<usize> {
+        if index == 0 {
+            return self.first_chunk(&window[CHUNK_HISTORY..], out);
+        }
+        let history = &window[..CHUNK_HISTORY];
+        let mut stream = match self.compressor {
+            Compressor::Fast { acceleration } => {
+                let mut fast = block::StreamCompressor::new();
+                fast.reset_with_history(history);
+                ChunkStream::Fast(fast, acceleration)
+            }
+            Compressor::Hc { level } => {
+                let mut hc = block::HcStreamCompressor::new(level);
+                hc.reset_with_prepared_dictionary(&HcDictionary::new(history));
+                ChunkStream::Hc(Box::new(hc))
+            }
+        };
+        let mut produced = 0;
+        for start in (CHUNK_HISTORY..window.len()).step_by(self.block_len) {
+            let end = (start + self.block_len).min(window.len());
+            produced += self.block(&mut stream, &window[..end], start, &mut out[produced..])?;
+        }
+        Ok(produced)
+    }
+
+    /// The frame's header and the first chunk's blocks: its first update.
+    fn first_chunk(&self, chunk: &[u8], out: &mut [u8]) -> io::Result<usize> {
+        let mut compressor = frame_compressor(self.options.clone(), self.dictionary);
+        one_update(&mut compressor, chunk, out)
+    }
+
+    /// One block, `window[start..]`, into `out`: its size word, its bytes, its checksum.
+    fn block(
+        &self,
+        stream: &mut ChunkStream,
+        window: &[u8],
+        start: usize,
+        out: &mut [u8],
+    ) -> io::Result<usize> {
+        let src = &window[start..];
+        // As `LZ4F_makeBlock`: room for one byte less than the input, else stored raw.
+        let room = &mut out[4..4 + src.len() - 1];
+        let compressed = match stream {
+            ChunkStream::Fast(stream, acceleration) => {
+                stream.compress_contiguous_into(window, start, room, *acceleration)
+            }
+            ChunkStream::Hc(stream) => stream.compress_contiguous_into(window, start, room),
+        };
+        let (word, len) = match compressed {
+            Ok(len) => (len as u32, len),
+            Err(lz4_simd::Error::OutputTooSmall { .. }) => {
+                out[4..4 + src.len()].copy_from_slice(src);
+                (src.len() as u32 | 1 << 31, src.len())
+            }
+            Err(err) => return Err(io::Error::other(err)),
+        };
+        out[..4].copy_from_slice(&word.to_le_bytes());
+        let mut used = 4 + len;
+        if self.block_checksum {
+            let sum = xxhash_rust::xxh32::xxh32(&out[4..4 + len], 0);
+            out[used..used + 4].copy_from_slice(&sum.to_le_bytes());
+            used += 4;
+        }
+        Ok(used)
+    }
+}
+
+/// The stream a later chunk of [`LinkedChunks`] is compressed with.
+enum ChunkStream {
+    Fast(block::StreamCompressor<'static>, u32),
+    Hc(Box<block::HcStreamCompressor>),
+}
+
+/// A chunk of [`LinkedChunks`] in flight: the previous chunk's last 64 KiB, then the chunk
+/// (`len` bytes); its compressed blocks.
+struct Slot {
+    window: Vec<u8>,
+    len: usize,
+    out: Vec<u8>,
+}
+
 /// Writes the full `buf`, then the rest of `reader`, to `encoder` a block (`block_len` bytes) a
-/// write: each write is one update, compressed apart, as `lz4` 1.9.4 reads and compresses a
-/// block at a time (which linked blocks depend on).
+/// write: each write is one update, compressed apart.
 fn pump(
     reader: &mut impl Read,
     encoder: &mut impl Write,
@@ -190,23 +407,8 @@ fn one_update_frame(
     dictionary: Option<&Dictionary>,
 ) -> io::Result<Vec<u8>> {
     let mut out = vec![0u8; frame::compress_bound(src.len(), &options)];
-    let mut compressor = match dictionary {
-        Some(dict) => FrameCompressor::with_prepared_dictionary(options, dict),
-        None => FrameCompressor::with_options(options),
-    }
-    .auto_flush(true);
-    let (mut input, mut produced) = (src, 0);
-    // The calls up to the one that reports `NeedInput` are one update.
-    loop {
-        let progress = compressor
-            .compress(input, &mut out[produced..])
-            .map_err(io::Error::other)?;
-        input = &input[progress.consumed..];
-        produced += progress.produced;
-        if progress.status == Status::NeedInput {
-            break;
-        }
-    }
+    let mut compressor = frame_compressor(options, dictionary);
+    let mut produced = one_update(&mut compressor, src, &mut out)?;
     loop {
         let progress = compressor
             .finish(&mut out[produced..])
@@ -218,6 +420,31 @@ fn one_update_frame(
     }
     out.truncate(produced);
     Ok(out)
+}
+
+/// The frame compressor `lz4` sets up: auto-flush, from the `-D` dictionary if there is one.
+fn frame_compressor(options: FrameOptions, dictionary: Option<&Dictionary>) -> FrameCompressor {
+    match dictionary {
+        Some(dict) => FrameCompressor::with_prepared_dictionary(options, dict),
+        None => FrameCompressor::with_options(options),
+    }
+    .auto_flush(true)
+}
+
+/// Gives `src` to `compressor` as one update (the calls up to the one that reports
+/// `NeedInput`), into `out`, which holds the frame's bound; returns the bytes produced.
+fn one_update(compressor: &mut FrameCompressor, src: &[u8], out: &mut [u8]) -> io::Result<usize> {
+    let (mut input, mut produced) = (src, 0);
+    loop {
+        let progress = compressor
+            .compress(input, &mut out[produced..])
+            .map_err(io::Error::other)?;
+        input = &input[progress.consumed..];
+        produced += progress.produced;
+        if progress.status == Status::NeedInput {
+            return Ok(produced);
+        }
+    }
 }
 
 /// Compresses `reader` into a legacy frame (`lz4 -l`): the magic, then every 8 MiB of input as
@@ -318,14 +545,37 @@ pub fn decompress_frames(
             Some(dict) => ParallelFrameDecoder::with_any_dictionary(reader, dict, threads),
             None => ParallelFrameDecoder::new(reader, threads),
         };
-        return io::copy(&mut decoder.kernel_trailer(true), writer);
+        return hand_out(&mut decoder.kernel_trailer(true), writer);
     }
     let decompressor = match dictionary {
         Some(dict) => FrameDecompressor::with_any_dictionary(dict),
         None => FrameDecompressor::new(),
     };
     let mut decoder = FrameDecoder::with_decompressor(reader, decompressor.kernel_trailer(true));
-    io::copy(&mut decoder, writer)
+    hand_out(&mut decoder, writer)
+}
+
+/// The most content written in one call: Zen 4's L2 cache, so the content checksum hashes what
+/// the write just read (to a file or a pipe, the kernel's copy) from the L2; as large as the
+/// output's buffer, so that it is written without a copy into it.
+const HAND_OUT_PIECE: usize = 1 << 20;
+
+/// Writes the decoded content onto `writer` straight from the decoder's buffers, a piece at a
+/// time; the decoder hashes each piece for the content checksum once it is written
+/// (`BufRead::consume`). `io::copy` would copy the content twice more on the caller's thread,
+/// into its buffer and then into the writer's.
+fn hand_out(decoder: &mut impl BufRead, writer: &mut impl Write) -> io::Result<u64> {
+    let mut total = 0u64;
+    loop {
+        let content = decoder.fill_buf()?;
+        if content.is_empty() {
+            return Ok(total);
+        }
+        let len = content.len().min(HAND_OUT_PIECE);
+        writer.write_all(&content[..len])?;
+        decoder.consume(len);
+        total += len as u64;
+    }
 }
 
 /// The whole input if it is at most `max` bytes long; otherwise an `InputTooLarge` error with

@@ -23,7 +23,7 @@ use crate::codec;
 use crate::container;
 use crate::output::{self, FileId, Input, Output, Sink, SourceMeta};
 use crate::progress::{Counted, Progress};
-use crate::Failure;
+use crate::{write_failure_code, Failure};
 
 const EXTENSION: &str = ".lz4";
 
@@ -378,8 +378,13 @@ fn stdin_length() -> Option<u64> {
     meta.is_file().then(|| meta.len().saturating_sub(position))
 }
 
-/// Which side of a stream an I/O error came from.
-fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -> Failure {
+/// Which side of a stream an I/O error came from; a write error gets `write_code`.
+fn stream_failure(
+    err: io::Error,
+    input: &Counted<Box<dyn Read>>,
+    sink: &Sink,
+    write_code: u8,
+) -> Failure {
     if let Some(codec) = err
         .get_ref()
         .and_then(|inner| inner.downcast_ref::<lz4_simd::Error>())
@@ -396,7 +401,7 @@ fn stream_failure(err: io::Error, input: &Counted<Box<dyn Read>>, sink: &Sink) -
     if input.failed() {
         Failure::Io(format!("reading {}", input.name()), err)
     } else {
-        Failure::Io(sink.name(), err)
+        Failure::Write(write_code, sink.name(), err)
     }
 }
 
@@ -507,10 +512,17 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
     let written = sink.bytes_written();
     let read = reader.bytes_read();
     reader.finish_progress();
+    let write_code = write_failure_code(settings, job.mode == Mode::Compress, sparse, read);
     if let Err(err) = result {
-        return Err(stream_failure(err, &reader, &sink));
+        return Err(stream_failure(err, &reader, &sink, write_code));
     }
-    let durable = sink.commit(source.as_ref())?;
+    // A write error met only now (the last buffered bytes, the file's sync) is the output's too.
+    let durable = sink
+        .commit(source.as_ref())
+        .map_err(|failure| match failure {
+            Failure::Io(name, err) => Failure::Write(write_code, name, err),
+            other => other,
+        })?;
     summary(settings, job, read, written, start);
     if let (true, Input::File(path)) = (settings.remove_source, &job.input) {
         // Standard output, `-t`, `/dev/null`, a FIFO or a device keep nothing on disk: removing
@@ -527,30 +539,10 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
         };
         match kept {
             None => {
-                // Debug builds only: a pause between the check and the removal, so that the tests
-                // can write to the source there (cli/tests/data_loss.rs).
-                #[cfg(debug_assertions)]
-                if let Some(ms) = std::env::var("LZ4_SIMD_TEST_REMOVAL_PAUSE_MS")
-                    .ok()
-                    .and_then(|ms| ms.parse().ok())
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(ms));
-                }
-                fs::remove_file(path)
-                    .map_err(|e| Failure::Io(format!("removing {}", path.display()), e))?;
-                if let Some((file, meta, watch)) = &opened {
-                    if written_while_removed(file, meta, watch.as_ref()) {
-                        let at = restore_removed(path, file, meta)?;
-                        display(
-                            settings,
-                            1,
-                            &format!(
-                                "{}: kept (written to while it was removed: restored as {})",
-                                path.display(),
-                                at.display()
-                            ),
-                        );
-                    }
+                // lz4 1.10's exit codes for a source it cannot remove.
+                let code = if job.mode == Mode::Compress { 50 } else { 45 };
+                if let Some(why) = remove_source(path, opened.as_ref(), code)? {
+                    display(settings, 1, &format!("{}: kept ({why})", path.display()));
                 }
             }
             Some(why) => display(settings, 1, &format!("{}: kept ({why})", path.display())),
@@ -567,7 +559,7 @@ fn run_job(settings: &Settings, job: &Job, dictionary: Option<&Dictionary>) -> R
 /// a part rewritten after it was read changes the same fields as an append, and removing the
 /// source would lose the new bytes. The check runs just before the removal, and
 /// [`written_while_removed`] just after it: a write landing between the two is seen then, and
-/// the source restored from the open file ([`restore_removed`]), so no write made before the
+/// the source put back or restored from the open file ([`remove_source`]), so no write made before the
 /// removal is lost (`lz4` removes without checking). Time stamps tick at the kernel's clock (4 ms at
 /// `CONFIG_HZ=250`) where the file system keeps coarse ones, so the size catches an append made
 /// in the same tick, and `watch` (see [`Watch`]) a rewrite of the same size.
@@ -613,10 +605,10 @@ fn changed_since_opened(
     })
 }
 
-/// Whether the source was written to between the last check of [`changed_since_opened`] and its
-/// removal (or just after it): the watch saw a write or a truncation since, or its size or
-/// modification time moved from `opened`. The change time is not compared, nor are the
-/// attribute events, which the removal itself makes.
+/// Whether the source was written to since the last check of [`changed_since_opened`] (or since
+/// the last call): the watch saw a write or a truncation since, or its size or modification
+/// time moved from `opened`. The change time is not compared, nor are the attribute and move
+/// events, which moving the name aside and the removal themselves make.
 fn written_while_removed(file: &File, opened: &fs::Metadata, watch: Option<&Watch>) -> bool {
     use std::os::unix::fs::MetadataExt;
     let written = watch.is_some_and(|watch| watch.saw_write().unwrap_or(true));
@@ -630,42 +622,204 @@ fn written_while_removed(file: &File, opened: &fs::Metadata, watch: Option<&Watc
     }
 }
 
-/// Puts a source that was written to while it was removed back, from the open file (its last
-/// link is gone, but its content lives while it is open): under its name, or beside it if the
-/// name was taken meanwhile (`NAME.rm-restored`), with its permissions, on disk before this
+/// Debug builds only: a pause of `LZ4_SIMD_TEST_REMOVAL_PAUSE_MS` (before the removal) or
+/// `LZ4_SIMD_TEST_REMOVED_PAUSE_MS` (after it), so that the tests can act there
+/// (cli/tests/data_loss.rs).
+fn test_pause(_variable: &str) {
+    #[cfg(debug_assertions)]
+    if let Some(ms) = std::env::var(_variable).ok().and_then(|ms| ms.parse().ok()) {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// Removes the source at `path` (`--rm`), which [`changed_since_opened`] found unchanged, with
+/// `opened` the file that was read; `code` is the exit status if it cannot be removed. Returns
+/// why it was kept instead, if it was.
+///
+/// The name is first moved aside (renamed, never over a file, to a fresh name beside it) and
+/// checked to be the file that was read before anything is removed: a file renamed over the
+/// source since the check (a file saved by rename) is put back under its name, never removed.
+/// A write seen once the name is aside ([`written_while_removed`]) puts the source back too; one
+/// seen after the removal, while the open file was its last link, restores it by copy
+/// ([`restore_removed`]). The signal thread waits meanwhile for the registry lock held here: a
+/// signal ends the process only once the source is removed or back under a name, never while
+/// its only copy is the file this process holds open.
+fn remove_source(
+    path: &Path,
+    opened: Option<&(File, fs::Metadata, Option<Watch>)>,
+    code: u8,
+) -> Result<Option<String>, Failure> {
+    use std::os::unix::fs::MetadataExt;
+    let _signals = crate::signals::registry();
+    test_pause("LZ4_SIMD_TEST_REMOVAL_PAUSE_MS");
+    let removing = |e: io::Error| Failure::Exit(code, format!("removing {}: {e}", path.display()));
+    let Some((file, meta, watch)) = opened else {
+        fs::remove_file(path).map_err(removing)?;
+        return Ok(None);
+    };
+    let aside = move_aside(path).map_err(removing)?;
+    let ours = match (fs::metadata(&aside), file.metadata()) {
+        (Ok(moved), Ok(read)) => (moved.dev(), moved.ino()) == (read.dev(), read.ino()),
+        _ => false,
+    };
+    if !ours || written_while_removed(file, meta, watch.as_ref()) {
+        let at = put_back(&aside, path).map_err(|e| {
+            Failure::Io(
+                format!(
+                    "{} was moved aside to {} to be removed, and could not be put back",
+                    path.display(),
+                    aside.display()
+                ),
+                e,
+            )
+        })?;
+        return Ok(Some(if ours {
+            format!(
+                "written to while it was removed: restored as {}",
+                at.display()
+            )
+        } else {
+            format!(
+                "the name now stands for another file than the one read, left as {}",
+                at.display()
+            )
+        }));
+    }
+    fs::remove_file(&aside).map_err(removing)?;
+    test_pause("LZ4_SIMD_TEST_REMOVED_PAUSE_MS");
+    // A file still linked elsewhere (a hard link; the target of a symbolic link, which is what
+    // was removed) keeps what is written to it.
+    let last_link = file.metadata().map_or(true, |now| now.nlink() == 0);
+    if last_link && written_while_removed(file, meta, watch.as_ref()) {
+        let at = restore_removed(path, file, meta)?;
+        return Ok(Some(format!(
+            "written to while it was removed: restored as {}",
+            at.display()
+        )));
+    }
+    Ok(None)
+}
+
+/// A fresh name beside `path` for [`move_aside`]: `.NAME.` (or `.` for a long name, which
+/// would exceed the 255 bytes a name may have) before the random part.
+fn aside_prefix(path: &Path) -> std::ffi::OsString {
+    let mut prefix = std::ffi::OsString::from(".");
+    if let Some(name) = path.file_name().filter(|name| name.len() <= 200) {
+        prefix.push(name);
+        prefix.push(".");
+    }
+    prefix
+}
+
+/// Renames `path` to a fresh name beside it (`.NAME.XXXXXX.lz4-simd-rm`), never over a file;
+/// returns that name.
+fn move_aside(path: &Path) -> io::Result<PathBuf> {
+    let named = tempfile::Builder::new()
+        .prefix(&aside_prefix(path))
+        .suffix(".lz4-simd-rm")
+        .make_in(output::target_dir(path), |aside| {
+            rename_noreplace(path, aside, true)
+        })?;
+    let ((), aside) = named.keep().map_err(|e| e.error)?;
+    Ok(aside)
+}
+
+/// Renames `aside` back to `path`, or to `NAME.rm-restored` beside it if a file took the name
+/// meanwhile (never over a file; left where it is if both are taken), on disk before this
 /// returns. Returns where it is.
+fn put_back(aside: &Path, path: &Path) -> io::Result<PathBuf> {
+    for at in [path.to_path_buf(), rm_restored(path)] {
+        match rename_noreplace(aside, &at, false) {
+            Ok(()) => {
+                File::open(output::target_dir(&at))?.sync_all()?;
+                return Ok(at);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(aside.to_path_buf())
+}
+
+fn rm_restored(path: &Path) -> PathBuf {
+    let mut beside = path.as_os_str().to_owned();
+    beside.push(".rm-restored");
+    PathBuf::from(beside)
+}
+
+/// Renames `from` to `to`, failing with `AlreadyExists` if `to` exists. Where the file system
+/// has no `RENAME_NOREPLACE` (or off Linux): with `take`, a rename after checking that `to` is
+/// free (`from`'s name is taken at once, so no file renamed over it meanwhile is removed; `to`
+/// is a fresh random name); without, a link (which never replaces) and the removal of `from`
+/// (that rename where the file system has no hard links).
+fn rename_noreplace(from: &Path, to: &Path, take: bool) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{renameat_with, RenameFlags, CWD};
+        match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+            Ok(()) => return Ok(()),
+            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if !take {
+        match fs::hard_link(from, to) {
+            Ok(()) => return fs::remove_file(from),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(e),
+            // No hard links here (FAT): the checked rename below.
+            Err(_) => {}
+        }
+    }
+    if fs::symlink_metadata(to).is_ok() {
+        return Err(io::ErrorKind::AlreadyExists.into());
+    }
+    fs::rename(from, to)
+}
+
+/// Puts a source that was written to after its removal back, from the open file (its last
+/// link is gone, but its content lives while it is open): copied to a temporary file beside it,
+/// synced, then renamed under its name, or `NAME.rm-restored` if the name was taken meanwhile
+/// (never over a file; the temporary file keeps its own name if both are taken), with its
+/// permissions. A copy that fails leaves nothing under either name. Returns where it is.
 fn restore_removed(path: &Path, file: &File, opened: &fs::Metadata) -> Result<PathBuf, Failure> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    use std::os::unix::fs::PermissionsExt;
     let failed = |e: io::Error| {
         Failure::Io(
             format!(
-                "{} was written to while it was removed, and could not be restored",
-                path.display()
+                "{} was written to after its removal, and could not be restored (its output \
+                 holds the {} bytes read)",
+                path.display(),
+                opened.len()
             ),
             e,
         )
     };
-    let mut beside = path.as_os_str().to_owned();
-    beside.push(".rm-restored");
-    let mode = opened.permissions().mode() & 0o7777;
-    for at in [path.to_path_buf(), PathBuf::from(beside)] {
-        let mut out = match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .open(&at)
-        {
-            Ok(out) => out,
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(failed(e)),
-        };
-        let mut src = file;
-        src.seek(SeekFrom::Start(0)).map_err(failed)?;
-        io::copy(&mut src, &mut out).map_err(failed)?;
-        out.sync_all().map_err(failed)?;
-        return Ok(at);
+    let mode = fs::Permissions::from_mode(opened.permissions().mode() & 0o7777);
+    let mut out = tempfile::Builder::new()
+        .prefix(&aside_prefix(path))
+        .suffix(".lz4-simd-tmp")
+        .permissions(mode.clone())
+        .tempfile_in(output::target_dir(path))
+        .map_err(failed)?;
+    let mut src = file;
+    src.seek(SeekFrom::Start(0)).map_err(failed)?;
+    io::copy(&mut src, &mut out).map_err(failed)?;
+    out.as_file().set_permissions(mode).map_err(failed)?;
+    out.as_file().sync_all().map_err(failed)?;
+    for at in [path.to_path_buf(), rm_restored(path)] {
+        match out.persist_noclobber(&at) {
+            Ok(_) => {
+                File::open(output::target_dir(&at))
+                    .and_then(|dir| dir.sync_all())
+                    .map_err(failed)?;
+                return Ok(at);
+            }
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => out = e.file,
+            Err(e) => return Err(failed(e.error)),
+        }
     }
-    Err(failed(io::Error::from(io::ErrorKind::AlreadyExists)))
+    let (_, at) = out.keep().map_err(|e| failed(e.error))?;
+    Ok(at)
 }
 
 /// What the kernel saw done to a source (inotify) from before it was opened until just before

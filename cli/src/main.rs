@@ -53,6 +53,27 @@ pub enum Failure {
     Exit(u8, String),
     /// A failure not printed (`-qq`), with its exit code.
     Quiet(u8),
+    /// Writing the output failed (a full disk, `/dev/full`): the output's name, the error, and
+    /// `lz4` 1.10's exit code for the step that writes (see [`write_failure_code`]).
+    Write(u8, String, io::Error),
+}
+
+/// `lz4` 1.10's exit code when writing the output fails: 42 for a frame compressed in one call
+/// (an input under 4 MiB), 38 for the blocks of a longer frame or of a legacy frame, 70 for
+/// decoded content written whole, 73 for decoded content written with holes (`--sparse`, the
+/// default to a file); 1 for the formats `lz4` has not (`--block`, containers).
+pub fn write_failure_code(settings: &Settings, compress: bool, sparse: bool, read: u64) -> u8 {
+    const ONE_CALL: u64 = 4 << 20;
+    match (
+        compress,
+        settings.container.is_some() || settings.prepended_block,
+    ) {
+        (_, true) => 1,
+        (true, false) if settings.legacy || read >= ONE_CALL => 38,
+        (true, false) => 42,
+        (false, false) if sparse => 73,
+        (false, false) => 70,
+    }
 }
 
 impl Failure {
@@ -68,10 +89,11 @@ impl Failure {
     /// is not LZ4 (40 when 1 to 3 bytes long), 26 a truncated frame (63 a truncated legacy
     /// frame), 34 a damaged frame or data after a frame that starts no frame,
     /// 27 a dictionary that cannot be read, 10 a benchmark input that cannot be read, 40/42/70
-    /// closed standard streams; 1 for the rest (usage errors, missing inputs, refusals).
+    /// closed standard streams, 38/42/70/73 an output that cannot be written; 1 for the rest
+    /// (usage errors, missing inputs, refusals).
     pub fn exit_code(&self) -> u8 {
         match self {
-            Failure::Exit(code, _) | Failure::Quiet(code) => *code,
+            Failure::Exit(code, _) | Failure::Quiet(code) | Failure::Write(code, ..) => *code,
             Failure::InFile(_, inner) => inner.exit_code(),
             Failure::Codec(err) => match err {
                 lz4_simd::Error::FrameBadMagic { input_pos: 0, .. } => 44,
@@ -95,7 +117,9 @@ impl Failure {
     /// Standard output's reader went away (`lz4-simd -dc f | head`): not an error to report.
     pub fn is_broken_pipe(&self) -> bool {
         match self {
-            Failure::Io(_, err) => err.kind() == io::ErrorKind::BrokenPipe,
+            Failure::Io(_, err) | Failure::Write(_, _, err) => {
+                err.kind() == io::ErrorKind::BrokenPipe
+            }
             Failure::InFile(_, inner) => inner.is_broken_pipe(),
             _ => false,
         }
@@ -105,7 +129,7 @@ impl Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::Io(what, err) => write!(f, "{what}: {err}"),
+            Failure::Io(what, err) | Failure::Write(_, what, err) => write!(f, "{what}: {err}"),
             Failure::Codec(err) => write!(f, "{err}"),
             Failure::Message(message) | Failure::Usage(message) => f.write_str(message),
             Failure::InFile(name, inner) => write!(f, "{name}: {inner}"),

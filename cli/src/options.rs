@@ -378,14 +378,39 @@ pub const EXIT_CODES: &[(&str, &str)] = &[
     ("27", "The -D dictionary cannot be read."),
     ("34", "A damaged frame, or a checksum that does not match."),
     (
+        "38",
+        "The output cannot be written (a full disk), compressing an input of 4 MiB or more, or \
+         with -l.",
+    ),
+    (
         "40",
         "Standard input is closed (also with -d), or the bytes left after a frame are too few for \
          a magic number (1 to 3 bytes; --list, -d, -t).",
     ),
-    ("42", "Standard output is closed, writing compressed data."),
+    (
+        "42",
+        "Standard output is closed, writing compressed data; or the output cannot be written, \
+         compressing an input under 4 MiB.",
+    ),
     ("44", "The input is not LZ4."),
+    (
+        "45",
+        "--rm cannot remove the source of a decompressed output.",
+    ),
+    (
+        "50",
+        "--rm cannot remove the source of a compressed output.",
+    ),
     ("63", "A truncated legacy frame."),
-    ("70", "Standard output is closed, writing decoded data."),
+    (
+        "70",
+        "Standard output is closed, or the output cannot be written, writing decoded data.",
+    ),
+    (
+        "73",
+        "The output cannot be written, writing decoded data with holes (--sparse, the default \
+         for a file).",
+    ),
     (
         "N",
         "With several inputs (-m, -r): the code of the first failure that has one of the codes \

@@ -854,7 +854,7 @@ fn copy_metadata(file: &File, source: &fs::Metadata) -> io::Result<()> {
 }
 
 /// The directory `target` is in.
-fn target_dir(target: &Path) -> &Path {
+pub(crate) fn target_dir(target: &Path) -> &Path {
     match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

@@ -388,11 +388,24 @@ fn rm_keeps_a_source_rewritten_with_the_same_size() {
     }
 }
 
+/// Whether the tool under test pauses for `LZ4_SIMD_TEST_REMOVAL_PAUSE_MS` and
+/// `LZ4_SIMD_TEST_REMOVED_PAUSE_MS`: in debug builds only (as this test is built, so is the
+/// tool). Elsewhere the tests that act in those pauses are skipped with a notice.
+fn removal_pauses() -> bool {
+    if !cfg!(debug_assertions) {
+        eprintln!("notice: a release build has no removal pauses; test skipped");
+    }
+    cfg!(debug_assertions)
+}
+
 /// A write landing between `--rm`'s last check of the source and its removal (the debug build
 /// pauses there for `LZ4_SIMD_TEST_REMOVAL_PAUSE_MS`): the source is restored, with the new
 /// bytes and its permissions, from the file the run still holds open.
 #[test]
 fn rm_restores_a_source_written_to_while_it_was_removed() {
+    if !removal_pauses() {
+        return;
+    }
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch("written-while-removed");
     let source = dir.join("s");
@@ -438,6 +451,163 @@ fn rm_restores_a_source_written_to_while_it_was_removed() {
     let frame = std::fs::read(dir.join("s.lz4")).unwrap();
     let decoded = lz4_simd::frame::decompress(&frame, old.len()).unwrap();
     assert_eq!(decoded, old);
+}
+
+/// Starts `lz4-simd ARGS` in `dir` with `pause` (`LZ4_SIMD_TEST_REMOVAL_PAUSE_MS` before the
+/// removal of the source, `LZ4_SIMD_TEST_REMOVED_PAUSE_MS` after it) set to 1.5 s, and returns
+/// once `output` exists (the output is renamed into place before the removal).
+fn spawn_paused(dir: &Path, args: &[&str], pause: &str, output: &str) -> std::process::Child {
+    let child = bin()
+        .args(args)
+        .current_dir(dir)
+        .env(pause, "1500")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while !dir.join(output).exists() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+/// A file renamed over the source between `--rm`'s last check and its removal (a config file
+/// saved by rename) is another file, never removed: it stays under the source's name.
+#[test]
+fn rm_never_removes_a_file_renamed_over_the_source() {
+    if !removal_pauses() {
+        return;
+    }
+    let dir = scratch("renamed-over-source");
+    std::fs::write(dir.join("s"), sample(50_000)).unwrap();
+    std::fs::write(dir.join("new"), b"saved over the source").unwrap();
+    let child = spawn_paused(
+        &dir,
+        &["-q", "--rm", "s", "s.lz4"],
+        "LZ4_SIMD_TEST_REMOVAL_PAUSE_MS",
+        "s.lz4",
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::rename(dir.join("new"), dir.join("s")).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(names(&dir), ["s", "s.lz4"], "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(dir.join("s")).unwrap(),
+        b"saved over the source"
+    );
+    assert!(stderr(&out).contains("kept"), "{}", stderr(&out));
+}
+
+/// A write through a descriptor opened before the run, landing after the source was removed,
+/// then SIGINT: the source is restored before the process dies of the signal (its last copy
+/// was the file the process held open).
+#[test]
+fn sigint_after_the_removal_still_restores_the_source() {
+    if !removal_pauses() {
+        return;
+    }
+    let dir = scratch("sigint-after-removal");
+    let old = sample(50_000);
+    std::fs::write(dir.join("s"), &old).unwrap();
+    std::fs::set_permissions(
+        dir.join("s"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o640),
+    )
+    .unwrap();
+    let writer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("s"))
+        .unwrap();
+    let child = spawn_paused(
+        &dir,
+        &["-q", "--rm", "s", "s.lz4"],
+        "LZ4_SIMD_TEST_REMOVED_PAUSE_MS",
+        "s.lz4",
+    );
+    while dir.join("s").exists() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (&writer).write_all(b"written after the removal").unwrap();
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let out = child.wait_with_output().unwrap();
+    // The signal still ends the run, once the source is back.
+    assert_eq!(
+        out.status.signal(),
+        Some(2),
+        "{:?}: {}",
+        out.status,
+        stderr(&out)
+    );
+    let mut want = old.clone();
+    want.extend_from_slice(b"written after the removal");
+    let restored = std::fs::read(dir.join("s")).ok();
+    assert!(
+        restored.as_ref() == Some(&want),
+        "{:?} bytes at s, want {}: {:?}: {}",
+        restored.map(|bytes| bytes.len()),
+        want.len(),
+        out.status,
+        stderr(&out)
+    );
+    let mode = std::fs::metadata(dir.join("s")).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o640
+    );
+}
+
+/// A restore that cannot be completed (here: the file-size limit, `ulimit -f`, below the
+/// source's size) fails the run and leaves no truncated copy under the source's name, where it
+/// would pass for the source.
+#[test]
+fn a_failed_restore_leaves_no_truncated_source() {
+    if !removal_pauses() {
+        return;
+    }
+    let dir = scratch("failed-restore");
+    let old = sample(200_000);
+    std::fs::write(dir.join("s"), &old).unwrap();
+    let writer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("s"))
+        .unwrap();
+    // 150 KiB (`ulimit -f` counts 512-byte blocks): more than the output (about 63 KB), less
+    // than the source.
+    let script = format!(
+        "ulimit -f 300; exec '{}' -q --rm s s.lz4",
+        env!("CARGO_BIN_EXE_lz4-simd")
+    );
+    let child = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(&dir)
+        .env("LZ4_SIMD_TEST_REMOVED_PAUSE_MS", "1500")
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !dir.join("s.lz4").exists() || dir.join("s").exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no removal");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    (&writer).write_all(b"written after the removal").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("restored"), "{}", stderr(&out));
+    for name in names(&dir) {
+        let len = std::fs::metadata(dir.join(&name)).unwrap().len();
+        assert!(
+            name == "s.lz4" || len == old.len() as u64 + 25,
+            "{name}: {len} bytes left: {}",
+            stderr(&out)
+        );
+    }
 }
 
 /// `--sparse` onto standard output opened on an existing file without truncating it (`1<>file`):

@@ -102,10 +102,19 @@ fn fast_dictionary(args: &[&str]) -> bool {
     args.iter().any(|a| a.starts_with("-D")) && !high_compression(args)
 }
 
-/// Whether `args` ask for linked blocks smaller than `len` bytes, which is under 4 MiB: one
-/// `LZ4F_compressFrame` call in lz4 1.10, block by block in 1.9.4.
+/// Whether `args` ask for linked blocks smaller than `len` bytes: lz4 1.10 compresses them in
+/// one `LZ4F_compressFrame` call (under 4 MiB) or in 4 MiB chunks, 1.9.4 block by block.
 fn linked_blocks_in_one_call(args: &[&str], len: usize) -> bool {
-    args.iter().any(|a| a.ends_with("B4D")) && len > 65536 && len < 4 << 20
+    let linked = args.iter().any(|a| a.starts_with("-B") && a.ends_with('D'));
+    let block = match args
+        .iter()
+        .find(|a| a.starts_with("-B4") || a.starts_with("-B5"))
+    {
+        Some(a) if a.starts_with("-B4") => 64 << 10,
+        Some(_) => 256 << 10,
+        None => 4 << 20,
+    };
+    linked && len > block
 }
 
 /// Files by name, with their bytes.

@@ -17,6 +17,11 @@ fn reference() -> Option<PathBuf> {
     match std::env::var_os("LZ4_SIMD_LZ4_110") {
         Some(path) if Path::new(&path).is_file() => Some(PathBuf::from(path)),
         _ => {
+            // CI names the binary and requires the peers: a wrong name must fail there, not
+            // skip every comparison.
+            if std::env::var("LZ4_SIMD_REQUIRE_PEERS").is_ok_and(|v| v == "1") {
+                panic!("LZ4_SIMD_LZ4_110 names no lz4 1.10 binary (LZ4_SIMD_REQUIRE_PEERS=1)");
+            }
             eprintln!("notice: LZ4_SIMD_LZ4_110 names no lz4 1.10 binary; comparison skipped");
             None
         }
@@ -439,6 +444,69 @@ fn exit_codes_of_short_inputs_and_data_after_a_frame_are_lz4s() {
     }
 }
 
+/// lz4 1.10's exit codes when the output cannot be written (`/dev/full`): 42 for a frame
+/// compressed in one call (an input under 4 MiB), 38 for the blocks of a longer frame or of a
+/// legacy frame, 73 for decoded content written with holes (the default to a file), 70 without
+/// them (`--no-sparse`, standard output). Outputs of 1 MB and more: `lz4` does not check the
+/// last buffered bytes it closes its output with, so smaller failures pass there unseen.
+#[test]
+fn exit_codes_of_outputs_that_cannot_be_written_are_lz4s() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("notice: no /dev/full; write failures not tested");
+        return;
+    }
+    let dir = scratch("exit-codes-write");
+    std::fs::write(dir.join("small"), sample(1_500_000)).unwrap();
+    std::fs::write(dir.join("large"), sample(5 << 20)).unwrap();
+    ok(
+        &run_in(bin().args(["small", "small.lz4"]), &dir),
+        "compress",
+    );
+    let cases: &[(&[&str], bool, i32)] = &[
+        (&["-f", "small", "/dev/full"], false, 42),
+        (&["-c", "small"], true, 42),
+        (&["-f", "large", "/dev/full"], false, 38),
+        (&["-c", "-T2", "large"], true, 38),
+        (&["-l", "-f", "small", "/dev/full"], false, 38),
+        (&["-d", "-f", "small.lz4", "/dev/full"], false, 73),
+        (
+            &["-d", "--no-sparse", "-f", "small.lz4", "/dev/full"],
+            false,
+            70,
+        ),
+        (&["-dc", "small.lz4"], true, 70),
+        (&["-dc", "-T2", "small.lz4"], true, 70),
+    ];
+    let lz4 = reference();
+    let run = |mut command: Command, to_stdout: bool| {
+        if to_stdout {
+            command.stdout(std::fs::OpenOptions::new().write(true).open(full).unwrap());
+        }
+        run_in(&mut command, &dir)
+    };
+    for (args, to_stdout, code) in cases {
+        let mut ours = bin();
+        ours.args(*args);
+        let out = run(ours, *to_stdout);
+        assert_eq!(out.status.code(), Some(*code), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("No space left"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if let Some(lz4) = &lz4 {
+            let mut theirs = Command::new(lz4);
+            theirs.args(*args);
+            assert_eq!(
+                run(theirs, *to_stdout).status.code(),
+                Some(*code),
+                "lz4 {args:?}"
+            );
+        }
+    }
+}
+
 /// lz4 1.10's exit codes of `-b` with nothing to measure (directories, which are skipped, and
 /// empty files: 12) and of `--list` on a file whose last frame is followed by 1 to 3 bytes (no
 /// magic number to read: 40).
@@ -470,6 +538,108 @@ fn exit_codes_of_benchmarks_without_data_and_lists_cut_short_are_lz4s() {
     }
 }
 
+/// `--rm` where the source's directory refuses the removal: lz4 1.10's exit codes, 50 after
+/// compressing and 45 after decompressing, with the source and the complete output kept. Run
+/// as `nobody` (through `setpriv`) when the tests run as root, whom no permission stops.
+#[test]
+fn rm_refused_by_the_directory_exits_as_lz4_110() {
+    use std::os::unix::fs::{chown, PermissionsExt};
+    let root = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|line| line.strip_prefix("Uid:"))
+                .map(|uids| uids.split_whitespace().next() == Some("0"))
+        })
+        .unwrap_or(false);
+    let has_setpriv = Command::new("setpriv").arg("--version").output().is_ok();
+    if root && !has_setpriv {
+        eprintln!("notice: running as root without setpriv; test skipped");
+        return;
+    }
+    let dir = scratch("rm-refused");
+    let sources = dir.join("sources");
+    let outputs = dir.join("outputs");
+    std::fs::create_dir_all(&sources).unwrap();
+    std::fs::create_dir_all(&outputs).unwrap();
+    let data = sample(20_000);
+    std::fs::write(sources.join("s"), &data).unwrap();
+    let framed = run_in(bin().args(["-c", "s"]), &sources);
+    ok(&framed, "-c s");
+    std::fs::write(sources.join("f.lz4"), &framed.stdout).unwrap();
+    std::fs::set_permissions(&outputs, std::fs::Permissions::from_mode(0o777)).unwrap();
+    if root {
+        for name in ["s", "f.lz4"] {
+            chown(sources.join(name), Some(65534), Some(65534)).unwrap();
+        }
+    }
+    std::fs::set_permissions(&sources, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let as_user = |args: &[&str]| {
+        let mut command = if root {
+            let mut command = Command::new("setpriv");
+            command
+                .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(env!("CARGO_BIN_EXE_lz4-simd"));
+            command
+        } else {
+            bin()
+        };
+        command.args(args);
+        run_in(&mut command, &sources)
+    };
+    let out_s = outputs.join("s.lz4");
+    let out_f = outputs.join("f");
+    let compressed = as_user(&["-q", "--rm", "s", out_s.to_str().unwrap()]);
+    let decompressed = as_user(&["-q", "-d", "--rm", "f.lz4", out_f.to_str().unwrap()]);
+    std::fs::set_permissions(&sources, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(
+        compressed.status.code(),
+        Some(50),
+        "{}",
+        stderr(&compressed)
+    );
+    assert_eq!(
+        decompressed.status.code(),
+        Some(45),
+        "{}",
+        stderr(&decompressed)
+    );
+    assert!(std::fs::read(sources.join("s")).unwrap() == data);
+    assert!(std::fs::read(sources.join("f.lz4")).unwrap() == framed.stdout);
+    assert!(std::fs::read(&out_s).unwrap() == framed.stdout);
+    assert!(std::fs::read(&out_f).unwrap() == data);
+}
+
+/// `--content-size` over a file whose size the system gives as 0 though it has content (a file
+/// of `/proc`): lz4 1.10 takes 0 as "unknown" and declares no content size, whatever the block
+/// options.
+#[test]
+fn content_size_of_a_file_sized_zero_is_not_declared() {
+    let Some(lz4) = reference() else { return };
+    let source = Path::new("/proc/version");
+    if std::fs::metadata(source).map_or(true, |meta| meta.len() != 0) {
+        eprintln!("notice: no /proc/version of size 0; comparison skipped");
+        return;
+    }
+    let dir = scratch("content-size-sized-zero");
+    for extra in [&[][..], &["-BD", "-B4"], &["-BX"], &["-D", "/proc/version"]] {
+        let mut args = vec!["--content-size", "-c"];
+        args.extend_from_slice(extra);
+        args.push("/proc/version");
+        let ours = run_in(bin().args(&args), &dir);
+        ok(&ours, &format!("{args:?}"));
+        let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+        ok(&theirs, &format!("lz4 {args:?}"));
+        assert!(
+            ours.stdout == theirs.stdout,
+            "{args:?}: bytes differ from lz4 1.10 (frame descriptor {:02x?}, lz4 1.10 {:02x?})",
+            &ours.stdout[4..6],
+            &theirs.stdout[4..6]
+        );
+    }
+}
+
 /// lz4 1.10 compresses an input shorter than 4 MiB in one `LZ4F_compressFrame` call: linked
 /// blocks (`-BD`) each continue the one before in the same buffer. Two blocks and more, fast and
 /// HC levels, with and without a dictionary, on one and two threads.
@@ -498,6 +668,77 @@ fn linked_frames_under_4_mib_are_lz4_110s() {
             }
         }
     }
+}
+
+/// lz4 1.10 compresses a longer input in 4 MiB chunks: with linked blocks (`-BD`) each chunk
+/// after the first starts from the previous chunk's last 64 KiB loaded as a dictionary
+/// (`LZ4_loadDict`, `LZ4_loadDictHC`, which turns `--favor-decSpeed` off). Exactly one chunk,
+/// two and a byte, several and a part; fast and HC levels (the middle parser, hash chains,
+/// optimal parsing), block sizes, checksums, content size, a dictionary (the first chunk's), two
+/// threads, standard input; every frame decodes to the input.
+#[test]
+fn linked_frames_of_4_mib_and_more_are_lz4_110s() {
+    let Some(lz4) = reference() else { return };
+    let dir = scratch("linked-chunks-110");
+    std::fs::write(dir.join("dict"), sample(70_000)).unwrap();
+    let cases: &[&[&str]] = &[
+        &["-1", "-BD"],
+        &["-1", "-B4D", "-T2"],
+        &["--fast=5", "-B5D", "-BX"],
+        &["-1", "-B6D", "--content-size", "--no-frame-crc"],
+        &["-1", "-B4D", "-D", "dict"],
+    ];
+    // HC levels on the input of two chunks and a byte.
+    let hc_cases: &[&[&str]] = &[
+        &["-9", "-BD"],
+        &["-2", "-B5D", "-BX"],
+        &["-3", "-B4D", "-T2"],
+        &["-12", "-B4D", "--favor-decSpeed"],
+        &["-10", "-B6D", "--content-size"],
+        &["-9", "-B4D", "-D", "dict"],
+    ];
+    for (len, name) in [(4usize << 20, "a"), ((8 << 20) + 1, "b"), (13_000_000, "c")] {
+        let content = sample(len);
+        std::fs::write(dir.join(name), &content).unwrap();
+        let hc = if name == "b" { hc_cases } else { &[] };
+        for case in cases.iter().chain(hc) {
+            let mut args = case.to_vec();
+            args.extend(["-c", name]);
+            let ours = run_in(bin().args(&args), &dir);
+            ok(&ours, &format!("{args:?}"));
+            let theirs = run_in(Command::new(&lz4).args(&args), &dir);
+            ok(&theirs, &format!("lz4 {args:?}"));
+            assert!(
+                ours.stdout == theirs.stdout,
+                "{args:?}: bytes differ from lz4 1.10"
+            );
+            let decoded = match case.contains(&"dict") {
+                true => {
+                    let dict = std::fs::read(dir.join("dict")).unwrap();
+                    lz4_simd::frame::decompress_with_dictionary(&ours.stdout, &dict, 0, len)
+                }
+                false => lz4_simd::frame::decompress(&ours.stdout, len),
+            };
+            assert!(
+                decoded.unwrap() == content,
+                "{args:?}: does not decode to the input"
+            );
+        }
+    }
+    // From standard input (no size known, read until it ends).
+    let content = std::fs::read(dir.join("b")).unwrap();
+    let mut ours = bin();
+    ours.args(["-1", "-BD", "-c"]);
+    let mut theirs = Command::new(&lz4);
+    theirs.args(["-1", "-BD", "-c"]);
+    let (ours, theirs) = (
+        run_with_stdin(ours, &content),
+        run_with_stdin(theirs, &content),
+    );
+    assert!(
+        ours.stdout == theirs.stdout,
+        "stdin: bytes differ from lz4 1.10"
+    );
 }
 
 #[test]

@@ -135,6 +135,46 @@ mod tests {
         }
     }
 
+    /// A caller's table holding indices above the input's (a C stream state left as garbage,
+    /// outside liblz4's contract) gives no candidate there, in both modes, also where `usize`
+    /// has 32 bits and the distance to an index just below 2^32 wraps below 64 KiB: the bytes
+    /// of a table whose indices are too far above to wrap.
+    #[test]
+    fn indices_above_the_input_are_never_candidates() {
+        let data = binary(20_000, 4);
+        let mut want = vec![0u8; compress_bound(data.len())];
+        let mut got = vec![0u8; compress_bound(data.len())];
+        for base in [0usize, 10, 1000] {
+            let far_above = (base + data.len() + 70_000) as u32;
+            for index in [u32::MAX, u32::MAX - 1000, u32::MAX - 65_000] {
+                for prefix in [false, true] {
+                    let history = |src| {
+                        if prefix {
+                            History::Prefix {
+                                window: src,
+                                start: 0,
+                            }
+                        } else {
+                            History::External(&[])
+                        }
+                    };
+                    let mut far = StreamTable::new();
+                    far.slots_mut().fill(far_above);
+                    let n = compress_block(&mut far, history(&data), base, &data, &mut want, 1)
+                        .unwrap();
+                    let mut table = StreamTable::new();
+                    table.slots_mut().fill(index);
+                    let m = compress_block(&mut table, history(&data), base, &data, &mut got, 1)
+                        .unwrap();
+                    assert!(
+                        got[..m] == want[..n],
+                        "base {base} index {index} prefix {prefix}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Prefix-mode blocks on a caller's table (the index and history kept by the caller, as the
     /// C ABI keeps them) give `StreamCompressor::compress_contiguous_into`'s bytes.
     #[test]

@@ -38,7 +38,7 @@
 //! - **Indices.** Table slots hold indices: the input starts at `base` (64 KiB after a
 //!   dictionary, 0 without one) and the history's bytes are the indices just below it, so an
 //!   offset is a difference of indices. A candidate is taken only 1 to 65,535 indices back (one
-//!   compare, [`in_reach`]), and not before the history.
+//!   compare on 64-bit targets, [`in_reach`]), and not before the history.
 //! - **Window** (liblz4's noDict and prefix modes): the history and the input are one slice, as
 //!   for a stream block that starts where the previous one ended; a match may be extended
 //!   backwards from the input into the history. Also the dest-size parse, with no history.
@@ -955,11 +955,18 @@ pub(super) trait History<T>: Copy {
 }
 
 /// Whether index `candidate` is 1 to [`MAX_DISTANCE`] indices before `current`: liblz4's
-/// distance check and its `matchIndex < current` (which its tables guarantee and ours need not),
-/// in one compare.
+/// distance check and its `matchIndex < current` (which its tables guarantee and ours need not).
+/// Candidates come from `u32` slots (plus at most 64 KiB): with a 64-bit `usize` one above
+/// `current` makes the wrapped difference huge, so one compare does both; with a 32-bit one
+/// the difference wraps below 64 KiB for a slot up to 64 KiB above `current` (a C caller's
+/// stream state), so the order is checked first.
 #[inline(always)]
 fn in_reach(candidate: usize, current: usize) -> bool {
-    current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
+    #[cfg(target_pointer_width = "64")]
+    let after = true;
+    #[cfg(not(target_pointer_width = "64"))]
+    let after = candidate < current;
+    after && current.wrapping_sub(candidate).wrapping_sub(1) < MAX_DISTANCE
 }
 
 unchecked_fn! {

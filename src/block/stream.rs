@@ -155,6 +155,26 @@ impl StreamState {
         self.attach(dict);
     }
 
+    /// `LZ4_loadDict(history)` (which resets the stream first) for a history the next input
+    /// follows in the caller's buffer: its last 64 KiB enter the table at every third position,
+    /// and the indices start 64 KiB in. A history shorter than a hash reads (8 bytes) is not
+    /// loaded, as in liblz4.
+    pub(crate) fn load_history(&mut self, history: &[u8]) {
+        self.table.reset();
+        self.current_offset = MAX_HISTORY;
+        self.saved.clear();
+        self.attached = false;
+        let history = &history[history.len().saturating_sub(MAX_HISTORY)..];
+        if history.len() < U32Table::HASH_READ {
+            self.dict_size = 0;
+            self.held = Held::Saved;
+            return;
+        }
+        super::c_stream::load_dictionary(&mut self.table, history, self.current_offset, false);
+        self.dict_size = history.len();
+        self.held = Held::Caller;
+    }
+
     /// `LZ4_compress_fast_continue` on an input in its own buffer, then `LZ4_saveDict(64 KiB)`.
     pub(crate) fn compress_into(
         &mut self,
@@ -492,6 +512,31 @@ impl<'d> StreamCompressor<'d> {
     /// stream's bytes there).
     pub fn reset(&mut self) {
         self.state.reset(self.dictionary);
+    }
+
+    /// Starts the stream again from `history` (its last 64 KiB), for inputs that follow it in the
+    /// same buffer: equals `LZ4_loadDict(stream, history)` with the next input right after
+    /// `history` in memory, so that [`compress_contiguous_into`](Self::compress_contiguous_into)
+    /// on `buffer` with `buffer[..start]` ending with `history` continues it in liblz4's prefix
+    /// mode (matches may start in `history` and run on into the input). Until
+    /// [`reset`](Self::reset), the prepared dictionary is not used. (`lz4` 1.10 compresses linked
+    /// blocks in 4 MiB chunks so, each starting from the previous chunk's last 64 KiB.)
+    ///
+    /// ```
+    /// use lz4_simd::block::{self, StreamCompressor};
+    /// let text = b"the quick brown fox jumps over the lazy dog; ".repeat(40);
+    /// let (history, input) = text.split_at(1000);
+    /// let mut stream = StreamCompressor::new();
+    /// stream.reset_with_history(history);
+    /// let mut block = vec![0u8; block::compress_bound(input.len())];
+    /// let n = stream.compress_contiguous_into(&text, 1000, &mut block, 1).unwrap();
+    /// let mut out = text[..1000].to_vec();
+    /// out.resize(text.len(), 0);
+    /// block::decompress_into_with_history(&block[..n], &mut out, 1000).unwrap();
+    /// assert_eq!(out, text);
+    /// ```
+    pub fn reset_with_history(&mut self, history: &[u8]) {
+        self.state.load_history(history);
     }
 
     /// Compresses `src` into `dst` as the next block of the stream, at the given acceleration

@@ -517,12 +517,18 @@ impl FrameParser {
     /// it owes nothing for: see [`set_caller_hashes_from`](Self::set_caller_hashes_from)).
     #[inline]
     pub(crate) fn hash_content(&mut self, content: &[u8]) {
-        if let State::BlockWord(frame) = &mut self.state {
-            if let (Some(hasher), 1..) = (frame.hasher.as_mut(), frame.owed) {
-                debug_assert!(content.len() as u64 <= frame.owed);
-                frame.owed = frame.owed.saturating_sub(content.len() as u64);
-                hasher.update(content);
-            }
+        if let Some(hasher) = self.hasher_owed(content.len()) {
+            hasher.update(content);
+        }
+    }
+
+    /// [`hash_content`](Self::hash_content) for content likely in another core's cache or in
+    /// memory (a block a worker decoded, handed out without a copy): each line is asked for
+    /// ahead ([`ContentHasher::update_ahead`]).
+    #[cfg(feature = "parallel")]
+    pub(crate) fn hash_content_ahead(&mut self, content: &[u8]) {
+        if let Some(hasher) = self.hasher_owed(content.len()) {
+            hasher.update_ahead(content);
         }
     }
 
@@ -549,7 +555,7 @@ impl FrameParser {
     }
 
     /// The content hasher, if it is owed the next `len` bytes of content (counted as hashed).
-    #[cfg(feature = "parallel")]
+    #[inline]
     fn hasher_owed(&mut self, len: usize) -> Option<&mut ContentHasher> {
         let State::BlockWord(frame) = &mut self.state else {
             return None;

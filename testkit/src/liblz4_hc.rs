@@ -140,6 +140,54 @@ impl HcStream {
     }
 }
 
+/// liblz4's HC prefix mode: `LZ4_loadDictHC(buffer[..history])` (nothing loaded when `history`
+/// is 0), then `LZ4_compress_HC_continue` on the consecutive slices `buffer[history..cuts[0]]`,
+/// `buffer[cuts[0]..cuts[1]]`, ... of one buffer, each into `capacity(index, len)` bytes, with
+/// no `LZ4_saveDictHC` between them. `None` where liblz4 gave up.
+pub fn prefix_blocks(
+    level: i32,
+    buffer: &[u8],
+    history: usize,
+    cuts: &[usize],
+    capacity: impl Fn(usize, usize) -> usize,
+) -> Vec<Option<Vec<u8>>> {
+    let buffer = own_buffer(buffer);
+    // SAFETY: no preconditions; checked for NULL below.
+    let stream = unsafe { LZ4_createStreamHC() };
+    assert!(!stream.is_null(), "LZ4_createStreamHC failed");
+    // SAFETY: `stream` is live; `buffer[..history]` is valid and outlives the stream's use.
+    unsafe {
+        LZ4_setCompressionLevel(stream, level);
+        if history > 0 {
+            LZ4_loadDictHC(stream, buffer.as_ptr().cast(), c_len(history));
+        }
+    }
+    let mut start = history;
+    let mut blocks = Vec::new();
+    for (index, &end) in cuts.iter().enumerate() {
+        let cap = capacity(index, end - start);
+        let mut out = vec![0u8; cap + 1];
+        // SAFETY: `buffer[start..end]` is valid, `out` holds `cap` bytes and a canary; the
+        // earlier slices stay in place (liblz4 reads them as the prefix).
+        let written = unsafe {
+            LZ4_compress_HC_continue(
+                stream,
+                buffer[start..].as_ptr().cast(),
+                out.as_mut_ptr().cast(),
+                c_len(end - start),
+                c_len(cap),
+            )
+        };
+        assert_eq!(out[cap], 0, "liblz4 wrote past the capacity");
+        out.truncate(written.max(0) as usize);
+        blocks.push((written > 0).then_some(out));
+        start = end;
+    }
+    // SAFETY: created above, freed once.
+    unsafe { LZ4_freeStreamHC(stream) };
+    blocks
+}
+
 impl Drop for HcStream {
     fn drop(&mut self) {
         // SAFETY: created by `LZ4_createStreamHC`, freed once.

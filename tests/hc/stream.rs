@@ -229,6 +229,57 @@ fn streams_of_mixed_blocks() {
     }
 }
 
+/// `compress_contiguous_into`: consecutive slices of one buffer after the dictionary the stream
+/// was reset with (or none), against liblz4's `LZ4_loadDictHC` + `LZ4_compress_HC_continue` on
+/// the same layout (prefix mode, as `lz4` 1.10 compresses each later chunk of a linked frame),
+/// every level, dictionaries of 0 to more than 64 KiB, bound-sized outputs and outputs one byte
+/// shorter than the block.
+#[test]
+fn contiguous_blocks_after_a_loaded_dictionary() {
+    let data = mixed(400_000, 77);
+    let sizes = [1usize, 13, 4096, 20_000, 65_536, 70_000];
+    let capacity = |index: usize, len: usize| {
+        if index % 3 == 2 {
+            len.saturating_sub(1)
+        } else {
+            block::compress_bound(len)
+        }
+    };
+    for (round, history) in [0usize, 5, 1000, 65_536, 70_000].into_iter().enumerate() {
+        for level in levels() {
+            let mut rng = Rng::new(round as u64 * 100 + u64::from(level));
+            let mut cuts = Vec::new();
+            let mut at = history;
+            for _ in 0..if DEBUG { 4 } else { 8 } {
+                at += sizes[rng.below(sizes.len() as u64) as usize];
+                cuts.push(at);
+            }
+            let buffer = &data[round * 1000..round * 1000 + at];
+            let theirs =
+                liblz4_hc::prefix_blocks(i32::from(level), buffer, history, &cuts, capacity);
+            let mut ours = HcStreamCompressor::new(level);
+            if history > 0 {
+                ours.reset_with_prepared_dictionary(&HcDictionary::new(&buffer[..history]));
+            }
+            let mut start = history;
+            for (index, (&end, want)) in cuts.iter().zip(&theirs).enumerate() {
+                let cap = capacity(index, end - start);
+                let mut dst = vec![0u8; cap];
+                let got = ours
+                    .compress_contiguous_into(&buffer[..end], start, &mut dst)
+                    .ok()
+                    .map(|n| dst[..n].to_vec());
+                assert_same(
+                    &got,
+                    want,
+                    &format!("level {level}, dictionary {history}, block {index} ({start}..{end})"),
+                );
+                start = end;
+            }
+        }
+    }
+}
+
 #[test]
 fn streams_with_dictionaries() {
     let dict = mixed(100_000, 7);

@@ -255,6 +255,58 @@ fn contiguous_slices_match_prefix_mode() {
     }
 }
 
+/// `reset_with_history` then consecutive slices after the history in the same buffer: C loads
+/// the history with `LZ4_loadDict` right before the first slice (prefix mode from the start, as
+/// `lz4` 1.10 compresses each 4 MiB chunk of a linked frame), on a fresh stream and on one that
+/// compressed other blocks first (the load resets it); histories of 0-7 bytes (too short to
+/// load), 8, 64 KiB and more (its last 64 KiB).
+#[test]
+fn contiguous_slices_after_a_loaded_history_match_prefix_mode() {
+    let data = pool(5);
+    for (round, history_len) in [0usize, 3, 7, 8, 9, 1000, 65_535, 65_536, 70_000]
+        .into_iter()
+        .enumerate()
+    {
+        for acceleration in [1u32, 3] {
+            let buffer = &data[round * 20_000..round * 20_000 + history_len + 300_000];
+            let own_buffer = buffer.to_vec();
+            let theirs = Stream::with_dict(&own_buffer[..history_len]);
+            let mut ours = StreamCompressor::new();
+            if round % 2 == 1 {
+                // Blocks first, forgotten by the load.
+                let mut scratch = vec![0u8; block::compress_bound(5000)];
+                ours.compress_into(&data[..5000], &mut scratch, 1).unwrap();
+                ours.compress_contiguous_into(&data[..9000], 5000, &mut scratch, 1)
+                    .unwrap();
+            }
+            ours.reset_with_history(&buffer[..history_len]);
+            let mut theirs = theirs;
+            let mut start = history_len;
+            let cut = cuts(300_000, 10, 400 + round as u64);
+            for (index, end) in cut.iter().map(|cut| history_len + cut).enumerate() {
+                let src = &own_buffer[start..end];
+                let cap = capacity(index, src.len());
+                let want = theirs_into(|dst| theirs.compress(src, dst, acceleration as i32), cap);
+                let got = ours_into(
+                    |dst| ours.compress_contiguous_into(&buffer[..end], start, dst, acceleration),
+                    cap,
+                );
+                assert!(
+                    got == want,
+                    "history {history_len}, block {index} ({start}..{end}, cap {cap}) differs"
+                );
+                if let Some(block) = got {
+                    let mut out = buffer[..start].to_vec();
+                    out.resize(end, 0);
+                    let n = block::decompress_into_with_history(&block, &mut out, start).unwrap();
+                    assert_eq!(&out[start..start + n], src);
+                }
+                start = end;
+            }
+        }
+    }
+}
+
 /// `compress_into` first, then consecutive slices: C saves the history, then compresses slices
 /// of another buffer (external-dictionary mode for the first, prefix mode after).
 #[test]

@@ -210,6 +210,43 @@ impl HcStreamCompressor {
         result
     }
 
+    /// Compresses `buffer[start..]` as the next block into `dst`, the block following the
+    /// previous one (or the dictionary the stream was reset with) in the same buffer: liblz4's
+    /// prefix mode, `LZ4_compress_HC_continue` on consecutive slices of one buffer with no
+    /// `LZ4_saveDictHC` between them, where a match may start in the earlier bytes and run on
+    /// into the block. The stream keeps its own copy of what it may reference, so only
+    /// `buffer[start..]` is read; the bytes are liblz4's with the earlier inputs right before the
+    /// block in memory. Output room and give-ups as for [`compress_into`](Self::compress_into).
+    /// (`lz4` 1.10 compresses each 4 MiB chunk of a linked frame at the HC levels so, after
+    /// `LZ4_loadDictHC` of the previous chunk's last 64 KiB:
+    /// [`reset_with_prepared_dictionary`](Self::reset_with_prepared_dictionary).)
+    ///
+    /// ```
+    /// use lz4_simd::block::{self, HcDictionary, HcStreamCompressor};
+    /// let text = b"the quick brown fox jumps over the lazy dog; ".repeat(40);
+    /// let mut stream = HcStreamCompressor::new(9);
+    /// stream.reset_with_prepared_dictionary(&HcDictionary::new(&text[..1000]));
+    /// let mut block = vec![0u8; block::compress_bound(text.len() - 1000)];
+    /// let n = stream.compress_contiguous_into(&text, 1000, &mut block).unwrap();
+    /// let mut out = text[..1000].to_vec();
+    /// out.resize(text.len(), 0);
+    /// block::decompress_into_with_history(&block[..n], &mut out, 1000).unwrap();
+    /// assert_eq!(out, text);
+    /// ```
+    pub fn compress_contiguous_into(
+        &mut self,
+        buffer: &[u8],
+        start: usize,
+        dst: &mut [u8],
+    ) -> Result<usize, Error> {
+        let Some(src) = buffer.get(start..) else {
+            return Err(Error::InvalidArgument {
+                what: "the input's start is past the end of the buffer",
+            });
+        };
+        self.compress_continue(src, dst, true, None)
+    }
+
     /// liblz4's `LZ4_compress_HC_continue` on `src`, without saving the history afterwards:
     /// `contiguous` says whether `src` starts where the previous block (or saved history)
     /// ends in liblz4's memory (prefix mode) or elsewhere (the history becomes the external

@@ -731,8 +731,8 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
 
     /// Hashes the content consumed for the frame's content checksum (the parser's verdict on
     /// it comes once all of the frame's content was consumed: `fill` hands the parser the next
-    /// unit only then). The caller has just read it, so it is read from the nearest cache,
-    /// whichever core decoded it.
+    /// unit only then). The caller may not have read it (a write to `/dev/null`), so each line is
+    /// asked for ahead of the hash: it may be in the cache of the core that decoded it.
     fn consume(&mut self, amount: usize) {
         let taken = if self.current.from_output {
             let unread = self.output.unread();
@@ -741,7 +741,7 @@ impl<R: Read> BufRead for ParallelFrameDecoder<R> {
             let end = (self.current.pos + amount).min(self.current.end);
             &self.current.block[self.current.pos..end]
         };
-        self.parser.hash_content(taken);
+        self.parser.hash_content_ahead(taken);
         let taken = taken.len();
         if self.current.from_output {
             self.output.consume(taken);
