@@ -110,7 +110,8 @@ if [ -n "${LZ4_SOURCES:-}" ]; then
     step "lz4 1.10.0's own test programs, built against the installed library"
     # Each compiles lz4's xxhash.c itself (as lz4's Makefile builds them) and includes only our
     # headers: xxhash.[ch] are copied apart from lz4's lib folder, so its lz4*.h cannot be found.
-    # The others (fuzzer, frametest, fullbench) need functions not exported yet.
+    # The others: fuzzer reads LZ4_streamHC_t's fields, frametest needs functions not exported yet,
+    # fullbench (which builds and links against the library) is a benchmark.
     tests="$scratch/lz4-tests"
     mkdir -p "$tests/xxhash"
     cp "$LZ4_SOURCES/lib/xxhash.c" "$LZ4_SOURCES/lib/xxhash.h" "$tests/xxhash/"
