@@ -14,6 +14,7 @@
 extern "C" {
 #endif
 
+#include <stdint.h>
 #include "lz4.h"
 
 /* Levels: below 1 means the default (9), above 12 means 12. */
@@ -38,11 +39,28 @@ LZ4LIB_API int LZ4_compress_HC_extStateHC(void* stateHC, const char* src, char* 
  * 0 on failure. stateHC as for LZ4_compress_HC_extStateHC. */
 LZ4LIB_API int LZ4_compress_HC_destSize(void* stateHC, const char* src, char* dst, int* srcSizePtr, int targetDstSize, int compressionLevel);
 
-/* A streaming HC state: LZ4_STREAMHC_MINSIZE (262200) bytes, aligned as a pointer. */
+/* A streaming HC state: LZ4_STREAMHC_MINSIZE (262200) bytes, aligned as a pointer. Its fields
+ * have liblz4's layout (LZ4HC_CCtx_internal); they are not an interface (liblz4's own tests
+ * read `dirty`). */
 #define LZ4_STREAMHC_MINSIZE 262200
+typedef struct LZ4HC_CCtx_internal LZ4HC_CCtx_internal;
+struct LZ4HC_CCtx_internal {
+    uint32_t hashTable[1 << 15];   /* the index of the last position of each 4-byte hash */
+    uint16_t chainTable[1 << 16];  /* the distance to the previous position of the same hash */
+    const uint8_t* end;            /* the prefix: [prefixStart, end), indices from dictLimit */
+    const uint8_t* prefixStart;
+    const uint8_t* dictStart;      /* the external dictionary, indices [lowLimit, dictLimit) */
+    uint32_t dictLimit;
+    uint32_t lowLimit;
+    uint32_t nextToUpdate;         /* positions below it are in the tables */
+    short compressionLevel;
+    int8_t favorDecSpeed;
+    int8_t dirty;                  /* a block failed: the next fast reset initialises */
+    const LZ4HC_CCtx_internal* dictCtx; /* an attached dictionary stream */
+};
 typedef union LZ4_streamHC_u {
     char minStateSize[LZ4_STREAMHC_MINSIZE];
-    void* alignment_do_not_use;
+    LZ4HC_CCtx_internal internal_donotuse;
 } LZ4_streamHC_t;
 
 /* ---- Streaming HC compression ----
