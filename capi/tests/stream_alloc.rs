@@ -1,6 +1,7 @@
 //! `LZ4_decompress_safe_continue` allocates by the history it copies, not by the output's
 //! capacity: a caller may pass the whole of a large output buffer as `dstCapacity`. The
-//! streaming compressor allocates nothing at all (its state is the caller's `LZ4_stream_t`).
+//! streaming compressor allocates nothing at all (its state is the caller's `LZ4_stream_t`); the HC
+//! streaming compressor allocates by its inputs only (its working memory once per thread).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::os::raw::{c_char, c_int};
@@ -267,4 +268,59 @@ fn stream_compressor_allocates_nothing() {
         (0, 0),
         "allocations"
     );
+}
+
+/// The HC streaming compressor allocates nothing by the output's capacity: its working memory
+/// (the tables it runs on, the window of history and input) is allocated once per thread and
+/// grows with the inputs only.
+#[test]
+fn hc_stream_allocates_by_input_only() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let text: Vec<u8> = b"records of a log, compressed as a stream of linked HC blocks\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(300_000)
+        .collect();
+    const CAP: usize = 64 << 20;
+    let mut out = vec![0u8; CAP];
+    let mut saved = vec![0u8; 65536];
+    let mut working = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let mut dict_stream = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let t = text.as_ptr().cast::<c_char>();
+    let o = out.as_mut_ptr().cast::<c_char>();
+    // SAFETY: the states hold `STREAM_HC_SIZE` aligned bytes; every buffer is valid for the
+    // length passed with it and stays in place while the streams use it.
+    unsafe {
+        let w = ours::LZ4_initStreamHC(working.as_mut_ptr().cast(), ours::STREAM_HC_SIZE);
+        let d = ours::LZ4_initStreamHC(dict_stream.as_mut_ptr().cast(), ours::STREAM_HC_SIZE);
+        assert!(!w.is_null() && !d.is_null());
+        // A first block allocates this thread's working memory.
+        assert!(ours::LZ4_compress_HC_continue(w, t, o, 100_000, CAP as c_int) > 0);
+        COUNT.store(0, Ordering::Relaxed);
+        LARGEST.store(0, Ordering::Relaxed);
+        assert_eq!(ours::LZ4_loadDictHC(d, t, 20_000), 20_000);
+        for level in [2, 9, 12] {
+            ours::LZ4_resetStreamHC_fast(w, level);
+            ours::LZ4_attach_HC_dictionary(w, d);
+            let mut at = 20_000usize;
+            for (i, n) in [1000usize, 3000, 70_000, 5000, 100, 60_000]
+                .into_iter()
+                .enumerate()
+            {
+                let cap = if i == 4 { 10 } else { CAP as c_int };
+                let src = t.add(at + if i % 2 == 1 { 7 } else { 0 });
+                let r = ours::LZ4_compress_HC_continue(w, src, o, n as c_int, cap);
+                assert!(r > 0 || i == 4, "block {i}");
+                if i == 3 {
+                    assert!(ours::LZ4_saveDictHC(w, saved.as_mut_ptr().cast(), 65536) > 0);
+                }
+                at += n + 7;
+            }
+            let mut size = 50_000;
+            assert!(ours::LZ4_compress_HC_continue_destSize(w, t, o, &mut size, CAP as c_int) > 0);
+        }
+    }
+    let largest = LARGEST.load(Ordering::Relaxed);
+    assert!(largest < 1 << 20, "a {largest}-byte allocation");
 }
