@@ -9,8 +9,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use lz4_simd_capi as ours;
 
-/// The system allocator, recording the largest allocation since the last reset.
+/// The system allocator, recording the largest allocation since the last reset, made by a
+/// thread that records (the test's own: the harness allocates on its threads meanwhile).
 struct Largest;
+
+thread_local! {
+    static RECORDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread's allocations are recorded.
+fn recording() -> bool {
+    RECORDING.try_with(std::cell::Cell::get).unwrap_or(false)
+}
+
+/// Records this thread's allocations from now on.
+fn record_this_thread() {
+    RECORDING.with(|recording| recording.set(true));
+}
 
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
 /// The number of allocations (and reallocations).
@@ -19,14 +34,18 @@ static COUNT: AtomicUsize = AtomicUsize::new(0);
 // SAFETY: every call is passed to the system allocator unchanged.
 unsafe impl GlobalAlloc for Largest {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        if recording() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        if recording() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { System.alloc_zeroed(layout) }
     }
@@ -35,8 +54,10 @@ unsafe impl GlobalAlloc for Largest {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        if recording() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -51,6 +72,7 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 #[test]
 fn two_segment_history_with_a_large_capacity() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let text: Vec<u8> = b"a stream of lines, line after line, in blocks that link\n"
         .iter()
         .copied()
@@ -115,6 +137,7 @@ fn two_segment_history_with_a_large_capacity() {
 #[test]
 fn every_function_with_a_large_capacity() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let src: Vec<u8> = b"one block of text, compressed and decoded, with a long output buffer\n"
         .iter()
         .copied()
@@ -216,6 +239,7 @@ fn every_function_with_a_large_capacity() {
 #[test]
 fn stream_compressor_allocates_nothing() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let text: Vec<u8> = b"records of a log, compressed as a stream of linked blocks\n"
         .iter()
         .copied()
@@ -276,6 +300,7 @@ fn stream_compressor_allocates_nothing() {
 #[test]
 fn hc_stream_allocates_by_input_only() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let text: Vec<u8> = b"records of a log, compressed as a stream of linked HC blocks\n"
         .iter()
         .copied()
