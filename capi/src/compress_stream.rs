@@ -439,7 +439,7 @@ fn renormalise(s: &mut Internal, len: usize) {
 ///
 /// # Safety
 /// With `len > 0`, `ptr[..len]` readable and not written during `'a` but through `dst`.
-unsafe fn read_apart<'a>(
+pub(crate) unsafe fn read_apart<'a>(
     ptr: *const u8,
     len: usize,
     dst: *const c_char,

@@ -4,13 +4,14 @@ use std::os::raw::{c_char, c_int, c_void};
 
 use lz4_simd::block;
 
+use crate::compress_stream_hc::{one_shot, LZ4_initStreamHC};
 use crate::{c_len, input_apart, new_hc_stream, output, with_hc, MAX_INPUT_SIZE};
 
 /// `sizeof(LZ4_streamHC_t)`, `LZ4_STREAMHC_MINSIZE`.
 pub const STREAM_HC_SIZE: usize = 262_200;
 
 /// A C level as liblz4 takes it: below 1 is the default (9), above 12 is 12.
-fn level(level: c_int) -> u8 {
+pub(crate) fn level(level: c_int) -> u8 {
     if level < 1 {
         0
     } else {
@@ -59,21 +60,9 @@ pub unsafe extern "C" fn LZ4_compress_HC(
     .map_or(0, c_len)
 }
 
-/// Leaves an HC state zeroed (initialised), as liblz4; false for a null or misaligned state.
-///
-/// # Safety
-/// `state` null or `STREAM_HC_SIZE` writable bytes.
-unsafe fn clear_state_hc(state: *mut c_void) -> bool {
-    if state.is_null() || state.align_offset(std::mem::align_of::<*const c_void>()) != 0 {
-        return false;
-    }
-    // SAFETY: non-null, aligned, and the caller's contract gives `STREAM_HC_SIZE` bytes.
-    unsafe { std::ptr::write_bytes(state.cast::<u8>(), 0, STREAM_HC_SIZE) };
-    true
-}
-
 /// [`LZ4_compress_HC`] with the state in the caller's memory (`LZ4_sizeofStateHC()` bytes,
-/// pointer-aligned): 0 for a null or misaligned state.
+/// pointer-aligned), which is initialised first and left as liblz4 leaves it (the input its
+/// history): 0 for a null or misaligned state.
 ///
 /// # Safety
 /// As [`LZ4_compress_HC`], and `state` null or `LZ4_sizeofStateHC()` writable bytes.
@@ -87,18 +76,27 @@ pub unsafe extern "C" fn LZ4_compress_HC_extStateHC(
     compression_level: c_int,
 ) -> c_int {
     // SAFETY: the caller's contract for `state`.
-    if !unsafe { clear_state_hc(state) } {
+    if unsafe { LZ4_initStreamHC(state, STREAM_HC_SIZE) }.is_null() {
         return 0;
     }
-    // SAFETY: the caller's contract for the buffers.
-    unsafe { LZ4_compress_HC(src, dst, src_size, dst_capacity, compression_level) }
+    // SAFETY: the caller's contract for the buffers; the state is initialised.
+    unsafe {
+        LZ4_compress_HC_extStateHC_fastReset(
+            state,
+            src,
+            dst,
+            src_size,
+            dst_capacity,
+            compression_level,
+        )
+    }
 }
 
-/// [`LZ4_compress_HC_extStateHC`] on a state already initialised (not cleared again): 0 for a
-/// null or misaligned state.
+/// [`LZ4_compress_HC_extStateHC`] on a state already initialised (a stream's, reset as
+/// `LZ4_resetStreamHC_fast` resets it, not cleared): 0 for a null or misaligned state.
 ///
 /// # Safety
-/// As [`LZ4_compress_HC_extStateHC`].
+/// As [`LZ4_compress_HC_extStateHC`], with `state` a valid (initialised) `LZ4_streamHC_t`.
 #[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
 pub unsafe extern "C" fn LZ4_compress_HC_extStateHC_fastReset(
     state: *mut c_void,
@@ -108,15 +106,24 @@ pub unsafe extern "C" fn LZ4_compress_HC_extStateHC_fastReset(
     dst_capacity: c_int,
     compression_level: c_int,
 ) -> c_int {
-    if state.is_null() || state.align_offset(std::mem::align_of::<*const c_void>()) != 0 {
-        return 0;
+    let mut size = src_size;
+    // SAFETY: the caller's contract.
+    unsafe {
+        one_shot(
+            state,
+            src,
+            dst,
+            &mut size,
+            dst_capacity,
+            compression_level,
+            false,
+        )
     }
-    // SAFETY: the caller's contract for the buffers.
-    unsafe { LZ4_compress_HC(src, dst, src_size, dst_capacity, compression_level) }
 }
 
 /// Compresses with LZ4 HC as much of `src[..*src_size]` as fits in `dst[..target_dst_size]`:
-/// the compressed size, with `*src_size` set to the input consumed; 0 on failure.
+/// the compressed size, with `*src_size` set to the input consumed; 0 on failure. The state is
+/// initialised first and left as liblz4 leaves it.
 ///
 /// # Safety
 /// `state` as [`LZ4_compress_HC_extStateHC`], `src_size` null or a valid `int`, the buffers as
@@ -130,31 +137,26 @@ pub unsafe extern "C" fn LZ4_compress_HC_destSize(
     target_dst_size: c_int,
     compression_level: c_int,
 ) -> c_int {
-    // SAFETY: the caller's contract for `state`.
-    if src_size.is_null() || !unsafe { clear_state_hc(state) } {
+    if src_size.is_null() {
         return 0;
     }
     // SAFETY: non-null, and the caller guarantees a valid `int`.
-    let len = unsafe { src_size.read() };
-    if len > MAX_INPUT_SIZE {
-        return 0;
-    }
-    let level = level(compression_level);
-    // SAFETY: the caller's contract for `src[..len]`, overlap with `dst` handled.
-    let Some(src) = (unsafe { input_apart(src, len, dst, target_dst_size) }) else {
-        return 0;
+    let mut size = unsafe { src_size.read() };
+    // SAFETY: the caller's contract for the state and the buffers.
+    let written = unsafe {
+        one_shot(
+            state,
+            src,
+            dst,
+            &mut size,
+            target_dst_size,
+            compression_level,
+            true,
+        )
     };
-    // SAFETY: the caller's contract for `dst[..target_dst_size]`; `src` does not alias it.
-    let Some(dst) = (unsafe { output(dst, target_dst_size) }) else {
-        return 0;
-    };
-    let result = with_hc(|c| c.compress_dest_size(&src, dst, level)).ok();
-    match result {
-        Some((consumed, written)) => {
-            // SAFETY: checked non-null above; a valid `int` by the caller's contract.
-            unsafe { src_size.write(c_len(consumed)) };
-            c_len(written)
-        }
-        None => 0,
+    if written > 0 {
+        // SAFETY: as above.
+        unsafe { src_size.write(size) };
     }
+    written
 }

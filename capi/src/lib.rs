@@ -19,9 +19,10 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::os::raw::{c_char, c_int, c_void};
 
-use lz4_simd::block::{self, Compressor, HcCompressor, HcStreamCompressor};
+use lz4_simd::block::{self, hc_c_stream, Compressor, HcCompressor, HcStreamCompressor};
 
 mod compress_stream;
+mod compress_stream_hc;
 mod fast;
 mod hc;
 mod lz4file;
@@ -31,6 +32,7 @@ mod lz4frame_decompress;
 mod obsolete;
 mod stream;
 pub use compress_stream::*;
+pub use compress_stream_hc::*;
 pub use fast::*;
 pub use hc::*;
 pub use lz4file::*;
@@ -123,6 +125,7 @@ pub(crate) fn c_len(len: usize) -> c_int {
 thread_local! {
     static FAST: RefCell<Option<Compressor>> = const { RefCell::new(None) };
     static HC: RefCell<Option<HcCompressor>> = const { RefCell::new(None) };
+    static HC_SCRATCH: RefCell<Option<hc_c_stream::Scratch>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` with this thread's compressor (a fresh one if it is in use or the thread is ending):
@@ -154,6 +157,11 @@ pub(crate) fn with_fast<R>(f: impl FnOnce(&mut Compressor) -> R) -> R {
 
 pub(crate) fn with_hc<R>(f: impl FnOnce(&mut HcCompressor) -> R) -> R {
     with_cached(&HC, HcCompressor::new, f)
+}
+
+/// Runs `f` with this thread's working memory for the HC stream functions.
+pub(crate) fn with_hc_scratch<R>(f: impl FnOnce(&mut hc_c_stream::Scratch) -> R) -> R {
+    with_cached(&HC_SCRATCH, hc_c_stream::Scratch::new, f)
 }
 
 pub(crate) fn new_hc_stream(level: u8) -> HcStreamCompressor {

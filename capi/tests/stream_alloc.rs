@@ -1,6 +1,7 @@
 //! `LZ4_decompress_safe_continue` allocates by the history it copies, not by the output's
 //! capacity: a caller may pass the whole of a large output buffer as `dstCapacity`. The
-//! streaming compressor allocates nothing at all (its state is the caller's `LZ4_stream_t`).
+//! streaming compressor allocates nothing at all (its state is the caller's `LZ4_stream_t`); the HC
+//! streaming compressor allocates by its inputs only (its working memory once per thread).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::os::raw::{c_char, c_int};
@@ -8,8 +9,23 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use lz4_simd_capi as ours;
 
-/// The system allocator, recording the largest allocation since the last reset.
+/// The system allocator, recording the largest allocation since the last reset, made by a
+/// thread that records (the test's own: the harness allocates on its threads meanwhile).
 struct Largest;
+
+thread_local! {
+    static RECORDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this thread's allocations are recorded.
+fn recording() -> bool {
+    RECORDING.try_with(std::cell::Cell::get).unwrap_or(false)
+}
+
+/// Records this thread's allocations from now on.
+fn record_this_thread() {
+    RECORDING.with(|recording| recording.set(true));
+}
 
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
 /// The number of allocations (and reallocations).
@@ -18,14 +34,18 @@ static COUNT: AtomicUsize = AtomicUsize::new(0);
 // SAFETY: every call is passed to the system allocator unchanged.
 unsafe impl GlobalAlloc for Largest {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        if recording() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { System.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        if recording() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { System.alloc_zeroed(layout) }
     }
@@ -34,8 +54,10 @@ unsafe impl GlobalAlloc for Largest {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        COUNT.fetch_add(1, Ordering::Relaxed);
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        if recording() {
+            COUNT.fetch_add(1, Ordering::Relaxed);
+            LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        }
         // SAFETY: the caller's contract, passed on.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -50,6 +72,7 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 #[test]
 fn two_segment_history_with_a_large_capacity() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let text: Vec<u8> = b"a stream of lines, line after line, in blocks that link\n"
         .iter()
         .copied()
@@ -114,6 +137,7 @@ fn two_segment_history_with_a_large_capacity() {
 #[test]
 fn every_function_with_a_large_capacity() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let src: Vec<u8> = b"one block of text, compressed and decoded, with a long output buffer\n"
         .iter()
         .copied()
@@ -215,6 +239,7 @@ fn every_function_with_a_large_capacity() {
 #[test]
 fn stream_compressor_allocates_nothing() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
     let text: Vec<u8> = b"records of a log, compressed as a stream of linked blocks\n"
         .iter()
         .copied()
@@ -267,4 +292,60 @@ fn stream_compressor_allocates_nothing() {
         (0, 0),
         "allocations"
     );
+}
+
+/// The HC streaming compressor allocates nothing by the output's capacity: its working memory
+/// (the tables it runs on, the window of history and input) is allocated once per thread and
+/// grows with the inputs only.
+#[test]
+fn hc_stream_allocates_by_input_only() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    record_this_thread();
+    let text: Vec<u8> = b"records of a log, compressed as a stream of linked HC blocks\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(300_000)
+        .collect();
+    const CAP: usize = 64 << 20;
+    let mut out = vec![0u8; CAP];
+    let mut saved = vec![0u8; 65536];
+    let mut working = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let mut dict_stream = vec![0u64; ours::STREAM_HC_SIZE / 8];
+    let t = text.as_ptr().cast::<c_char>();
+    let o = out.as_mut_ptr().cast::<c_char>();
+    // SAFETY: the states hold `STREAM_HC_SIZE` aligned bytes; every buffer is valid for the
+    // length passed with it and stays in place while the streams use it.
+    unsafe {
+        let w = ours::LZ4_initStreamHC(working.as_mut_ptr().cast(), ours::STREAM_HC_SIZE);
+        let d = ours::LZ4_initStreamHC(dict_stream.as_mut_ptr().cast(), ours::STREAM_HC_SIZE);
+        assert!(!w.is_null() && !d.is_null());
+        // A first block allocates this thread's working memory.
+        assert!(ours::LZ4_compress_HC_continue(w, t, o, 100_000, CAP as c_int) > 0);
+        COUNT.store(0, Ordering::Relaxed);
+        LARGEST.store(0, Ordering::Relaxed);
+        assert_eq!(ours::LZ4_loadDictHC(d, t, 20_000), 20_000);
+        for level in [2, 9, 12] {
+            ours::LZ4_resetStreamHC_fast(w, level);
+            ours::LZ4_attach_HC_dictionary(w, d);
+            let mut at = 20_000usize;
+            for (i, n) in [1000usize, 3000, 70_000, 5000, 100, 60_000]
+                .into_iter()
+                .enumerate()
+            {
+                let cap = if i == 4 { 10 } else { CAP as c_int };
+                let src = t.add(at + if i % 2 == 1 { 7 } else { 0 });
+                let r = ours::LZ4_compress_HC_continue(w, src, o, n as c_int, cap);
+                assert!(r > 0 || i == 4, "block {i}");
+                if i == 3 {
+                    assert!(ours::LZ4_saveDictHC(w, saved.as_mut_ptr().cast(), 65536) > 0);
+                }
+                at += n + 7;
+            }
+            let mut size = 50_000;
+            assert!(ours::LZ4_compress_HC_continue_destSize(w, t, o, &mut size, CAP as c_int) > 0);
+        }
+    }
+    let largest = LARGEST.load(Ordering::Relaxed);
+    assert!(largest < 1 << 20, "a {largest}-byte allocation");
 }

@@ -94,6 +94,8 @@ pub(crate) mod xxh32;
 pub use compress::{Compressor, ACCELERATION_MAX, HISTORY_STRIDE};
 pub use decoder::Decoder;
 pub use dict::Dictionary;
+#[doc(hidden)]
+pub use hc::c_stream as hc_c_stream;
 pub use hc::{
     compress_hc, compress_hc_dest_size, compress_hc_into, HcCompressor, HcDictionary,
     HcStreamCompressor, HC_LEVEL_DEFAULT, HC_LEVEL_MAX,

@@ -236,7 +236,8 @@ fn streams_of_mixed_blocks() {
 /// shorter than the block.
 #[test]
 fn contiguous_blocks_after_a_loaded_dictionary() {
-    let data = mixed(400_000, 77);
+    // Up to 8 blocks of up to 70,000 bytes after up to 70,000 bytes of dictionary.
+    let data = mixed(700_000, 77);
     let sizes = [1usize, 13, 4096, 20_000, 65_536, 70_000];
     let capacity = |index: usize, len: usize| {
         if index % 3 == 2 {

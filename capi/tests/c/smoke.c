@@ -12,6 +12,9 @@
 /* The static-linking-only part of lz4.h too: the in-place margins. */
 #define LZ4_STATIC_LINKING_ONLY
 #include "lz4.h"
+/* And of lz4hc.h: LZ4_resetStreamHC_fast (LZ4_setCompressionLevel is not exported by
+   liblz4.so.1: the level is set by the resets). */
+#define LZ4_HC_STATIC_LINKING_ONLY
 #include "lz4hc.h"
 /* And of lz4frame.h: the error codes. */
 #define LZ4F_STATIC_LINKING_ONLY
@@ -142,6 +145,145 @@ static void one(int n) {
     free(src);
     free(dst);
     free(back);
+}
+
+/* HC streaming compression at `level`: the same n bytes as a stream of blocks in four layouts
+   (consecutive slices with the state on the stack, a ring buffer, one buffer reused with
+   LZ4_saveDictHC, a dictionary stream attached to each block), decoded back. */
+static void hc_streams(int n, int block, int level) {
+    char* src = malloc(n + 1);
+    char* back = malloc(n + 1);
+    int bound = LZ4_compressBound(block);
+    char* dst = malloc(bound + 1);
+    fill(src, n, (uint32_t)n * 11u);
+    uint32_t digest = 2166136261u;
+
+    /* Consecutive slices. */
+    {
+        static LZ4_streamHC_t st;
+        LZ4_streamHC_t* s = LZ4_initStreamHC(&st, sizeof st);
+        CHECK(s == &st);
+        LZ4_resetStreamHC_fast(s, level);
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int ok = 1;
+        for (int at = 0; at < n; at += block) {
+            int len = n - at < block ? n - at : block;
+            int c = LZ4_compress_HC_continue(s, src + at, dst, len, bound);
+            CHECK(c > 0);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_continue(&sd, dst, back + at, c, len);
+            ok &= d == len;
+        }
+        CHECK(ok && memcmp(src, back, n) == 0);
+        printf("hcStreamPrefix %d %d %d %08x\n", n, block, level, digest);
+    }
+
+    /* A ring buffer of 64 KiB + a block. */
+    {
+        int ring_len = 65536 + block;
+        char* ring = malloc(ring_len);
+        char* out = malloc(ring_len);
+        LZ4_streamHC_t* s = LZ4_createStreamHC();
+        LZ4_resetStreamHC_fast(s, level);
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int pos = 0, ok = 1;
+        for (int at = 0; at < n; at += block) {
+            int len = n - at < block ? n - at : block;
+            if (pos + len > ring_len) pos = 0;
+            memcpy(ring + pos, src + at, len);
+            int c = LZ4_compress_HC_continue(s, ring + pos, dst, len, bound);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_continue(&sd, dst, out + pos, c, len);
+            ok &= d == len && memcmp(out + pos, src + at, len) == 0;
+            pos += len;
+        }
+        CHECK(ok);
+        printf("hcStreamRing %d %d %d %08x\n", n, block, level, digest);
+        LZ4_freeStreamHC(s);
+        free(ring);
+        free(out);
+    }
+
+    /* One input buffer reused, its history saved after each block (the older names too). */
+    {
+        char* in = malloc(block + 1);
+        char* saved = malloc(65536);
+        LZ4_streamHC_t* s = LZ4_createStreamHC();
+        LZ4_resetStreamHC(s, level);
+        LZ4_streamDecode_t sd;
+        LZ4_setStreamDecode(&sd, NULL, 0);
+        int ok = 1;
+        for (int at = 0, i = 0; at < n; at += block, i++) {
+            int len = n - at < block ? n - at : block;
+            memcpy(in, src + at, len);
+            int c = i % 2 ? LZ4_compressHC_continue(s, in, dst, len)
+                          : LZ4_compressHC_limitedOutput_continue(s, in, dst, len, bound);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_continue(&sd, dst, back + at, c, len);
+            ok &= d == len;
+            int k = LZ4_saveDictHC(s, saved, 65536);
+            ok &= k == (len < 4 ? 0 : len < 65536 ? len : 65536);
+        }
+        CHECK(ok && memcmp(src, back, n) == 0);
+        printf("hcStreamSaveDict %d %d %d %08x\n", n, block, level, digest);
+        LZ4_freeStreamHC(s);
+        free(in);
+        free(saved);
+    }
+
+    /* A dictionary stream attached to each block (after LZ4_resetStreamHC_fast), decoded with
+       the dictionary; then the dictionary loaded, and a page filled by destSize. */
+    {
+        int dict_len = n / 4;
+        LZ4_streamHC_t* dict = LZ4_createStreamHC();
+        LZ4_resetStreamHC(dict, level);
+        int loaded = LZ4_loadDictHC(dict, src, dict_len);
+        CHECK(loaded == (dict_len > 65536 ? 65536 : dict_len));
+        static LZ4_streamHC_t st;
+        LZ4_initStreamHC(&st, sizeof st);
+        int ok = 1;
+        for (int at = dict_len; at < n; at += block) {
+            int len = n - at < block ? n - at : block;
+            LZ4_resetStreamHC_fast(&st, level);
+            LZ4_attach_HC_dictionary(&st, dict);
+            int c = LZ4_compress_HC_continue(&st, src + at, dst, len, bound);
+            digest = (digest ^ fnv1a(dst, c)) * 16777619u;
+            int d = LZ4_decompress_safe_usingDict(dst, back, c, len, src, dict_len);
+            ok &= d == len && memcmp(back, src + at, len) == 0;
+        }
+        CHECK(ok);
+        printf("hcStreamAttach %d %d %d %08x\n", n, block, level, digest);
+        LZ4_freeStreamHC(dict);
+        LZ4_resetStreamHC_fast(&st, level);
+        CHECK(LZ4_loadDictHC(&st, src, dict_len) == loaded);
+        int consumed = n - dict_len;
+        int c = LZ4_compress_HC_continue_destSize(&st, src + dict_len, dst, &consumed, block / 3 + 1);
+        int d = c > 0 ? LZ4_decompress_safe_usingDict(dst, back, c, consumed, src, dict_len) : -1;
+        CHECK(c == 0 || (d == consumed && memcmp(back, src + dict_len, consumed) == 0));
+        printf("hcStreamDestSize %d %d %d %d %d %08x\n", n, block, level, c, consumed,
+               fnv1a(dst, c > 0 ? c : 0));
+    }
+
+    /* Too small an output: 0, and the stream goes on (reset first: it is dirty). */
+    {
+        static LZ4_streamHC_t st;
+        LZ4_initStreamHC(&st, sizeof st);
+        LZ4_resetStreamHC_fast(&st, level);
+        int len = n < block ? n : block;
+        int z = LZ4_compress_HC_continue(&st, src, dst, len, len / 4);
+        int c = LZ4_compress_HC_continue(&st, src + len, dst, n - len < block ? n - len : block, bound);
+        LZ4_resetStreamHC_fast(&st, level);
+        int r = LZ4_compress_HC_continue(&st, src, dst, len, bound);
+        printf("hcStreamLimited %d %d %d %d %d %d %08x\n", n, block, level, z, c, r,
+               fnv1a(dst, r > 0 ? r : 0));
+    }
+    CHECK(LZ4_initStreamHC(back, LZ4_STREAMHC_MINSIZE - 1) == NULL);
+
+    free(src);
+    free(back);
+    free(dst);
 }
 
 /* Streaming compression: the same n bytes as a stream of blocks in four layouts (consecutive
@@ -411,6 +553,10 @@ int main(void) {
     streams(300000, 65536);
     streams(30000, 700);
     streams(20, 7);
+    hc_streams(200000, 4096, 9);
+    hc_streams(150000, 65536, 2);
+    hc_streams(30000, 700, 12);
+    hc_streams(20, 7, 4);
     frame_api();
     frame_decode(1, 1, 0);
     frame_decode(7, 100, 1);

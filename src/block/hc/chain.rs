@@ -48,7 +48,7 @@ use super::super::{MAX_DISTANCE, MINMATCH};
 /// Bits of the 4-byte hash (liblz4's `LZ4HC_HASH_LOG`).
 pub(super) const HASH_LOG: u32 = 15;
 pub(super) const HASH_SLOTS: usize = 1 << HASH_LOG;
-const CHAIN_SLOTS: usize = 1 << 16;
+pub(super) const CHAIN_SLOTS: usize = 1 << 16;
 /// The smallest base index: index 0 (a zeroed head slot) is then never in reach.
 const MIN_BASE: u32 = 1 << 16;
 /// Past this base, the next call zeroes the tables and restarts at [`MIN_BASE`].
@@ -78,6 +78,13 @@ pub(super) const NO_MATCH: Match = Match {
 pub(super) struct DictCtx<'a> {
     pub(super) tables: &'a ChainTables,
     pub(super) len: usize,
+    /// The dictionary's index of its first byte (`window[0]`): [`DICT_BASE`](super::dict::DICT_BASE)
+    /// for a prepared dictionary, the attached stream's own for the C ABI's.
+    pub(super) base: u32,
+    /// The tables are those of liblz4's middle parser (a C stream at level 1 or 2, which
+    /// `LZ4_loadDictHC` fills differently): level 2 searches them as liblz4's
+    /// `LZ4MID_searchExtDict` does.
+    pub(super) mid: bool,
 }
 
 impl core::fmt::Debug for DictCtx<'_> {
@@ -110,7 +117,7 @@ impl DictCtx<'_> {
     ) -> Match {
         debug_assert!(self.len <= ip && low_limit <= ip && ip + MINMATCH <= high_limit);
         let pattern = read_u32(src, ip);
-        let base = u64::from(super::dict::DICT_BASE);
+        let base = u64::from(self.base);
         let mut dict_index = self.tables.head[hash4::<HASH_LOG>(pattern)];
         while attempts > 0 {
             // An empty slot (0) or a chain end (a step of 65535 from the dictionary's first
@@ -317,16 +324,51 @@ impl ChainTables {
     /// caller's duty: the tables hold liblz4's state for this window, indices only ever grow),
     /// those below it are out of reach (the walks stop below `base`).
     ///
+    /// `base` may be below 65536 only when an attached dictionary's bytes are in front of the
+    /// window (`window[..prefix]`, never entered: the walks stop at `base + prefix` then), and
+    /// `base + prefix`, the block's own first index, is at least 65536.
+    ///
     /// # Panics
     ///
-    /// If the window's indices would not fit in `u32`, or `prefix > window_len`.
+    /// If the window's indices would not fit in `u32`, `prefix > window_len`, or `base + prefix`
+    /// is below 65536.
     pub(super) fn begin_block(&mut self, base: u32, window_len: usize, prefix: usize) {
-        assert!(base >= MIN_BASE && prefix <= window_len);
+        assert!(u64::from(base) + prefix as u64 >= u64::from(MIN_BASE) && prefix <= window_len);
         assert!(u64::from(base) + window_len as u64 + u64::from(MIN_BASE) <= u64::from(u32::MAX));
         self.base = base;
         self.span = window_len as u32;
         self.prefix = prefix;
         self.next_to_update = base + prefix as u32;
+    }
+
+    /// Copies a caller's tables in (liblz4's `hashTable` and `chainTable`; the chain table only
+    /// when given: level 2 does not use it). A head entry at or above `below` (the index of the
+    /// next block's first byte), which no stream leaves, becomes 0: every head entry is then
+    /// below the searched indices, as the chain walk requires.
+    pub(super) fn load_from(
+        &mut self,
+        head: &[u32; HASH_SLOTS],
+        chain: Option<&[u16; CHAIN_SLOTS]>,
+        below: u32,
+    ) {
+        for (to, &from) in self.head.iter_mut().zip(head.iter()) {
+            *to = if from < below { from } else { 0 };
+        }
+        if let Some(chain) = chain {
+            self.chain.copy_from_slice(chain);
+        }
+    }
+
+    /// Copies the tables out into a caller's (see [`ChainTables::load_from`]).
+    pub(super) fn store_into(
+        &self,
+        head: &mut [u32; HASH_SLOTS],
+        chain: Option<&mut [u16; CHAIN_SLOTS]>,
+    ) {
+        head.copy_from_slice(&self.head[..]);
+        if let Some(chain) = chain {
+            chain.copy_from_slice(&self.chain[..]);
+        }
     }
 
     /// Window position where liblz4's prefix starts (`dictLimit`; 0 without an external
@@ -422,7 +464,10 @@ impl ChainTables {
             // In bounds: `pos + 4 <= ip + 3 < src.len()` (the assert).
             let hash = hash4::<HASH_LOG>(word_at!(u32, src, pos));
             let index = pos as u32 + base;
-            let delta = (index - self.head[hash]).min(MAX_DISTANCE as u32);
+            // Modulo 2^32, as liblz4's: a head entry may be above `index` when a C stream's
+            // level changed from liblz4's middle parser, which enters positions past the
+            // cursor; the distance is then capped, as in liblz4.
+            let delta = index.wrapping_sub(self.head[hash]).min(MAX_DISTANCE as u32);
             self.chain[usize::from(index as u16)] = delta as u16;
             self.head[hash] = index;
         }

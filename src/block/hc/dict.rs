@@ -79,6 +79,8 @@ impl HcDictionary {
         DictCtx {
             tables: &self.chain_tables,
             len: self.bytes.len(),
+            base: DICT_BASE,
+            mid: false,
         }
     }
 

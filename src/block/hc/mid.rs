@@ -120,8 +120,13 @@ unchecked_fn! {
         let prefix_index = index(prefix);
         // A candidate in the external dictionary: its match counts up to the dictionary's end
         // at most (liblz4 does not continue into the block there).
+        // With an attached dictionary there is no external one (liblz4's `lowLimit` is then its
+        // `dictLimit`): the window's front is the attached dictionary, searched apart, and an
+        // entry below the block's prefix (a C stream's, kept by `LZ4_saveDictHC`) is no
+        // candidate.
+        let has_ext = dict.is_none();
         let ext_match = |ip: usize, candidate_index: u32| -> Option<usize> {
-            if candidate_index < base {
+            if !has_ext || candidate_index < base {
                 // Before the window: out of liblz4's reach (below its `lowLimit`).
                 return None;
             }
@@ -201,7 +206,11 @@ unchecked_fn! {
                                 len: MINMATCH - 1,
                                 ..NO_MATCH
                             };
-                            let best = dict.search(src, ip, ip, match_limit, none, 2);
+                            let best = if dict.mid {
+                                search_mid_dict(dict, src, ip, match_limit)
+                            } else {
+                                dict.search(src, ip, ip, match_limit, none, 2)
+                            };
                             if best.len >= MINMATCH {
                                 break 'search Some((best.len, best.offset));
                             }
@@ -255,6 +264,39 @@ unchecked_fn! {
         }
         Ok(anchor)
     }
+}
+
+/// liblz4's `LZ4MID_searchExtDict`: an attached dictionary with level-2 tables (a C stream's)
+/// is searched on its long table, then its short one, for a candidate at most 65535 back whose
+/// match (counted up to the dictionary's end) has 4 bytes or more; the first found is taken.
+/// Safe code with checked reads: it runs for positions with nothing in the block only.
+#[inline(never)]
+fn search_mid_dict(dict: DictCtx<'_>, src: &[u8], ip: usize, match_limit: usize) -> Match {
+    let (short, long) = dict.tables.head.split_at(HALF);
+    let candidates = [
+        long[hash_long(src, ip) & (HALF - 1)],
+        short[hash_short(src, ip) & (HALF - 1)],
+    ];
+    for dict_index in candidates {
+        let distance = (ip as u64 + u64::from(dict.base)).wrapping_sub(u64::from(dict_index));
+        if distance > MAX_DISTANCE as u64 || distance > ip as u64 {
+            continue;
+        }
+        let candidate = ip - distance as usize;
+        if candidate >= dict.len {
+            continue;
+        }
+        let limit = (dict.len - candidate).min(match_limit - ip);
+        let len = common_prefix(&src[ip..ip + limit], &src[candidate..candidate + limit]);
+        if len >= MINMATCH {
+            return Match {
+                len,
+                offset: distance as usize,
+                back: 0,
+            };
+        }
+    }
+    NO_MATCH
 }
 
 /// Enters a dictionary into cleared tables as liblz4's `LZ4MID_fillHTable` does when

@@ -89,6 +89,10 @@ use super::sequence::{
 use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MFLIMIT, MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
 
+// The HC stream's parses on caller-owned tables, for the C ABI (`capi/`): not a public
+// interface.
+#[doc(hidden)]
+pub mod c_stream;
 mod chain;
 mod dict;
 mod lazy;
