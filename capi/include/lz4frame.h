@@ -167,6 +167,41 @@ LZ4FLIB_API size_t LZ4F_flush(LZ4F_cctx* cctx, void* dstBuffer, size_t dstCapaci
 LZ4FLIB_API size_t LZ4F_compressEnd(LZ4F_cctx* cctx, void* dstBuffer, size_t dstCapacity,
                                     const LZ4F_compressOptions_t* cOptPtr);
 
+/* ---- Compression with a dictionary ---- */
+
+/* LZ4F_compressBegin() with the dictionary dict[0..dictSize) (its last 64 KiB; NULL: none),
+ * loaded once into the context: linked blocks may reference it from the first block on, while
+ * independent blocks do not use it (as liblz4 1.10). dict must stay unchanged until the frame
+ * ends. Returns the header's size, or an error code. */
+LZ4FLIB_API size_t LZ4F_compressBegin_usingDict(LZ4F_cctx* cctx, void* dstBuffer,
+                                                size_t dstCapacity, const void* dict,
+                                                size_t dictSize,
+                                                const LZ4F_preferences_t* prefsPtr);
+
+/* A dictionary prepared once for many frames; read-only once made, so several threads may use
+ * it at once. */
+typedef struct LZ4F_CDict_s LZ4F_CDict;
+
+/* Prepares the last 64 KiB of dictBuffer[0..dictSize) (copied: the buffer may go afterwards).
+ * Returns NULL on failure. */
+LZ4FLIB_API LZ4F_CDict* LZ4F_createCDict(const void* dictBuffer, size_t dictSize);
+/* Frees a dictionary (NULL: nothing). */
+LZ4FLIB_API void LZ4F_freeCDict(LZ4F_CDict* cdict);
+
+/* LZ4F_compressFrame() on the context cctx with the dictionary cdict (NULL: none): every
+ * independent block, or the first linked one, may reference it. dstCapacity must be at least
+ * LZ4F_compressFrameBound(srcSize, prefsPtr). Returns the frame's size, or an error code. */
+LZ4FLIB_API size_t LZ4F_compressFrame_usingCDict(LZ4F_cctx* cctx, void* dst, size_t dstCapacity,
+                                                 const void* src, size_t srcSize,
+                                                 const LZ4F_CDict* cdict,
+                                                 const LZ4F_preferences_t* prefsPtr);
+
+/* LZ4F_compressBegin() with the dictionary cdict (NULL: none) for the frame's blocks, as
+ * LZ4F_compressFrame_usingCDict(). cdict must live until the frame ends. */
+LZ4FLIB_API size_t LZ4F_compressBegin_usingCDict(LZ4F_cctx* cctx, void* dstBuffer,
+                                                 size_t dstCapacity, const LZ4F_CDict* cdict,
+                                                 const LZ4F_preferences_t* prefsPtr);
+
 /* Sizes of a frame's parts. */
 #define LZ4F_HEADER_SIZE_MIN      7
 #define LZ4F_HEADER_SIZE_MAX     19
@@ -287,6 +322,44 @@ LZ4FLIB_STATIC_API LZ4F_errorCodes LZ4F_getErrorCode(size_t functionResult);
 
 /* The largest content of a block of blockSizeID (LZ4F_default: 64 KiB), or an error code. */
 LZ4FLIB_STATIC_API size_t LZ4F_getBlockSize(LZ4F_blockSizeID_t blockSizeID);
+
+/* LZ4F_compressUpdate() that stores srcBuffer[0..srcSize) in uncompressed blocks: whole
+ * blocks (and with autoFlush the rest) are written, the rest waits in the context. What a
+ * compressing update left waiting is written first (compressed), and what this one leaves is
+ * written stored by the next compressing update or flush. dstCapacity must be at least
+ * LZ4F_compressBound(srcSize, prefsPtr) and srcSize. Independent blocks only (linked:
+ * LZ4F_ERROR_blockMode_invalid). Returns the bytes written (maybe 0), or an error code. */
+LZ4FLIB_STATIC_API size_t LZ4F_uncompressedUpdate(LZ4F_cctx* cctx, void* dstBuffer,
+                                                  size_t dstCapacity, const void* srcBuffer,
+                                                  size_t srcSize,
+                                                  const LZ4F_compressOptions_t* cOptPtr);
+
+/* Allocation functions for the _advanced constructors, given opaqueState. customCalloc may be
+ * NULL (customAlloc and zeroes are used); all NULL means the C library's calloc and free. They
+ * allocate the object itself; its internal buffers come from the process's allocator. */
+typedef void* (*LZ4F_AllocFunction)(void* opaqueState, size_t size);
+typedef void* (*LZ4F_CallocFunction)(void* opaqueState, size_t size);
+typedef void (*LZ4F_FreeFunction)(void* opaqueState, void* address);
+typedef struct {
+    LZ4F_AllocFunction customAlloc;
+    LZ4F_CallocFunction customCalloc;
+    LZ4F_FreeFunction customFree;
+    void* opaqueState;
+} LZ4F_CustomMem;
+static
+#ifdef __GNUC__
+__attribute__((__unused__))
+#endif
+LZ4F_CustomMem const LZ4F_defaultCMem = { NULL, NULL, NULL, NULL };
+
+/* Contexts and dictionaries allocated with customMem: NULL when the allocation fails. Free them
+ * with the usual functions. */
+LZ4FLIB_STATIC_API LZ4F_cctx* LZ4F_createCompressionContext_advanced(LZ4F_CustomMem customMem,
+                                                                     unsigned version);
+LZ4FLIB_STATIC_API LZ4F_dctx* LZ4F_createDecompressionContext_advanced(LZ4F_CustomMem customMem,
+                                                                       unsigned version);
+LZ4FLIB_STATIC_API LZ4F_CDict* LZ4F_createCDict_advanced(LZ4F_CustomMem customMem,
+                                                         const void* dictBuffer, size_t dictSize);
 
 #ifdef __cplusplus
 }

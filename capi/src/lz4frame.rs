@@ -174,3 +174,128 @@ pub unsafe extern "C" fn LZ4F_headerSize(src: *const c_void, src_size: usize) ->
     let flg = head[4];
     HEADER_SIZE_MIN + if flg & 0x08 != 0 { 8 } else { 0 } + if flg & 0x01 != 0 { 4 } else { 0 }
 }
+
+/// `LZ4F_AllocFunction` and `LZ4F_CallocFunction`: `size` bytes for the caller's `opaqueState`,
+/// or null.
+pub type LZ4F_AllocFunction = Option<unsafe extern "C" fn(*mut c_void, usize) -> *mut c_void>;
+/// `LZ4F_FreeFunction`: gives back what an allocation function returned.
+pub type LZ4F_FreeFunction = Option<unsafe extern "C" fn(*mut c_void, *mut c_void)>;
+
+/// `LZ4F_CustomMem`: the functions the `_advanced` constructors allocate a context's own memory
+/// with. A null allocation function is the C library's (`calloc`), a null free function `free`,
+/// as liblz4; `customCalloc` is used when set, else `customAlloc` and zeroes.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct LZ4F_CustomMem {
+    /// Allocates (used when `customCalloc` is null).
+    pub customAlloc: LZ4F_AllocFunction,
+    /// Allocates zeroed memory.
+    pub customCalloc: LZ4F_AllocFunction,
+    /// Frees.
+    pub customFree: LZ4F_FreeFunction,
+    /// Passed to each function.
+    pub opaqueState: *mut c_void,
+}
+
+/// `size` zeroed bytes from `cmem` (liblz4's `LZ4F_calloc`), or null.
+///
+/// # Safety
+/// `cmem`'s functions callable with its `opaqueState`.
+unsafe fn cmem_calloc(cmem: &LZ4F_CustomMem, size: usize) -> *mut c_void {
+    match (cmem.customCalloc, cmem.customAlloc) {
+        // SAFETY: the caller's function, by the caller's contract.
+        (Some(calloc), _) => unsafe { calloc(cmem.opaqueState, size) },
+        // SAFETY: the C library's allocator takes any size.
+        (None, None) => unsafe { libc::calloc(1, size) },
+        (None, Some(alloc)) => {
+            // SAFETY: the caller's function, by the caller's contract.
+            let p = unsafe { alloc(cmem.opaqueState, size) };
+            if !p.is_null() {
+                // SAFETY: `p` is a fresh allocation of `size` bytes.
+                unsafe { std::ptr::write_bytes(p.cast::<u8>(), 0, size) };
+            }
+            p
+        }
+    }
+}
+
+/// Gives `p` back to `cmem` (liblz4's `LZ4F_free`); null: nothing.
+///
+/// # Safety
+/// `p` null or from [`cmem_calloc`] with the same `cmem`, not used afterwards.
+unsafe fn cmem_free(cmem: &LZ4F_CustomMem, p: *mut c_void) {
+    if p.is_null() {
+        return;
+    }
+    match cmem.customFree {
+        // SAFETY: the caller's function, by the caller's contract.
+        Some(free) => unsafe { free(cmem.opaqueState, p) },
+        // SAFETY: `p` came from the C library's allocator (the caller's contract).
+        None => unsafe { libc::free(p) },
+    }
+}
+
+/// Moves `value` into memory from `cmem`: null (dropping `value`) when the allocation fails or
+/// is not aligned for `T`.
+///
+/// # Safety
+/// `cmem`'s functions callable with its `opaqueState`.
+pub(crate) unsafe fn new_in<T>(cmem: &LZ4F_CustomMem, value: T) -> *mut T {
+    // SAFETY: the caller's contract.
+    let p = unsafe { cmem_calloc(cmem, std::mem::size_of::<T>()) }.cast::<T>();
+    if p.is_null() {
+        return p;
+    }
+    if !p.is_aligned() {
+        // SAFETY: just allocated by `cmem`, not used.
+        unsafe { cmem_free(cmem, p.cast()) };
+        return std::ptr::null_mut();
+    }
+    // SAFETY: non-null, aligned (both checked above), `size_of::<T>()` bytes allocated.
+    unsafe { p.write(value) };
+    p
+}
+
+/// Drops `*p` and gives its memory back to `cmem`.
+///
+/// # Safety
+/// `p` from [`new_in`] with the same `cmem`, live, not used afterwards.
+pub(crate) unsafe fn free_in<T>(cmem: &LZ4F_CustomMem, p: *mut T) {
+    // SAFETY: a live value made by `new_in` (the caller's contract), dropped once.
+    unsafe { std::ptr::drop_in_place(p) };
+    // SAFETY: from `cmem_calloc` with this `cmem` (through `new_in`).
+    unsafe { cmem_free(cmem, p.cast()) };
+}
+
+/// Where an object of the frame API was allocated: by Rust (the plain constructors), or by the
+/// caller's functions (the `_advanced` ones).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Origin {
+    Boxed,
+    Custom(LZ4F_CustomMem),
+}
+
+/// An object for `origin` made from `value`: boxed, or in `cmem`'s memory (null when that fails).
+///
+/// # Safety
+/// For [`Origin::Custom`], its functions callable with its `opaqueState`.
+pub(crate) unsafe fn make<T>(origin: Origin, value: T) -> *mut T {
+    match origin {
+        Origin::Boxed => Box::into_raw(Box::new(value)),
+        // SAFETY: the caller's contract.
+        Origin::Custom(cmem) => unsafe { new_in(&cmem, value) },
+    }
+}
+
+/// Frees an object from [`make`] with the `origin` it recorded (read before calling).
+///
+/// # Safety
+/// `p` live, from [`make`] with `origin`, not used afterwards.
+pub(crate) unsafe fn unmake<T>(origin: Origin, p: *mut T) {
+    match origin {
+        // SAFETY: from `Box::into_raw` in `make` (the caller's contract).
+        Origin::Boxed => drop(unsafe { Box::from_raw(p) }),
+        // SAFETY: from `new_in` with this `cmem` (the caller's contract).
+        Origin::Custom(cmem) => unsafe { free_in(&cmem, p) },
+    }
+}

@@ -17,7 +17,8 @@ use lz4_simd::block;
 use xxhash_rust::xxh32::{xxh32, Xxh32};
 
 use crate::lz4frame::{
-    error, ErrorCode, LZ4F_headerSize, BLOCK_HEADER, CHECKSUM, HEADER_SIZE_MIN, MAGIC, MAX_HEADER,
+    error, make, unmake, ErrorCode, LZ4F_CustomMem, LZ4F_headerSize, Origin, BLOCK_HEADER,
+    CHECKSUM, HEADER_SIZE_MIN, MAGIC, MAX_HEADER,
 };
 
 const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
@@ -82,6 +83,7 @@ enum Stage {
 
 /// `LZ4F_dctx`.
 pub struct LZ4F_dctx {
+    origin: Origin,
     info: LZ4F_frameInfo_t,
     stage: Stage,
     /// Content still to come when the header declared a size (wrapping, as liblz4's).
@@ -106,8 +108,9 @@ pub struct LZ4F_dctx {
 }
 
 impl LZ4F_dctx {
-    fn new() -> Self {
+    fn new(origin: Origin) -> Self {
         Self {
+            origin,
             info: LZ4F_frameInfo_t::default(),
             stage: Stage::GetFrameHeader,
             remaining: 0,
@@ -626,26 +629,47 @@ pub unsafe extern "C" fn LZ4F_createDecompressionContext(
     if dctx_ptr.is_null() {
         return error(ErrorCode::ParameterNull);
     }
-    let dctx = Box::into_raw(Box::new(LZ4F_dctx::new()));
+    // SAFETY: a boxed context (no caller's function).
+    let dctx = unsafe { make(Origin::Boxed, LZ4F_dctx::new(Origin::Boxed)) };
     // SAFETY: `dctx_ptr` is non-null (checked above) and writable by the caller's contract.
     unsafe { dctx_ptr.write(dctx) };
     0
 }
 
-/// Frees a context from [`LZ4F_createDecompressionContext`] (null: nothing). Returns its stage:
-/// 0 when it was between frames, as liblz4.
+/// Creates a decompression context whose own memory (the context itself) comes from `cmem`'s
+/// functions, the C library's where they are null; null when that allocation fails. Its
+/// buffers come from the process's allocator (see docs/c-abi.md). `version` is ignored.
+///
+/// # Safety
+/// `cmem`'s functions callable with its `opaqueState` until the context is freed.
+#[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
+pub unsafe extern "C" fn LZ4F_createDecompressionContext_advanced(
+    cmem: LZ4F_CustomMem,
+    version: c_uint,
+) -> *mut LZ4F_dctx {
+    let _ = version;
+    let origin = Origin::Custom(cmem);
+    // SAFETY: the caller's contract.
+    unsafe { make(origin, LZ4F_dctx::new(origin)) }
+}
+
+/// Frees a context from [`LZ4F_createDecompressionContext`] or
+/// [`LZ4F_createDecompressionContext_advanced`] (null: nothing). Returns its stage: 0 when it
+/// was between frames, as liblz4.
 ///
 /// # Safety
 /// `dctx` null or a live context of this library, not used afterwards.
 #[cfg_attr(any(cargo_c, feature = "capi"), no_mangle)]
 pub unsafe extern "C" fn LZ4F_freeDecompressionContext(dctx: *mut LZ4F_dctx) -> usize {
-    if dctx.is_null() {
+    // SAFETY: null or a live context (the caller's contract).
+    let Some((origin, stage)) = (unsafe { dctx.as_ref() }).map(|d| (d.origin, d.stage as usize))
+    else {
         return 0;
-    }
-    // SAFETY: a live context made by `Box::into_raw` in `LZ4F_createDecompressionContext`, given
-    // back once by the caller's contract.
-    let dctx = unsafe { Box::from_raw(dctx) };
-    dctx.stage as usize
+    };
+    // SAFETY: made by `make` with the origin it recorded, given back once by the caller's
+    // contract.
+    unsafe { unmake(origin, dctx) };
+    stage
 }
 
 /// Starts a new frame on `dctx`, dropping any frame in progress and its dictionary.

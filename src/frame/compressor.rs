@@ -125,6 +125,27 @@ impl FrameCompressor {
         Self::with_dictionary_parts(options, dict.as_bytes(), Some(dict))
     }
 
+    /// A compressor for one frame whose linked blocks start from `dict` (its last 64 KiB)
+    /// loaded into their stream, as liblz4's LZ4F does for `LZ4F_compressBegin_usingDict`
+    /// (`LZ4_loadDict` at the fast levels, `LZ4_loadDictHC` at the HC ones, which also stops
+    /// favouring decoding speed), rather than attached as
+    /// [`with_dictionary`](Self::with_dictionary) does. Independent blocks do not use it (as
+    /// LZ4F's). For the C ABI: [`reset`](Self::reset) forgets the HC dictionary.
+    #[doc(hidden)]
+    pub fn with_loaded_dictionary(options: FrameOptions, dict: &[u8]) -> Self {
+        match (options.block_mode, options.hc_level) {
+            (BlockMode::Independent, _) => Self::with_options(options),
+            (BlockMode::Linked, None) => {
+                Self::with_prepared_dictionary(options, &Dictionary::new(dict))
+            }
+            (BlockMode::Linked, Some(_)) => {
+                let mut compressor = Self::with_options(options);
+                compressor.blocks.load_hc_dictionary(dict);
+                compressor
+            }
+        }
+    }
+
     fn with_dictionary_parts(
         options: FrameOptions,
         dict: &[u8],
@@ -314,6 +335,43 @@ impl FrameCompressor {
                 self.end_update();
             }
         }
+    }
+
+    /// Stages `content` (1 byte to a block) as one data block stored raw, after ending the
+    /// block in progress: LZ4F's `LZ4F_uncompressedUpdate` blocks, for the C ABI. The content
+    /// joins the content checksum. Only for independent blocks: linked blocks after it would not
+    /// see it in their history, so there it is an [`Error::InvalidArgument`], as it is after
+    /// the frame's end or for an empty or oversized `content`.
+    #[doc(hidden)]
+    pub fn store_block(&mut self, content: &[u8]) -> Result<(), Error> {
+        if self.finished
+            || self.options.block_mode != BlockMode::Independent
+            || content.is_empty()
+            || content.len() > self.block_len
+        {
+            return Err(Error::InvalidArgument {
+                what: "a stored block takes 1 byte to a block, in an unfinished independent frame",
+            });
+        }
+        self.end_block();
+        self.staging.stage_header(
+            &self.options,
+            self.options.block_size,
+            self.options.block_mode,
+        );
+        if let Some(hasher) = self.blocks.hasher.as_mut() {
+            hasher.update(content);
+        }
+        // Below 4 MiB (checked above): the length fits the size word's 31 bits.
+        let word = content.len() as u32 | super::STORED_FLAG;
+        self.staging.stage_bytes(&word.to_le_bytes());
+        self.staging.stage_bytes(content);
+        if self.options.block_checksum {
+            let sum = xxhash_rust::xxh32::xxh32(content, 0);
+            self.staging.stage_bytes(&sum.to_le_bytes());
+        }
+        self.consumed += content.len() as u64;
+        Ok(())
     }
 
     /// Ends the frame: the last block, the end mark and the content checksum join

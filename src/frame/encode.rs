@@ -51,6 +51,10 @@ pub(crate) struct BlockWriter {
     /// after [`make_independent`](Self::make_independent)), kept so that
     /// [`reset`](Self::reset) and the next one-block frame allocate nothing.
     parked: Option<BlockCompressor>,
+    /// The linked HC stream holds a dictionary loaded from elsewhere
+    /// ([`load_hc_dictionary`](Self::load_hc_dictionary)): the frame's first block, even
+    /// gathered, does not follow it in memory.
+    loaded_elsewhere: bool,
 }
 
 /// Where a block's bytes come from, in LZ4F's terms (`LZ4F_compressUpdate`): that decides
@@ -184,6 +188,21 @@ impl BlockWriter {
             hasher: options.content_checksum.then(ContentHasher::new),
             lz4f: Lz4fHistory::new(options.block_size.bytes()),
             parked: None,
+            loaded_elsewhere: false,
+        }
+    }
+
+    /// Loads `dict` into the linked HC stream as its history (liblz4's `LZ4_loadDictHC` on a
+    /// frame's stream, which also stops favouring decoding speed), in place of any dictionary
+    /// attached: LZ4F's `LZ4F_compressBegin_usingDict`. Other writers are left as they are.
+    pub(crate) fn load_hc_dictionary(&mut self, dict: &[u8]) {
+        if let BlockCompressor::HcLinked(stream, attached) = &mut self.compressor {
+            let dict = HcDictionary::new(dict);
+            stream.reset_with_prepared_dictionary(&dict);
+            stream.set_favor_dec_speed(false);
+            stream.reserve_window(dict.as_bytes().len() + block::MAX_HISTORY + self.lz4f.block_len);
+            *attached = None;
+            self.loaded_elsewhere = true;
         }
     }
 
@@ -271,6 +290,7 @@ impl BlockWriter {
         self.hasher = options.content_checksum.then(ContentHasher::new);
         self.lz4f.gathered_at = 0;
         self.lz4f.input_blocks = 0;
+        self.loaded_elsewhere = false;
         true
     }
 
@@ -357,7 +377,7 @@ impl BlockWriter {
         source: Source,
     ) -> usize {
         debug_assert!(!input.is_empty() && input.len() <= BlockSize::Max4MB.bytes());
-        let contiguous = match source {
+        let follows = match source {
             Source::Gathered => {
                 self.lz4f.gathered_at += input.len();
                 true
@@ -367,6 +387,9 @@ impl BlockWriter {
                 self.lz4f.input_blocks > 1
             }
         };
+        // A dictionary loaded from elsewhere is never followed by the first block.
+        let contiguous = follows && !self.loaded_elsewhere;
+        self.loaded_elsewhere = false;
         debug_assert!(
             dst.len() - pos >= Self::block_room(input.len())
                 || matches!(
