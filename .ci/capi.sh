@@ -8,8 +8,8 @@
 #     pkg-config, round-tripping data; with lz4 1.10.0's sources (LZ4_SOURCES, or a lz4-1.10.0
 #     folder beside the checkout, as .ci/run finds them) the same binary also runs on liblz4.so.1
 #     built from them, and the two outputs (sizes and hashes of every result) must be identical;
-#   - lz4 1.10.0's own test programs that link against it today (decompress-partial,
-#     decompress-partial-usingDict, roundTripTest, abiTest, checkFrame, fuzzer), built from those
+#   - lz4 1.10.0's own test programs (decompress-partial, decompress-partial-usingDict,
+#     roundTripTest, abiTest, checkFrame, fuzzer, frametest), built from those
 #     sources.
 # With cargo-c (`cargo cinstall`) the files are its install; without it (building cargo-c takes
 # about 25 minutes on two cores) the same shared library is built by `cargo rustc` as a cdylib
@@ -111,12 +111,12 @@ if [ -n "${LZ4_SOURCES:-}" ]; then
     step "lz4 1.10.0's own test programs, built against the installed library"
     # Each compiles lz4's xxhash.c itself (as lz4's Makefile builds them) and includes only our
     # headers: xxhash.[ch] are copied apart from lz4's lib folder, so its lz4*.h cannot be found.
-    # The others: frametest needs functions not exported yet, fullbench (which builds and links
-    # against the library) is a benchmark.
+    # fullbench (which builds and links against the library) is a benchmark, not run here.
     tests="$scratch/lz4-tests"
     mkdir -p "$tests/xxhash"
     cp "$LZ4_SOURCES/lib/xxhash.c" "$LZ4_SOURCES/lib/xxhash.h" "$tests/xxhash/"
-    for program in decompress-partial decompress-partial-usingDict roundTripTest abiTest checkFrame fuzzer; do
+    for program in decompress-partial decompress-partial-usingDict roundTripTest abiTest checkFrame fuzzer \
+        frametest; do
         # shellcheck disable=SC2086
         cc -O2 -I"$root/include" -I"$tests/xxhash" -I"$LZ4_SOURCES/programs" -o "$tests/$program" \
             "$LZ4_SOURCES/tests/$program.c" "$tests/xxhash/xxhash.c" $flags
@@ -129,6 +129,9 @@ if [ -n "${LZ4_SOURCES:-}" ]; then
     # run when no seed is given, with one random test after them) and 2000 random tests of seed 1.
     "$tests/fuzzer" -i1 </dev/null | grep -a "unit tests completed"
     "$tests/fuzzer" -s1 -i2000 </dev/null | tail -c 120
+    # frametest: its basic tests (every LZ4F function, dictionaries and custom allocators among
+    # them) and 2000 random frame tests of seed 1 (about 4 s).
+    "$tests/frametest" -s1 -i2000 </dev/null | tail -c 40
     # roundTripTest at levels 1 and 9, and 0 (a level chosen from the
     # file's first bytes), on every corpus file (generated data without the corpus).
     inputs=()
