@@ -9,8 +9,8 @@
 #     folder beside the checkout, as .ci/run finds them) the same binary also runs on liblz4.so.1
 #     built from them, and the two outputs (sizes and hashes of every result) must be identical;
 #   - lz4 1.10.0's own test programs (decompress-partial, decompress-partial-usingDict,
-#     roundTripTest, abiTest, checkFrame, fuzzer, frametest), built from those
-#     sources.
+#     roundTripTest, abiTest, checkFrame, fuzzer, frametest), built from those sources, and its
+#     command line built against the library, through its own command-line tests.
 # With cargo-c (`cargo cinstall`) the files are its install; without it (building cargo-c takes
 # about 25 minutes on two cores) the same shared library is built by `cargo rustc` as a cdylib
 # with the soname set, and installed by hand with the headers: the checks are the same, but for
@@ -132,6 +132,17 @@ if [ -n "${LZ4_SOURCES:-}" ]; then
     # frametest: its basic tests (every LZ4F function, dictionaries and custom allocators among
     # them) and 2000 random frame tests of seed 1 (about 4 s).
     "$tests/frametest" -s1 -i2000 </dev/null | tail -c 40
+    # lz4 1.10.0's command line (programs/) built against the library passes lz4's own
+    # command-line tests (.ci/lz4-suite.sh, with the helpers .ci/run built beside the reference).
+    if [ -n "${LZ4_SIMD_LZ4_110:-}" ]; then
+        lz4_tree="$(cd "$(dirname "$LZ4_SIMD_LZ4_110")/.." && pwd)"
+        # shellcheck disable=SC2086
+        cc -O2 -DLZ4IO_MULTITHREAD -pthread -I"$root/include" -I"$tests/xxhash" -o "$tests/lz4" \
+            "$LZ4_SOURCES"/programs/*.c "$tests/xxhash/xxhash.c" $flags
+        readelf -d "$tests/lz4" | grep -q 'Shared library: \[liblz4.so.1\]'
+        "$tests/lz4" -V
+        bash .ci/lz4-suite.sh "$lz4_tree" "$tests/lz4"
+    fi
     # roundTripTest at levels 1 and 9, and 0 (a level chosen from the
     # file's first bytes), on every corpus file (generated data without the corpus).
     inputs=()
