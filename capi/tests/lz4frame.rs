@@ -630,6 +630,79 @@ fn hostile_frames_as_liblz4() {
     }
 }
 
+/// A block of 4 literals, a 4-byte match `offset` back, and 5 literals (13 bytes of content).
+fn reaching_block(offset: u16) -> Vec<u8> {
+    let mut b = vec![0x40, b'a', b'b', b'c', b'd'];
+    b.extend(offset.to_le_bytes());
+    b.extend([0x50, b'v', b'w', b'x', b'y', b'z']);
+    b
+}
+
+/// A block of `len` literals from `seed`.
+fn literal_block(len: usize, seed: u64) -> Vec<u8> {
+    let mut b = vec![0xF0];
+    let mut rest = len - 15;
+    while rest >= 255 {
+        b.push(255);
+        rest -= 255;
+    }
+    b.push(rest as u8);
+    b.extend(testkit::Rng::from_state(seed).bytes(len));
+    b
+}
+
+/// Linked blocks whose matches reach exactly to the start of the history, or one byte before it,
+/// after a first block of each size around 64 KiB, stored or compressed: in one call (the
+/// history read back from the output this call wrote) and in several, into outputs of each
+/// size, as liblz4 (which fails exactly the second kind).
+#[test]
+fn linked_blocks_reach_the_history_as_liblz4() {
+    let header = |flg: u8, bd: u8| {
+        let mut h = vec![0x04, 0x22, 0x4D, 0x18, flg, bd];
+        h.push((xxhash_rust::xxh32::xxh32(&h[4..6], 0) >> 8) as u8);
+        h
+    };
+    for first in [1000usize, 65_531, 65_532, 65_536, 100_000] {
+        for stored in [false, true] {
+            let mut f = header(0x40, 0x50);
+            let body = if stored {
+                let mut b = (first as u32 | 0x8000_0000).to_le_bytes().to_vec();
+                b.extend(testkit::Rng::from_state(first as u64).bytes(first));
+                b
+            } else {
+                let block = literal_block(first, first as u64);
+                let mut b = (block.len() as u32).to_le_bytes().to_vec();
+                b.extend(block);
+                b
+            };
+            f.extend(body);
+            let reach = (first + 4).min(65_535);
+            for (second, third) in [
+                (reach, 13 + 4),
+                (reach, reach.min(65_535)),
+                (reach + 1, 8),
+                (reach, 65_535),
+                (1, 13 + reach + 5),
+            ] {
+                let mut g = f.clone();
+                for offset in [second, third] {
+                    let block = reaching_block(offset.min(65_535) as u16);
+                    g.extend((block.len() as u32).to_le_bytes());
+                    g.extend(block);
+                }
+                g.extend([0, 0, 0, 0]);
+                same(
+                    &g,
+                    &[usize::MAX, 13, 4096],
+                    &[1000, 300_000, 1 << 20],
+                    None,
+                    &format!("first {first} stored {stored} offsets {second} {third}"),
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn frame_info_and_contexts_as_liblz4() {
     let f = frame(&content(10_000), &prefs(5, true, true, false, 10_000));
