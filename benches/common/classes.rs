@@ -1,4 +1,4 @@
-//! The synthetic classes of the decode benches (`interleaved`, `multi_block`): blocks built
+//! The synthetic classes of the decode benches (`interleaved`): blocks built
 //! sequence by sequence, one decode cost each (see `interleaved.rs`'s module docs), and the CPU
 //! model recorded with every figure.
 

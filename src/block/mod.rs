@@ -79,10 +79,6 @@ mod dispatch;
 #[cfg(simd_kernels)]
 pub(crate) mod fast_decode;
 mod hc;
-/// A prototype decoding several independent blocks in one interleaved loop (not public API).
-#[cfg(x86_kernels)]
-#[doc(hidden)]
-pub mod multi;
 pub(crate) mod reference;
 mod scalar;
 mod sequence;

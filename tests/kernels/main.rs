@@ -34,7 +34,6 @@ mod hand_built;
 mod harness;
 mod hostile;
 #[cfg(all(feature = "unsafe", target_arch = "x86_64"))]
-mod multi;
 mod random;
 
 /// Debug builds sample the heavy sweeps.
