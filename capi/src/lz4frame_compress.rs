@@ -434,10 +434,9 @@ impl LZ4F_cctx {
 fn update_room(state: &LZ4F_cctx, src_size: usize, stored: bool) -> usize {
     let bound = bound_internal(src_size, Some(&state.prefs), state.buffered);
     if state.raw_mode != stored && state.buffered > 0 {
-        bound.max(
-            (state.buffered + BLOCK_HEADER + CHECKSUM)
-                .saturating_add(bound_internal(src_size, Some(&state.prefs), 0)),
-        )
+        let own_block = state.buffered + BLOCK_HEADER + CHECKSUM;
+        let input_alone = bound_internal(src_size, Some(&state.prefs), 0);
+        bound.max(own_block.saturating_add(input_alone))
     } else {
         bound
     }

@@ -332,7 +332,11 @@ const OURS: Lib = Lib {
 
 /// Runs `f` for both libraries on fresh states (the working one, the dictionary one) and the
 /// same input buffer, and compares what it records plus the final states.
-fn differential(what: &str, input: &[u8], f: impl Fn(&Lib, *mut c_void, *mut c_void, &[u8], &mut Vec<Vec<u8>>)) {
+fn differential(
+    what: &str,
+    input: &[u8],
+    f: impl Fn(&Lib, *mut c_void, *mut c_void, &[u8], &mut Vec<Vec<u8>>),
+) {
     let mut traces = Vec::new();
     for lib in [&LIBLZ4, &OURS] {
         let mut s = State::new();
@@ -350,7 +354,11 @@ fn differential(what: &str, input: &[u8], f: impl Fn(&Lib, *mut c_void, *mut c_v
     let (a, b) = (&traces[0], &traces[1]);
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         if x != y {
-            let first = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(x.len().min(y.len()));
+            let first = x
+                .iter()
+                .zip(y)
+                .position(|(p, q)| p != q)
+                .unwrap_or(x.len().min(y.len()));
             panic!(
                 "{what}: record {i} differs at byte {first} of {} / {} (liblz4 left, lz4-simd right)",
                 x.len(),
@@ -384,20 +392,24 @@ fn block(lib: &Lib, s: *mut c_void, input: &[u8], at: usize, n: usize, trace: &m
 fn attached_to_a_stream_with_an_external_dictionary() {
     let input = data(300_000, 4);
     for level in LEVELS {
-        differential(&format!("level {level}"), &input, |lib, s, d, input, trace| {
-            // SAFETY: initialised states; the dictionary stays in `input`.
-            unsafe {
-                (lib.level)(d, 9);
-                (lib.load)(d, input[100_000..].as_ptr().cast(), 30_000);
-                (lib.level)(s, level);
-            }
-            block(lib, s, input, 0, 2000, trace);
-            block(lib, s, input, 10_000, 3000, trace);
-            // SAFETY: both initialised, the dictionary in place.
-            unsafe { (lib.attach)(s, d.cast_const()) };
-            block(lib, s, input, 20_000, 3000, trace);
-            block(lib, s, input, 23_000, 5000, trace);
-        });
+        differential(
+            &format!("level {level}"),
+            &input,
+            |lib, s, d, input, trace| {
+                // SAFETY: initialised states; the dictionary stays in `input`.
+                unsafe {
+                    (lib.level)(d, 9);
+                    (lib.load)(d, input[100_000..].as_ptr().cast(), 30_000);
+                    (lib.level)(s, level);
+                }
+                block(lib, s, input, 0, 2000, trace);
+                block(lib, s, input, 10_000, 3000, trace);
+                // SAFETY: both initialised, the dictionary in place.
+                unsafe { (lib.attach)(s, d.cast_const()) };
+                block(lib, s, input, 20_000, 3000, trace);
+                block(lib, s, input, 23_000, 5000, trace);
+            },
+        );
     }
 }
 
@@ -408,28 +420,38 @@ fn attached_to_a_stream_with_an_external_dictionary() {
 fn unclamped_level_in_the_state() {
     let input = data(300_000, 5);
     for level in [-5, 0, 13, 100, 40_000] {
-        differential(&format!("level {level}"), &input, |lib, s, d, input, trace| {
-            // SAFETY: initialised states; the dictionary stays in `input`.
-            unsafe { (lib.load)(d, input[100_000..].as_ptr().cast(), 30_000) };
-            // SAFETY: both initialised, the dictionary in place.
-            unsafe { (lib.attach)(s, d.cast_const()) };
-            let mut out = vec![0u8; bound(10_000)];
-            // SAFETY: the output holds the bound.
-            let r = unsafe {
-                (lib.hc2)(s, input.as_ptr().cast(), out.as_mut_ptr().cast(), 10_000, level)
-            };
-            out.truncate(r.max(0) as usize);
-            trace.push(out);
-            let mut st = State::new();
-            // SAFETY: a copy of the state as it is, then the dictionary loaded again.
-            unsafe {
-                std::ptr::copy_nonoverlapping(s.cast::<u8>(), st.ptr().cast::<u8>(), STATE);
-            }
-            trace.push(st.bytes().to_vec());
-            // SAFETY: an initialised state; the dictionary in `input`.
-            let r = unsafe { (lib.load)(s, input[150_000..].as_ptr().cast(), 20_000) };
-            trace.push(r.to_ne_bytes().to_vec());
-            block(lib, s, input, 170_000, 20_000, trace);
-        });
+        differential(
+            &format!("level {level}"),
+            &input,
+            |lib, s, d, input, trace| {
+                // SAFETY: initialised states; the dictionary stays in `input`.
+                unsafe { (lib.load)(d, input[100_000..].as_ptr().cast(), 30_000) };
+                // SAFETY: both initialised, the dictionary in place.
+                unsafe { (lib.attach)(s, d.cast_const()) };
+                let mut out = vec![0u8; bound(10_000)];
+                // SAFETY: the output holds the bound.
+                let r = unsafe {
+                    (lib.hc2)(
+                        s,
+                        input.as_ptr().cast(),
+                        out.as_mut_ptr().cast(),
+                        10_000,
+                        level,
+                    )
+                };
+                out.truncate(r.max(0) as usize);
+                trace.push(out);
+                let mut st = State::new();
+                // SAFETY: a copy of the state as it is, then the dictionary loaded again.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(s.cast::<u8>(), st.ptr().cast::<u8>(), STATE);
+                }
+                trace.push(st.bytes().to_vec());
+                // SAFETY: an initialised state; the dictionary in `input`.
+                let r = unsafe { (lib.load)(s, input[150_000..].as_ptr().cast(), 20_000) };
+                trace.push(r.to_ne_bytes().to_vec());
+                block(lib, s, input, 170_000, 20_000, trace);
+            },
+        );
     }
 }

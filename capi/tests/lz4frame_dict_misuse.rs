@@ -158,7 +158,11 @@ fn update_room(n: usize, p: &Prefs, buffered: usize) -> usize {
     let max_src = n + buffered;
     let full = max_src / block;
     let partial = max_src % block;
-    let last = if p.autoFlush != 0 || n == 0 { partial } else { 0 };
+    let last = if p.autoFlush != 0 || n == 0 {
+        partial
+    } else {
+        0
+    };
     let blocks = full + usize::from(last > 0);
     let block_crc = 4 * p.frameInfo.blockChecksumFlag as usize;
     let end = 4 + 4 * p.frameInfo.contentChecksumFlag as usize;
@@ -244,12 +248,23 @@ const OURS: Lib = Lib {
     flush: |x, d, n| unsafe { ours::LZ4F_flush(x.cast(), d, n, ptr::null()) },
     end: |x, d, n| unsafe { ours::LZ4F_compressEnd(x.cast(), d, n, ptr::null()) },
     frame: |x, d, n, s, cd, p| unsafe {
-        ours::LZ4F_compressFrame_usingCDict(x.cast(), d, n, s.as_ptr().cast(), s.len(), cd.cast(), p)
+        ours::LZ4F_compressFrame_usingCDict(
+            x.cast(),
+            d,
+            n,
+            s.as_ptr().cast(),
+            s.len(),
+            cd.cast(),
+            p,
+        )
     },
     new_cctx: || {
         let mut x = ptr::null_mut();
         // SAFETY: a writable pointer.
-        assert_eq!(unsafe { ours::LZ4F_createCompressionContext(&mut x, 100) }, 0);
+        assert_eq!(
+            unsafe { ours::LZ4F_createCompressionContext(&mut x, 100) },
+            0
+        );
         x.cast()
     },
     free_cctx: |x| unsafe {
@@ -266,7 +281,10 @@ const CANARY: usize = 32;
 fn call(cap: usize, f: impl FnOnce(*mut c_void, usize) -> usize) -> (usize, Vec<u8>) {
     let mut dst = vec![0xA5u8; cap + CANARY];
     let r = f(dst.as_mut_ptr().cast(), cap);
-    assert!(dst[cap..].iter().all(|&b| b == 0xA5), "written past the output");
+    assert!(
+        dst[cap..].iter().all(|&b| b == 0xA5),
+        "written past the output"
+    );
     dst.truncate(if is_error(r) { 0 } else { r });
     (r, dst)
 }
@@ -292,7 +310,14 @@ fn pieces(data: &[u8], block: usize) -> Vec<&[u8]> {
 /// A frame through every stage, each called first with one byte less than it needs (which
 /// must fail, as liblz4's, and change nothing), then with what it needs. `raw` alternates
 /// stored updates (independent blocks). Returns every call's result and bytes, and the frame.
-fn one_short(lib: &Lib, dict: &[u8], data: &[u8], p: &Prefs, start: Start, raw: bool) -> Vec<(usize, Vec<u8>)> {
+fn one_short(
+    lib: &Lib,
+    dict: &[u8],
+    data: &[u8],
+    p: &Prefs,
+    start: Start,
+    raw: bool,
+) -> Vec<(usize, Vec<u8>)> {
     let mut trace = Vec::new();
     let cctx = (lib.new_cctx)();
     let cdict = (lib.new_cdict)(dict);
@@ -320,7 +345,10 @@ fn one_short(lib: &Lib, dict: &[u8], data: &[u8], p: &Prefs, start: Start, raw: 
             // flush's error code to its output pointer): such calls get room for both here, and
             // `mode_change_without_room_for_the_buffered_block` checks what less room does.
             let caps = if switch {
-                vec![need - 1, need.max(buffered + 8 + update_room(piece.len(), p, 0))]
+                vec![
+                    need - 1,
+                    need.max(buffered + 8 + update_room(piece.len(), p, 0)),
+                ]
             } else {
                 vec![need - 1, need]
             };
@@ -339,7 +367,11 @@ fn one_short(lib: &Lib, dict: &[u8], data: &[u8], p: &Prefs, start: Start, raw: 
                 buffered = 0;
             }
             raw_mode = stored;
-            buffered = if p.autoFlush != 0 { 0 } else { (buffered + piece.len()) % block };
+            buffered = if p.autoFlush != 0 {
+                0
+            } else {
+                (buffered + piece.len()) % block
+            };
             if i % 4 == 2 && buffered > 0 {
                 for cap in [buffered + 7, buffered + 8] {
                     let r = call(cap, |d, n| (lib.flush)(cctx, d, n));
@@ -508,11 +540,15 @@ fn mode_change_without_room_for_the_buffered_block() {
     let mut rng = testkit::Rng::from_state(11);
     let noise = rng.bytes(200_000);
     for sums in [(0, 0), (1, 1)] {
-        for (first_stored, first, second) in
-            [(false, 1usize, 65_539usize), (true, 5000, 65_539), (false, 100, 131_072), (true, 3, 65_536)]
-        {
+        for (first_stored, first, second) in [
+            (false, 1usize, 65_539usize),
+            (true, 5000, 65_539),
+            (false, 100, 131_072),
+            (true, 3, 65_536),
+        ] {
             let p = prefs(4, false, 1, sums, 0);
-            let what = format!("sums {sums:?}, first stored {first_stored} ({first}), then {second}");
+            let what =
+                format!("sums {sums:?}, first stored {first_stored} ({first}), then {second}");
             let cctx = (OURS.new_cctx)();
             let mut frame = Vec::new();
             let update = |stored: bool, d: *mut c_void, n: usize, piece: &[u8]| {
@@ -556,7 +592,10 @@ fn mode_change_without_room_for_the_buffered_block() {
             // SAFETY: live, freed once.
             unsafe { (OURS.free_cctx)(cctx) };
             let decoded = decode(&frame, &[]).unwrap_or_else(|| panic!("{what}: not decodable"));
-            assert!(decoded == noise[..first + second], "{what}: decoded content");
+            assert!(
+                decoded == noise[..first + second],
+                "{what}: decoded content"
+            );
         }
     }
 }
