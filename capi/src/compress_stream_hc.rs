@@ -312,7 +312,10 @@ unsafe fn load_dict(s: &mut Internal, dict: *const u8, dict_size: c_int) -> c_in
     let start = dict.wrapping_add(size - kept);
     let level = s.compression_level;
     init(s);
-    s.compression_level = level;
+    // As `LZ4_setCompressionLevel` takes it: a level outside 1-12 stored by a block of the
+    // older calls with an attached dictionary is clamped.
+    set_level(s, c_int::from(level));
+    let level = s.compression_level;
     init_internal(s, start);
     s.end = start.wrapping_add(kept);
     // SAFETY: the dictionary's last `kept` bytes, readable (the caller's contract).

@@ -425,6 +425,23 @@ impl LZ4F_cctx {
     }
 }
 
+/// The room an update of `src_size` bytes needs: liblz4's bound of the input with what is
+/// buffered; and when the update changes between compressed and stored blocks with data
+/// buffered, also that data's block of its own (at most its size, a block header and a
+/// checksum) before the bound of the input alone. (liblz4 1.10 checks its bound only, and writes past
+/// the output when the two blocks do not fit in it; here the update fails first, changing
+/// nothing.)
+fn update_room(state: &LZ4F_cctx, src_size: usize, stored: bool) -> usize {
+    let bound = bound_internal(src_size, Some(&state.prefs), state.buffered);
+    if state.raw_mode != stored && state.buffered > 0 {
+        let own_block = state.buffered + BLOCK_HEADER + CHECKSUM;
+        let input_alone = bound_internal(src_size, Some(&state.prefs), 0);
+        bound.max(own_block.saturating_add(input_alone))
+    } else {
+        bound
+    }
+}
+
 /// Creates a compression context into `*cctx_ptr`: 0, or `ERROR_parameter_null` for a null
 /// `cctx_ptr`. `version` is not checked (as liblz4).
 ///
@@ -839,7 +856,7 @@ pub unsafe extern "C" fn LZ4F_compressUpdate(
     if !state.started {
         return error(ErrorCode::CompressionStateUninitialized);
     }
-    if dst_capacity < bound_internal(src_size, Some(&state.prefs), state.buffered) {
+    if dst_capacity < update_room(state, src_size, false) {
         return error(ErrorCode::DstMaxSizeTooSmall);
     }
     if src_size == 0 && dst.is_null() {
@@ -942,9 +959,7 @@ pub unsafe extern "C" fn LZ4F_uncompressedUpdate(
     if !state.started {
         return error(ErrorCode::CompressionStateUninitialized);
     }
-    if dst_capacity < bound_internal(src_size, Some(&state.prefs), state.buffered)
-        || dst_capacity < src_size
-    {
+    if dst_capacity < update_room(state, src_size, true) || dst_capacity < src_size {
         return error(ErrorCode::DstMaxSizeTooSmall);
     }
     if state.prefs.frameInfo.blockMode == 0 {

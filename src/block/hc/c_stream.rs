@@ -26,6 +26,9 @@ use super::{clamp_level, compress_block, mid, strategy, Limit, Strategy};
 use crate::block::MINMATCH;
 use crate::Error;
 
+/// The lowest index a stream's external dictionary starts at (liblz4's first index, 64 KiB).
+const MIN_FIRST_INDEX: u32 = 1 << 16;
+
 /// Slots of liblz4's `hashTable` (`LZ4HC_HASHTABLESIZE`).
 pub const HASH_SLOTS: usize = super::chain::HASH_SLOTS;
 /// Slots of liblz4's `chainTable` (`LZ4HC_MAXD`).
@@ -141,11 +144,18 @@ pub fn compress(
         window,
     } = scratch;
     let attached = attached.filter(|_| block.ext.is_empty());
-    let front = attached.map_or(block.ext.len(), |a| a.bytes.len());
+    // The chain walk's index arithmetic needs the external dictionary's first index at 65536 or
+    // above, as every stream's is (liblz4 starts indices at 65536); a state claiming a lower
+    // `lowLimit` has its dictionary cut there.
+    let ext_room = (block.input_index as usize)
+        .saturating_sub(block.prefix.len())
+        .saturating_sub(MIN_FIRST_INDEX as usize);
+    let ext = &block.ext[block.ext.len().saturating_sub(ext_room)..];
+    let front = attached.map_or(ext.len(), |a| a.bytes.len());
     window.clear();
     match attached {
         Some(a) => window.extend_from_slice(a.bytes),
-        None => window.extend_from_slice(block.ext),
+        None => window.extend_from_slice(ext),
     }
     window.extend_from_slice(block.prefix);
     let start = window.len();
