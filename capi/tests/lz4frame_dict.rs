@@ -410,18 +410,23 @@ fn dict_sizes() -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Over one 4 MiB block, with a second block longer than the 64 KiB it links back over.
+const BIG: usize = (4 << 20) + 100_000;
+
 #[test]
 fn compress_frame_using_cdict_as_liblz4() {
-    let big = content(5 << 20);
+    let big = content(BIG);
     for dict in dict_sizes() {
         for level in LEVELS {
-            for &n in &[0usize, 1, 1000, 300_000, 5 << 20] {
-                if n == 5 << 20 && (level >= 9 || dict.len() != 100_000) {
-                    continue;
-                }
+            for &n in &[0usize, 1, 1000, 300_000, BIG] {
                 let src = &big[..n];
                 for (id, linked, sums) in [(4, true, (1, 0)), (4, false, (0, 1)), (7, true, (1, 1))]
                 {
+                    // The large input for the 4 MiB blocks (300 KB already spans five 64 KiB
+                    // ones), at the fast levels and HC 3, with the largest dictionary.
+                    if n == BIG && (id != 7 || level >= 9 || dict.len() != 100_000) {
+                        continue;
+                    }
                     let p = cdict_prefs(prefs(id, linked, level, sums, 0), &dict);
                     let what = format!(
                         "dict {} level {level} n {n} id {id} linked {linked}",
