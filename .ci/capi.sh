@@ -70,6 +70,11 @@ echo "$(comm -12 "$scratch/exported" "$scratch/abi" | wc -l) of $(wc -l <"$scrat
     "missing: $(comm -13 "$scratch/exported" "$scratch/abi" | tr '\n' ' ')"
 
 step "the package's tests (against liblz4 through lz4-sys)"
+# Every export against liblz4 1.10 on the same calls: results, output bytes and what the calls
+# leave to the next. The package and its tests build at opt-level 1 (.cargo/config.toml), lz4-simd
+# at 2: 12 s to build, 180 s to run on two busy cores, two thirds of it lz4frame.rs and
+# lz4frame_dict.rs (the frame functions at every level, block size and mode, dictionaries of 0 to
+# 100 000 bytes, HC 9 and 12 on 300 KB in both libraries).
 nice cargo test -p lz4-simd-capi
 
 step "C program against the installed library (pkg-config)"
@@ -126,9 +131,11 @@ if [ -n "${LZ4_SOURCES:-}" ]; then
     "$tests/decompress-partial"
     "$tests/decompress-partial-usingDict"
     # fuzzer: its unit tests (every block, stream and HC stream function, at levels 9 and 10; they
-    # run when no seed is given, with one random test after them) and 2000 random tests of seed 1.
+    # run when no seed is given, with one random test after them) and 1000 random tests of seed 1,
+    # each every block function on one random input (11 s on two busy cores, 2000 took 23 s; the
+    # package's tests above compare the same functions with liblz4 on chosen edges).
     "$tests/fuzzer" -i1 </dev/null | grep -a "unit tests completed"
-    "$tests/fuzzer" -s1 -i2000 </dev/null | tail -c 120
+    "$tests/fuzzer" -s1 -i1000 </dev/null | tail -c 120
     # frametest: its basic tests (every LZ4F function, dictionaries and custom allocators among
     # them) and 2000 random frame tests of seed 1 (about 4 s).
     "$tests/frametest" -s1 -i2000 </dev/null | tail -c 40
