@@ -279,7 +279,11 @@ fn parse<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
             let back = ((before.leading_zeros() / 8) as usize).min(p - anchor);
             let back = select_unpredictable(c >= 8, back, 0);
 
-            if any & ((head == 16) | (p - back - anchor >= RUN_MASK)) {
+            // "A match that needs the slow path", with `any` folded in as a mask: written as
+            // `any & (..)` (or as a select on `any`), LLVM branched on `any` itself, a
+            // data-dependent outcome (28% mispredicted on dickens).
+            let any_mask = usize::from(any).wrapping_neg();
+            if ((head & any_mask) == 16) | ((p - back - anchor) & any_mask >= RUN_MASK) {
                 // The slow path: a long match, or a literal run that needs an extension.
                 super::cold_path();
                 let mut end = p + head;
