@@ -92,6 +92,9 @@ fn main() {
                 ("liblz4", l) => liblz4::compress_hc_into(chunk, &mut dst, i32::from(l)),
                 ("lz4_flex", 0) => lz4_flex::block::compress_into(chunk, &mut dst).expect("room"),
                 ("speed", 0) => block::compress_speed_into(chunk, &mut dst).expect("bound room"),
+                ("lean", 0) => {
+                    block::compress_speed_lean_into(chunk, &mut dst).expect("bound room")
+                }
                 _ => panic!("codec is `ours`, `liblz4`, `lz4_flex` or `speed` (fast only)"),
             };
         }
@@ -111,11 +114,11 @@ fn sizes(args: &[String]) {
         block::compress_bound(block_size).max(lz4_flex::block::get_maximum_output_size(block_size));
     let mut dst = vec![0u8; room];
     let mut back = vec![0u8; block_size];
-    println!("| file ({block_size}-byte blocks) | input | liblz4 acc. 1 | speed | speed vs liblz4 | lz4_flex | lz4_flex vs liblz4 |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| file ({block_size}-byte blocks) | input | liblz4 acc. 1 | speed | speed vs liblz4 | lean | lean vs liblz4 | lz4_flex | lz4_flex vs liblz4 |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for f in files {
         let data = std::fs::read(f).expect("an input file");
-        let (mut lib, mut speed, mut flex) = (0usize, 0usize, 0usize);
+        let (mut lib, mut speed, mut lean, mut flex) = (0usize, 0usize, 0usize, 0usize);
         for chunk in data.chunks(block_size) {
             lib += liblz4::compress_fast_into(chunk, &mut dst, 1);
             let n = block::compress_speed_into(chunk, &mut dst).expect("bound room");
@@ -128,6 +131,10 @@ fn sizes(args: &[String]) {
                 );
             }
             speed += n;
+            let n = block::compress_speed_lean_into(chunk, &mut dst).expect("bound room");
+            let got = block::decompress_into(&dst[..n], &mut back[..chunk.len()]).expect("decodes");
+            assert!(&back[..got] == chunk, "lean: round trip");
+            lean += n;
             flex += lz4_flex::block::compress_into(chunk, &mut dst).expect("room");
         }
         let name = std::path::Path::new(f)
@@ -135,9 +142,10 @@ fn sizes(args: &[String]) {
             .map_or(f.clone(), |n| n.to_string_lossy().into_owned());
         let pct = |x: usize| (x as f64 / lib as f64 - 1.0) * 100.0;
         println!(
-            "| {name} | {} | {lib} | {speed} | {:+.2}% | {flex} | {:+.2}% |",
+            "| {name} | {} | {lib} | {speed} | {:+.2}% | {lean} | {:+.2}% | {flex} | {:+.2}% |",
             data.len(),
             pct(speed),
+            pct(lean),
             pct(flex)
         );
     }

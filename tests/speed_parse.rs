@@ -1,4 +1,5 @@
-//! The speed-first parse (`block::compress_speed_into`): its blocks are not liblz4's bytes, so
+//! The speed-first parses (`block::compress_speed_into`, and `block::compress_speed_lean_into`
+//! kept for comparison): their blocks are not liblz4's bytes, so
 //! every block is checked by decoding, with our decoder, liblz4's `LZ4_decompress_safe` and
 //! lz4_flex, and against the format's end rules read by the test kit's independent parser
 //! (`testkit::parse`): the last 5 bytes are literals, the last match starts 12 or more bytes
@@ -10,12 +11,27 @@ use testkit::parse::parse_block;
 use testkit::samples::{self, Rng, XorShift};
 use testkit::{corpus, liblz4};
 
+/// The two parses: the branch-free one and the lean branchy one kept for comparison.
+type Compress = fn(&[u8], &mut [u8]) -> Result<usize, lz4_simd::Error>;
+const PARSES: [(&str, Compress); 2] = [
+    ("speed", block::compress_speed_into),
+    ("lean", block::compress_speed_lean_into),
+];
+
+/// [`check_one`] for both parses; the size of the first.
+fn check(what: &str, src: &[u8]) -> usize {
+    let n = check_one(what, src, PARSES[0]);
+    check_one(what, src, PARSES[1]);
+    n
+}
+
 /// Compresses `src` into a destination of exactly the bound (and checks that nothing past the
 /// block's end was written, with a canary tail), then decodes it three ways and checks the rules.
-fn check(what: &str, src: &[u8]) -> usize {
+fn check_one(what: &str, src: &[u8], (parse, compress): (&str, Compress)) -> usize {
+    let what = format!("{parse}: {what}");
     let bound = block::compress_bound(src.len());
     let mut dst = vec![0xA5u8; bound + 64];
-    let n = block::compress_speed_into(src, &mut dst[..bound])
+    let n = compress(src, &mut dst[..bound])
         .unwrap_or_else(|e| panic!("{what}: {} bytes: {e}", src.len()));
     assert!(n <= bound, "{what}: {n} bytes past the bound {bound}");
     assert!(
@@ -24,7 +40,7 @@ fn check(what: &str, src: &[u8]) -> usize {
     );
     // The same bytes in a larger destination (the parse does not depend on the room).
     let mut big = vec![0u8; bound + 100];
-    let n2 = block::compress_speed_into(src, &mut big).expect("room");
+    let n2 = compress(src, &mut big).expect("room");
     assert_eq!(&big[..n2], &dst[..n], "{what}: bytes depend on the room");
     let blk = &dst[..n];
 
@@ -212,10 +228,15 @@ fn random_structured_inputs() {
 fn a_small_destination_is_an_error_not_a_partial_write() {
     let text = samples::text(5000, &mut Rng::new(1));
     let bound = block::compress_bound(text.len());
-    let mut dst = vec![0u8; bound - 1];
-    assert!(matches!(
-        block::compress_speed_into(&text, &mut dst),
-        Err(lz4_simd::Error::OutputTooSmall { .. })
-    ));
-    assert!(dst.iter().all(|&b| b == 0));
+    for (parse, compress) in PARSES {
+        let mut dst = vec![0u8; bound - 1];
+        assert!(
+            matches!(
+                compress(&text, &mut dst),
+                Err(lz4_simd::Error::OutputTooSmall { .. })
+            ),
+            "{parse}"
+        );
+        assert!(dst.iter().all(|&b| b == 0), "{parse}");
+    }
 }

@@ -105,7 +105,7 @@ pub(crate) use stream::StreamState;
 pub use stream::{StreamCompressor, StreamDecoder};
 // A speed-first parse (other bytes than liblz4's), a prototype: not public API yet.
 #[doc(hidden)]
-pub use speed::compress_speed_into;
+pub use speed::{compress_speed_into, compress_speed_lean_into};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
 pub const MINMATCH: usize = 4;

@@ -343,6 +343,132 @@ fn parse<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
     o + lit
 }
 
+/// [`compress_speed_into`] with the lean branchy parse ([`parse_lean`]), for measuring one
+/// design against the other; the same contract.
+pub fn compress_speed_lean_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+    check_input_size(src)?;
+    let bound = compress_bound(src.len());
+    if dst.len() < bound {
+        return Err(Error::OutputTooSmall {
+            capacity: dst.len(),
+            needed: bound,
+        });
+    }
+    let dst = &mut dst[..bound];
+    Ok(if src.len() < U16_LIMIT {
+        parse_lean::<Small>(src, dst)
+    } else {
+        parse_lean::<Large>(src, dst)
+    })
+}
+
+/// The lean branchy parse, for comparison with [`parse`]: liblz4's probe loop (a branch per
+/// position, its skip schedule), without liblz4's separate test after a match (the search
+/// starts at the match's end), with [`parse`]'s catch-up and tables, and the sequence written
+/// with branches (literals copied 16 bytes at a time). `dst` is exactly
+/// `compress_bound(src.len())` bytes. Probing `ip + 1` from the same load with one branch for
+/// both left the simulated mispredictions where they were and ran 13% more instructions
+/// (`asm-notes/compress.md`).
+///
+/// The unchecked accesses: as in [`parse`] for the probes (`ip <= limit`); a sequence's
+/// literals are copied in 16-byte words from `anchor <= p <= limit`, reading below
+/// `p + 16 <= len` and writing below `op + 1 + ext + lit + 16`, at most
+/// `p + len / 255 + 18 <= len + len / 255 - 3` (`op <= anchor + anchor / 255`, as in
+/// [`parse`]); the match count reads 8 bytes at `p + 4 <= len - 12` and below it at `c + 4`.
+#[inline(never)]
+fn parse_lean<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
+    let len = src.len();
+    assert!(dst.len() == compress_bound(len));
+    let table = &mut T::new();
+    let mut op = 0usize;
+    let mut anchor = 0usize;
+    if len > STEP_TAIL {
+        let limit = len - STEP_TAIL;
+        let mut ip = 8usize;
+        'search: loop {
+            let mut attempts = 0usize;
+            let (p, c) = loop {
+                if ip > limit {
+                    break 'search;
+                }
+                // In bounds: see above.
+                let word = word_at!(u64, src, ip);
+                let h0 = T::hash(word);
+                let c0 = table.get(h0);
+                table.put(h0, ip);
+                debug_assert!(c0 < ip);
+                let m0 =
+                    (word_at!(u32, src, c0) == word as u32) & (!T::FAR || ip - c0 <= MAX_DISTANCE);
+                if m0 {
+                    break (ip, c0);
+                }
+                // liblz4's skip schedule.
+                ip += 1 + (attempts >> 6);
+                attempts += 1;
+            };
+            // Catch-up, as in `parse`.
+            let before = word_at!(u64, src, p - 8) ^ word_at!(u64, src, c.max(8) - 8);
+            let back = ((before.leading_zeros() / 8) as usize).min(p - anchor);
+            let back = select_unpredictable(c >= 8, back, 0);
+            let x = word_at!(u64, src, p + 4) ^ word_at!(u64, src, c + 4);
+            let count = if x != 0 {
+                (x.trailing_zeros() / 8) as usize
+            } else {
+                8 + count_common(src, p + 12, c + 12, len - LASTLITERALS)
+            };
+            let start = p - back;
+            let end = p + MINMATCH + count;
+            let lit = start - anchor;
+            let code = back + count;
+            // In bounds: see above.
+            put_at!(
+                dst,
+                op,
+                [((lit.min(RUN_MASK) << 4) | code.min(ML_MASK)) as u8]
+            );
+            let mut o = op + 1;
+            if lit >= RUN_MASK {
+                o += extension(dst, o, lit - RUN_MASK);
+            }
+            let mut i = 0;
+            loop {
+                put_at!(dst, o + i, word_at!(u64, src, anchor + i).to_le_bytes());
+                put_at!(
+                    dst,
+                    o + i + 8,
+                    word_at!(u64, src, anchor + i + 8).to_le_bytes()
+                );
+                i += 16;
+                if i >= lit {
+                    break;
+                }
+            }
+            o += lit;
+            put_at!(dst, o, ((p - c) as u16).to_le_bytes());
+            o += 2;
+            if code >= ML_MASK {
+                o += extension(dst, o, code - ML_MASK);
+            }
+            op = o;
+            anchor = end;
+            ip = end;
+            if end > limit {
+                break;
+            }
+            table.put(T::hash(word_at!(u64, src, end - 2)), end - 2);
+        }
+    }
+    let lit = len - anchor;
+    let ext = extension_len(lit);
+    dst[op] = (lit.min(RUN_MASK) << 4) as u8;
+    if ext > 0 {
+        extension(dst, op + 1, lit - RUN_MASK);
+    }
+    let o = op + 1 + ext;
+    dst[o..o + lit].copy_from_slice(&src[anchor..]);
+    o + lit
+}
+
 /// Number of equal bytes at `src[a..]` and `src[b..]` (`b < a`), counting positions `a..limit`.
 fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     let ahead = &src[a..limit];
