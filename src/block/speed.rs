@@ -35,7 +35,7 @@
 //!   are literals (the catch-up reads 8 bytes before a match without a test). The rest is the
 //!   final literal run.
 //!
-//! Cachegrind counts 1-10% of liblz4's simulated mispredictions per byte on text, and 2-2.5
+//! Cachegrind counts 5-10% of liblz4's simulated mispredictions per byte on text, and 1.9-2.5
 //! times its instructions (`asm-notes/compress.md`); each step also carries a loop-carried
 //! chain (load, hash, slot, candidate, compare, select, next `ip`) that Cachegrind does not
 //! see. Whether it is faster is a question for a timed run.
