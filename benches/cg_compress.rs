@@ -21,7 +21,8 @@
 //! branch on random bits against the same branch on constant bits) and of a dependent load that
 //! hits L1, misses L1 and hits L2, or misses L2 (pointer chases in 16 KiB, 1 MiB and 64 MiB).
 //!
-//! Arguments of a run: `ours`, `liblz4` or `lz4_flex` (fast only, other bytes); the level (`0` for the fast compressor at acceleration
+//! Arguments of a run: `ours`, `liblz4`, `lz4_flex` or `speed` (`block::compress_speed_into`)
+//! (these two fast only, other bytes); the level (`0` for the fast compressor at acceleration
 //! 1, else the HC level); the block size; how many bytes of each file; the files. Every block is
 //! compressed once with a reused compressor (ours) or `LZ4_compress_fast` / `LZ4_compress_HC`
 //! (liblz4), as `benches/compress_interleaved.rs` does. The compressed total is printed so the two
@@ -37,7 +38,10 @@ fn main() {
         .collect();
     if args.is_empty() {
         println!("usage: cg_compress extract <dir> <bytes> <corpus file>... | calibrate");
-        println!("       cg_compress <ours|liblz4|lz4_flex> <level> <block> <bytes> <file>...");
+        println!(
+            "       cg_compress <ours|liblz4|lz4_flex|speed> <level> <block> <bytes> <file>..."
+        );
+        println!("       cg_compress sizes <block> <file>...");
         return;
     }
     if args.first().map(String::as_str) == Some("extract") {
@@ -48,6 +52,10 @@ fn main() {
             let data = corpus::file(name, cap).unwrap_or_else(|| panic!("no {name} in the corpus"));
             std::fs::write(dir.join(name), data).expect("write");
         }
+        return;
+    }
+    if args.first().map(String::as_str) == Some("sizes") {
+        sizes(&args[1..]);
         return;
     }
     if args.first().map(String::as_str) == Some("calibrate") {
@@ -83,11 +91,64 @@ fn main() {
                 ("liblz4", 0) => liblz4::compress_fast_into(chunk, &mut dst, 1),
                 ("liblz4", l) => liblz4::compress_hc_into(chunk, &mut dst, i32::from(l)),
                 ("lz4_flex", 0) => lz4_flex::block::compress_into(chunk, &mut dst).expect("room"),
-                _ => panic!("codec is `ours`, `liblz4` or `lz4_flex` (fast only)"),
+                ("speed", 0) => block::compress_speed_into(chunk, &mut dst).expect("bound room"),
+                ("lean", 0) => {
+                    block::compress_speed_lean_into(chunk, &mut dst).expect("bound room")
+                }
+                _ => panic!("codec is `ours`, `liblz4`, `lz4_flex` or `speed` (fast only)"),
             };
         }
     }
     println!("{total}");
+}
+
+/// `sizes <block> <file>...`: the compressed size of each whole file in blocks of `<block>`
+/// bytes, liblz4 at acceleration 1 against the speed-first parse (`block::compress_speed_into`,
+/// each block decoded back and compared) and lz4_flex, as a Markdown table.
+fn sizes(args: &[String]) {
+    let [block_size, files @ ..] = args else {
+        panic!("usage: cg_compress sizes <block> <file>...");
+    };
+    let block_size: usize = block_size.parse().expect("a block size");
+    let room =
+        block::compress_bound(block_size).max(lz4_flex::block::get_maximum_output_size(block_size));
+    let mut dst = vec![0u8; room];
+    let mut back = vec![0u8; block_size];
+    println!("| file ({block_size}-byte blocks) | input | liblz4 acc. 1 | speed | speed vs liblz4 | lean | lean vs liblz4 | lz4_flex | lz4_flex vs liblz4 |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for f in files {
+        let data = std::fs::read(f).expect("an input file");
+        let (mut lib, mut speed, mut lean, mut flex) = (0usize, 0usize, 0usize, 0usize);
+        for chunk in data.chunks(block_size) {
+            lib += liblz4::compress_fast_into(chunk, &mut dst, 1);
+            let n = block::compress_speed_into(chunk, &mut dst).expect("bound room");
+            let got = block::decompress_into(&dst[..n], &mut back[..chunk.len()]).expect("decodes");
+            if &back[..got] != chunk {
+                let at = back[..got].iter().zip(chunk).position(|(a, b)| a != b);
+                panic!(
+                    "round trip: {got} of {} bytes decoded, first difference at {at:?}",
+                    chunk.len()
+                );
+            }
+            speed += n;
+            let n = block::compress_speed_lean_into(chunk, &mut dst).expect("bound room");
+            let got = block::decompress_into(&dst[..n], &mut back[..chunk.len()]).expect("decodes");
+            assert!(&back[..got] == chunk, "lean: round trip");
+            lean += n;
+            flex += lz4_flex::block::compress_into(chunk, &mut dst).expect("room");
+        }
+        let name = std::path::Path::new(f)
+            .file_name()
+            .map_or(f.clone(), |n| n.to_string_lossy().into_owned());
+        let pct = |x: usize| (x as f64 / lib as f64 - 1.0) * 100.0;
+        println!(
+            "| {name} | {} | {lib} | {speed} | {:+.2}% | {lean} | {:+.2}% | {flex} | {:+.2}% |",
+            data.len(),
+            pct(speed),
+            pct(lean),
+            pct(flex)
+        );
+    }
 }
 
 /// Cost of the events Cachegrind counts, measured natively (x86-64 only: the branch and the

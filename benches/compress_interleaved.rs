@@ -58,6 +58,9 @@ enum Codec {
     Ours,
     Liblz4,
     Lz4Flex,
+    /// The speed-first parses (`block::compress_speed_into`, `block::compress_speed_lean_into`).
+    Speed,
+    Lean,
     OursHc(u8),
     Liblz4Hc(u8),
     OursFrame,
@@ -75,6 +78,8 @@ impl Codec {
             Codec::Ours => "ours".into(),
             Codec::Liblz4 => "liblz4".into(),
             Codec::Lz4Flex => "lz4_flex".into(),
+            Codec::Speed => "speed".into(),
+            Codec::Lean => "lean".into(),
             Codec::OursHc(level) => format!("ours-hc{level}"),
             Codec::Liblz4Hc(level) => format!("liblz4-hc{level}"),
             Codec::OursFrame => "ours-frame".into(),
@@ -144,6 +149,8 @@ fn run(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>]) -
             Codec::Lz4Flex => {
                 lz4_flex::block::compress_into(chunk, dst).expect("bound-sized buffer")
             }
+            Codec::Speed => block::compress_speed_into(chunk, dst).expect("bound-sized buffer"),
+            Codec::Lean => block::compress_speed_lean_into(chunk, dst).expect("bound-sized buffer"),
             Codec::OursHc(level) => state
                 .hc
                 .compress_into(chunk, dst, level)
@@ -206,9 +213,10 @@ fn check(codec: Codec, state: &mut State, chunks: &[&[u8]], out: &mut [Vec<u8>],
                 ours == liblz4::compress_hc(chunk, i32::from(level)),
                 "{file}: our HC {level} bytes differ from liblz4's"
             ),
-            Codec::Lz4Flex => assert!(
+            Codec::Lz4Flex | Codec::Speed | Codec::Lean => assert!(
                 block::decompress(ours, chunk.len()).ok().as_deref() == Some(*chunk),
-                "{file}: lz4_flex's block does not decode"
+                "{file}: {}'s block does not decode",
+                codec.name()
             ),
             Codec::OursFrame
             | Codec::OursFrameInto
@@ -355,7 +363,13 @@ fn main() {
     if env_usize("LZ4_SIMD_BENCH_FAST", 1) != 0 {
         compare(
             "fast, acceleration 1",
-            &[Codec::Ours, Codec::Liblz4, Codec::Lz4Flex],
+            &[
+                Codec::Ours,
+                Codec::Liblz4,
+                Codec::Lz4Flex,
+                Codec::Speed,
+                Codec::Lean,
+            ],
             1,
             &files,
             block_size,

@@ -82,6 +82,7 @@ mod hc;
 pub(crate) mod reference;
 mod scalar;
 mod sequence;
+mod speed;
 mod stream;
 #[cfg(simd_kernels)]
 mod uninit;
@@ -98,6 +99,9 @@ pub use hc::{
 };
 pub(crate) use stream::StreamState;
 pub use stream::{StreamCompressor, StreamDecoder};
+// A speed-first parse (other bytes than liblz4's), a prototype: not public API yet.
+#[doc(hidden)]
+pub use speed::{compress_speed_into, compress_speed_lean_into};
 
 /// Minimum match length: a match nibble of 0 means 4 bytes (spec: "minmatch").
 pub const MINMATCH: usize = 4;

@@ -165,6 +165,7 @@ macro_rules! call_unchecked {
 // Path-based exports, so that both compressors' hot loops use these (single) definitions.
 pub(super) use byte_at;
 pub(super) use call_unchecked;
+pub(super) use put_at;
 pub(super) use unchecked_fn;
 pub(super) use word_at;
 
