@@ -75,6 +75,11 @@ impl ContentHasher {
         }
     }
 
+    /// Bytes fed so far.
+    pub(crate) fn fed(&self) -> u64 {
+        self.total
+    }
+
     /// Bytes in the partial-stripe buffer.
     fn buffered(&self) -> usize {
         (self.total % STRIPE as u64) as usize

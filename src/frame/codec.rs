@@ -230,6 +230,12 @@ fn finish_content(
         }
     }
     if let (Some(hasher), Some((found, input_pos))) = (hasher, stored_checksum) {
+        if hasher.fed() != produced {
+            // A hand-out path skipped or repeated content: its verdict would be wrong.
+            return Err(Error::InvalidArgument {
+                what: "internal: the content checksum's hasher was not fed the frame's content",
+            });
+        }
         let expected = hasher.digest();
         if expected != found {
             return Err(Error::FrameContentChecksum {
