@@ -344,7 +344,9 @@ const CANARY: usize = 64;
 /// context, with outputs of `cap` bytes followed by guard bytes: every call's (result, consumed,
 /// produced), the content, and the stage `LZ4F_freeDecompressionContext` reports. Stops at the
 /// first error, or when the input is used up and a call makes no progress. With `info_first`,
-/// `LZ4F_getFrameInfo` is called first on the whole input.
+/// `LZ4F_getFrameInfo` is called first on the whole input. The content a call wrote is
+/// overwritten once taken, as a caller reusing its buffer does, so that history read back from
+/// an earlier call's output (which neither library may do without `stableDst`) shows.
 fn drive<D: Dctx>(
     input: &[u8],
     piece: usize,
@@ -377,6 +379,7 @@ fn drive<D: Dctx>(
         );
         trace.push((r, used, made));
         content.extend_from_slice(&out[..made]);
+        out[..made].fill(trace.len() as u8 | 1);
         pos += used;
         // SAFETY: a pure function.
         if unsafe { c::LZ4F_isError(r) } != 0 || (pos == input.len() && used == 0 && made == 0) {
@@ -699,6 +702,37 @@ fn linked_blocks_reach_the_history_as_liblz4() {
                     &format!("first {first} stored {stored} offsets {second} {third}"),
                 );
             }
+        }
+    }
+    // With a dictionary (`LZ4F_decompress_usingDict`): after a short first block, the next ones
+    // reach through it into the dictionary's tail (the history is the dictionary and the block
+    // joined), up to its 65,535th byte back, and one byte past the 64 KiB kept.
+    let dict = text(70_000, 21);
+    for stored in [false, true] {
+        let mut f = header(0x40, 0x50);
+        if stored {
+            f.extend((1000u32 | 0x8000_0000).to_le_bytes());
+            f.extend(testkit::Rng::from_state(3).bytes(1000));
+        } else {
+            let block = literal_block(1000, 3);
+            f.extend((block.len() as u32).to_le_bytes());
+            f.extend(block);
+        }
+        for offsets in [[1504u16, 1000], [65_535, 65_535], [1004, 65_535], [2000, 1]] {
+            let mut g = f.clone();
+            for offset in offsets {
+                let block = reaching_block(offset);
+                g.extend((block.len() as u32).to_le_bytes());
+                g.extend(block);
+            }
+            g.extend([0, 0, 0, 0]);
+            same(
+                &g,
+                &[usize::MAX, 13, 4096],
+                &[1000, 300_000, 1 << 20],
+                Some(&dict),
+                &format!("dictionary, stored {stored} offsets {offsets:?}"),
+            );
         }
     }
 }
