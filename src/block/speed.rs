@@ -344,7 +344,7 @@ fn parse<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
     o + lit
 }
 
-/// [`compress_speed_into`] with the lean branchy parse ([`parse_lean`]), for measuring one
+/// [`compress_speed_into`] with the lean branchy parse (`parse_lean`), for measuring one
 /// design against the other; the same contract.
 pub fn compress_speed_lean_into(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
     check_input_size(src)?;
