@@ -289,7 +289,7 @@ unchecked_fn! {
 
 /// [`count_common`] past its first word.
 #[inline]
-fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
+pub(super) fn count_common_long(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
     let ahead = &src[a..limit];
     let behind = &src[b..b + ahead.len()];
     let mut count = 0;

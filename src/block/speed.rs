@@ -43,7 +43,9 @@
 
 use core::hint::select_unpredictable;
 
-use super::sequence::{check_input_size, put_at, read_u64, word_at};
+use super::sequence::{
+    check_input_size, count_common_long as count_common, put_at, read_u64, word_at,
+};
 use super::{compress_bound, LASTLITERALS, MAX_DISTANCE, MINMATCH, ML_MASK, RUN_MASK};
 use crate::Error;
 
@@ -332,16 +334,7 @@ fn parse<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
             table.put(T::hash(word_at!(u64, src, end - 2)), end - 2);
         }
     }
-    // The last literals.
-    let lit = len - anchor;
-    let ext = extension_len(lit);
-    dst[op] = (lit.min(RUN_MASK) << 4) as u8;
-    if ext > 0 {
-        extension(dst, op + 1, lit - RUN_MASK);
-    }
-    let o = op + 1 + ext;
-    dst[o..o + lit].copy_from_slice(&src[anchor..]);
-    o + lit
+    last_literals(src, anchor, dst, op)
 }
 
 /// [`compress_speed_into`] with the lean branchy parse (`parse_lean`), for measuring one
@@ -459,7 +452,12 @@ fn parse_lean<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
             table.put(T::hash(word_at!(u64, src, end - 2)), end - 2);
         }
     }
-    let lit = len - anchor;
+    last_literals(src, anchor, dst, op)
+}
+
+/// The final sequence: the literals `src[anchor..]`, written at `dst[op..]`; the block's end.
+fn last_literals(src: &[u8], anchor: usize, dst: &mut [u8], op: usize) -> usize {
+    let lit = src.len() - anchor;
     let ext = extension_len(lit);
     dst[op] = (lit.min(RUN_MASK) << 4) as u8;
     if ext > 0 {
@@ -468,25 +466,4 @@ fn parse_lean<T: Table>(src: &[u8], dst: &mut [u8]) -> usize {
     let o = op + 1 + ext;
     dst[o..o + lit].copy_from_slice(&src[anchor..]);
     o + lit
-}
-
-/// Number of equal bytes at `src[a..]` and `src[b..]` (`b < a`), counting positions `a..limit`.
-fn count_common(src: &[u8], a: usize, b: usize, limit: usize) -> usize {
-    let ahead = &src[a..limit];
-    let behind = &src[b..b + ahead.len()];
-    let mut count = 0;
-    for (x, y) in ahead.chunks_exact(8).zip(behind.chunks_exact(8)) {
-        let diff = u64::from_le_bytes(x.try_into().unwrap_or([0; 8]))
-            ^ u64::from_le_bytes(y.try_into().unwrap_or([0; 8]));
-        if diff != 0 {
-            return count + (diff.trailing_zeros() / 8) as usize;
-        }
-        count += 8;
-    }
-    count
-        + ahead[count..]
-            .iter()
-            .zip(&behind[count..])
-            .take_while(|(x, y)| x == y)
-            .count()
 }
