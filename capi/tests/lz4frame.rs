@@ -10,77 +10,8 @@ use lz4_simd_capi as ours;
 extern crate testkit;
 
 /// liblz4's frame functions, declared from lz4frame.h (lz4-sys links the library).
-mod c {
-    use std::os::raw::{c_char, c_int, c_uint, c_void};
-    extern "C" {
-        pub fn LZ4F_isError(code: usize) -> c_uint;
-        pub fn LZ4F_getErrorName(code: usize) -> *const c_char;
-        pub fn LZ4F_getErrorCode(code: usize) -> c_int;
-        pub fn LZ4F_getVersion() -> c_uint;
-        pub fn LZ4F_compressionLevel_max() -> c_int;
-        pub fn LZ4F_getBlockSize(id: c_uint) -> usize;
-        pub fn LZ4F_headerSize(src: *const c_void, size: usize) -> usize;
-        pub fn LZ4F_compressFrameBound(
-            n: usize,
-            p: *const lz4_simd_capi::LZ4F_preferences_t,
-        ) -> usize;
-        pub fn LZ4F_compressBound(n: usize, p: *const lz4_simd_capi::LZ4F_preferences_t) -> usize;
-        pub fn LZ4F_compressFrame(
-            dst: *mut c_void,
-            cap: usize,
-            src: *const c_void,
-            n: usize,
-            p: *const lz4_simd_capi::LZ4F_preferences_t,
-        ) -> usize;
-        pub fn LZ4F_createCompressionContext(c: *mut *mut c_void, version: c_uint) -> usize;
-        pub fn LZ4F_freeCompressionContext(c: *mut c_void) -> usize;
-        pub fn LZ4F_compressBegin(
-            c: *mut c_void,
-            dst: *mut c_void,
-            cap: usize,
-            p: *const lz4_simd_capi::LZ4F_preferences_t,
-        ) -> usize;
-        pub fn LZ4F_compressUpdate(
-            c: *mut c_void,
-            dst: *mut c_void,
-            cap: usize,
-            src: *const c_void,
-            n: usize,
-            o: *const lz4_simd_capi::LZ4F_compressOptions_t,
-        ) -> usize;
-        pub fn LZ4F_flush(
-            c: *mut c_void,
-            dst: *mut c_void,
-            cap: usize,
-            o: *const lz4_simd_capi::LZ4F_compressOptions_t,
-        ) -> usize;
-        pub fn LZ4F_compressEnd(
-            c: *mut c_void,
-            dst: *mut c_void,
-            cap: usize,
-            o: *const lz4_simd_capi::LZ4F_compressOptions_t,
-        ) -> usize;
-        pub fn LZ4F_createDecompressionContext(d: *mut *mut c_void, version: c_uint) -> usize;
-        pub fn LZ4F_freeDecompressionContext(d: *mut c_void) -> usize;
-        pub fn LZ4F_resetDecompressionContext(d: *mut c_void);
-        pub fn LZ4F_getFrameInfo(
-            d: *mut c_void,
-            info: *mut lz4_simd_capi::LZ4F_frameInfo_t,
-            src: *const c_void,
-            src_size: *mut usize,
-        ) -> usize;
-        pub fn LZ4F_decompress_usingDict(
-            d: *mut c_void,
-            dst: *mut c_void,
-            dst_size: *mut usize,
-            src: *const c_void,
-            src_size: *mut usize,
-            dict: *const c_void,
-            dict_size: usize,
-            options: *const lz4_simd_capi::LZ4F_decompressOptions_t,
-        ) -> usize;
-    }
-}
+#[path = "common/frame_c.rs"]
+mod c;
 
 /// Results around every error code, sizes and the ends of the `size_t` range.
 fn results() -> Vec<usize> {

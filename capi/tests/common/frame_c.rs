@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use lz4_simd_capi::{LZ4F_compressOptions_t as COpts, LZ4F_preferences_t as Prefs};
-use std::os::raw::{c_uint, c_void};
+use std::os::raw::{c_char, c_int, c_uint, c_void};
 extern "C" {
     pub fn LZ4F_isError(code: usize) -> c_uint;
     pub fn LZ4F_compressFrameBound(n: usize, p: *const Prefs) -> usize;
@@ -82,5 +82,25 @@ extern "C" {
         dict: *const c_void,
         dict_size: usize,
         options: *const lz4_simd_capi::LZ4F_decompressOptions_t,
+    ) -> usize;
+    pub fn LZ4F_getErrorName(code: usize) -> *const c_char;
+    pub fn LZ4F_getErrorCode(code: usize) -> c_int;
+    pub fn LZ4F_getVersion() -> c_uint;
+    pub fn LZ4F_compressionLevel_max() -> c_int;
+    pub fn LZ4F_getBlockSize(id: c_uint) -> usize;
+    pub fn LZ4F_headerSize(src: *const c_void, size: usize) -> usize;
+    pub fn LZ4F_compressFrame(
+        dst: *mut c_void,
+        cap: usize,
+        src: *const c_void,
+        n: usize,
+        p: *const Prefs,
+    ) -> usize;
+    pub fn LZ4F_resetDecompressionContext(d: *mut c_void);
+    pub fn LZ4F_getFrameInfo(
+        d: *mut c_void,
+        info: *mut lz4_simd_capi::LZ4F_frameInfo_t,
+        src: *const c_void,
+        src_size: *mut usize,
     ) -> usize;
 }
