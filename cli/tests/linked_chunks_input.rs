@@ -16,33 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{bin, sample, scratch, stderr};
-
-/// Every name in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Where process `pid` stands in reading `path` (the offset of a descriptor it holds on it).
-fn read_position(pid: u32, path: &Path) -> Option<u64> {
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
-    fds.filter_map(Result::ok).find_map(|fd| {
-        if std::fs::read_link(fd.path()).ok()? != path {
-            return None;
-        }
-        let info =
-            std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{}", fd.file_name().to_str()?))
-                .ok()?;
-        info.lines()
-            .find_map(|line| line.strip_prefix("pos:"))
-            .and_then(|pos| pos.trim().parse().ok())
-    })
-}
+use common::{bin, names, read_position, sample, scratch, stderr};
 
 /// Runs `command` in `dir` and, once it has begun reading `dir/source` (so after it took the
 /// file's size), calls `change` on the file once. Returns the command's result and whether

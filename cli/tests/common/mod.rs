@@ -124,3 +124,29 @@ pub fn temporary_output_len(pid: u32, dir: &Path) -> Option<u64> {
         (in_dir && temporary).then(|| std::fs::metadata(fd.path()).map_or(0, |m| m.len()))
     })
 }
+
+/// Every name in `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Where process `pid` stands in reading `path` (the offset of a descriptor it holds on it).
+pub fn read_position(pid: u32, path: &Path) -> Option<u64> {
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
+    fds.filter_map(Result::ok).find_map(|fd| {
+        if std::fs::read_link(fd.path()).ok()? != path {
+            return None;
+        }
+        let info =
+            std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{}", fd.file_name().to_str()?))
+                .ok()?;
+        info.lines()
+            .find_map(|line| line.strip_prefix("pos:"))
+            .and_then(|pos| pos.trim().parse().ok())
+    })
+}
